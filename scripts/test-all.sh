@@ -1,0 +1,133 @@
+#!/usr/bin/env bash
+# THE test command (`npm test`). Steps:
+#   tools (scripts/setup-tools.sh: chromium, Node 24, code-server, cached outside the repo)
+#   build (npm run build:tests) -> typecheck -> lint (when an eslint config exists)
+#   unit + ACP tests (npx mocha, .mocharc.json)
+#   package the VSIX (npm run package) -> install it into a fresh code-server extensions dir
+#   in-editor tests (test/integration, out/test/integration/index.js) against the INSTALLED extension
+#     in a real VS Code (code-server + headless chromium), screenshots into media/screenshots/
+#   last line: "N passed, N failed" (unit + in-editor); exit status non-zero when anything failed.
+# env: SWITCHBOARD_SCREENSHOT_DIR      where in-editor screenshots go (default media/screenshots)
+#      SWITCHBOARD_TEST_TIMEOUT        in-editor run timeout in seconds (default 900)
+#      SWITCHBOARD_SKIP_EDITOR_TESTS=1 skip packaging + in-editor tests (quick local loop)
+#      SWITCHBOARD_TEST_GREP           only in-editor tests whose title matches (regexp)
+#      KEEP_TEST_TMP=1                 keep the temp work dir (logs, extensions dir)
+# Work dirs live under ${TMPDIR:-/tmp} and are removed at the end.
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+ROOT=$PWD
+T0=$(date +%s)
+STEP=start
+step() { STEP=$*; echo; echo "=== [$(( $(date +%s) - T0 ))s] $*"; }
+WORK=$(mktemp -d "${TMPDIR:-/tmp}/switchboard-test-all.XXXXXX")
+on_exit() {
+  local rc=$?
+  if [ "$rc" -ne 0 ] && [ "$STEP" != done ]; then echo "test-all: FAILED during step '$STEP' (exit $rc)" >&2; fi
+  if [ -n "${KEEP_TEST_TMP:-}" ]; then echo "test-all: work dir kept: $WORK" >&2; else rm -rf "$WORK"; fi
+}
+trap on_exit EXIT
+
+step "tools (scripts/setup-tools.sh)"
+TOOLS_ENV=$(bash scripts/setup-tools.sh)   # an assignment, so a failure stops us (eval "$(...)" would not)
+eval "$TOOLS_ENV"
+echo "node24: $("$NODE24" -v)  code-server: $("$NODE24" "$CODE_SERVER_ENTRY" --version 2>/dev/null | tail -1 | cut -d' ' -f1)  chromium: $CHROMIUM"
+
+step "build (npm run build:tests)"
+npm run -s build:tests
+
+step "typecheck"
+npm run -s typecheck
+
+if compgen -G 'eslint.config.*' >/dev/null || compgen -G '.eslintrc*' >/dev/null; then
+  step "lint"
+  npm run -s lint
+else
+  echo "(no eslint config: lint skipped)"
+fi
+
+# --- unit + ACP tests (mocha, plain Node): counts are read from the spec reporter's epilogue
+step "unit + ACP tests (npx mocha)"
+MOCHA_ARGS=(--color=false)
+[ -n "${CI:-}" ] && MOCHA_ARGS+=(--forbid-only)
+set +e
+npx mocha "${MOCHA_ARGS[@]}" 2>&1 | tee "$WORK/mocha.log"
+MOCHA_RC=${PIPESTATUS[0]}
+set -e
+count() { # count <word> <file>: last "N <word>" of mocha's epilogue, 0 if none
+  sed 's/\x1b\[[0-9;]*m//g' "$2" | grep -Eo "^ *[0-9]+ $1( |\$)" | tail -1 | grep -Eo '[0-9]+' || echo 0
+}
+UNIT_PASSED=$(count passing "$WORK/mocha.log")
+UNIT_FAILED=$(count failing "$WORK/mocha.log")
+UNIT_SKIPPED=$(count pending "$WORK/mocha.log")
+if [ "$MOCHA_RC" -ne 0 ] && [ "$UNIT_FAILED" -eq 0 ]; then
+  echo "mocha exited with $MOCHA_RC without reporting failing tests (load error?): counted as 1 failure"
+  UNIT_FAILED=1
+fi
+echo "unit: $UNIT_PASSED passed, $UNIT_FAILED failed (mocha exit $MOCHA_RC)"
+
+EDITOR_PASSED=0; EDITOR_FAILED=0
+if [ -n "${SWITCHBOARD_SKIP_EDITOR_TESTS:-}" ]; then
+  echo; echo "(SWITCHBOARD_SKIP_EDITOR_TESTS set: VSIX + in-editor tests skipped)"
+else
+  step "package (npm run package)"
+  VSIX=$ROOT/dist/agent-switchboard.vsix
+  rm -f "$VSIX"
+  npm run -s package </dev/null | sed "s/\x1b\[[0-9;]*m//g"
+  ls -l "$VSIX"
+
+  step "install the VSIX into a fresh code-server extensions dir"
+  EXTDIR=$WORK/extensions
+  printf 'auth: none\ncert: false\n' > "$WORK/code-server.yaml"
+  CS=("$NODE24" "$CODE_SERVER_ENTRY" --config "$WORK/code-server.yaml" --user-data-dir "$WORK/user-data" --extensions-dir "$EXTDIR")
+  XDG_CONFIG_HOME=$WORK/xdg-config XDG_DATA_HOME=$WORK/xdg-data "${CS[@]}" --install-extension "$VSIX"
+  XDG_CONFIG_HOME=$WORK/xdg-config XDG_DATA_HOME=$WORK/xdg-data "${CS[@]}" --list-extensions --show-versions
+  EXT_DIRNAME=$(node -p "const p=require('./package.json'); (p.publisher+'.'+p.name).toLowerCase()+'-'+p.version")
+  INSTALLED=$EXTDIR/$EXT_DIRNAME
+  [ -f "$INSTALLED/package.json" ] || { echo "installed extension not found at $INSTALLED"; ls -la "$EXTDIR"; exit 1; }
+  echo "installed at $INSTALLED"
+  # every file the manifest points at must have made it into the VSIX (.vscodeignore mistakes)
+  node -e '
+    const fs = require("fs"), path = require("path");
+    const dir = process.argv[1], p = require(path.join(dir, "package.json")), c = p.contributes || {};
+    const refs = [p.main, p.browser, p.icon];
+    const icons = i => { if (typeof i === "string") refs.push(i); else if (i) refs.push(i.light, i.dark); };
+    for (const list of Object.values(c.viewsContainers || {})) for (const v of list) icons(v.icon);
+    for (const list of Object.values(c.views || {})) for (const v of list) icons(v.icon);
+    for (const cmd of [].concat(c.commands || [])) icons(cmd.icon);
+    const missing = refs.filter(Boolean).filter(r => !/\$\(/.test(r))
+      .map(r => r.replace(/^\.\//, "")).filter(r => !fs.existsSync(path.join(dir, r)) && !fs.existsSync(path.join(dir, r + ".js")));
+    if (missing.length) { console.error("files referenced by package.json but missing from the VSIX: " + missing.join(", ") + " (see .vscodeignore)"); process.exit(1); }
+    console.log("VSIX contains every file package.json references");
+  ' "$INSTALLED"
+
+  step "in-editor tests (real VS Code: code-server + headless chromium)"
+  SHOTS=${SWITCHBOARD_SCREENSHOT_DIR:-$ROOT/media/screenshots}
+  mkdir -p "$SHOTS"
+  WS=$WORK/workspace
+  if [ -d test/fixtures/workspace ]; then cp -r test/fixtures/workspace "$WS"; else mkdir -p "$WS"; printf '# Test workspace\n' > "$WS/README.md"; fi
+  set +e
+  SWITCHBOARD_TEST_RESULT_FILE=$WORK/editor-result.txt node scripts/run-vscode-tests.mjs \
+    --extensionDevelopmentPath "$INSTALLED" \
+    --extensionTestsPath "$ROOT/out/test/integration/index" \
+    --extensions-dir "$EXTDIR" --workspace "$WS" \
+    --screenshot-dir "$SHOTS" --timeout "${SWITCHBOARD_TEST_TIMEOUT:-900}"
+  EDITOR_RC=$?
+  set -e
+  if [ -f "$WORK/editor-result.txt" ]; then
+    read -r EDITOR_PASSED EDITOR_FAILED < <(sed -nE 's/^([0-9]+) passed, ([0-9]+) failed.*/\1 \2/p' "$WORK/editor-result.txt" | tail -1) || true
+  fi
+  EDITOR_PASSED=${EDITOR_PASSED:-0}; EDITOR_FAILED=${EDITOR_FAILED:-0}
+  if [ "$EDITOR_RC" -ne 0 ] && [ "$EDITOR_FAILED" -eq 0 ]; then
+    echo "in-editor runner exited with $EDITOR_RC (2 = timeout) without reporting failing tests: counted as 1 failure"
+    EDITOR_FAILED=1
+  fi
+  echo "in-editor: $EDITOR_PASSED passed, $EDITOR_FAILED failed (runner exit $EDITOR_RC); screenshots in ${SHOTS#"$ROOT"/}"
+fi
+
+STEP=done
+PASSED=$(( UNIT_PASSED + EDITOR_PASSED ))
+FAILED=$(( UNIT_FAILED + EDITOR_FAILED ))
+echo
+echo "=== [$(( $(date +%s) - T0 ))s] unit: $UNIT_PASSED passed, $UNIT_FAILED failed, $UNIT_SKIPPED pending; in-editor: $EDITOR_PASSED passed, $EDITOR_FAILED failed"
+echo "$PASSED passed, $FAILED failed"
+[ "$FAILED" -eq 0 ]

@@ -1,0 +1,61 @@
+/**
+ * The only implementation of the client side of ACP: every agent → client request and
+ * notification is routed here to the {@link SessionHandlers} of the session it names.
+ *
+ * Spec: ACP v1 client methods (https://agentclientprotocol.com/protocol/overview#client):
+ * `session/update`, `session/request_permission`, `fs/read_text_file`, `fs/write_text_file`,
+ * `terminal/create|output|wait_for_exit|kill|release`. No `vscode`.
+ */
+import * as acp from '@agentclientprotocol/sdk';
+
+/** What one session does with the agent's requests. Errors thrown become JSON-RPC errors. */
+export interface SessionHandlers {
+  onUpdate(update: acp.SessionUpdate): void;
+  requestPermission(params: acp.RequestPermissionRequest, signal: AbortSignal): Promise<acp.RequestPermissionResponse>;
+  readTextFile(params: acp.ReadTextFileRequest): Promise<acp.ReadTextFileResponse>;
+  writeTextFile(params: acp.WriteTextFileRequest): Promise<void>;
+  createTerminal(params: acp.CreateTerminalRequest): Promise<acp.CreateTerminalResponse>;
+  terminalOutput(params: acp.TerminalOutputRequest): Promise<acp.TerminalOutputResponse>;
+  waitForTerminalExit(params: acp.WaitForTerminalExitRequest, signal: AbortSignal): Promise<acp.WaitForTerminalExitResponse>;
+  killTerminal(params: acp.KillTerminalRequest): Promise<void>;
+  releaseTerminal(params: acp.ReleaseTerminalRequest): Promise<void>;
+}
+
+/**
+ * Builds the SDK client app. `lookup` finds a session's handlers; requests for a session we do not
+ * know get `-32002` (resource not found, `data.sessionId`), and unknown methods `-32601`.
+ */
+export function buildClientApp(name: string, lookup: (sessionId: string) => SessionHandlers | undefined): acp.ClientApp {
+  const m = acp.methods.client;
+  const get = (sessionId: string): SessionHandlers => {
+    const h = lookup(sessionId);
+    if (!h) throw acp.RequestError.sessionNotFound(sessionId);
+    return h;
+  };
+  return acp
+    .client({ name })
+    .onNotification(m.session.update, ({ params }) => {
+      // Updates for a session we no longer track (closed, or never ours) are dropped quietly.
+      lookup(params.sessionId)?.onUpdate(params.update);
+    })
+    .onRequest(m.session.requestPermission, ({ params, signal }) => get(params.sessionId).requestPermission(params, signal))
+    .onRequest(m.fs.readTextFile, ({ params }) => get(params.sessionId).readTextFile(params))
+    .onRequest(m.fs.writeTextFile, async ({ params }) => {
+      await get(params.sessionId).writeTextFile(params);
+      return {};
+    })
+    .onRequest(m.terminal.create, ({ params }) => get(params.sessionId).createTerminal(params))
+    .onRequest(m.terminal.output, ({ params }) => get(params.sessionId).terminalOutput(params))
+    .onRequest(m.terminal.waitForExit, ({ params, signal }) => get(params.sessionId).waitForTerminalExit(params, signal))
+    .onRequest(m.terminal.kill, async ({ params }) => {
+      await get(params.sessionId).killTerminal(params);
+      return {};
+    })
+    .onRequest(m.terminal.release, async ({ params }) => {
+      await get(params.sessionId).releaseTerminal(params);
+      return {};
+    })
+    .onRequest('*', ({ method }) => {
+      throw acp.RequestError.methodNotFound(method);
+    });
+}

@@ -1,0 +1,180 @@
+/**
+ * One live ACP connection to an agent: `initialize` (with a timeout), `session/new`,
+ * `session/prompt`, `session/cancel`, and the client side of the protocol routed per session.
+ *
+ * Built on `@agentclientprotocol/sdk` 2.x (`acp.client()`); the SDK validates every inbound message
+ * against the ACP v1 schema before our handlers see it. No `vscode`.
+ * Spec: https://agentclientprotocol.com/protocol/initialization, /session-setup, /prompt-turn.
+ */
+import * as acp from '@agentclientprotocol/sdk';
+import { Emitter, type Event } from '../common/lifecycle';
+import type { AgentErrorView } from './session/types';
+import { AgentProcess, type AgentLaunch } from './transport/agentProcess';
+import { formatLaunchError } from './transport/launchError';
+import { buildClientApp, type SessionHandlers } from './clientHandlers';
+
+/** Our client identity and capabilities, sent in `initialize`. */
+export const CLIENT_CAPABILITIES: acp.ClientCapabilities = {
+  fs: { readTextFile: true, writeTextFile: true },
+  terminal: true,
+};
+
+/** Thrown when an agent cannot be started or never becomes ready; `view` is shown in the sidebar. */
+export class AgentLaunchError extends Error {
+  constructor(readonly view: AgentErrorView) {
+    super(view.message);
+    this.name = 'AgentLaunchError';
+  }
+}
+
+/** Options for {@link AgentConnection.start}. */
+export interface ConnectOptions {
+  agentName: string;
+  clientInfo: { name: string; title?: string; version: string };
+  /** How long to wait for the `initialize` answer, in milliseconds (default 60 000). */
+  initializeTimeoutMs?: number;
+  onStderr?: (text: string) => void;
+}
+
+/** A connected, initialized agent. */
+export class AgentConnection {
+  private readonly sessions = new Map<string, SessionHandlers>();
+  private readonly onDidDieEmitter = new Emitter<AgentErrorView>();
+  /** Fires once if the agent process ends while the connection is in use. */
+  readonly onDidDie: Event<AgentErrorView> = this.onDidDieEmitter.event;
+  private disposed = false;
+
+  private constructor(
+    private readonly conn: acp.ClientConnection,
+    readonly init: acp.InitializeResponse,
+    private readonly proc: AgentProcess | undefined,
+    private readonly agentName: string,
+  ) {
+    void proc?.exited.then(() => {
+      if (this.disposed) return;
+      const view = formatLaunchError(proc.failure('exit', { afterStart: true }), agentName);
+      this.conn.close(new Error(view.message));
+      this.onDidDieEmitter.fire(view);
+    });
+  }
+
+  /**
+   * Spawns the agent (own process group) and runs `initialize` with protocol v1.
+   * @throws {AgentLaunchError} when the process cannot start, exits before answering, does not
+   *   answer within the timeout, or answers with a protocol version we do not speak.
+   */
+  static async start(launch: AgentLaunch, opts: ConnectOptions): Promise<AgentConnection> {
+    const proc = new AgentProcess(launch, opts.onStderr);
+    return AgentConnection.connect(proc.stream, opts, proc);
+  }
+
+  /**
+   * Connects over an existing stream, or to an in-process `AgentApp` (tests), and initializes.
+   * @throws {AgentLaunchError} as {@link start}.
+   */
+  static async connect(target: acp.Stream | acp.AgentApp, opts: ConnectOptions, proc?: AgentProcess): Promise<AgentConnection> {
+    const holder: { self?: AgentConnection } = {};
+    const app = buildClientApp(opts.clientInfo.name, (sessionId) => holder.self?.sessions.get(sessionId));
+    const conn = target instanceof acp.AgentApp ? app.connect(target) : app.connect(target as acp.Stream);
+    const timeoutMs = opts.initializeTimeoutMs ?? 60_000;
+    let timer: NodeJS.Timeout | undefined;
+    const fail = async (view: AgentErrorView): Promise<never> => {
+      conn.close(new Error(view.message));
+      await proc?.kill(500);
+      throw new AgentLaunchError(view);
+    };
+    try {
+      const exited = proc?.exited.then(() => 'exited' as const) ?? new Promise<never>(() => {});
+      const timeout = new Promise<'timeout'>((r) => (timer = setTimeout(() => r('timeout'), timeoutMs)));
+      const initialize: Promise<acp.InitializeResponse> = conn.agent.request(acp.methods.agent.initialize, {
+        protocolVersion: acp.PROTOCOL_VERSION,
+        clientCapabilities: CLIENT_CAPABILITIES,
+        clientInfo: opts.clientInfo,
+      });
+      const first = await Promise.race([initialize, exited, timeout]);
+      if (first === 'exited') {
+        // Let the last stderr bytes arrive before we report them.
+        await new Promise((r) => setTimeout(r, 50));
+        const failure = proc!.failure('exit');
+        if (failure.errno) failure.phase = 'spawn';
+        return await fail(formatLaunchError(failure, opts.agentName));
+      }
+      if (first === 'timeout') {
+        if (proc) return await fail(formatLaunchError(proc.failure('timeout', { timeoutSeconds: timeoutMs / 1000 }), opts.agentName));
+        return await fail({ message: `${opts.agentName} did not answer "initialize" within ${timeoutMs / 1000} s.` });
+      }
+      if (first.protocolVersion !== acp.PROTOCOL_VERSION) {
+        return await fail({
+          message: `${opts.agentName} speaks ACP protocol version ${first.protocolVersion}; Agent Switchboard speaks version ${acp.PROTOCOL_VERSION}.`,
+          commandLine: proc ? [proc.launch.command, ...proc.launch.args].join(' ') : undefined,
+        });
+      }
+      const self = new AgentConnection(conn, first, proc, opts.agentName);
+      holder.self = self;
+      return self;
+    } catch (err) {
+      if (err instanceof AgentLaunchError) throw err;
+      if (proc && !proc.running) {
+        return await fail(formatLaunchError(proc.failure('exit'), opts.agentName));
+      }
+      return await fail({ message: `${opts.agentName} failed during "initialize": ${errorMessage(err)}`, stderrTail: proc?.stderrTail() });
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  /** Agent name and version from `initialize`, for display. */
+  get agentInfo(): acp.Implementation | undefined {
+    return this.init.agentInfo ?? undefined;
+  }
+
+  /** The process id of the agent (undefined for in-process agents). */
+  get pid(): number | undefined {
+    return this.proc?.pid;
+  }
+
+  /**
+   * `session/new` with `cwd` and no MCP servers; `handlers` receive the session's client-side
+   * requests and updates from then on.
+   */
+  async newSession(cwd: string, handlers: SessionHandlers): Promise<acp.NewSessionResponse> {
+    const res = await this.conn.agent.request(acp.methods.agent.session.new, { cwd, mcpServers: [] });
+    this.sessions.set(res.sessionId, handlers);
+    return res;
+  }
+
+  /** `session/prompt`; resolves with the stop reason when the turn ends. */
+  prompt(sessionId: string, prompt: acp.ContentBlock[]): Promise<acp.PromptResponse> {
+    return this.conn.agent.request(acp.methods.agent.session.prompt, { sessionId, prompt });
+  }
+
+  /** `session/cancel` (a notification; the pending prompt then answers `cancelled`). */
+  async cancel(sessionId: string): Promise<void> {
+    await this.conn.agent.notify(acp.methods.agent.session.cancel, { sessionId });
+  }
+
+  /** Stops routing a session's requests (further ones get `session not found`). */
+  forgetSession(sessionId: string): void {
+    this.sessions.delete(sessionId);
+  }
+
+  /** Closes the connection and ends the agent's whole process group. */
+  async dispose(): Promise<void> {
+    if (this.disposed) return;
+    this.disposed = true;
+    this.sessions.clear();
+    this.conn.close();
+    this.onDidDieEmitter.dispose();
+    await this.proc?.kill();
+  }
+}
+
+/** The message of an unknown thrown value (JSON-RPC errors carry `message` and `data`). */
+export function errorMessage(err: unknown): string {
+  if (err && typeof err === 'object' && 'message' in err) {
+    const e = err as { message: string; data?: unknown };
+    const data = e.data === undefined ? '' : ` (${typeof e.data === 'string' ? e.data : JSON.stringify(e.data)})`;
+    return e.message + data;
+  }
+  return String(err);
+}

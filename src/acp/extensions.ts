@@ -1,0 +1,18 @@
+/**
+ * Every protocol extension Agent Switchboard sends or accepts on ACP, in one place
+ * (ARCHITECTURE.md: one file per protocol). ACP reserves `_`-prefixed methods and `_meta` keys for
+ * extensions; JSON-RPC reserves -32000..-32099 for implementation-defined server errors.
+ */
+
+/**
+ * JSON-RPC error codes we answer with, beyond ACP's own (-32002 resource not found, -32800
+ * cancelled). Each error also carries `data.reason`, a stable machine-readable word.
+ */
+export const ErrorCodes = {
+  /** `fs/write_text_file` refused: the file changed since the agent's view of it. */
+  writeConflict: -32010,
+  /** A path outside the workspace folders, or escaping them through a symlink. */
+  pathNotAllowed: -32011,
+  /** A file that is not valid UTF-8 text. */
+  notText: -32012,
+} as const;

@@ -1,0 +1,324 @@
+/**
+ * The session reducer: turns ACP `session/update`s and client-side events into
+ * {@link SessionPatch}es and applies them to a {@link SessionState}.
+ *
+ * It tolerates what real agents send (seen in recorded claude-code-acp, claude-agent-acp and
+ * opencode transcripts): a second `tool_call` for the same id with more detail, updates for ids
+ * never announced, empty chunks, `messageId` on chunks, and permission requests for tool calls that
+ * were never announced. Pure: no `vscode`, no I/O.
+ *
+ * Spec: ACP v1 `session/update` (https://agentclientprotocol.com/protocol/prompt-turn),
+ * tool calls (https://agentclientprotocol.com/protocol/tool-calls).
+ */
+import type {
+  ContentBlock,
+  PermissionOption,
+  SessionUpdate,
+  ToolCallContent,
+  ToolCallLocation,
+  ToolCallUpdate,
+  ToolKind,
+} from '@agentclientprotocol/sdk';
+import { diffLines } from 'diff';
+import { applyPatches } from './patch';
+import type {
+  AgentErrorView,
+  LocationView,
+  SessionPatch,
+  SessionState,
+  TerminalView,
+  ThreadEntry,
+  ToolCallStatusView,
+  ToolCallView,
+  ToolContentView,
+} from './types';
+
+/** Everything that can change a session. `update` carries a validated ACP `SessionUpdate`. */
+export type SessionAction =
+  | { type: 'update'; update: SessionUpdate }
+  | { type: 'ready'; sessionId: string; currentModeId?: string }
+  | { type: 'promptSent'; text: string }
+  | { type: 'turnEnded'; stopReason: string }
+  | { type: 'turnFailed'; message: string }
+  | { type: 'cancelRequested' }
+  | { type: 'permissionRequested'; permissionId: string; toolCall: ToolCallUpdate; options: PermissionOption[]; at: number }
+  | { type: 'permissionAnswered'; permissionId: string; optionId: string; by: 'person' | 'api' }
+  | { type: 'permissionCancelled'; permissionId: string }
+  | { type: 'terminal'; terminal: TerminalView }
+  | { type: 'agentError'; error: AgentErrorView }
+  | { type: 'notice'; severity: 'info' | 'warning' | 'error'; text: string }
+  | { type: 'closed' };
+
+const TERMINAL_STATES: ReadonlySet<ToolCallStatusView> = new Set(['completed', 'failed', 'rejected', 'cancelled']);
+
+/**
+ * Applies `action` to `state` in place and returns the patches that describe the change (already
+ * applied), for forwarding to views.
+ */
+export function reduce(state: SessionState, action: SessionAction): SessionPatch[] {
+  const patches = derive(state, action);
+  applyPatches(state, patches);
+  return patches;
+}
+
+function derive(state: SessionState, action: SessionAction): SessionPatch[] {
+  switch (action.type) {
+    case 'update':
+      return fromUpdate(state, action.update);
+    case 'ready':
+      return [{ op: 'meta', meta: { status: 'ready', sessionId: action.sessionId, currentModeId: action.currentModeId } }];
+    case 'promptSent':
+      return [
+        { op: 'entry', entry: { kind: 'user', id: newEntryId(state), text: action.text } },
+        { op: 'meta', meta: { status: 'prompting', lastStopReason: undefined } },
+      ];
+    case 'turnEnded':
+      return endTurn(state, action.stopReason);
+    case 'turnFailed':
+      return [
+        ...closeWaiting(state, 'cancel'),
+        { op: 'entry', entry: { kind: 'notice', id: newEntryId(state), severity: 'error', text: action.message } },
+        { op: 'meta', meta: { status: state.status === 'error' || state.status === 'closed' ? state.status : 'ready' } },
+      ];
+    case 'cancelRequested':
+      return [{ op: 'meta', meta: { status: 'cancelling' } }, ...closeWaiting(state, 'cancel')];
+    case 'permissionRequested':
+      return permissionRequested(state, action);
+    case 'permissionAnswered':
+      return permissionAnswered(state, action.permissionId, action.optionId, action.by);
+    case 'permissionCancelled':
+      return cancelPermission(state, action.permissionId);
+    case 'terminal':
+      return [{ op: 'terminal', terminal: action.terminal }];
+    case 'agentError':
+      return [
+        ...closeWaiting(state, 'cancel'),
+        { op: 'entry', entry: { kind: 'notice', id: newEntryId(state), severity: 'error', text: action.error.message, error: action.error } },
+        { op: 'meta', meta: { status: 'error', error: action.error } },
+      ];
+    case 'notice':
+      return [{ op: 'entry', entry: { kind: 'notice', id: newEntryId(state), severity: action.severity, text: action.text } }];
+    case 'closed':
+      return [...closeWaiting(state, 'cancel'), { op: 'meta', meta: { status: 'closed' } }];
+  }
+}
+
+function newEntryId(state: SessionState): string {
+  // Patches are applied after derive() returns, so reserve ids here to keep several in one action unique.
+  return `e${state.nextEntry++}`;
+}
+
+function fromUpdate(state: SessionState, u: SessionUpdate): SessionPatch[] {
+  switch (u.sessionUpdate) {
+    case 'agent_message_chunk':
+      return chunk(state, 'agent', u.content, u.messageId ?? undefined);
+    case 'agent_thought_chunk':
+      return chunk(state, 'thought', u.content, u.messageId ?? undefined);
+    case 'user_message_chunk':
+      return chunk(state, 'user', u.content, u.messageId ?? undefined);
+    case 'tool_call':
+      return upsertToolCall(state, u, true);
+    case 'tool_call_update':
+      return upsertToolCall(state, u, false);
+    case 'plan':
+      return [{ op: 'plan', plan: u.entries.map((e) => ({ content: e.content, priority: e.priority, status: e.status })) }];
+    case 'available_commands_update':
+      return [{ op: 'meta', meta: { availableCommands: u.availableCommands.map((c) => ({ name: c.name, description: c.description })) } }];
+    case 'current_mode_update':
+      return [{ op: 'meta', meta: { currentModeId: u.currentModeId } }];
+    case 'session_info_update':
+      return u.title === undefined ? [] : [{ op: 'meta', meta: { title: u.title ?? undefined } }];
+    case 'notice': {
+      const severity = u.severity === 'error' || u.severity === 'warning' ? u.severity : 'info';
+      const text = u.description ? `${u.title}: ${u.description}` : u.title;
+      return [{ op: 'entry', entry: { kind: 'notice', id: newEntryId(state), severity, text } }];
+    }
+    default:
+      // usage, config options and compaction are not shown in the skeleton; ignoring them loses nothing.
+      return [];
+  }
+}
+
+type MessageKind = 'agent' | 'thought' | 'user';
+
+function chunk(state: SessionState, kind: MessageKind, content: ContentBlock, messageId: string | undefined): SessionPatch[] {
+  const last = state.entries[state.entries.length - 1];
+  const continues =
+    last !== undefined &&
+    last.kind === kind &&
+    (messageId === undefined || last.messageId === undefined || last.messageId === messageId);
+  if (content.type === 'text') {
+    if (content.text === '') return []; // agents open a message with an empty chunk; it carries nothing
+    if (continues) return [{ op: 'appendText', entryId: last.id, text: content.text }];
+    return [{ op: 'entry', entry: newMessage(state, kind, content.text, messageId) }];
+  }
+  const attachment = contentBlockView(content);
+  if (kind !== 'agent') {
+    // Non-text user or thought blocks are shown as a short text marker.
+    const text = `[${attachment.type === 'resource' ? attachment.name : attachment.type}]`;
+    if (continues) return [{ op: 'appendText', entryId: last.id, text }];
+    return [{ op: 'entry', entry: newMessage(state, kind, text, messageId) }];
+  }
+  if (continues && last.kind === 'agent') {
+    return [{ op: 'entry', entry: { ...last, attachments: [...last.attachments, attachment] } }];
+  }
+  const entry = newMessage(state, 'agent', '', messageId) as Extract<ThreadEntry, { kind: 'agent' }>;
+  entry.attachments = [attachment];
+  return [{ op: 'entry', entry }];
+}
+
+function newMessage(state: SessionState, kind: MessageKind, text: string, messageId: string | undefined): ThreadEntry {
+  const id = newEntryId(state);
+  if (kind === 'agent') return { kind, id, text, messageId, attachments: [] };
+  return { kind, id, text, messageId };
+}
+
+/** Converts an ACP content block to its view; binary data is summarised, never copied. */
+export function contentBlockView(block: ContentBlock): ToolContentView {
+  switch (block.type) {
+    case 'text':
+      return { type: 'text', text: block.text };
+    case 'image':
+      return { type: 'image', mimeType: block.mimeType, dataLength: block.data.length };
+    case 'audio':
+      return { type: 'text', text: `[audio ${block.mimeType}]` };
+    case 'resource_link':
+      return { type: 'resource', uri: block.uri, name: block.title ?? block.name };
+    case 'resource': {
+      const r = block.resource;
+      return { type: 'resource', uri: r.uri, name: r.uri, text: 'text' in r ? r.text : undefined };
+    }
+  }
+}
+
+/** Converts ACP tool-call content; a diff carries its line counts for the card's summary. */
+export function toolContentView(c: ToolCallContent): ToolContentView {
+  switch (c.type) {
+    case 'content':
+      return contentBlockView(c.content);
+    case 'terminal':
+      return { type: 'terminal', terminalId: c.terminalId };
+    case 'diff': {
+      const { added, removed } = countChangedLines(c.oldText ?? '', c.newText);
+      return { type: 'diff', path: c.path, oldText: c.oldText ?? null, newText: c.newText, added, removed };
+    }
+  }
+}
+
+/** Lines added and removed between two texts (the `diff` package's line diff). */
+export function countChangedLines(oldText: string, newText: string): { added: number; removed: number } {
+  let added = 0;
+  let removed = 0;
+  for (const part of diffLines(oldText, newText)) {
+    if (part.added) added += part.count ?? 0;
+    else if (part.removed) removed += part.count ?? 0;
+  }
+  return { added, removed };
+}
+
+function locationsView(locs: ToolCallLocation[]): LocationView[] {
+  return locs.map((l) => (l.line == null ? { path: l.path } : { path: l.path, line: l.line }));
+}
+
+/** Merges a `tool_call` (announce) or `tool_call_update` (patch) into the tool call's view. */
+function upsertToolCall(state: SessionState, u: ToolCallUpdate & { title?: string | null }, announce: boolean): SessionPatch[] {
+  const existing = state.toolCalls[u.toolCallId];
+  const patches: SessionPatch[] = [];
+  const base: ToolCallView = existing ?? {
+    toolCallId: u.toolCallId,
+    title: u.title || `Tool call ${u.toolCallId}`,
+    kind: 'other',
+    status: 'pending',
+    content: [],
+    locations: [],
+    placeholder: !announce,
+  };
+  const next: ToolCallView = { ...base, placeholder: announce ? false : base.placeholder };
+  if (u.title) next.title = u.title;
+  if (u.kind) next.kind = u.kind as ToolKind;
+  if (u.status) next.status = mergeStatus(base.status, u.status);
+  if (u.content) next.content = u.content.map(toolContentView);
+  if (u.locations) next.locations = locationsView(u.locations);
+  if (u.rawInput !== undefined && !isEmptyObject(u.rawInput)) next.rawInput = u.rawInput;
+  if (u.rawOutput !== undefined) next.rawOutput = u.rawOutput;
+  patches.push({ op: 'toolCall', toolCall: next });
+  if (!existing) patches.push({ op: 'entry', entry: { kind: 'tool_call', id: newEntryId(state), toolCallId: u.toolCallId } });
+  return patches;
+}
+
+function isEmptyObject(v: unknown): boolean {
+  return typeof v === 'object' && v !== null && !Array.isArray(v) && Object.keys(v).length === 0;
+}
+
+function mergeStatus(current: ToolCallStatusView, incoming: string): ToolCallStatusView {
+  // While the person decides, the agent's own "pending" must not hide the approval prompt.
+  if (current === 'awaiting_approval' && incoming === 'pending') return current;
+  // The agent reports a rejected call as failed; "rejected" says more.
+  if (current === 'rejected' && incoming === 'failed') return current;
+  if (current === 'cancelled' && (incoming === 'failed' || incoming === 'pending' || incoming === 'in_progress')) return current;
+  return incoming as ToolCallStatusView;
+}
+
+function permissionRequested(
+  state: SessionState,
+  a: Extract<SessionAction, { type: 'permissionRequested' }>,
+): SessionPatch[] {
+  const patches = upsertToolCall(state, a.toolCall, false);
+  const tc = (patches[0] as Extract<SessionPatch, { op: 'toolCall' }>).toolCall;
+  tc.status = 'awaiting_approval';
+  tc.permissionId = a.permissionId;
+  patches.push({
+    op: 'permission',
+    permission: {
+      permissionId: a.permissionId,
+      toolCallId: a.toolCall.toolCallId,
+      options: a.options.map((o) => ({ optionId: o.optionId, name: o.name, kind: o.kind })),
+      state: 'waiting',
+      requestedAt: a.at,
+    },
+  });
+  return patches;
+}
+
+function permissionAnswered(state: SessionState, permissionId: string, optionId: string, by: 'person' | 'api'): SessionPatch[] {
+  const p = state.permissions[permissionId];
+  if (!p || p.state !== 'waiting') return [];
+  const option = p.options.find((o) => o.optionId === optionId);
+  const patches: SessionPatch[] = [{ op: 'permission', permission: { ...p, state: 'selected', optionId, answeredBy: by } }];
+  const tc = state.toolCalls[p.toolCallId];
+  if (tc && tc.status === 'awaiting_approval') {
+    const rejected = option?.kind === 'reject_once' || option?.kind === 'reject_always';
+    patches.push({ op: 'toolCall', toolCall: { ...tc, status: rejected ? 'rejected' : 'pending' } });
+  }
+  return patches;
+}
+
+function cancelPermission(state: SessionState, permissionId: string): SessionPatch[] {
+  const p = state.permissions[permissionId];
+  if (!p || p.state !== 'waiting') return [];
+  const patches: SessionPatch[] = [{ op: 'permission', permission: { ...p, state: 'cancelled', answeredBy: 'cancel' } }];
+  const tc = state.toolCalls[p.toolCallId];
+  if (tc && tc.status === 'awaiting_approval') patches.push({ op: 'toolCall', toolCall: { ...tc, status: 'cancelled' } });
+  return patches;
+}
+
+/** Every waiting permission becomes cancelled: the ACP rule after `session/cancel`, by construction. */
+function closeWaiting(state: SessionState, _by: 'cancel'): SessionPatch[] {
+  const patches: SessionPatch[] = [];
+  for (const p of Object.values(state.permissions)) {
+    if (p.state === 'waiting') patches.push(...cancelPermission(state, p.permissionId));
+  }
+  return patches;
+}
+
+function endTurn(state: SessionState, stopReason: string): SessionPatch[] {
+  const patches = closeWaiting(state, 'cancel');
+  if (stopReason === 'cancelled') {
+    for (const tc of Object.values(state.toolCalls)) {
+      if (!TERMINAL_STATES.has(tc.status)) patches.push({ op: 'toolCall', toolCall: { ...tc, status: 'cancelled' } });
+    }
+  }
+  patches.push({ op: 'entry', entry: { kind: 'turn_end', id: newEntryId(state), stopReason } });
+  patches.push({ op: 'meta', meta: { status: state.status === 'closed' || state.status === 'error' ? state.status : 'ready', lastStopReason: stopReason } });
+  return patches;
+}

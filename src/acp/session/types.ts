@@ -1,0 +1,176 @@
+/**
+ * Serializable state of one ACP session as the person sees it: the thread, tool calls, the plan,
+ * permission requests and the turn. It is the model behind the sidebar, and the same object is sent
+ * to the webview as a snapshot; later changes travel as {@link SessionPatch}es.
+ *
+ * Pure: no `vscode`, no I/O. Shapes follow ACP v1 (`session/update`, `session/request_permission`,
+ * https://agentclientprotocol.com/protocol/prompt-turn and /protocol/tool-calls).
+ */
+import type { PermissionOptionKind, PlanEntryPriority, PlanEntryStatus, ToolKind } from '@agentclientprotocol/sdk';
+
+/** Status of a tool call: ACP's four, plus the states a client adds around approval and cancelling. */
+export type ToolCallStatusView =
+  | 'pending'
+  | 'awaiting_approval'
+  | 'in_progress'
+  | 'completed'
+  | 'failed'
+  | 'rejected'
+  | 'cancelled';
+
+/** One item of tool-call content, reduced to what the UI shows. */
+export type ToolContentView =
+  | { type: 'text'; text: string }
+  | { type: 'resource'; uri: string; name: string; text?: string }
+  | { type: 'image'; mimeType: string; dataLength: number }
+  | {
+      type: 'diff';
+      path: string;
+      /** `null` means the agent creates the file. */
+      oldText: string | null;
+      newText: string;
+      added: number;
+      removed: number;
+    }
+  | { type: 'terminal'; terminalId: string };
+
+/** A file location a tool call touches (`ToolCallLocation`, line is 1-based). */
+export interface LocationView {
+  path: string;
+  line?: number;
+}
+
+/** A tool call as merged from `tool_call`, every `tool_call_update` and any permission request. */
+export interface ToolCallView {
+  toolCallId: string;
+  title: string;
+  kind: ToolKind;
+  status: ToolCallStatusView;
+  content: ToolContentView[];
+  locations: LocationView[];
+  rawInput?: unknown;
+  rawOutput?: unknown;
+  /** True when the agent never announced the call with `tool_call` (an orphan update or permission). */
+  placeholder: boolean;
+  /** Id of the permission request that concerns this call, if any. */
+  permissionId?: string;
+}
+
+/** An option the agent offers in `session/request_permission`. */
+export interface PermissionOptionView {
+  optionId: string;
+  name: string;
+  kind: PermissionOptionKind;
+}
+
+/** A permission request: waiting for the person, or how it ended. */
+export interface PermissionView {
+  permissionId: string;
+  toolCallId: string;
+  options: PermissionOptionView[];
+  state: 'waiting' | 'selected' | 'cancelled';
+  /** The `optionId` the person chose (state `selected`). */
+  optionId?: string;
+  /** Who answered: the person in the sidebar, the public API, or the client cancelling the turn. */
+  answeredBy?: 'person' | 'api' | 'cancel';
+  requestedAt: number;
+}
+
+/** A client-hosted terminal as shown in a tool card. */
+export interface TerminalView {
+  terminalId: string;
+  commandLine: string;
+  cwd: string;
+  /** Tail of the output (bounded); `truncated` says bytes were dropped at the front. */
+  output: string;
+  truncated: boolean;
+  exitStatus?: { exitCode: number | null; signal: string | null };
+}
+
+/** A launch or connection failure, with everything a person needs to fix it. */
+export interface AgentErrorView {
+  message: string;
+  commandLine?: string;
+  pathUsed?: string;
+  exitCode?: number | null;
+  signal?: string | null;
+  stderrTail?: string[];
+}
+
+/** One entry of the thread, in order. Tool calls and permissions are referenced by id. */
+export type ThreadEntry =
+  | { kind: 'user'; id: string; text: string; messageId?: string }
+  | { kind: 'agent'; id: string; text: string; messageId?: string; attachments: ToolContentView[] }
+  | { kind: 'thought'; id: string; text: string; messageId?: string }
+  | { kind: 'tool_call'; id: string; toolCallId: string }
+  | { kind: 'turn_end'; id: string; stopReason: string }
+  | { kind: 'notice'; id: string; severity: 'info' | 'warning' | 'error'; text: string; error?: AgentErrorView };
+
+/** A plan entry (`plan` update; each update replaces the whole plan). */
+export interface PlanEntryView {
+  content: string;
+  priority: PlanEntryPriority;
+  status: PlanEntryStatus;
+}
+
+/** Where the session is in its life. */
+export type SessionStatus = 'starting' | 'ready' | 'prompting' | 'cancelling' | 'closed' | 'error';
+
+/** The whole state of one session. */
+export interface SessionState {
+  /** Our handle for the session; equals the ACP `sessionId` once `session/new` answered. */
+  key: string;
+  sessionId?: string;
+  agentId: string;
+  agentName: string;
+  cwd: string;
+  status: SessionStatus;
+  title?: string;
+  entries: ThreadEntry[];
+  toolCalls: Record<string, ToolCallView>;
+  permissions: Record<string, PermissionView>;
+  terminals: Record<string, TerminalView>;
+  plan: PlanEntryView[];
+  availableCommands: { name: string; description: string }[];
+  currentModeId?: string;
+  lastStopReason?: string;
+  error?: AgentErrorView;
+  /** Incremented for every patch; the webview uses it to detect a gap and ask for a snapshot. */
+  rev: number;
+  /** Counter for entry ids, kept in the state so ids survive a snapshot round trip. */
+  nextEntry: number;
+}
+
+/**
+ * A change to {@link SessionState}. Typed upserts and appends rather than RFC 6902 JSON Patch, so
+ * that appending a streamed chunk costs the chunk, not the whole message.
+ */
+export type SessionPatch =
+  | { op: 'entry'; entry: ThreadEntry }
+  | { op: 'appendText'; entryId: string; text: string }
+  | { op: 'toolCall'; toolCall: ToolCallView }
+  | { op: 'permission'; permission: PermissionView }
+  | { op: 'terminal'; terminal: TerminalView }
+  | { op: 'plan'; plan: PlanEntryView[] }
+  | {
+      op: 'meta';
+      meta: Partial<
+        Pick<SessionState, 'status' | 'title' | 'sessionId' | 'lastStopReason' | 'error' | 'currentModeId' | 'availableCommands'>
+      >;
+    };
+
+/** A fresh, empty session state. */
+export function createSessionState(init: { key: string; agentId: string; agentName: string; cwd: string }): SessionState {
+  return {
+    ...init,
+    status: 'starting',
+    entries: [],
+    toolCalls: {},
+    permissions: {},
+    terminals: {},
+    plan: [],
+    availableCommands: [],
+    rev: 0,
+    nextEntry: 0,
+  };
+}

@@ -1,0 +1,214 @@
+/**
+ * One ACP session: its state (through the pure reducer), its turn, its permission requests and
+ * its client-hosted effects (files through a {@link FileSystemPort}, terminals through a
+ * {@link TerminalsPort}). Implements {@link SessionHandlers} for the connection.
+ *
+ * No `vscode`: the editor-specific parts are behind the ports.
+ */
+import type * as acp from '@agentclientprotocol/sdk';
+import { RequestError } from '@agentclientprotocol/sdk';
+import { Emitter, type Event } from '../common/lifecycle';
+import type { SessionHandlers } from './clientHandlers';
+import { errorMessage, type AgentConnection } from './connection';
+import { reduce, type SessionAction } from './session/reducer';
+import { createSessionState, type SessionPatch, type SessionState, type TerminalView } from './session/types';
+
+/** Client-hosted file access for one session (ACP `fs/*`). Errors thrown become JSON-RPC errors. */
+export interface FileSystemPort {
+  read(params: acp.ReadTextFileRequest): Promise<acp.ReadTextFileResponse>;
+  write(params: acp.WriteTextFileRequest): Promise<void>;
+  /** Called when a prompt turn starts (files not read through us are compared with this moment). */
+  turnStarted(): void;
+}
+
+/** Client-hosted terminals for one session (ACP `terminal/*`). */
+export interface TerminalsPort {
+  create(params: acp.CreateTerminalRequest): Promise<string>;
+  output(terminalId: string): acp.TerminalOutputResponse;
+  waitForExit(terminalId: string, signal: AbortSignal): Promise<acp.WaitForTerminalExitResponse>;
+  kill(terminalId: string): Promise<void>;
+  release(terminalId: string): Promise<void>;
+  /** Kills every terminal's process group; resolves when they are gone. */
+  disposeAll(): Promise<void>;
+  /** Throttled snapshots of a terminal for the tool card. */
+  onDidChange(listener: (t: TerminalView) => void): { dispose(): void };
+}
+
+/** A change of a session's state: the patches already applied to {@link SessionController.state}. */
+export interface SessionChange {
+  key: string;
+  patches: SessionPatch[];
+  rev: number;
+}
+
+/** Owns one session's state and effects. */
+export class SessionController implements SessionHandlers {
+  readonly state: SessionState;
+  private readonly changeEmitter = new Emitter<SessionChange>();
+  /** Fires after every state change. */
+  readonly onDidChange: Event<SessionChange> = this.changeEmitter.event;
+  private readonly pendingPermissions = new Map<string, (r: acp.RequestPermissionResponse) => void>();
+  private permissionSeq = 0;
+  private currentTurn: Promise<acp.PromptResponse> | undefined;
+  private disposed = false;
+
+  constructor(
+    init: { key: string; agentId: string; agentName: string; cwd: string },
+    private readonly files: FileSystemPort,
+    private readonly terminals: TerminalsPort,
+    private readonly now: () => number = Date.now,
+  ) {
+    this.state = createSessionState(init);
+    terminals.onDidChange((t) => this.dispatch({ type: 'terminal', terminal: t }));
+  }
+
+  private connection: AgentConnection | undefined;
+
+  /**
+   * Sends `session/new` on `connection` and routes the session's traffic here.
+   * @throws the agent's JSON-RPC error when `session/new` fails (also recorded in the thread).
+   */
+  async attach(connection: AgentConnection): Promise<void> {
+    this.connection = connection;
+    connection.onDidDie((error) => this.dispatch({ type: 'agentError', error }));
+    try {
+      const res = await connection.newSession(this.state.cwd, this);
+      this.dispatch({ type: 'ready', sessionId: res.sessionId, currentModeId: res.modes?.currentModeId });
+    } catch (err) {
+      this.dispatch({ type: 'agentError', error: { message: `session/new failed: ${errorMessage(err)}` } });
+      throw err;
+    }
+  }
+
+  /** Records a failure that happened before a connection existed (launch errors). */
+  fail(error: SessionState['error'] & object): void {
+    this.dispatch({ type: 'agentError', error });
+  }
+
+  /** True while a prompt turn runs. */
+  get busy(): boolean {
+    return this.currentTurn !== undefined;
+  }
+
+  /**
+   * Sends a prompt turn (`session/prompt`) and resolves with the agent's answer.
+   * @throws Error when the session is not ready or a turn is already running; the agent's
+   *   JSON-RPC error when the turn fails (also recorded in the thread).
+   */
+  async prompt(text: string): Promise<acp.PromptResponse> {
+    const sessionId = this.state.sessionId;
+    if (!this.connection || !sessionId || this.state.status !== 'ready') {
+      throw new Error(`Session ${this.state.key} cannot take a prompt while it is ${this.state.status}.`);
+    }
+    if (this.currentTurn) throw new Error('A turn is already running; stop it or wait for it to end.');
+    this.dispatch({ type: 'promptSent', text });
+    this.files.turnStarted();
+    const turn = this.connection.prompt(sessionId, [{ type: 'text', text }]);
+    this.currentTurn = turn;
+    try {
+      const res = await turn;
+      this.dispatch({ type: 'turnEnded', stopReason: res.stopReason });
+      return res;
+    } catch (err) {
+      this.dispatch({ type: 'turnFailed', message: `The turn failed: ${errorMessage(err)}` });
+      throw err;
+    } finally {
+      this.currentTurn = undefined;
+    }
+  }
+
+  /**
+   * Stops the running turn: answers every open permission request `cancelled` (ACP requires it
+   * after `session/cancel`) and sends `session/cancel`. Does nothing when no turn runs.
+   */
+  async cancel(): Promise<void> {
+    if (!this.currentTurn || !this.connection || !this.state.sessionId) return;
+    this.dispatch({ type: 'cancelRequested' });
+    await this.connection.cancel(this.state.sessionId);
+  }
+
+  /**
+   * Answers a waiting permission request with one of the agent's options.
+   * @returns false when the request is not waiting or the option is not one the agent offered.
+   */
+  answerPermission(permissionId: string, optionId: string, by: 'person' | 'api'): boolean {
+    const p = this.state.permissions[permissionId];
+    if (!p || p.state !== 'waiting' || !p.options.some((o) => o.optionId === optionId)) return false;
+    this.dispatch({ type: 'permissionAnswered', permissionId, optionId, by });
+    return true;
+  }
+
+  /** Number of permission requests waiting for the person. */
+  get waitingPermissions(): number {
+    return this.pendingPermissions.size;
+  }
+
+  private dispatch(action: SessionAction): void {
+    if (this.disposed && action.type !== 'closed') return;
+    const patches = reduce(this.state, action);
+    // Permission answers follow the state: whatever left "waiting" is answered, by construction.
+    for (const [id, resolve] of this.pendingPermissions) {
+      const p = this.state.permissions[id];
+      if (!p || p.state === 'waiting') continue;
+      this.pendingPermissions.delete(id);
+      resolve(p.state === 'selected' && p.optionId ? { outcome: { outcome: 'selected', optionId: p.optionId } } : { outcome: { outcome: 'cancelled' } });
+    }
+    if (patches.length) this.changeEmitter.fire({ key: this.state.key, patches, rev: this.state.rev });
+  }
+
+  // ---- SessionHandlers: the agent's requests for this session ----
+
+  onUpdate(update: acp.SessionUpdate): void {
+    this.dispatch({ type: 'update', update });
+  }
+
+  requestPermission(params: acp.RequestPermissionRequest, signal: AbortSignal): Promise<acp.RequestPermissionResponse> {
+    const permissionId = `p${++this.permissionSeq}`;
+    if (this.state.status === 'cancelling' || this.disposed) return Promise.resolve({ outcome: { outcome: 'cancelled' } });
+    return new Promise((resolve) => {
+      this.pendingPermissions.set(permissionId, resolve);
+      this.dispatch({ type: 'permissionRequested', permissionId, toolCall: params.toolCall, options: params.options, at: this.now() });
+      // The agent withdrew its request ($/cancel_request) or the connection closed.
+      signal.addEventListener('abort', () => this.dispatch({ type: 'permissionCancelled', permissionId }), { once: true });
+    });
+  }
+
+  readTextFile(params: acp.ReadTextFileRequest): Promise<acp.ReadTextFileResponse> {
+    return this.files.read(params);
+  }
+
+  writeTextFile(params: acp.WriteTextFileRequest): Promise<void> {
+    return this.files.write(params);
+  }
+
+  async createTerminal(params: acp.CreateTerminalRequest): Promise<acp.CreateTerminalResponse> {
+    if (this.disposed) throw RequestError.internalError(undefined, 'The session is closed.');
+    return { terminalId: await this.terminals.create(params) };
+  }
+
+  async terminalOutput(params: acp.TerminalOutputRequest): Promise<acp.TerminalOutputResponse> {
+    return this.terminals.output(params.terminalId);
+  }
+
+  waitForTerminalExit(params: acp.WaitForTerminalExitRequest, signal: AbortSignal): Promise<acp.WaitForTerminalExitResponse> {
+    return this.terminals.waitForExit(params.terminalId, signal);
+  }
+
+  killTerminal(params: acp.KillTerminalRequest): Promise<void> {
+    return this.terminals.kill(params.terminalId);
+  }
+
+  releaseTerminal(params: acp.ReleaseTerminalRequest): Promise<void> {
+    return this.terminals.release(params.terminalId);
+  }
+
+  /** Ends the session: answers open requests, kills its terminals and the agent's process group. */
+  async dispose(): Promise<void> {
+    if (this.disposed) return;
+    this.dispatch({ type: 'closed' });
+    this.disposed = true;
+    if (this.state.sessionId) this.connection?.forgetSession(this.state.sessionId);
+    await Promise.allSettled([this.terminals.disposeAll(), this.connection?.dispose()]);
+    this.changeEmitter.dispose();
+  }
+}

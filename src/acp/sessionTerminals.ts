@@ -1,0 +1,77 @@
+/**
+ * Adapts the terminals room (`src/terminals`) to one session's {@link TerminalsPort}: supplies the
+ * session cwd and the person's environment, and maps unknown terminal ids to ACP's
+ * resource-not-found error (-32002). No `vscode`.
+ */
+import type * as acp from '@agentclientprotocol/sdk';
+import { RequestError } from '@agentclientprotocol/sdk';
+import { TerminalManager, TerminalNotFoundError, type TerminalManagerOptions } from '../terminals';
+import type { TerminalView } from './session/types';
+import type { TerminalsPort } from './sessionController';
+
+/** The terminals of one session. */
+export class SessionTerminals implements TerminalsPort {
+  readonly manager: TerminalManager;
+
+  constructor(
+    private readonly cwd: string,
+    private readonly baseEnv: () => NodeJS.ProcessEnv,
+    options?: TerminalManagerOptions,
+  ) {
+    this.manager = new TerminalManager(options);
+  }
+
+  async create(params: acp.CreateTerminalRequest): Promise<string> {
+    return this.manager.create(params, { defaultCwd: this.cwd, baseEnv: this.baseEnv() });
+  }
+
+  output(terminalId: string): acp.TerminalOutputResponse {
+    return mapNotFound(() => this.manager.output(terminalId));
+  }
+
+  waitForExit(terminalId: string, signal: AbortSignal): Promise<acp.WaitForTerminalExitResponse> {
+    return mapNotFoundAsync(() => this.manager.waitForExit(terminalId, signal));
+  }
+
+  kill(terminalId: string): Promise<void> {
+    return mapNotFoundAsync(() => this.manager.kill(terminalId));
+  }
+
+  release(terminalId: string): Promise<void> {
+    return mapNotFoundAsync(() => this.manager.release(terminalId));
+  }
+
+  disposeAll(): Promise<void> {
+    return this.manager.disposeAll();
+  }
+
+  onDidChange(listener: (t: TerminalView) => void): { dispose(): void } {
+    return this.manager.onDidChange((s) =>
+      listener({ terminalId: s.terminalId, commandLine: s.commandLine, cwd: s.cwd, output: tail(s.output), truncated: s.truncated || s.output.length > VIEW_TAIL, exitStatus: s.exitStatus }),
+    );
+  }
+}
+
+/** The sidebar shows the last 64 KiB of a terminal; the full retained output stays in the manager. */
+const VIEW_TAIL = 64 * 1024;
+function tail(s: string): string {
+  return s.length > VIEW_TAIL ? s.slice(-VIEW_TAIL) : s;
+}
+
+function mapNotFound<T>(f: () => T): T {
+  try {
+    return f();
+  } catch (err) {
+    if (err instanceof TerminalNotFoundError) throw RequestError.resourceNotFound(err.terminalId);
+    throw err;
+  }
+}
+
+async function mapNotFoundAsync<T>(f: () => Promise<T>): Promise<T> {
+  try {
+    return await f();
+  } catch (err) {
+    if (err instanceof TerminalNotFoundError) throw RequestError.resourceNotFound(err.terminalId);
+    throw err;
+  }
+}

@@ -1,0 +1,58 @@
+/**
+ * The public API that `activate()` returns. Other extensions and our tests drive sessions through
+ * it; every operation also exists as a command (`agentSwitchboard.*`).
+ *
+ * Usage:
+ * ```ts
+ * const api = await vscode.extensions.getExtension<SwitchboardApi>('agent-switchboard.agent-switchboard')!.activate();
+ * const key = await api.startSession({ agentId: 'demo' });
+ * api.onDidChangeSession((e) => { ... api.answerPermission(key, permissionId, optionId) ... });
+ * const { stopReason } = await api.prompt(key, 'Create hello.md');
+ * ```
+ */
+import type { SessionPatch, SessionState } from './acp/session/types';
+import type { AgentChoice, SessionSummary } from './views/session/protocol';
+
+export type { SessionPatch, SessionState, AgentChoice, SessionSummary };
+
+/** A change of one session: the patches applied and the session's state after them. */
+export interface SessionChangeEvent {
+  key: string;
+  patches: readonly SessionPatch[];
+  /** A read-only view of the live state; copy it (`structuredClone`) to keep it. */
+  state: Readonly<SessionState>;
+}
+
+/** Version 1 of the Agent Switchboard API. */
+export interface SwitchboardApi {
+  readonly apiVersion: 1;
+  /** Agents that can be started, with availability (presets are unavailable until found on PATH). */
+  agents(): AgentChoice[];
+  /**
+   * Starts a session with `agentId` in `cwd` (default: the first workspace folder) and shows it in
+   * the sidebar. Resolves with the session key once `session/new` has answered.
+   * @throws Error for an unknown or unavailable agent, an untrusted workspace, no folder, or a
+   *   launch failure (the message then carries the exit code/signal and stderr tail).
+   */
+  startSession(options: { agentId: string; cwd?: string }): Promise<string>;
+  /**
+   * Sends a prompt turn and resolves when it ends.
+   * @throws Error when the session is unknown, busy or not ready, or the agent fails the turn.
+   */
+  prompt(sessionKey: string, text: string): Promise<{ stopReason: string }>;
+  /** Stops the running turn (`session/cancel`); open permission requests are answered `cancelled`. */
+  cancel(sessionKey: string): Promise<void>;
+  /** A deep copy of a session's state, or undefined for an unknown key. */
+  session(sessionKey: string): SessionState | undefined;
+  /** All sessions of the window. */
+  sessions(): SessionSummary[];
+  /** Subscribes to every change of every session. */
+  onDidChangeSession(listener: (e: SessionChangeEvent) => void): { dispose(): void };
+  /**
+   * Answers a waiting permission request with one of the options the agent offered.
+   * @returns false when the request is not waiting or the option is not one of the agent's.
+   */
+  answerPermission(sessionKey: string, permissionId: string, optionId: string): boolean;
+  /** Closes a session and ends its agent and terminals. */
+  closeSession(sessionKey: string): Promise<void>;
+}

@@ -1,0 +1,187 @@
+/**
+ * Composition root: builds the features in order and owns the root disposables. The ACP core,
+ * session model, terminals and file checks are vscode-free; this file wires them to the editor
+ * (settings, workspace folders, trust, the sidebar, commands) and implements the public API.
+ */
+import * as vscode from 'vscode';
+import { SessionManager } from './acp/sessionManager';
+import { SessionTerminals } from './acp/sessionTerminals';
+import type { SessionController } from './acp/sessionController';
+import type { SwitchboardApi, SessionChangeEvent } from './api';
+import { resolveAgents, type ResolvedAgent } from './config/agents';
+import { onDidChangeSettings, readSettings } from './config/vscodeSettings';
+import { EditorFiles } from './fs/vscodeFiles';
+import { registerCommands } from './views/commands';
+import type { AgentChoice } from './views/session/protocol';
+import { SESSION_VIEW_ID, SessionViewProvider, summarize } from './views/session/provider';
+import { showTerminal } from './views/terminalView';
+
+/** The running extension. */
+export class App implements vscode.Disposable {
+  readonly log: vscode.LogOutputChannel;
+  readonly manager: SessionManager;
+  readonly view: SessionViewProvider;
+  private readonly terminals = new Map<string, SessionTerminals>();
+  private readonly disposables: vscode.Disposable[] = [];
+  private agentCache: ResolvedAgent[] | undefined;
+
+  constructor(private readonly context: vscode.ExtensionContext) {
+    this.log = vscode.window.createOutputChannel('Agent Switchboard', { log: true });
+    const version = String(context.extension.packageJSON.version ?? '0.0.0');
+    this.manager = new SessionManager({
+      agents: () => this.resolvedAgents(),
+      baseEnv: () => process.env,
+      initializeTimeoutMs: () => this.settings().initializeTimeoutMs,
+      clientInfo: { name: 'agent-switchboard', title: 'Agent Switchboard', version },
+      filesFor: () => new EditorFiles(() => (vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.fsPath)),
+      terminalsFor: (key, cwd) => {
+        const t = new SessionTerminals(cwd, () => process.env);
+        this.terminals.set(key, t);
+        return t;
+      },
+      onStderr: (agentId, text) => this.log.info(`[${agentId} stderr] ${text.trimEnd()}`),
+    });
+    this.view = new SessionViewProvider(context.extensionUri, {
+      agents: () => this.agents(),
+      sessions: () => this.manager.list(),
+      session: (key) => this.manager.get(key),
+      startSession: (agentId) => this.startSession(agentId),
+      prompt: (key, text) => this.prompt(key, text),
+      cancel: (key) => this.cancel(key),
+      answerPermission: (key, pid, oid, by) => this.manager.get(key)?.answerPermission(pid, oid, by) ?? false,
+      closeSession: (key) => this.closeSession(key),
+      showTerminal: (key, terminalId) => this.showTerminal(key, terminalId),
+      log: (m) => this.log.warn(m),
+    });
+    this.disposables.push(
+      this.log,
+      this.view,
+      vscode.window.registerWebviewViewProvider(SESSION_VIEW_ID, this.view),
+      this.manager.onDidChangeSession((c) => {
+        this.view.onSessionChange(c);
+        this.notifyPermission(c.key, c.patches);
+      }),
+      this.manager.onDidChangeSessions(() => this.view.onSessionsChange()),
+      onDidChangeSettings(() => {
+        this.agentCache = undefined;
+        this.view.onAgentsChange();
+      }),
+      vscode.workspace.onDidGrantWorkspaceTrust(() => this.view.onSessionsChange()),
+      ...registerCommands(this),
+    );
+  }
+
+  private settings() {
+    return readSettings((problem) => this.log.warn(problem));
+  }
+
+  /** Agents from settings, presets (resolved on PATH) and the offline demo agent. */
+  resolvedAgents(): ResolvedAgent[] {
+    if (!this.agentCache) {
+      const demoScript = vscode.Uri.joinPath(this.context.extensionUri, 'dist', 'demo-agent.js').fsPath;
+      const { agents, problems } = resolveAgents(this.settings().agents, {
+        pathEnv: process.env.PATH,
+        // The extension host's own runtime runs the demo; in Electron it must act as plain Node.
+        demo: { command: process.execPath, args: [demoScript], env: { ELECTRON_RUN_AS_NODE: '1' } },
+      });
+      for (const p of problems) {
+        this.log.warn(p);
+        void vscode.window.showWarningMessage(p);
+      }
+      this.agentCache = agents;
+    }
+    return this.agentCache;
+  }
+
+  /** Agents as offered in pickers. */
+  agents(): AgentChoice[] {
+    return this.resolvedAgents().map((a) => ({ id: a.id, name: a.name, available: a.available, reason: a.reason, demo: a.demo }));
+  }
+
+  /**
+   * Starts a session and shows it. Requires a trusted workspace with a folder (agents run
+   * programs and edit files).
+   * @throws Error with an actionable message.
+   */
+  async startSession(agentId: string, cwd?: string): Promise<string> {
+    if (!vscode.workspace.isTrusted) throw new Error('Agent Switchboard starts agents only in a trusted workspace: agents run programs and edit files. Trust this workspace first.');
+    const folder = cwd ?? vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
+    if (!folder) throw new Error('Open a folder first: an agent session works in a workspace folder.');
+    const pending = this.manager.start(agentId, folder);
+    // Show the session (status "starting") at once, so launch errors appear in the sidebar.
+    const latest = this.manager.list().at(-1);
+    if (latest) void this.view.show(latest.state.key);
+    const controller = await pending;
+    return controller.state.key;
+  }
+
+  private session(key: string): SessionController {
+    const c = this.manager.get(key);
+    if (!c) throw new Error(`No session "${key}".`);
+    return c;
+  }
+
+  async prompt(key: string, text: string): Promise<{ stopReason: string }> {
+    const res = await this.session(key).prompt(text);
+    return { stopReason: res.stopReason };
+  }
+
+  async cancel(key: string): Promise<void> {
+    await this.session(key).cancel();
+  }
+
+  async closeSession(key: string): Promise<void> {
+    await this.manager.close(key);
+    this.terminals.delete(key);
+  }
+
+  showTerminal(key: string, terminalId: string): void {
+    const t = this.terminals.get(key);
+    if (!t) return;
+    const fallback = this.manager.get(key)?.state.terminals[terminalId];
+    showTerminal(t.manager, terminalId, fallback, `Agent: ${fallback?.commandLine.slice(0, 40) ?? terminalId}`);
+  }
+
+  /** A waiting request is reachable while the sidebar is hidden: badge (view) and notification. */
+  private notifyPermission(key: string, patches: SessionChangeEvent['patches']): void {
+    for (const p of patches) {
+      if (p.op !== 'permission' || p.permission.state !== 'waiting') continue;
+      if (this.view.visible && this.view.current === key) continue;
+      if (!this.settings().showNotifications) continue;
+      const c = this.manager.get(key);
+      const title = c?.state.toolCalls[p.permission.toolCallId]?.title ?? 'a tool call';
+      void vscode.window.showInformationMessage(`${c?.state.agentName ?? 'An agent'} asks permission: ${title}`, 'Show').then((choice) => {
+        if (choice === 'Show') void this.view.show(key);
+      });
+    }
+  }
+
+  /** The public API returned by `activate()`. */
+  api(): SwitchboardApi {
+    return {
+      apiVersion: 1,
+      agents: () => this.agents(),
+      startSession: ({ agentId, cwd }) => this.startSession(agentId, cwd),
+      prompt: (key, text) => this.prompt(key, text),
+      cancel: (key) => this.cancel(key),
+      session: (key) => {
+        const s = this.manager.get(key)?.state;
+        return s ? structuredClone(s) : undefined;
+      },
+      sessions: () => this.manager.list().map(summarize),
+      onDidChangeSession: (listener) =>
+        this.manager.onDidChangeSession((c) => {
+          const state = this.manager.get(c.key)?.state;
+          if (state) listener({ key: c.key, patches: c.patches, state });
+        }),
+      answerPermission: (key, pid, oid) => this.manager.get(key)?.answerPermission(pid, oid, 'api') ?? false,
+      closeSession: (key) => this.closeSession(key),
+    };
+  }
+
+  dispose(): void {
+    // Agents and terminals are process groups: end them all, even though we cannot await here.
+    void this.manager.dispose();
+    this.disposables.forEach((d) => d.dispose());
+  }
+}

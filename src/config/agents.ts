@@ -1,0 +1,141 @@
+/**
+ * Agent definitions: the person's `agentSwitchboard.agents` setting (validated with zod) plus
+ * built-in presets for well-known ACP agents and the offline demo agent.
+ *
+ * Pure except for PATH look-ups (`node:fs`); no `vscode`.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { z } from 'zod';
+
+/** One agent definition as written in settings. `env` values of `null` remove a variable. */
+export const AgentDefinitionSchema = z.object({
+  id: z.string().min(1).regex(/^[A-Za-z0-9._-]+$/, 'use letters, digits, ".", "_" or "-"'),
+  name: z.string().min(1),
+  command: z.string().min(1),
+  args: z.array(z.string()).default([]),
+  env: z.record(z.string(), z.string().nullable()).default({}),
+});
+
+/** A validated agent definition. */
+export type AgentDefinition = z.infer<typeof AgentDefinitionSchema>;
+
+/** An agent as offered to the person: its definition, where it came from and whether it can start. */
+export interface ResolvedAgent extends AgentDefinition {
+  source: 'settings' | 'preset' | 'demo';
+  available: boolean;
+  /** Why the agent is unavailable (command not found, invalid setting). */
+  reason?: string;
+  /** Absolute path of the command when it was found on PATH. */
+  resolvedCommand?: string;
+  demo?: boolean;
+}
+
+/**
+ * Presets for ACP agents people install themselves. Each stays disabled until its command is found
+ * on PATH (see {@link resolveAgents}). Sources: the agents' READMEs (claude-code-acp and
+ * claude-agent-acp by Zed, codex-acp, `gemini --acp`, `opencode acp`).
+ */
+export const PRESETS: readonly AgentDefinition[] = [
+  { id: 'claude-agent-acp', name: 'Claude Code (claude-agent-acp)', command: 'claude-agent-acp', args: [], env: {} },
+  { id: 'claude-code-acp', name: 'Claude Code (claude-code-acp)', command: 'claude-code-acp', args: [], env: {} },
+  { id: 'codex-acp', name: 'Codex (codex-acp)', command: 'codex-acp', args: [], env: {} },
+  { id: 'gemini', name: 'Gemini CLI', command: 'gemini', args: ['--acp'], env: {} },
+  { id: 'opencode', name: 'OpenCode', command: 'opencode', args: ['acp'], env: {} },
+];
+
+/** Id of the built-in offline demo agent. */
+export const DEMO_AGENT_ID = 'demo';
+
+/** Problems found while reading the setting, one sentence each, for a warning to the person. */
+export interface AgentConfigResult {
+  agents: ResolvedAgent[];
+  problems: string[];
+}
+
+/**
+ * Merges the setting with the presets (a setting with a preset's id replaces the preset), resolves
+ * each command on `pathEnv`, and adds the demo agent, whose command is `demoCommand`.
+ *
+ * Invalid entries do not throw: they are reported in `problems` and skipped.
+ */
+export function resolveAgents(
+  setting: unknown,
+  opts: { pathEnv: string | undefined; demo?: { command: string; args: string[]; env?: Record<string, string | null> } },
+): AgentConfigResult {
+  const problems: string[] = [];
+  const user: AgentDefinition[] = [];
+  if (setting !== undefined && setting !== null) {
+    if (!Array.isArray(setting)) {
+      problems.push('agentSwitchboard.agents must be an array of {id, name, command, args, env} objects.');
+    } else {
+      setting.forEach((raw, i) => {
+        const r = AgentDefinitionSchema.safeParse(raw);
+        if (r.success) user.push(r.data);
+        else problems.push(`agentSwitchboard.agents[${i}] is invalid: ${r.error.issues.map((x) => `${x.path.join('.') || 'entry'}: ${x.message}`).join('; ')}`);
+      });
+    }
+  }
+  const byId = new Map<string, ResolvedAgent>();
+  if (opts.demo) {
+    byId.set(DEMO_AGENT_ID, {
+      id: DEMO_AGENT_ID,
+      name: 'Offline demo agent',
+      command: opts.demo.command,
+      args: opts.demo.args,
+      env: opts.demo.env ?? {},
+      source: 'demo',
+      available: true,
+      resolvedCommand: opts.demo.command,
+      demo: true,
+    });
+  }
+  for (const p of PRESETS) byId.set(p.id, withResolution({ ...p, source: 'preset' }, opts.pathEnv));
+  for (const u of user) byId.set(u.id, withResolution({ ...u, source: 'settings' }, opts.pathEnv));
+  return { agents: [...byId.values()], problems };
+}
+
+function withResolution(def: AgentDefinition & { source: ResolvedAgent['source'] }, pathEnv: string | undefined): ResolvedAgent {
+  const found = findOnPath(def.command, pathEnv);
+  if (found) return { ...def, available: true, resolvedCommand: found };
+  return { ...def, available: false, reason: `"${def.command}" was not found on PATH (${pathEnv ?? 'unset'})` };
+}
+
+/**
+ * Finds `command` like a shell would: an absolute or relative path is checked as is, a bare name is
+ * looked up in each directory of `pathEnv`. Returns the absolute path of an executable file, or
+ * undefined.
+ */
+export function findOnPath(command: string, pathEnv: string | undefined): string | undefined {
+  const isExec = (p: string) => {
+    try {
+      const st = fs.statSync(p);
+      if (!st.isFile()) return false;
+      fs.accessSync(p, fs.constants.X_OK);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  if (command.includes('/') || command.includes(path.sep)) {
+    const abs = path.resolve(command);
+    return isExec(abs) ? abs : undefined;
+  }
+  for (const dir of (pathEnv ?? '').split(path.delimiter)) {
+    if (!dir) continue;
+    const candidate = path.join(dir, command);
+    if (isExec(candidate)) return candidate;
+  }
+  return undefined;
+}
+
+/** The environment for an agent process: `base` with the definition's overrides (`null` removes). */
+export function agentEnv(base: NodeJS.ProcessEnv, overrides: Record<string, string | null>): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const [k, v] of Object.entries(base)) if (v !== undefined) env[k] = v;
+  for (const [k, v] of Object.entries(overrides)) {
+    if (v === null) delete env[k];
+    else env[k] = v;
+  }
+  return env;
+}

@@ -1,0 +1,38 @@
+/**
+ * The one typed reader of Agent Switchboard's settings (the only caller of `getConfiguration`).
+ * Values are validated here; a bad value falls back to the default and is reported once.
+ */
+import * as vscode from 'vscode';
+import { z } from 'zod';
+
+const SECTION = 'agentSwitchboard';
+
+/** Settings as the rest of the extension sees them. */
+export interface Settings {
+  /** Raw `agentSwitchboard.agents`; validated by `resolveAgents`. */
+  agents: unknown;
+  /** `initialize` timeout in milliseconds. */
+  initializeTimeoutMs: number;
+  showNotifications: boolean;
+}
+
+const TimeoutSchema = z.number().min(1).max(600);
+
+/** Reads the current settings; `report` receives one sentence per invalid value. */
+export function readSettings(report: (problem: string) => void): Settings {
+  const c = vscode.workspace.getConfiguration(SECTION);
+  const timeout = TimeoutSchema.safeParse(c.get('initializeTimeoutSeconds', 60));
+  if (!timeout.success) report('agentSwitchboard.initializeTimeoutSeconds must be a number from 1 to 600; using 60.');
+  return {
+    agents: c.get('agents', []),
+    initializeTimeoutMs: (timeout.success ? timeout.data : 60) * 1000,
+    showNotifications: c.get<boolean>('showNotifications', true),
+  };
+}
+
+/** Fires `listener` when any Agent Switchboard setting changes. */
+export function onDidChangeSettings(listener: () => void): vscode.Disposable {
+  return vscode.workspace.onDidChangeConfiguration((e) => {
+    if (e.affectsConfiguration(SECTION)) listener();
+  });
+}

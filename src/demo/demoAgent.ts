@@ -1,0 +1,80 @@
+/**
+ * Entry point of the **offline demo agent**: an ACP agent that runs a script instead of a model
+ * (no model, no network). The extension ships it as `dist/demo-agent.js` (esbuild, CJS) and runs it
+ * with `node dist/demo-agent.js` over stdio; in development: `node --import tsx src/demo/demoAgent.ts`.
+ *
+ * It doubles as the project's scripted test agent. `SWITCHBOARD_DEMO_SCENARIO` picks the script:
+ *
+ * | scenario              | what it does                                                           |
+ * |-----------------------|------------------------------------------------------------------------|
+ * | `demo` (default)      | plan, chunks, thought, edit + permission + fs write, terminal, summary |
+ * | `exit-stderr`         | three lines on stderr, exit code 1 before answering `initialize`       |
+ * | `no-initialize`       | reads stdin, never answers, stays alive                                |
+ * | `grandchild-terminal` | terminal with a grandchild process, waits for cancel                   |
+ * | `write-conflict`      | reads conflict.txt, waits `SWITCHBOARD_DEMO_DELAY_MS`, writes it back  |
+ * | `permission-only`     | permission for a never-announced tool call, reports the answer        |
+ * | `echo`                | streams the prompt text back in three chunks                           |
+ * | `chunks`              | streams `SWITCHBOARD_DEMO_CHUNKS` ten-byte chunks                      |
+ *
+ * Written for the CJS bundle: no top-level await, no `import.meta`; everything starts in `main()`.
+ * Importing this module starts the agent on the process's stdio: import `demoApp.ts` instead.
+ */
+import { Readable, Writable } from 'node:stream';
+import * as acp from '@agentclientprotocol/sdk';
+import { DEMO_AGENT_INFO, EXIT_STDERR_LINES, createDemoAgentApp, readDemoConfig } from './demoApp';
+
+/** Longest time a scenario that never speaks may linger, so a forgotten test process ends by itself. */
+const LINGER_LIMIT_MS = 10 * 60 * 1000;
+
+async function main(): Promise<void> {
+  let config;
+  try {
+    config = readDemoConfig(process.env);
+  } catch (error) {
+    process.stderr.write(`${DEMO_AGENT_INFO.name}: ${(error as Error).message}\n`);
+    process.exit(2);
+  }
+
+  if (config.scenario === 'exit-stderr') return exitWithStderr();
+  if (config.scenario === 'no-initialize') return neverAnswer();
+
+  // A client that goes away closes our stdout; that is a normal end, not a crash to report.
+  process.stdout.on('error', () => process.exit(0));
+  process.stderr.write(
+    `${DEMO_AGENT_INFO.title} (${DEMO_AGENT_INFO.name} ${DEMO_AGENT_INFO.version}), scenario "${config.scenario}": no model, no network.\n`,
+  );
+  const stream = acp.ndJsonStream(
+    Writable.toWeb(process.stdout) as WritableStream<Uint8Array>,
+    Readable.toWeb(process.stdin) as ReadableStream<Uint8Array>,
+  );
+  const connection = createDemoAgentApp(config.scenario, config.options).connect(stream);
+  await connection.closed;
+  // Pending timers (a turn's delay, for instance) must not keep an orphaned agent alive.
+  process.exit(0);
+}
+
+/**
+ * Writes the error lines at once, then exits with code 1 when the first request (normally
+ * `initialize`) arrives, so the client sees a request fail because the process died. Exits anyway
+ * after two seconds for clients that wait before sending anything.
+ */
+function exitWithStderr(): void {
+  for (const line of EXIT_STDERR_LINES) process.stderr.write(`${line}\n`);
+  const exit = () => process.exit(1);
+  process.stdin.once('data', exit);
+  process.stdin.once('end', exit);
+  setTimeout(exit, 2000);
+}
+
+/** Reads and drops everything on stdin and never answers: an agent hung before `initialize`. */
+function neverAnswer(): void {
+  process.stdin.on('data', () => undefined);
+  // Stays alive even after stdin closes: the client has to kill it.
+  process.stdin.on('end', () => undefined);
+  setTimeout(() => process.exit(0), LINGER_LIMIT_MS);
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`${DEMO_AGENT_INFO.name}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,148 @@
+/**
+ * The offline demo agent as an SDK `AgentApp`: protocol handshake, sessions, prompt turns and
+ * cancellation. What a turn does is decided by the scenario script (see `scenarios.ts`).
+ *
+ * Kept free of process concerns (stdio, exit codes, env) so it can also be connected in-process.
+ */
+import { randomUUID } from 'node:crypto';
+import * as path from 'node:path';
+import * as acp from '@agentclientprotocol/sdk';
+import { SCENARIOS, type ProtocolScenario } from './scenarios';
+import { DemoTurn, TurnCancelled, type DemoOptions, type SessionMemory } from './turn';
+
+/** `agentInfo` the demo agent reports in `initialize`. */
+export const DEMO_AGENT_INFO = { name: 'agent-switchboard-demo', title: 'Offline demo agent', version: '0.1.0' } as const;
+
+/** Every scenario the demo agent knows, including the two that fail before speaking ACP. */
+export type DemoScenario = ProtocolScenario | 'exit-stderr' | 'no-initialize';
+
+/** All scenario names, for validation and help text. */
+export const DEMO_SCENARIOS: readonly DemoScenario[] = [
+  'demo',
+  'exit-stderr',
+  'no-initialize',
+  'grandchild-terminal',
+  'write-conflict',
+  'permission-only',
+  'echo',
+  'chunks',
+];
+
+/** Environment variables the demo agent reads. */
+export const DEMO_ENV = {
+  scenario: 'SWITCHBOARD_DEMO_SCENARIO',
+  delayMs: 'SWITCHBOARD_DEMO_DELAY_MS',
+  chunks: 'SWITCHBOARD_DEMO_CHUNKS',
+  releaseOnCancel: 'SWITCHBOARD_DEMO_RELEASE_ON_CANCEL',
+} as const;
+
+/** Lines the `exit-stderr` scenario prints before it exits with code 1. */
+export const EXIT_STDERR_LINES = [
+  'fatal: config missing: ~/.config/agent-switchboard-demo/config.toml',
+  'hint: this failure is scripted (SWITCHBOARD_DEMO_SCENARIO=exit-stderr)',
+  'error: offline demo agent cannot start, exiting with code 1',
+] as const;
+
+/** Parsed configuration of one demo agent process. */
+export interface DemoConfig {
+  scenario: DemoScenario;
+  options: DemoOptions;
+}
+
+/**
+ * Reads the scenario and its knobs from the environment. Throws on an unknown scenario name so a
+ * typo in a test fails loudly instead of silently running the default script.
+ */
+export function readDemoConfig(env: NodeJS.ProcessEnv): DemoConfig {
+  const scenario = (env[DEMO_ENV.scenario] || 'demo') as DemoScenario;
+  if (!DEMO_SCENARIOS.includes(scenario)) {
+    throw new Error(`unknown ${DEMO_ENV.scenario} "${scenario}"; known: ${DEMO_SCENARIOS.join(', ')}`);
+  }
+  return {
+    scenario,
+    options: {
+      delayMs: nonNegativeInt(env[DEMO_ENV.delayMs], 1000),
+      chunks: nonNegativeInt(env[DEMO_ENV.chunks], 2000),
+      releaseOnCancel: /^(1|true|yes)$/i.test(env[DEMO_ENV.releaseOnCancel] ?? ''),
+    },
+  };
+}
+
+function nonNegativeInt(raw: string | undefined, fallback: number): number {
+  if (raw === undefined || raw.trim() === '') return fallback;
+  const n = Number(raw);
+  return Number.isInteger(n) && n >= 0 ? n : fallback;
+}
+
+interface DemoSession {
+  cwd: string;
+  memory: SessionMemory;
+  /** Aborts the running turn; present only while a `session/prompt` is being answered. */
+  turn?: AbortController;
+}
+
+/**
+ * Builds the demo agent for one connection. `scenario` picks the script every prompt turn runs.
+ */
+export function createDemoAgentApp(scenario: ProtocolScenario, options: DemoOptions): acp.AgentApp {
+  const script = SCENARIOS[scenario];
+  const sessions = new Map<string, DemoSession>();
+  let clientCaps: acp.ClientCapabilities = {};
+
+  return acp
+    .agent({ name: DEMO_AGENT_INFO.name })
+    .onRequest('initialize', ({ params }) => {
+      clientCaps = params.clientCapabilities ?? {};
+      return {
+        // Only v1 exists; answering with our version lets a newer client decide whether to go on.
+        protocolVersion: acp.PROTOCOL_VERSION,
+        agentCapabilities: {
+          loadSession: false,
+          promptCapabilities: { image: false, audio: false, embeddedContext: true },
+        },
+        agentInfo: { ...DEMO_AGENT_INFO },
+        authMethods: [],
+      };
+    })
+    .onRequest('session/new', ({ params }) => {
+      if (!path.isAbsolute(params.cwd)) {
+        throw acp.RequestError.invalidParams({ cwd: params.cwd }, 'cwd must be an absolute path');
+      }
+      const sessionId = `demo-${randomUUID()}`;
+      sessions.set(sessionId, { cwd: params.cwd, memory: { alwaysAllowed: new Set(), turns: 0 } });
+      return { sessionId };
+    })
+    .onNotification('session/cancel', ({ params }) => {
+      sessions.get(params.sessionId)?.turn?.abort();
+    })
+    .onRequest('session/prompt', async ({ params, client }) => {
+      const session = sessions.get(params.sessionId);
+      if (!session) throw acp.RequestError.sessionNotFound(params.sessionId);
+      if (session.turn) {
+        throw acp.RequestError.invalidRequest({ sessionId: params.sessionId }, 'a prompt turn is already running');
+      }
+      const controller = new AbortController();
+      session.turn = controller;
+      session.memory.turns += 1;
+      const turn = new DemoTurn({
+        client,
+        sessionId: params.sessionId,
+        cwd: session.cwd,
+        caps: clientCaps,
+        prompt: params.prompt,
+        signal: controller.signal,
+        options,
+        memory: session.memory,
+      });
+      try {
+        return { stopReason: await script(turn) };
+      } catch (error) {
+        // After session/cancel the turn must end with `cancelled`, never with an error, whatever
+        // failed on the way out (the spec asks agents to catch these).
+        if (error instanceof TurnCancelled || controller.signal.aborted) return { stopReason: 'cancelled' };
+        throw error;
+      } finally {
+        session.turn = undefined;
+      }
+    });
+}

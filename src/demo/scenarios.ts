@@ -1,0 +1,434 @@
+/**
+ * The scripted prompt turns of the offline demo agent. `demo` is what a person sees when they try
+ * the extension without any real agent; the others are narrow scripts the test suites drive to
+ * reproduce one protocol situation each (write conflicts, unannounced permission requests,
+ * process clean-up, streaming volume).
+ *
+ * Each script mirrors what real agents were seen doing on the wire (claude-code-acp 0.16.2): tool
+ * calls announced twice, an empty first message chunk, `messageId`s on chunks, and terminal
+ * commands sent as ONE shell string without `args` or `cwd`.
+ */
+import type { PlanEntry, StopReason, ToolCallContent, ToolCallUpdate } from '@agentclientprotocol/sdk';
+import { type DemoTurn, TurnCancelled, errorText, textContent } from './turn';
+
+/** Scenario names that run over the protocol (the others fail before speaking ACP at all). */
+export type ProtocolScenario = 'demo' | 'grandchild-terminal' | 'write-conflict' | 'permission-only' | 'echo' | 'chunks';
+
+/** File the `demo` turn writes, relative to the session's cwd. */
+export const DEMO_FILE = 'demo/hello.md';
+/** Content the `demo` turn writes into {@link DEMO_FILE}. */
+export const DEMO_FILE_CONTENT = [
+  '# Hello from the offline demo agent',
+  '',
+  'This file was written by the **offline demo agent** that ships with Agent Switchboard,',
+  'through the ACP method `fs/write_text_file`, after you approved the edit.',
+  '',
+  'No model and no network were involved: the agent is a script.',
+  '',
+].join('\n');
+/** Shell command of the `demo` turn, sent as one string without args or cwd (like claude-code-acp). */
+export const DEMO_SHELL_COMMAND = 'echo DEMO_SHELL_OK && ls';
+/** Output byte limit the scripts ask for on `terminal/create` (claude-code-acp's value). */
+export const TERMINAL_OUTPUT_LIMIT = 32000;
+/**
+ * Command of the `grandchild-terminal` turn: a shell that leaves a background grandchild and a
+ * foreground child, both long-lived, so tests can check that kill/release/cancel reap the group.
+ */
+export const GRANDCHILD_COMMAND = "sh -c 'echo SWITCHBOARD_GRANDCHILD_READY; sleep 300 & sleep 300'";
+/** File the `write-conflict` turn reads and rewrites, relative to the session's cwd. */
+export const CONFLICT_FILE = 'conflict.txt';
+/** Line the `write-conflict` turn appends to what it read. */
+export const CONFLICT_APPENDED_LINE = 'Appended by the offline demo agent.\n';
+/** File named in the `permission-only` turn's (never announced) tool call. */
+export const UNANNOUNCED_FILE = 'notes.md';
+
+/** Runs one scripted turn; returns the stop reason or throws {@link TurnCancelled}. */
+export type ScenarioScript = (turn: DemoTurn) => Promise<StopReason>;
+
+/** Script per protocol scenario. */
+export const SCENARIOS: Record<ProtocolScenario, ScenarioScript> = {
+  demo: demoTurn,
+  'grandchild-terminal': grandchildTerminalTurn,
+  'write-conflict': writeConflictTurn,
+  'permission-only': permissionOnlyTurn,
+  echo: echoTurn,
+  chunks: chunksTurn,
+};
+
+// ---------------------------------------------------------------------------------------------
+// demo
+
+const PLAN_STEPS = [
+  `Read ${DEMO_FILE} and propose an edit`,
+  `Write ${DEMO_FILE} (asks you first)`,
+  `Run \`${DEMO_SHELL_COMMAND}\` in a terminal (asks you first)`,
+  'Summarise what happened',
+];
+
+async function sendPlan(turn: DemoTurn, done: number): Promise<void> {
+  const entries: PlanEntry[] = PLAN_STEPS.map((content, i) => ({
+    content,
+    priority: i < 3 ? 'high' : 'medium',
+    status: i < done ? 'completed' : i === done ? 'in_progress' : 'pending',
+  }));
+  await turn.update({ sessionUpdate: 'plan', entries });
+}
+
+/**
+ * The showcase turn: plan, streamed text, a thought, an edit with a diff that needs approval and
+ * goes through `fs/write_text_file`, a shell command in a client terminal that needs approval,
+ * and a streamed markdown summary.
+ */
+async function demoTurn(turn: DemoTurn): Promise<StopReason> {
+  await sendPlan(turn, 0);
+  // Real agents open with an empty chunk; clients must not render an empty bubble for it.
+  await turn.say([
+    '',
+    'Hi! I am the **offline demo agent**: ',
+    'no model, no network, just a script. ',
+    `I will propose an edit to \`${DEMO_FILE}\` `,
+    'and then run a shell command in a terminal, ',
+    'asking you before each step.',
+  ]);
+  await turn.think([
+    'The person wants to see what an agent can do. ',
+    'Read the file first so the diff shows the real change, ',
+    'then ask before touching anything.',
+  ]);
+
+  const edit = await demoEdit(turn);
+  await sendPlan(turn, 2);
+  const shell = await demoShell(turn);
+  await sendPlan(turn, 3);
+
+  await turn.say(
+    splitWords(
+      [
+        '## Demo finished',
+        '',
+        'Here is what happened in this turn:',
+        '',
+        `- **Edit** of \`${DEMO_FILE}\`: ${edit}`,
+        `- **Shell** command \`${DEMO_SHELL_COMMAND}\`: ${shell}`,
+        '- **Network**: none. This agent is a script that ships with the extension.',
+        '',
+        'Ask again to replay the demo, or connect a real agent from the agent list.',
+      ].join('\n'),
+      8,
+    ),
+  );
+  await sendPlan(turn, PLAN_STEPS.length);
+  return 'end_turn';
+}
+
+/** The edit step of the demo turn; returns a one-line outcome for the summary. */
+async function demoEdit(turn: DemoTurn): Promise<string> {
+  const file = turn.resolve(DEMO_FILE);
+  const toolCallId = turn.toolCallId('edit');
+  // First announcement carries no detail yet, exactly like claude-code-acp's streaming tool input.
+  await turn.update({
+    sessionUpdate: 'tool_call',
+    toolCallId,
+    title: 'Write',
+    kind: 'edit',
+    status: 'pending',
+    rawInput: {},
+    content: [],
+    locations: [],
+  });
+  const oldText = await turn.readTextFile(file);
+  await sendPlan(turn, 1);
+  const title = `Write ${DEMO_FILE}`;
+  const rawInput = { file_path: file, content: DEMO_FILE_CONTENT };
+  await turn.update({
+    sessionUpdate: 'tool_call',
+    toolCallId,
+    title,
+    kind: 'edit',
+    status: 'pending',
+    rawInput,
+    locations: [{ path: file, line: 1 }],
+    content: [{ type: 'diff', path: file, oldText, newText: DEMO_FILE_CONTENT }],
+  });
+
+  const decision = await turn.askPermission({ toolCallId, title, rawInput }, 'edit');
+  if (decision.kind === 'cancelled') throw new TurnCancelled();
+  if (decision.kind === 'reject') {
+    await failTool(turn, toolCallId, 'Rejected by the user.');
+    return 'you rejected it, so nothing was written.';
+  }
+  await turn.toolUpdate({ toolCallId, status: 'in_progress' });
+  const result = await turn.writeTextFile(file, DEMO_FILE_CONTENT);
+  if (!result.ok) {
+    await failTool(turn, toolCallId, `Could not write ${DEMO_FILE}: ${result.message}`);
+    return `the write failed (\`${result.message}\`).`;
+  }
+  await turn.toolUpdate({
+    toolCallId,
+    status: 'completed',
+    rawOutput: { message: `Wrote ${file}` },
+  });
+  return oldText === null ? 'created through `fs/write_text_file`.' : 'updated through `fs/write_text_file`.';
+}
+
+/** The shell step of the demo turn; returns a one-line outcome for the summary. */
+async function demoShell(turn: DemoTurn): Promise<string> {
+  const toolCallId = turn.toolCallId('shell');
+  const description = 'Print a marker and list the working directory';
+  const title = `\`${DEMO_SHELL_COMMAND}\``;
+  const rawInput = { command: DEMO_SHELL_COMMAND, description };
+  await turn.update({
+    sessionUpdate: 'tool_call',
+    toolCallId,
+    title: 'Terminal',
+    kind: 'execute',
+    status: 'pending',
+    rawInput: {},
+    content: [],
+  });
+  await turn.update({
+    sessionUpdate: 'tool_call',
+    toolCallId,
+    title,
+    kind: 'execute',
+    status: 'pending',
+    rawInput,
+    content: [textContent(description)],
+  });
+
+  const decision = await turn.askPermission({ toolCallId, title, rawInput }, 'execute');
+  if (decision.kind === 'cancelled') throw new TurnCancelled();
+  if (decision.kind === 'reject') {
+    await failTool(turn, toolCallId, 'Rejected by the user.');
+    return 'you rejected it, so nothing ran.';
+  }
+  if (!turn.caps.terminal) {
+    await failTool(turn, toolCallId, 'This client offers no terminals (clientCapabilities.terminal is false).');
+    return 'not run: the client offers no terminals.';
+  }
+  const run = await runInClientTerminal(turn, toolCallId, DEMO_SHELL_COMMAND);
+  if (!run.ok) return `it could not start (\`${run.message}\`).`;
+  const code = run.exitCode;
+  await turn.toolUpdate({
+    toolCallId,
+    status: code === 0 ? 'completed' : 'failed',
+    rawOutput: { exitCode: code, signal: run.signal, output: run.output, truncated: run.truncated },
+  });
+  return code === 0 ? 'ran in a client terminal and exited with code `0`.' : `exited with code \`${String(code)}\`.`;
+}
+
+type TerminalRun =
+  | { ok: true; exitCode: number | null; signal: string | null; output: string; truncated: boolean }
+  | { ok: false; message: string };
+
+/**
+ * `terminal/create` → embed the terminal in the tool call → `terminal/wait_for_exit` →
+ * `terminal/output` → `terminal/release`, the sequence claude-code-acp uses. On cancellation the
+ * terminal is released without waiting, so the `cancelled` answer is not held up.
+ */
+async function runInClientTerminal(turn: DemoTurn, toolCallId: string, command: string): Promise<TerminalRun> {
+  const sessionId = turn.sessionId;
+  let terminalId: string;
+  try {
+    ({ terminalId } = await turn.race(
+      turn.client.request('terminal/create', { sessionId, command, outputByteLimit: TERMINAL_OUTPUT_LIMIT }),
+    ));
+  } catch (error) {
+    if (error instanceof TurnCancelled) throw error;
+    const message = errorText(error);
+    await failTool(turn, toolCallId, `terminal/create failed: ${message}`);
+    return { ok: false, message };
+  }
+  await turn.toolUpdate({ toolCallId, status: 'in_progress', content: [{ type: 'terminal', terminalId }] });
+
+  let released = false;
+  const release = () => {
+    released = true;
+    return turn.client.request('terminal/release', { sessionId, terminalId }).then(
+      () => undefined,
+      () => undefined,
+    );
+  };
+  try {
+    const exit = await turn.race(turn.client.request('terminal/wait_for_exit', { sessionId, terminalId }));
+    const out = await turn.race(turn.client.request('terminal/output', { sessionId, terminalId }));
+    await release();
+    return {
+      ok: true,
+      exitCode: exit.exitCode ?? null,
+      signal: exit.signal ?? null,
+      output: out.output,
+      truncated: out.truncated,
+    };
+  } catch (error) {
+    if (!released) void release();
+    if (error instanceof TurnCancelled) throw error;
+    const message = errorText(error);
+    await failTool(turn, toolCallId, `terminal request failed: ${message}`);
+    return { ok: false, message };
+  }
+}
+
+async function failTool(turn: DemoTurn, toolCallId: string, message: string): Promise<void> {
+  const content: ToolCallContent[] = [textContent(message)];
+  await turn.toolUpdate({ toolCallId, status: 'failed', content });
+}
+
+// ---------------------------------------------------------------------------------------------
+// test scripts
+
+/**
+ * Starts a command that leaves a grandchild behind, shows its terminal, then waits for
+ * `session/cancel` (→ `cancelled`) or for the terminal to end on its own, e.g. killed from the
+ * client's UI (→ `end_turn`, tool call completed/failed with the exit status).
+ */
+async function grandchildTerminalTurn(turn: DemoTurn): Promise<StopReason> {
+  const toolCallId = turn.toolCallId('grandchild');
+  const sessionId = turn.sessionId;
+  await turn.update({
+    sessionUpdate: 'tool_call',
+    toolCallId,
+    title: `\`${GRANDCHILD_COMMAND}\``,
+    kind: 'execute',
+    status: 'pending',
+    rawInput: { command: GRANDCHILD_COMMAND },
+  });
+  if (!turn.caps.terminal) {
+    await failTool(turn, toolCallId, 'This client offers no terminals.');
+    return 'end_turn';
+  }
+  const { terminalId } = await turn.race(
+    turn.client.request('terminal/create', {
+      sessionId,
+      command: GRANDCHILD_COMMAND,
+      outputByteLimit: TERMINAL_OUTPUT_LIMIT,
+    }),
+  );
+  await turn.toolUpdate({ toolCallId, status: 'in_progress', content: [{ type: 'terminal', terminalId }] });
+  try {
+    const exit = await turn.race(turn.client.request('terminal/wait_for_exit', { sessionId, terminalId }));
+    await turn.client.request('terminal/release', { sessionId, terminalId }).catch(() => undefined);
+    await turn.toolUpdate({
+      toolCallId,
+      status: exit.exitCode === 0 ? 'completed' : 'failed',
+      rawOutput: { exitCode: exit.exitCode ?? null, signal: exit.signal ?? null },
+    });
+    await turn.say([`The command ended on its own (exit code ${String(exit.exitCode)}, signal ${String(exit.signal)}).`], 0);
+    return 'end_turn';
+  } catch (error) {
+    // By default, behave like a careless agent that leaves the terminal to the client: the client
+    // must still reap the whole process group. SWITCHBOARD_DEMO_RELEASE_ON_CANCEL=1 cleans up.
+    if (error instanceof TurnCancelled && turn.options.releaseOnCancel) {
+      void turn.client
+        .request('terminal/kill', { sessionId, terminalId })
+        .catch(() => undefined)
+        .then(() => turn.client.request('terminal/release', { sessionId, terminalId }))
+        .catch(() => undefined);
+    }
+    throw error;
+  }
+}
+
+/**
+ * Reads {@link CONFLICT_FILE} through the client, waits `delayMs` (time for a test or a person to
+ * change the file), then writes an edited version and reports whether the client accepted it.
+ */
+async function writeConflictTurn(turn: DemoTurn): Promise<StopReason> {
+  const file = turn.resolve(CONFLICT_FILE);
+  const toolCallId = turn.toolCallId('conflict');
+  await turn.update({
+    sessionUpdate: 'tool_call',
+    toolCallId,
+    title: `Edit ${CONFLICT_FILE}`,
+    kind: 'edit',
+    status: 'pending',
+    rawInput: {},
+    locations: [{ path: file }],
+  });
+  const oldText = await turn.readTextFile(file);
+  if (oldText === null) {
+    await failTool(turn, toolCallId, `Could not read ${CONFLICT_FILE}.`);
+    await turn.say([`I could not read \`${CONFLICT_FILE}\`.`], 0);
+    return 'end_turn';
+  }
+  const newText = oldText + CONFLICT_APPENDED_LINE;
+  await turn.update({
+    sessionUpdate: 'tool_call',
+    toolCallId,
+    title: `Edit ${CONFLICT_FILE}`,
+    kind: 'edit',
+    status: 'in_progress',
+    rawInput: { file_path: file, content: newText },
+    locations: [{ path: file }],
+    content: [{ type: 'diff', path: file, oldText, newText }],
+  });
+  await turn.sleep(turn.options.delayMs);
+  const result = await turn.writeTextFile(file, newText);
+  if (result.ok) {
+    await turn.toolUpdate({ toolCallId, status: 'completed' });
+    await turn.say([`Wrote \`${CONFLICT_FILE}\`.`], 0);
+  } else {
+    await failTool(turn, toolCallId, result.message);
+    await turn.say([`The client refused the write: ${result.message}`], 0);
+  }
+  return 'end_turn';
+}
+
+/**
+ * Asks permission for a tool call that was never announced with `tool_call` (agents do this), then
+ * reports the answer as text: `selected <optionId>` or `cancelled`.
+ */
+async function permissionOnlyTurn(turn: DemoTurn): Promise<StopReason> {
+  const file = turn.resolve(UNANNOUNCED_FILE);
+  const toolCall: ToolCallUpdate = {
+    toolCallId: `demo-unannounced-${turn.memory.turns}`,
+    title: `Edit ${UNANNOUNCED_FILE}`,
+    kind: 'edit',
+    status: 'pending',
+    locations: [{ path: file }],
+    content: [{ type: 'diff', path: file, oldText: null, newText: 'Notes from the offline demo agent.\n' }],
+    rawInput: { file_path: file },
+  };
+  let text: string;
+  try {
+    // No remembering here: every turn of this script must reach the client.
+    const decision = await turn.askPermission(toolCall);
+    text = decision.kind === 'cancelled' ? 'cancelled' : `selected ${decision.optionId}`;
+  } catch (error) {
+    if (error instanceof TurnCancelled) {
+      await turn.updateAlways({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'cancelled' } });
+    }
+    throw error;
+  }
+  await turn.say([text], 0);
+  return 'end_turn';
+}
+
+/** Streams the prompt's text back in exactly three chunks of one message. */
+async function echoTurn(turn: DemoTurn): Promise<StopReason> {
+  const chars = Array.from(turn.promptText()); // code points, so no surrogate pair is split
+  const size = Math.ceil(chars.length / 3);
+  const pieces = [0, 1, 2].map((i) => chars.slice(i * size, (i + 1) * size).join(''));
+  await turn.say(pieces, 0);
+  return 'end_turn';
+}
+
+/**
+ * Streams `chunks` ten-byte chunks (`000000001\n`, `000000002\n`, ...) with no pauses, for
+ * throughput benchmarks; the concatenation is easy to check for order and loss.
+ */
+async function chunksTurn(turn: DemoTurn): Promise<StopReason> {
+  const pieces: string[] = [];
+  for (let i = 1; i <= turn.options.chunks; i++) pieces.push(`${String(i).padStart(9, '0')}\n`);
+  await turn.say(pieces, 0);
+  return 'end_turn';
+}
+
+/** Splits text into about `n` pieces at word boundaries (keeping the spaces and newlines). */
+function splitWords(text: string, n: number): string[] {
+  const words = text.split(/(?<=\s)/);
+  const per = Math.max(1, Math.ceil(words.length / n));
+  const out: string[] = [];
+  for (let i = 0; i < words.length; i += per) out.push(words.slice(i, i + per).join(''));
+  return out;
+}

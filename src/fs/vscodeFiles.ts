@@ -1,0 +1,132 @@
+/**
+ * Client-hosted file system for one session (ACP `fs/read_text_file`, `fs/write_text_file`,
+ * https://agentclientprotocol.com/protocol/file-system), on the editor's documents.
+ *
+ * Reads return the open document's text, unsaved changes included, and record the document version
+ * and a content hash of what the agent saw. Writes become a `WorkspaceEdit` applied only if the
+ * agent's view is still the current text; the check runs synchronously right before
+ * `workspace.applyEdit`, so the person's typing cannot slip in between. A refused write leaves the
+ * person's text exactly as it was.
+ */
+import * as vscode from 'vscode';
+import { RequestError } from '@agentclientprotocol/sdk';
+import type * as acp from '@agentclientprotocol/sdk';
+import type { FileSystemPort } from '../acp/sessionController';
+import { ErrorCodes } from '../acp/extensions';
+import { checkContained, PathNotAllowedError } from './containment';
+import { FileLedger } from './ledger';
+import { sliceLines } from './text';
+
+/** Raised as a JSON-RPC error that names the conflict; `data.reason` is machine-readable. */
+function conflict(path: string, reason: string, message: string): RequestError {
+  return new RequestError(ErrorCodes.writeConflict, `Write refused for ${path}: ${message}`, { reason, path });
+}
+
+/** The `FileSystemPort` of one session, on the editor's documents. */
+export class EditorFiles implements FileSystemPort {
+  private readonly ledger = new FileLedger();
+
+  constructor(private readonly roots: () => readonly string[]) {
+    this.ledger.turnStarted(Date.now());
+  }
+
+  turnStarted(): void {
+    this.ledger.turnStarted(Date.now());
+  }
+
+  private async contained(p: string): Promise<string> {
+    try {
+      return await checkContained(p, this.roots());
+    } catch (err) {
+      if (err instanceof PathNotAllowedError) throw new RequestError(ErrorCodes.pathNotAllowed, err.message, { reason: 'path_not_allowed', path: p });
+      throw err;
+    }
+  }
+
+  async read(params: acp.ReadTextFileRequest): Promise<acp.ReadTextFileResponse> {
+    const file = await this.contained(params.path);
+    const uri = vscode.Uri.file(file);
+    const doc = openDocument(uri);
+    let text: string;
+    if (doc) {
+      text = doc.getText();
+      this.ledger.recordRead(file, text, doc.version);
+    } else {
+      text = await readText(uri, params.path);
+      this.ledger.recordRead(file, text);
+    }
+    return { content: sliceLines(text, params.line, params.limit) };
+  }
+
+  async write(params: acp.WriteTextFileRequest): Promise<void> {
+    const file = await this.contained(params.path);
+    const uri = vscode.Uri.file(file);
+    let doc = openDocument(uri);
+    const stat = doc ? undefined : await statOrUndefined(uri);
+    if (!doc && !stat) {
+      await this.create(uri, file, params.content);
+      return;
+    }
+    if (!doc) {
+      // Decide on the disk state before opening the file, so a stale file is not even loaded.
+      const onDisk = this.ledger.checkWrite(file, { text: this.ledger.get(file) ? await readText(uri, params.path) : '', dirty: false, mtime: stat!.mtime });
+      if (onDisk) throw conflict(params.path, onDisk.reason, onDisk.message);
+      doc = await vscode.workspace.openTextDocument(uri);
+    }
+    // From here to applyEdit() nothing awaits: the check and the edit see the same document.
+    const current = doc.getText();
+    const refused = this.ledger.checkWrite(file, { version: this.ledger.get(file)?.version === undefined ? undefined : doc.version, text: current, dirty: doc.isDirty });
+    if (refused) throw conflict(params.path, refused.reason, refused.message);
+    const wasDirty = doc.isDirty;
+    const edit = new vscode.WorkspaceEdit();
+    edit.replace(uri, new vscode.Range(doc.positionAt(0), doc.positionAt(current.length)), params.content);
+    const applied = await vscode.workspace.applyEdit(edit);
+    if (!applied) throw conflict(params.path, 'edit_rejected', 'the editor rejected the edit.');
+    // A clean document is saved so tools reading the disk see the agent's change; a dirty one keeps
+    // the person's unsaved work unsaved, for them to save.
+    if (!wasDirty) await doc.save();
+    this.ledger.recordWrite(file, doc.getText(), doc.version);
+  }
+
+  private async create(uri: vscode.Uri, file: string, content: string): Promise<void> {
+    await vscode.workspace.fs.createDirectory(vscode.Uri.joinPath(uri, '..'));
+    const edit = new vscode.WorkspaceEdit();
+    edit.createFile(uri, { overwrite: false, ignoreIfExists: false, contents: new TextEncoder().encode(content) });
+    const applied = await vscode.workspace.applyEdit(edit);
+    if (!applied) throw conflict(file, 'created_concurrently', 'the file appeared while the agent was creating it.');
+    this.ledger.recordWrite(file, content);
+  }
+}
+
+function openDocument(uri: vscode.Uri): vscode.TextDocument | undefined {
+  return vscode.workspace.textDocuments.find((d) => !d.isClosed && d.uri.scheme === 'file' && d.uri.fsPath === uri.fsPath);
+}
+
+async function statOrUndefined(uri: vscode.Uri): Promise<vscode.FileStat | undefined> {
+  try {
+    return await vscode.workspace.fs.stat(uri);
+  } catch {
+    return undefined;
+  }
+}
+
+/** The file's text from disk. @throws RequestError -32002 when it does not exist, -32012 when not UTF-8. */
+async function readText(uri: vscode.Uri, p: string): Promise<string> {
+  let bytes: Uint8Array;
+  try {
+    bytes = await vscode.workspace.fs.readFile(uri);
+  } catch (err) {
+    if (err instanceof vscode.FileSystemError && err.code === 'FileNotFound') throw RequestError.resourceNotFound(p);
+    throw err;
+  }
+  return decodeUtf8(bytes, p);
+}
+
+function decodeUtf8(bytes: Uint8Array, p: string): string {
+  try {
+    const text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+    return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+  } catch {
+    throw new RequestError(ErrorCodes.notText, `${p} is not UTF-8 text; Agent Switchboard does not pass binary or other encodings to agents yet.`, { reason: 'not_text', path: p });
+  }
+}

@@ -1,0 +1,66 @@
+/**
+ * The `agentSwitchboard.*` commands: the same operations as the public API, with pickers when
+ * called without arguments (from the command palette).
+ */
+import * as vscode from 'vscode';
+import type { App } from '../app';
+
+/** Registers every command; returns their disposables. */
+export function registerCommands(app: App): vscode.Disposable[] {
+  const currentOrPick = async (key: unknown): Promise<string | undefined> => {
+    if (typeof key === 'string') return key;
+    if (app.view.current) return app.view.current;
+    const items = app.manager.list().map((c) => ({ label: c.state.title ?? c.state.agentName, description: c.state.status, key: c.state.key }));
+    return (await vscode.window.showQuickPick(items, { placeHolder: 'Session' }))?.key;
+  };
+  return [
+    vscode.commands.registerCommand('agentSwitchboard.startSession', async (agentId?: unknown, cwd?: unknown) => {
+      let id = typeof agentId === 'string' ? agentId : undefined;
+      if (!id) {
+        const picks = app.agents().map((a) => ({
+          label: a.name,
+          description: a.demo ? 'offline demo, no model' : a.available ? a.id : 'not found',
+          detail: a.available ? undefined : a.reason,
+          id: a.id,
+          available: a.available,
+        }));
+        const pick = await vscode.window.showQuickPick(picks, { placeHolder: 'Start a session with…' });
+        if (!pick) return undefined;
+        if (!pick.available) {
+          void vscode.window.showWarningMessage(`${pick.label} is not available: ${pick.detail}`);
+          return undefined;
+        }
+        id = pick.id;
+      }
+      try {
+        return await app.startSession(id, typeof cwd === 'string' ? cwd : undefined);
+      } catch (err) {
+        void vscode.window.showErrorMessage(err instanceof Error ? err.message : String(err));
+        if (typeof agentId === 'string') throw err; // programmatic callers get the error too
+        return undefined;
+      }
+    }),
+    vscode.commands.registerCommand('agentSwitchboard.sendPrompt', async (key?: unknown, text?: unknown) => {
+      const k = await currentOrPick(key);
+      if (!k) return undefined;
+      const t = typeof text === 'string' ? text : await vscode.window.showInputBox({ prompt: 'Prompt for the agent' });
+      if (!t) return undefined;
+      return app.prompt(k, t);
+    }),
+    vscode.commands.registerCommand('agentSwitchboard.cancel', async (key?: unknown) => {
+      const k = await currentOrPick(key);
+      if (k) await app.cancel(k);
+    }),
+    vscode.commands.registerCommand('agentSwitchboard.answerPermission', async (key?: unknown, permissionId?: unknown, optionId?: unknown) => {
+      if (typeof key === 'string' && typeof permissionId === 'string' && typeof optionId === 'string') {
+        return app.manager.get(key)?.answerPermission(permissionId, optionId, 'api') ?? false;
+      }
+      return false;
+    }),
+    vscode.commands.registerCommand('agentSwitchboard.closeSession', async (key?: unknown) => {
+      const k = await currentOrPick(key);
+      if (k) await app.closeSession(k);
+    }),
+    vscode.commands.registerCommand('agentSwitchboard.showAgentLog', () => app.log.show()),
+  ];
+}

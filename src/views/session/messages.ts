@@ -1,0 +1,30 @@
+/**
+ * Validation of messages from the session webview (the webview is untrusted input: it holds no
+ * authority, and a malformed message is reported, never acted on).
+ */
+import { z } from 'zod';
+import type { WebviewMessage } from './protocol';
+
+const key = z.string().min(1).max(100);
+
+/** Zod schema for {@link WebviewMessage}. */
+export const WebviewMessageSchema: z.ZodType<WebviewMessage> = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('ready') }),
+  z.object({ type: z.literal('requestSnapshot') }),
+  z.object({ type: z.literal('startSession'), agentId: z.string().min(1).max(200) }),
+  z.object({ type: z.literal('selectSession'), key }),
+  z.object({ type: z.literal('prompt'), key, text: z.string().min(1).max(1_000_000) }),
+  z.object({ type: z.literal('cancel'), key }),
+  z.object({ type: z.literal('answerPermission'), key, permissionId: z.string().min(1).max(100), optionId: z.string().min(1).max(500) }),
+  z.object({ type: z.literal('openLocation'), path: z.string().min(1).max(4096), line: z.number().int().min(1).optional() }),
+  z.object({ type: z.literal('showTerminal'), key, terminalId: z.string().min(1).max(200) }),
+  z.object({ type: z.literal('closeSession'), key }),
+  z.object({ type: z.literal('configureAgents') }),
+]);
+
+/** Parses a webview message; returns an error sentence instead of throwing. */
+export function parseWebviewMessage(raw: unknown): { ok: true; message: WebviewMessage } | { ok: false; error: string } {
+  const r = WebviewMessageSchema.safeParse(raw);
+  if (r.success) return { ok: true, message: r.data };
+  return { ok: false, error: r.error.issues.map((i) => `${i.path.join('.') || 'message'}: ${i.message}`).join('; ') };
+}

@@ -1,0 +1,50 @@
+/**
+ * Typed messages between the session sidebar webview and the extension.
+ * The webview imports this file with `import type` only.
+ *
+ * Lifecycle (ARCHITECTURE.md habit 6): the webview posts `ready`; the extension answers with a
+ * `snapshot`; afterwards it sends `patches` for the shown session. Each `patches` message carries the
+ * session's `rev` after applying them; a webview that sees a gap posts `requestSnapshot`.
+ */
+import type { SessionPatch, SessionState } from '../../acp/session/types';
+
+/** An agent the person can start a session with. */
+export interface AgentChoice {
+  id: string;
+  name: string;
+  /** False when the command was not found on PATH; `reason` says why. */
+  available: boolean;
+  reason?: string;
+  /** A clearly labelled offline demo (scripted, no model). */
+  demo?: boolean;
+}
+
+/** One line of the session list. */
+export interface SessionSummary {
+  key: string;
+  agentName: string;
+  title: string;
+  status: SessionState['status'];
+  waiting: number;
+}
+
+/** Extension → webview. */
+export type HostMessage =
+  | { type: 'snapshot'; agents: AgentChoice[]; sessions: SessionSummary[]; current: SessionState | null; workspaceTrusted: boolean; hasWorkspace: boolean }
+  | { type: 'patches'; key: string; rev: number; patches: SessionPatch[] }
+  | { type: 'sessions'; sessions: SessionSummary[] }
+  | { type: 'agents'; agents: AgentChoice[] };
+
+/** Webview → extension. Every command is re-checked by the extension (the webview holds no authority). */
+export type WebviewMessage =
+  | { type: 'ready' }
+  | { type: 'requestSnapshot' }
+  | { type: 'startSession'; agentId: string }
+  | { type: 'selectSession'; key: string }
+  | { type: 'prompt'; key: string; text: string }
+  | { type: 'cancel'; key: string }
+  | { type: 'answerPermission'; key: string; permissionId: string; optionId: string }
+  | { type: 'openLocation'; path: string; line?: number }
+  | { type: 'showTerminal'; key: string; terminalId: string }
+  | { type: 'closeSession'; key: string }
+  | { type: 'configureAgents' };

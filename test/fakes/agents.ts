@@ -1,0 +1,82 @@
+/**
+ * Launch recipes for real ACP agents in tests: each points the agent's model API at the fake
+ * model server (`fake-model-server.mjs`) and isolates it from the machine (own HOME and XDG
+ * dirs, proxy variables aimed at the fake server so stray egress is refused and recorded).
+ *
+ * The environment is curated rather than inherited on purpose. In particular `IS_SANDBOX` (set on
+ * the CI machines) must not reach claude-code-acp: its bundled Claude CLI running as root then
+ * fails `session/new` with -32603.
+ */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+
+/** How to start an agent process. */
+export interface AgentLaunch {
+  command: string;
+  args: string[];
+  env: Record<string, string>;
+}
+
+/** Inputs shared by the recipes. */
+export interface LaunchInput {
+  /** Absolute, writable directory used as the agent's HOME (created if missing). */
+  home: string;
+  /** Base URL of the fake model server, e.g. `http://127.0.0.1:40123`. */
+  fakeUrl: string;
+}
+
+/** Host variables an agent process needs to run at all; everything else is set explicitly. */
+const PASS_THROUGH = ['PATH', 'LANG', 'LC_ALL', 'TERM', 'SHELL', 'USER', 'LOGNAME', 'TMPDIR'];
+
+/** Isolated HOME/XDG dirs, proxy variables aimed at the fake server, and no update checks. */
+export function isolatedEnv({ home, fakeUrl }: LaunchInput): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const name of PASS_THROUGH) {
+    const value = process.env[name];
+    if (value !== undefined) env[name] = value;
+  }
+  const xdg = {
+    XDG_CONFIG_HOME: path.join(home, '.config'),
+    XDG_DATA_HOME: path.join(home, '.local', 'share'),
+    XDG_CACHE_HOME: path.join(home, '.cache'),
+    XDG_STATE_HOME: path.join(home, '.local', 'state'),
+  };
+  for (const dir of [home, ...Object.values(xdg)]) fs.mkdirSync(dir, { recursive: true });
+  Object.assign(env, xdg, {
+    HOME: home,
+    HTTP_PROXY: fakeUrl,
+    HTTPS_PROXY: fakeUrl,
+    ALL_PROXY: fakeUrl,
+    http_proxy: fakeUrl,
+    https_proxy: fakeUrl,
+    all_proxy: fakeUrl,
+    // The fake server itself is on loopback and must be reached directly.
+    NO_PROXY: '127.0.0.1,localhost',
+    no_proxy: '127.0.0.1,localhost',
+    NO_UPDATE_NOTIFIER: '1',
+    CI: '1',
+  });
+  return env;
+}
+
+/**
+ * `@zed-industries/claude-code-acp` (devDependency, 0.16.2): uses `fs/*` and `terminal/*` of the
+ * client, asks permission for edits and shell commands. Run with the current Node binary.
+ */
+export function claudeCodeAcpLaunch(input: LaunchInput): AgentLaunch {
+  // The package's "." export is import-only; its "./*" subpath export resolves for require too.
+  const entry = require.resolve('@zed-industries/claude-code-acp/dist/index.js');
+  const env = isolatedEnv(input);
+  Object.assign(env, {
+    ANTHROPIC_BASE_URL: input.fakeUrl,
+    ANTHROPIC_API_KEY: 'sk-ant-fake-offline-key',
+    ANTHROPIC_MODEL: 'claude-sonnet-4-5',
+    ANTHROPIC_SMALL_FAST_MODEL: 'claude-haiku-4-5',
+    CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
+    DISABLE_AUTOUPDATER: '1',
+    DISABLE_TELEMETRY: '1',
+    DISABLE_ERROR_REPORTING: '1',
+  });
+  delete env.IS_SANDBOX; // never set above; kept explicit so nobody "helpfully" adds it
+  return { command: process.execPath, args: [entry], env };
+}

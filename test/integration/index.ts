@@ -1,0 +1,43 @@
+// Mocha entry point for the in-editor tests, loaded by VS Code's extension host through
+// `extensionTestsPath` (scripts/run-vscode-tests.mjs). esbuild bundles every test/integration/*.ts
+// into out/test/integration/*.js; this file runs every `*.test.js` next to it, in name order.
+// BDD UI (describe/it), 120 s default timeout.
+// env: SWITCHBOARD_TEST_GREP   only run tests whose full title matches this regexp
+//      SWITCHBOARD_TEST_RESULT_FILE   receives "N passed, N failed" (set by the runner)
+import * as fs from 'fs';
+import * as path from 'path';
+import Mocha from 'mocha';
+
+export function run(): Promise<void> {
+  const mocha = new Mocha({ ui: 'bdd', color: false, timeout: 120_000, reporter: 'spec' });
+  const grep = process.env.SWITCHBOARD_TEST_GREP;
+  if (grep) mocha.grep(new RegExp(grep));
+  const files = fs.readdirSync(__dirname).filter((f) => f.endsWith('.test.js')).sort();
+  for (const f of files) mocha.addFile(path.join(__dirname, f));
+  const resultFile = process.env.SWITCHBOARD_TEST_RESULT_FILE;
+  const report = (passed: number, failed: number): string => {
+    const summary = `${passed} passed, ${failed} failed`;
+    console.log(summary);
+    if (resultFile) {
+      try { fs.writeFileSync(resultFile, summary + '\n'); } catch (e) { console.error(`cannot write ${resultFile}: ${String(e)}`); }
+    }
+    return summary;
+  };
+  if (files.length === 0) {
+    report(0, 1);
+    return Promise.reject(new Error(`no *.test.js files next to ${__filename}`));
+  }
+  return new Promise((resolve, reject) => {
+    try {
+      const runner = mocha.run((failures) => {
+        const summary = report(runner.stats?.passes ?? 0, failures);
+        if (failures > 0) reject(new Error(`in-editor tests: ${summary}`));
+        else resolve();
+      });
+    } catch (e) {
+      // a test file failed to load (syntax error, top-level throw, ...)
+      report(0, 1);
+      reject(e instanceof Error ? e : new Error(String(e)));
+    }
+  });
+}

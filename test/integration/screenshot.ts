@@ -1,0 +1,40 @@
+// Mid-test screenshots of the whole workbench, taken by the runner (scripts/run-vscode-tests.mjs
+// --screenshot-dir DIR, which sets SWITCHBOARD_SCREENSHOT_DIR for the extension host).
+// Protocol: we write DIR/<name>.request; the runner polls DIR every ~250 ms, saves DIR/<name>.png
+// with Playwright and deletes the request (or writes DIR/<name>.error if it could not).
+// Without SWITCHBOARD_SCREENSHOT_DIR this is a no-op that returns undefined, so tests can always call it.
+// Webview content renders asynchronously and its DOM is not reachable from the extension host: pass
+// `{ waitForSelector: '#app .message' }` (any Playwright selector, searched in every frame, webview
+// iframes included) and the runner waits for it before the shot, or fails the call if it never shows.
+import * as fs from 'fs';
+import * as path from 'path';
+
+export interface ScreenshotOptions {
+  /** Playwright selector that must be visible in some frame (e.g. the webview) before the shot. */
+  waitForSelector?: string;
+}
+
+export async function screenshot(name: string, timeoutMs = 20000, options: ScreenshotOptions = {}): Promise<string | undefined> {
+  const dir = process.env.SWITCHBOARD_SCREENSHOT_DIR;
+  if (!dir) return undefined;
+  const safe = name.replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^[.-]+/, '') || 'screenshot';
+  fs.mkdirSync(dir, { recursive: true });
+  const png = path.join(dir, `${safe}.png`);
+  const request = path.join(dir, `${safe}.request`);
+  const error = path.join(dir, `${safe}.error`);
+  for (const f of [png, error]) fs.rmSync(f, { force: true });
+  fs.writeFileSync(request, JSON.stringify({ name, requestedAt: new Date().toISOString(), waitForSelector: options.waitForSelector, timeoutMs }) + '\n');
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (fs.existsSync(error)) {
+      const msg = fs.readFileSync(error, 'utf8');
+      fs.rmSync(error, { force: true });
+      throw new Error(`screenshot '${safe}' failed: ${msg}`);
+    }
+    // the runner deletes the request only after the PNG is completely written
+    if (!fs.existsSync(request) && fs.existsSync(png)) return png;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  fs.rmSync(request, { force: true });
+  throw new Error(`screenshot '${safe}' not taken within ${timeoutMs} ms (is the runner started with --screenshot-dir?)`);
+}

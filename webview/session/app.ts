@@ -1,0 +1,277 @@
+/**
+ * The session sidebar app: receives the snapshot and patches from the extension, keeps the same
+ * {@link SessionState} as the extension by applying patches with the shared `applyPatch`, and keeps
+ * the DOM in step, batching DOM work into one animation frame.
+ *
+ * Lifecycle (ARCHITECTURE.md habit 6): post `ready` → `snapshot` → `patches`. A `patches` message
+ * whose `rev` does not follow the local state's is ignored and a `requestSnapshot` is posted once.
+ * The last applied state is saved with the host's `setState`, so a reloaded webview paints at once.
+ *
+ * No `acquireVsCodeApi`, no custom-element registration: both live in `main.ts`, so this class runs
+ * in a plain test DOM with a fake {@link HostPort}.
+ */
+import { applyPatch } from '../../src/acp/session/patch';
+import type { SessionPatch, SessionState } from '../../src/acp/session/types';
+import type { AgentChoice, HostMessage, SessionSummary } from '../../src/views/session/protocol';
+import { ComposerView } from './composer';
+import type { Ctx } from './context';
+import { icon, makeH } from './dom';
+import { EmptyStateView } from './empty';
+import { renderAgentError } from './entries';
+import { HeaderView } from './header';
+import type { HostPort } from './host';
+import { createMarkdownRenderer } from './markdown';
+import { PlanView } from './plan';
+import { FrameScheduler, type FrameRequester } from './scheduler';
+import { ThreadView } from './thread';
+
+type Snapshot = Extract<HostMessage, { type: 'snapshot' }>;
+
+/** What the app saves in the webview state. */
+export interface PersistedState {
+  v: 1;
+  snapshot?: Snapshot;
+  draft?: string;
+}
+
+export interface AppOptions {
+  /** Defaults to the window's `requestAnimationFrame`; tests pass a manual one. */
+  requestFrame?: FrameRequester;
+  /** Delay before saving state after patches (ms); the snapshot itself is saved at once. */
+  persistDelayMs?: number;
+}
+
+export class SessionApp {
+  private state: SessionState | null = null;
+  private agents: AgentChoice[] = [];
+  private sessions: SessionSummary[] = [];
+  private workspaceTrusted = true;
+  private hasWorkspace = true;
+  private awaitingSnapshot = false;
+  private draft = '';
+  private persistTimer: ReturnType<typeof setTimeout> | undefined;
+
+  private readonly ctx: Ctx;
+  private readonly win: Window;
+  private readonly scheduler: FrameScheduler;
+  private readonly header: HeaderView;
+  private readonly thread: ThreadView;
+  private readonly empty: EmptyStateView;
+  private readonly plan: PlanView;
+  private readonly composer: ComposerView;
+  private readonly banner: HTMLElement;
+  private dirty = { header: false, composer: false, plan: false, banner: false };
+  private unsubscribe: (() => void) | undefined;
+
+  constructor(private readonly root: HTMLElement, private readonly host: HostPort, private readonly opts: AppOptions = {}) {
+    const doc = root.ownerDocument;
+    this.win = doc.defaultView as Window;
+    this.ctx = {
+      doc,
+      h: makeH(doc),
+      md: createMarkdownRenderer(this.win),
+      post: (msg) => this.host.postMessage(msg),
+      state: () => this.state,
+    };
+    const { h } = this.ctx;
+    const requestFrame = opts.requestFrame ?? ((cb: () => void) => this.win.requestAnimationFrame(() => cb()));
+    this.scheduler = new FrameScheduler(() => this.render(), requestFrame);
+    this.header = new HeaderView(this.ctx, () => this.renderEmpty());
+    this.thread = new ThreadView(this.ctx);
+    this.empty = new EmptyStateView(this.ctx, () => this.header.start());
+    this.plan = new PlanView(this.ctx);
+    this.banner = h('div', { className: 'error-banner', hidden: true, role: 'alert' });
+    this.composer = new ComposerView(this.ctx, (text) => {
+      this.draft = text;
+      this.persistSoon();
+    });
+    root.classList.add('session-app');
+    root.replaceChildren(
+      this.header.el,
+      h('main', { className: 'body' }, this.empty.el, this.thread.el, this.thread.jumpButton),
+      this.plan.el,
+      this.banner,
+      this.composer.el,
+    );
+    // Links in agent markdown must never navigate the webview (they carry no href; this is a backstop).
+    root.addEventListener('click', (ev) => {
+      const a = (ev.target as Element | null)?.closest?.('a');
+      if (a) ev.preventDefault();
+    });
+  }
+
+  /** Paints the saved state, subscribes to the host and posts `ready`. */
+  start(): void {
+    const saved = this.host.getState<PersistedState>();
+    if (saved?.v === 1) {
+      this.draft = saved.draft ?? '';
+      if (this.draft) this.composer.setDraft(this.draft);
+      if (saved.snapshot) this.applySnapshot(saved.snapshot, false);
+    }
+    if (!saved?.snapshot) this.renderShell();
+    this.unsubscribe = this.host.onMessage((msg) => this.handle(msg));
+    this.host.postMessage({ type: 'ready' });
+  }
+
+  dispose(): void {
+    this.unsubscribe?.();
+    if (this.persistTimer !== undefined) clearTimeout(this.persistTimer);
+  }
+
+  /** Handles one message from the extension. */
+  handle(msg: HostMessage): void {
+    switch (msg.type) {
+      case 'snapshot':
+        this.applySnapshot(msg, true);
+        break;
+      case 'patches':
+        this.applyPatches(msg.key, msg.rev, msg.patches);
+        break;
+      case 'sessions':
+        this.sessions = msg.sessions;
+        this.dirty.header = true;
+        this.scheduler.schedule();
+        break;
+      case 'agents':
+        this.agents = msg.agents;
+        this.dirty.header = true;
+        this.scheduler.schedule();
+        break;
+    }
+  }
+
+  /** Runs pending DOM work now instead of at the next frame (tests; before a snapshot). */
+  flush(): void {
+    this.scheduler.flush();
+  }
+
+  /** The state the UI shows (read-only use: tests, debugging). */
+  get currentState(): SessionState | null {
+    return this.state;
+  }
+
+  /** The DOM node of a thread entry, for tests. */
+  entryElement(id: string): HTMLElement | undefined {
+    return this.thread.entryElement(id);
+  }
+
+  private applySnapshot(msg: Snapshot, persist: boolean): void {
+    // Saved first: `applyPatch` later mutates `msg.current` in place, and setState serialises now.
+    if (persist) this.persist(msg);
+    const sameSession = !!this.state && this.state.key === msg.current?.key;
+    this.state = msg.current;
+    this.agents = msg.agents;
+    this.sessions = msg.sessions;
+    this.workspaceTrusted = msg.workspaceTrusted;
+    this.hasWorkspace = msg.hasWorkspace;
+    this.awaitingSnapshot = false;
+    // `reset` drops pending marks (the snapshot supersedes them). Paint synchronously so a reload is instant.
+    if (!sameSession) this.thread.scrollToBottom();
+    this.thread.reset();
+    this.renderShell();
+  }
+
+  private applyPatches(key: string, rev: number, patches: SessionPatch[]): void {
+    const state = this.state;
+    if (!state || state.key !== key || this.awaitingSnapshot) return;
+    if (rev !== state.rev + patches.length) {
+      // A gap (or a replay): our state is not the extension's any more. Ask once, ignore until then.
+      this.awaitingSnapshot = true;
+      this.host.postMessage({ type: 'requestSnapshot' });
+      return;
+    }
+    for (const p of patches) {
+      applyPatch(state, p);
+      this.mark(p);
+    }
+    this.scheduler.schedule();
+    this.persistSoon();
+  }
+
+  private mark(p: SessionPatch): void {
+    switch (p.op) {
+      case 'entry':
+        this.thread.markEntry(p.entry.id);
+        break;
+      case 'appendText':
+        this.thread.markEntry(p.entryId);
+        break;
+      case 'toolCall':
+        this.thread.markToolCall(p.toolCall.toolCallId);
+        break;
+      case 'permission':
+        this.thread.markToolCall(p.permission.toolCallId);
+        this.dirty.header = true;
+        break;
+      case 'terminal':
+        this.thread.markTerminal(p.terminal.terminalId);
+        break;
+      case 'plan':
+        this.dirty.plan = true;
+        break;
+      case 'meta':
+        this.dirty.header = this.dirty.composer = this.dirty.banner = true;
+        break;
+    }
+  }
+
+  /** The frame's work: only what was marked dirty. */
+  private render(): void {
+    this.thread.flush();
+    if (this.dirty.plan) this.plan.update();
+    if (this.dirty.header) {
+      this.header.update(this.agents, this.sessions);
+      if (!this.state) this.renderEmpty();
+    }
+    if (this.dirty.composer) this.composer.update();
+    if (this.dirty.banner) this.updateBanner();
+    this.dirty = { header: false, composer: false, plan: false, banner: false };
+  }
+
+  /** Everything but the thread, after a snapshot or on start. */
+  private renderShell(): void {
+    this.header.update(this.agents, this.sessions);
+    this.renderEmpty();
+    this.thread.el.hidden = !this.state;
+    this.plan.update();
+    this.composer.update();
+    this.updateBanner();
+    this.root.classList.toggle('has-session', !!this.state);
+  }
+
+  private renderEmpty(): void {
+    this.empty.el.hidden = !!this.state;
+    if (this.state) return;
+    this.empty.update({ hasWorkspace: this.hasWorkspace, workspaceTrusted: this.workspaceTrusted, agent: this.header.selectedAgent(), anyAgents: this.agents.length > 0 });
+  }
+
+  /** A launch error with no notice entry carrying it (the notice shows the details otherwise). */
+  private updateBanner(): void {
+    const s = this.state;
+    const err = s?.status === 'error' ? s.error : undefined;
+    const shownInThread = !!s && s.entries.some((e) => e.kind === 'notice' && e.error);
+    this.banner.hidden = !err || shownInThread;
+    if (err && !shownInThread) {
+      const { h } = this.ctx;
+      this.banner.replaceChildren(h('div', { className: 'notice-head' }, icon(h, 'error'), h('span', null, err.message)), renderAgentError(this.ctx, err, err.message));
+    } else {
+      this.banner.replaceChildren();
+    }
+  }
+
+  private persist(snapshot?: Snapshot): void {
+    const prev = this.host.getState<PersistedState>();
+    const snap = snapshot ?? (prev?.snapshot && this.state
+      ? { ...prev.snapshot, agents: this.agents, sessions: this.sessions, current: this.state }
+      : prev?.snapshot);
+    this.host.setState<PersistedState>({ v: 1, snapshot: snap, draft: this.draft });
+  }
+
+  private persistSoon(): void {
+    if (this.persistTimer !== undefined) return;
+    this.persistTimer = setTimeout(() => {
+      this.persistTimer = undefined;
+      this.persist();
+    }, this.opts.persistDelayMs ?? 1000);
+  }
+}

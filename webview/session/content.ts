@@ -1,0 +1,159 @@
+/**
+ * Renders one item of tool-call content (ACP `ToolCallContent`): text, resources, images, diffs and
+ * client-hosted terminals. Used by tool cards and by agent message attachments.
+ */
+import type { TerminalView, ToolContentView } from '../../src/acp/session/types';
+import type { Ctx } from './context';
+import { diffPreview } from './diffPreview';
+import { basename, icon } from './dom';
+
+/**
+ * @param cacheKey stable per place in the UI (e.g. `toolCallId:index`), used to cache diff previews.
+ */
+export function renderContent(ctx: Ctx, c: ToolContentView, cacheKey: string): HTMLElement {
+  const { h } = ctx;
+  switch (c.type) {
+    case 'text': {
+      const el = h('div', { className: 'content-text md' });
+      el.innerHTML = ctx.md(c.text);
+      return el;
+    }
+    case 'resource':
+      return h(
+        'div',
+        { className: 'content-resource' },
+        h('div', { className: 'resource-head' }, icon(h, 'file'), locationLink(ctx, uriToPath(c.uri), undefined, c.name || basename(c.uri))),
+        c.text ? h('pre', { className: 'resource-text' }, clip(c.text, 4000)) : null,
+      );
+    case 'image':
+      return h('div', { className: 'content-image muted' }, icon(h, 'file-media'), ` Image (${c.mimeType}, ${formatBytes(c.dataLength)})`);
+    case 'diff':
+      return renderDiff(ctx, c, cacheKey);
+    case 'terminal':
+      return renderTerminal(ctx, c.terminalId);
+  }
+}
+
+/** A clickable `basename:line` that asks the extension to open the file. */
+export function locationLink(ctx: Ctx, path: string, line?: number, label?: string): HTMLElement {
+  const text = label ?? (line ? `${basename(path)}:${line}` : basename(path));
+  return ctx.h(
+    'button',
+    {
+      type: 'button',
+      className: 'link location',
+      title: line ? `${path}:${line}` : path,
+      'aria-label': `Open ${line ? `${path} at line ${line}` : path}`,
+      onClick: () => ctx.post(line ? { type: 'openLocation', path, line } : { type: 'openLocation', path }),
+    },
+    text,
+  );
+}
+
+function renderDiff(ctx: Ctx, c: Extract<ToolContentView, { type: 'diff' }>, cacheKey: string): HTMLElement {
+  const { h } = ctx;
+  const preview = diffPreview(cacheKey, c.oldText, c.newText);
+  const firstLine = preview.lines.find((l) => l.type === 'add' || l.type === 'del')?.line;
+  const head = h(
+    'div',
+    { className: 'diff-head' },
+    icon(h, c.oldText === null ? 'new-file' : 'diff'),
+    locationLink(ctx, c.path, firstLine, basename(c.path)),
+    h('span', { className: 'diff-dir muted', title: c.path }, dirname(c.path)),
+    h('span', { className: 'diff-stats' },
+      c.oldText === null ? h('span', { className: 'new-file-tag' }, 'new') : null,
+      h('span', { className: 'stat-add' }, `+${c.added}`),
+      h('span', { className: 'stat-del' }, `−${c.removed}`)),
+  );
+  let body: HTMLElement;
+  if (preview.tooLarge) {
+    body = h('div', { className: 'diff-note muted' }, 'Diff too large to preview here.');
+  } else {
+    body = h(
+      'div',
+      { className: 'diff-lines', role: 'group', 'aria-label': `Changes in ${basename(c.path)}` },
+      preview.lines.map((l) =>
+        l.type === 'hunk'
+          ? h('div', { className: 'dl hunk' }, l.text)
+          : h(
+              'div',
+              { className: `dl ${l.type}` },
+              h('span', { className: 'ln' }, l.line !== undefined ? String(l.line) : ''),
+              h('span', { className: 'sign' }, l.type === 'add' ? '+' : l.type === 'del' ? '−' : ' '),
+              h('span', { className: 'code' }, l.text || ' '),
+            ),
+      ),
+    );
+  }
+  return h(
+    'div',
+    { className: 'content-diff' },
+    head,
+    body,
+    preview.moreChanges > 0 ? h('div', { className: 'diff-note muted' }, `… ${preview.moreChanges} more changed lines`) : null,
+  );
+}
+
+/** A client-hosted terminal: command, output tail, exit status. Re-rendered alone when it changes. */
+export function renderTerminal(ctx: Ctx, terminalId: string): HTMLElement {
+  const { h } = ctx;
+  const state = ctx.state();
+  const t: TerminalView | undefined = state?.terminals[terminalId];
+  const key = state?.key;
+  const show = key
+    ? h(
+        'button',
+        { type: 'button', className: 'link show-terminal', onClick: () => ctx.post({ type: 'showTerminal', key, terminalId }) },
+        icon(h, 'terminal'),
+        ' Show in terminal',
+      )
+    : null;
+  if (!t) {
+    return h('div', { className: 'content-terminal', 'data-terminal-id': terminalId },
+      h('div', { className: 'term-head muted' }, icon(h, 'loading', { spin: true }), ' Starting terminal…'));
+  }
+  const exit = t.exitStatus;
+  const status = !exit
+    ? h('span', { className: 'term-status running' }, icon(h, 'loading', { spin: true }), ' running')
+    : exit.signal
+      ? h('span', { className: 'term-status failed' }, `killed by ${exit.signal}`)
+      : h('span', { className: `term-status ${exit.exitCode === 0 ? 'ok' : 'failed'}` }, `exit ${exit.exitCode ?? '?'}`);
+  const pre = h('pre', { className: 'term-out', tabindex: '0', 'aria-label': 'Terminal output' },
+    t.truncated ? h('span', { className: 'muted' }, '… earlier output dropped\n') : null,
+    t.output || (exit ? '' : ' '));
+  // Show the newest output: scroll the tail into view once the element is in the document.
+  queueMicrotask(() => {
+    pre.scrollTop = pre.scrollHeight;
+  });
+  return h(
+    'div',
+    { className: 'content-terminal', 'data-terminal-id': terminalId },
+    h('div', { className: 'term-head' }, h('code', { className: 'term-cmd', title: t.cwd ? `in ${t.cwd}` : undefined }, '$ ', t.commandLine), status),
+    t.output || t.truncated ? pre : null,
+    show,
+  );
+}
+
+function dirname(path: string): string {
+  const i = Math.max(path.lastIndexOf('/'), path.lastIndexOf('\\'));
+  return i > 0 ? path.slice(0, i) : '';
+}
+
+function uriToPath(uri: string): string {
+  if (!uri.startsWith('file://')) return uri;
+  try {
+    return decodeURIComponent(new URL(uri).pathname);
+  } catch {
+    return uri;
+  }
+}
+
+function clip(text: string, max: number): string {
+  return text.length > max ? text.slice(0, max) + '\n…' : text;
+}
+
+function formatBytes(n: number): string {
+  // dataLength is the base64 length; the decoded size is about 3/4 of it.
+  const bytes = Math.round((n * 3) / 4);
+  return bytes < 1024 ? `${bytes} B` : bytes < 1048576 ? `${(bytes / 1024).toFixed(1)} KB` : `${(bytes / 1048576).toFixed(1)} MB`;
+}

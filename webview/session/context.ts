@@ -1,0 +1,17 @@
+/**
+ * What every view of the session UI shares: the document to build in, the markdown renderer, the
+ * host port, and read access to the current state.
+ */
+import type { SessionState } from '../../src/acp/session/types';
+import type { WebviewMessage } from '../../src/views/session/protocol';
+import type { H } from './dom';
+import type { MarkdownRenderer } from './markdown';
+
+export interface Ctx {
+  doc: Document;
+  h: H;
+  md: MarkdownRenderer;
+  post(msg: WebviewMessage): void;
+  /** The shown session, or null. Views read it while rendering; they never mutate it. */
+  state(): SessionState | null;
+}

@@ -1,0 +1,80 @@
+/**
+ * Tiny DOM helpers. Every element is created from an explicit `Document`, so the UI runs in the
+ * webview and in a test DOM (jsdom) without globals.
+ */
+
+/** Attributes and handlers for {@link h}. `on*` keys attach listeners; `false`/`undefined` skip. */
+export type Props = Record<string, string | number | boolean | undefined | null | ((ev: Event) => void)>;
+export type Child = Node | string | null | undefined | false;
+/** Children may nest arrays (results of `map`). */
+export type Children = Child | Children[];
+
+/** Creates an element builder bound to `doc`. */
+export function makeH(doc: Document) {
+  return function h(tag: string, props?: Props | null, ...children: Children[]): HTMLElement {
+    const el = doc.createElement(tag);
+    if (props) {
+      for (const [k, v] of Object.entries(props)) {
+        if (v === undefined || v === null || v === false) continue;
+        if (typeof v === 'function') el.addEventListener(k.slice(2).toLowerCase(), v);
+        else if (k === 'className') el.className = String(v);
+        else el.setAttribute(k, v === true ? '' : String(v));
+      }
+    }
+    append(el, children);
+    return el;
+  };
+}
+
+export type H = ReturnType<typeof makeH>;
+
+/** Appends children, flattening arrays and skipping empty values. */
+export function append(el: Node, children: Children[]): void {
+  for (const c of children) {
+    if (Array.isArray(c)) append(el, c);
+    else if (c === null || c === undefined || c === false) continue;
+    else el.appendChild(typeof c === 'string' ? el.ownerDocument!.createTextNode(c) : c);
+  }
+}
+
+/** Replaces all children of `el`, skipping empty values. */
+export function setChildren(el: Node & ParentNode, ...children: Children[]): void {
+  el.replaceChildren();
+  append(el, children);
+}
+
+/** A codicon (`codicon.css` is served next to the bundle). Decorative unless `label` is given. */
+export function icon(h: H, name: string, opts: { spin?: boolean; label?: string; className?: string } = {}): HTMLElement {
+  const cls = ['codicon', `codicon-${name}`];
+  if (opts.spin) cls.push('codicon-modifier-spin');
+  if (opts.className) cls.push(opts.className);
+  return h('span', {
+    className: cls.join(' '),
+    'aria-hidden': opts.label ? undefined : 'true',
+    role: opts.label ? 'img' : undefined,
+    'aria-label': opts.label,
+    title: opts.label,
+  });
+}
+
+/** Sets or clears a boolean attribute (the vscode-elements components reflect them to properties). */
+export function toggleAttr(el: Element, name: string, on: boolean): void {
+  if (on) el.setAttribute(name, '');
+  else el.removeAttribute(name);
+}
+
+/** Last path segment of a file path or URI, for compact labels. */
+export function basename(path: string): string {
+  const trimmed = path.replace(/[\\/]+$/, '');
+  const i = Math.max(trimmed.lastIndexOf('/'), trimmed.lastIndexOf('\\'));
+  return i >= 0 ? trimmed.slice(i + 1) : trimmed;
+}
+
+/** JSON for display; never throws (cycles and BigInts are not expected, but the UI must not die). */
+export function prettyJson(value: unknown): string {
+  try {
+    return JSON.stringify(value, null, 2) ?? String(value);
+  } catch {
+    return String(value);
+  }
+}

@@ -1,0 +1,150 @@
+/**
+ * Thread entries other than tool calls: the person's prompts, agent messages (markdown), thoughts,
+ * notices and turn ends. Each renderer returns an {@link EntryNode} whose `update` touches only that
+ * entry's own DOM, so a streamed chunk costs one entry's markdown, not the thread's.
+ */
+import type { AgentErrorView, ThreadEntry } from '../../src/acp/session/types';
+import { renderContent } from './content';
+import type { Ctx } from './context';
+import { icon } from './dom';
+
+/** The DOM of one thread entry, kept across patches. */
+export interface EntryNode {
+  el: HTMLElement;
+  /** Re-renders after the entry's text grew or the entry was replaced (same kind). */
+  update(entry: ThreadEntry): void;
+}
+
+type TextEntry = Extract<ThreadEntry, { kind: 'user' | 'agent' | 'thought' }>;
+
+/** Renders a non-tool entry. Tool-call entries are handled by `toolCard.ts`. */
+export function renderTextEntry(ctx: Ctx, entry: Exclude<ThreadEntry, { kind: 'tool_call' }>): EntryNode {
+  switch (entry.kind) {
+    case 'user':
+      return userEntry(ctx, entry);
+    case 'agent':
+      return agentEntry(ctx, entry);
+    case 'thought':
+      return thoughtEntry(ctx, entry);
+    case 'notice':
+      return staticEntry(ctx, entry, noticeBody);
+    case 'turn_end':
+      return staticEntry(ctx, entry, turnEndBody);
+  }
+}
+
+function userEntry(ctx: Ctx, entry: TextEntry): EntryNode {
+  const { h } = ctx;
+  const text = h('div', { className: 'user-text' });
+  const el = h('div', { className: 'entry user', 'data-entry-id': entry.id }, h('div', { className: 'entry-label' }, 'You'), text);
+  const update = (e: ThreadEntry): void => {
+    // Plain text: the person's own words, shown as typed.
+    text.textContent = (e as TextEntry).text;
+  };
+  update(entry);
+  return { el, update };
+}
+
+function agentEntry(ctx: Ctx, entry: Extract<ThreadEntry, { kind: 'agent' }>): EntryNode {
+  const { h } = ctx;
+  const body = h('div', { className: 'md' });
+  const attachments = h('div', { className: 'attachments' });
+  const el = h('div', { className: 'entry agent', 'data-entry-id': entry.id }, body, attachments);
+  let shownText: string | null = null;
+  let shownAttachments: unknown = null;
+  const update = (e: ThreadEntry): void => {
+    const a = e as Extract<ThreadEntry, { kind: 'agent' }>;
+    if (a.text !== shownText) {
+      body.innerHTML = ctx.md(a.text);
+      shownText = a.text;
+    }
+    if (a.attachments !== shownAttachments) {
+      attachments.replaceChildren(...(a.attachments ?? []).map((c, i) => renderContent(ctx, c, `${a.id}:${i}`)));
+      shownAttachments = a.attachments;
+    }
+  };
+  update(entry);
+  return { el, update };
+}
+
+function thoughtEntry(ctx: Ctx, entry: TextEntry): EntryNode {
+  const { h } = ctx;
+  const body = h('div', { className: 'md thought-body' });
+  const collapsible = h('vscode-collapsible', { heading: 'Thinking', className: 'thought' }, body);
+  const el = h('div', { className: 'entry thought-entry', 'data-entry-id': entry.id }, collapsible);
+  let shown: string | null = null;
+  const update = (e: ThreadEntry): void => {
+    const t = (e as TextEntry).text;
+    if (t === shown) return;
+    shown = t;
+    body.innerHTML = ctx.md(t);
+    // A peek at the latest thought while collapsed.
+    const tail = t.replace(/\s+/g, ' ').trim();
+    collapsible.setAttribute('description', tail.length > 60 ? '…' + tail.slice(-59) : tail);
+  };
+  update(entry);
+  return { el, update };
+}
+
+/** Entries that never stream: replaced wholesale when the entry patch repeats their id. */
+function staticEntry<E extends ThreadEntry>(ctx: Ctx, entry: E, body: (ctx: Ctx, e: E) => HTMLElement): EntryNode {
+  const el = ctx.h('div', { className: `entry ${entry.kind}`, 'data-entry-id': entry.id }, body(ctx, entry));
+  return { el, update: (e) => el.replaceChildren(body(ctx, e as E)) };
+}
+
+const SEVERITY_ICON = { info: 'info', warning: 'warning', error: 'error' } as const;
+
+function noticeBody(ctx: Ctx, e: Extract<ThreadEntry, { kind: 'notice' }>): HTMLElement {
+  const { h } = ctx;
+  return h(
+    'div',
+    { className: `notice sev-${e.severity}`, role: e.severity === 'error' ? 'alert' : undefined },
+    h('div', { className: 'notice-head' }, icon(h, SEVERITY_ICON[e.severity]), h('span', { className: 'notice-text' }, e.text)),
+    e.error ? renderAgentError(ctx, e.error, e.text) : null,
+  );
+}
+
+/** The details a person needs to fix a launch or connection failure. */
+export function renderAgentError(ctx: Ctx, err: AgentErrorView, alreadyShownMessage?: string): HTMLElement {
+  const { h } = ctx;
+  const rows: [string, string][] = [];
+  if (err.commandLine) rows.push(['Command', err.commandLine]);
+  if (err.pathUsed) rows.push(['PATH', err.pathUsed]);
+  if (err.exitCode !== undefined && err.exitCode !== null) rows.push(['Exit code', String(err.exitCode)]);
+  if (err.signal) rows.push(['Signal', err.signal]);
+  return h(
+    'div',
+    { className: 'agent-error' },
+    err.message !== alreadyShownMessage ? h('div', { className: 'agent-error-message' }, err.message) : null,
+    rows.length
+      ? h('dl', { className: 'kv' }, rows.map(([k, v]) => [h('dt', null, k), h('dd', null, h('code', null, v))]))
+      : null,
+    err.stderrTail?.length
+      ? [h('div', { className: 'kv-title' }, 'stderr (last lines)'), h('pre', { className: 'stderr' }, err.stderrTail.join('\n'))]
+      : null,
+  );
+}
+
+/** How a turn ended, in words (ACP `StopReason`). */
+export function describeStopReason(reason: string): { text: string; tone: 'done' | 'warn' | 'muted'; icon: string } {
+  switch (reason) {
+    case 'end_turn':
+      return { text: 'Turn complete', tone: 'muted', icon: 'check' };
+    case 'refusal':
+      return { text: 'Refused: the agent refused; this prompt is dropped from its context', tone: 'warn', icon: 'circle-slash' };
+    case 'cancelled':
+      return { text: 'Cancelled', tone: 'muted', icon: 'debug-stop' };
+    case 'max_tokens':
+      return { text: 'Stopped: the agent reached its token limit', tone: 'warn', icon: 'warning' };
+    case 'max_turn_requests':
+      return { text: 'Stopped: the agent reached its limit of model requests for one turn', tone: 'warn', icon: 'warning' };
+    default:
+      return { text: `Stopped: ${reason}`, tone: 'warn', icon: 'warning' };
+  }
+}
+
+function turnEndBody(ctx: Ctx, e: Extract<ThreadEntry, { kind: 'turn_end' }>): HTMLElement {
+  const { h } = ctx;
+  const d = describeStopReason(e.stopReason);
+  return h('div', { className: `turn-end tone-${d.tone}`, 'data-stop-reason': e.stopReason }, icon(h, d.icon), h('span', null, d.text));
+}

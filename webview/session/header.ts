@@ -1,0 +1,179 @@
+/**
+ * The header: agent picker + "New session", a session picker when there are several sessions, and
+ * the shown session's status and title. Each part is rebuilt only when its own input changed, so an
+ * open dropdown is not closed by an unrelated patch.
+ */
+import type { SessionStatus } from '../../src/acp/session/types';
+import type { AgentChoice, SessionSummary } from '../../src/views/session/protocol';
+import type { Ctx } from './context';
+import { icon, setChildren } from './dom';
+
+export const STATUS_TEXT: Record<SessionStatus, { label: string; icon: string; spin?: boolean }> = {
+  starting: { label: 'Starting…', icon: 'loading', spin: true },
+  ready: { label: 'Ready', icon: 'circle-filled' },
+  prompting: { label: 'Working…', icon: 'loading', spin: true },
+  cancelling: { label: 'Cancelling…', icon: 'loading', spin: true },
+  closed: { label: 'Closed', icon: 'circle-outline' },
+  error: { label: 'Error', icon: 'error' },
+};
+
+/** Label of an agent in the picker. */
+export function agentLabel(a: AgentChoice): string {
+  if (a.demo) return `${a.name} (offline demo)`;
+  if (!a.available) return `${a.name} (unavailable)`;
+  return a.name;
+}
+
+export class HeaderView {
+  readonly el: HTMLElement;
+  private readonly agentRow: HTMLElement;
+  private readonly sessionRow: HTMLElement;
+  private readonly statusRow: HTMLElement;
+  private agentsKey = '';
+  private sessionsKey = '';
+  private statusKey = '';
+  private chosenAgent: string | undefined;
+  private agents: AgentChoice[] = [];
+  private startButton: HTMLElement | undefined;
+
+  /** @param onAgentChange called when the person picks another agent (the empty state names it). */
+  constructor(private readonly ctx: Ctx, private readonly onAgentChange: () => void = () => {}) {
+    const { h } = ctx;
+    this.agentRow = h('div', { className: 'header-row agent-row' });
+    this.sessionRow = h('div', { className: 'header-row session-row', hidden: true });
+    this.statusRow = h('div', { className: 'header-row status-row', hidden: true });
+    this.el = h('header', { className: 'header' }, this.agentRow, this.sessionRow, this.statusRow);
+  }
+
+  /** The agent the "New session" button starts: the person's pick, else the current one, else the first available. */
+  selectedAgent(): AgentChoice | undefined {
+    const usable = (id: string | undefined) => this.agents.find((a) => a.id === id && a.available);
+    return usable(this.chosenAgent) ?? usable(this.ctx.state()?.agentId) ?? this.agents.find((a) => a.available);
+  }
+
+  /** Starts a session with the selected agent (also used by the empty state's button). */
+  start(): void {
+    const agent = this.selectedAgent();
+    if (agent) this.ctx.post({ type: 'startSession', agentId: agent.id });
+  }
+
+  update(agents: AgentChoice[], sessions: SessionSummary[]): void {
+    this.agents = agents;
+    const agentsKey = JSON.stringify([agents, this.ctx.state()?.agentId ?? null]);
+    if (agentsKey !== this.agentsKey) {
+      this.agentsKey = agentsKey;
+      this.renderAgents();
+    }
+    const current = this.ctx.state()?.key ?? null;
+    const sessionsKey = JSON.stringify([sessions, current]);
+    if (sessionsKey !== this.sessionsKey) {
+      this.sessionsKey = sessionsKey;
+      this.renderSessions(sessions, current);
+    }
+    this.updateStatus();
+  }
+
+  /** Cheap: called after every flush that touched `meta`. */
+  updateStatus(): void {
+    const s = this.ctx.state();
+    const key = s ? JSON.stringify([s.key, s.status, s.title ?? '', s.agentName, s.currentModeId ?? '']) : '';
+    if (key === this.statusKey) return;
+    this.statusKey = key;
+    const { h } = this.ctx;
+    this.statusRow.hidden = !s;
+    if (!s) {
+      this.statusRow.replaceChildren();
+      return;
+    }
+    const st = STATUS_TEXT[s.status] ?? { label: s.status, icon: 'circle-outline' };
+    const closeKey = s.key;
+    setChildren(this.statusRow,
+      h('span', { className: `session-status status-${s.status}`, role: 'status', 'aria-label': `Session ${st.label}` },
+        icon(h, st.icon, { spin: st.spin }), h('span', { className: 'status-label' }, st.label)),
+      h('span', { className: 'session-title', title: s.title ?? s.agentName }, s.title || s.agentName),
+      s.currentModeId ? h('span', { className: 'mode-tag', title: 'Agent mode' }, s.currentModeId) : null,
+      s.status !== 'closed'
+        ? h('button', { type: 'button', className: 'icon-button', title: 'Close session', 'aria-label': 'Close session',
+            onClick: () => this.ctx.post({ type: 'closeSession', key: closeKey }) }, icon(h, 'close'))
+        : null,
+    );
+  }
+
+  private renderAgents(): void {
+    const { h } = this.ctx;
+    const selected = this.selectedAgent();
+    const options = this.agents.map((a) =>
+      h(
+        'vscode-option',
+        {
+          value: a.id,
+          disabled: !a.available,
+          selected: a.id === selected?.id,
+          title: !a.available ? a.reason ?? 'Not available' : undefined,
+          description: !a.available ? a.reason ?? 'Not available' : a.demo ? 'Scripted replies, no model: for trying the extension' : undefined,
+        },
+        agentLabel(a),
+      ),
+    );
+    const select = h('vscode-single-select', { className: 'agent-select', 'aria-label': 'Agent', title: 'Agent for new sessions' }, options);
+    select.addEventListener('change', () => {
+      const value = (select as HTMLElement & { value?: string }).value;
+      if (!value || value === this.chosenAgent) return;
+      this.chosenAgent = value;
+      const agent = this.selectedAgent();
+      if (this.startButton) this.startButton.setAttribute('title', agent ? `Start a new session with ${agent.name}` : 'No agent is available');
+      this.onAgentChange();
+    });
+    this.startButton = h('vscode-button', {
+      className: 'start-button',
+      icon: 'add',
+      disabled: !selected,
+      title: selected ? `Start a new session with ${selected.name}` : 'No agent is available',
+      onClick: (ev: Event) => {
+        if (!(ev.currentTarget as HTMLElement).hasAttribute('disabled')) this.start();
+      },
+    }, 'New session');
+    const unavailable = this.agents.filter((a) => !a.available);
+    setChildren(this.agentRow,
+      this.agents.length ? select : h('span', { className: 'muted' }, 'No agents configured'),
+      this.startButton,
+      h('button', { type: 'button', className: 'icon-button', title: 'Configure agents', 'aria-label': 'Configure agents',
+        onClick: () => this.ctx.post({ type: 'configureAgents' }) }, icon(h, 'gear')),
+    );
+    // Disabled options cannot show a tooltip inside the dropdown; say why once, below it.
+    if (unavailable.length && !this.agents.some((a) => a.available && !a.demo)) {
+      this.agentRow.appendChild(h('div', { className: 'agent-hint muted', title: unavailable.map((a) => `${a.name}: ${a.reason ?? 'not available'}`).join('\n') },
+        icon(h, 'info'), ` ${unavailable.length} agent${unavailable.length > 1 ? 's' : ''} unavailable`));
+    }
+  }
+
+  private renderSessions(sessions: SessionSummary[], current: string | null): void {
+    const { h } = this.ctx;
+    this.sessionRow.hidden = sessions.length < 2;
+    if (sessions.length < 2) {
+      this.sessionRow.replaceChildren();
+      return;
+    }
+    const select = h(
+      'vscode-single-select',
+      { className: 'session-select', 'aria-label': 'Session' },
+      sessions.map((s) =>
+        h('vscode-option', {
+          value: s.key,
+          selected: s.key === current,
+          description: `${s.agentName} · ${STATUS_TEXT[s.status]?.label ?? s.status}${s.waiting ? ` · ${s.waiting} waiting for you` : ''}`,
+        }, `${s.waiting ? '● ' : ''}${s.title || s.agentName}`),
+      ),
+    );
+    select.addEventListener('change', () => {
+      const key = (select as HTMLElement & { value?: string }).value;
+      if (key && key !== this.ctx.state()?.key) this.ctx.post({ type: 'selectSession', key });
+    });
+    const waiting = sessions.filter((s) => s.key !== current).reduce((n, s) => n + s.waiting, 0);
+    setChildren(this.sessionRow,
+      icon(h, 'list-unordered', { className: 'row-icon' }),
+      select,
+      waiting ? h('vscode-badge', { variant: 'counter', title: `${waiting} permission request(s) waiting in other sessions` }, String(waiting)) : null,
+    );
+  }
+}

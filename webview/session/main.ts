@@ -1,0 +1,21 @@
+/**
+ * Entry point of the session sidebar webview (bundled to `dist/webview/session.js`).
+ * Registers the custom elements, adopts the stylesheet, wraps `acquireVsCodeApi` in the host port
+ * and starts the app. Everything else lives in modules that run in a plain test DOM.
+ */
+import './elements';
+import { SessionApp } from './app';
+import { createVsCodeHost } from './host';
+import css from './styles.css';
+
+function adoptStyles(doc: Document, text: string): void {
+  // A constructable stylesheet needs no inline <style> (so no 'unsafe-inline' in the CSP).
+  const sheet = new CSSStyleSheet();
+  sheet.replaceSync(text);
+  doc.adoptedStyleSheets = [...doc.adoptedStyleSheets, sheet];
+}
+
+adoptStyles(document, css);
+const root = document.getElementById('app') ?? document.body.appendChild(document.createElement('div'));
+const app = new SessionApp(root, createVsCodeHost(window));
+app.start();

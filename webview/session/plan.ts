@@ -1,0 +1,55 @@
+/**
+ * The agent's plan (ACP `plan` update), pinned above the prompt box: each entry with a status icon
+ * and its priority. Every plan update replaces the whole plan, so the view is rebuilt whole.
+ */
+import type { PlanEntryView } from '../../src/acp/session/types';
+import type { Ctx } from './context';
+import { icon } from './dom';
+
+const STATUS_ICON: Record<PlanEntryView['status'], { name: string; label: string; spin?: boolean }> = {
+  pending: { name: 'circle-large-outline', label: 'Pending' },
+  in_progress: { name: 'loading', label: 'In progress', spin: true },
+  completed: { name: 'pass-filled', label: 'Completed' },
+};
+
+export class PlanView {
+  readonly el: HTMLElement;
+  private shown: PlanEntryView[] | null = null;
+  private open = true;
+
+  constructor(private readonly ctx: Ctx) {
+    this.el = ctx.h('section', { className: 'plan', hidden: true, 'aria-label': 'Plan' });
+  }
+
+  update(): void {
+    const plan = this.ctx.state()?.plan ?? [];
+    if (plan === this.shown) return;
+    this.shown = plan;
+    this.el.hidden = plan.length === 0;
+    if (!plan.length) {
+      this.el.replaceChildren();
+      return;
+    }
+    const { h } = this.ctx;
+    const done = plan.filter((p) => p.status === 'completed').length;
+    const list = h(
+      'ol',
+      { className: 'plan-list' },
+      plan.map((p) => {
+        const s = STATUS_ICON[p.status] ?? STATUS_ICON.pending;
+        return h(
+          'li',
+          { className: `plan-entry plan-${p.status} prio-${p.priority}` },
+          icon(h, s.name, { spin: s.spin, label: s.label, className: 'plan-status' }),
+          h('span', { className: 'plan-text' }, p.content),
+          p.priority !== 'medium' ? h('span', { className: `prio prio-${p.priority}`, title: `${p.priority} priority` }, p.priority) : null,
+        );
+      }),
+    );
+    const collapsible = h('vscode-collapsible', { heading: 'Plan', description: `${done}/${plan.length} done`, open: this.open, className: 'plan-collapsible' }, list);
+    collapsible.addEventListener('vsc-collapsible-toggle', (ev) => {
+      this.open = !!(ev as CustomEvent<{ open: boolean }>).detail?.open;
+    });
+    this.el.replaceChildren(collapsible);
+  }
+}

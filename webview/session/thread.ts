@@ -1,0 +1,161 @@
+/**
+ * The thread: one DOM node per entry, kept across patches and updated in place.
+ *
+ * Patches only mark entries, tool calls and terminals dirty; {@link ThreadView.flush} (once per
+ * animation frame) re-renders exactly those. A streamed chunk therefore re-renders one message's
+ * markdown per frame however many chunks arrived, and a tool-call upsert rebuilds one card.
+ */
+import { findEntryIndex } from '../../src/acp/session/patch';
+import type { ThreadEntry } from '../../src/acp/session/types';
+import type { Ctx } from './context';
+import { icon } from './dom';
+import { type EntryNode, renderTextEntry } from './entries';
+import { ToolCardNode } from './toolCard';
+
+type Node_ = { kind: ThreadEntry['kind']; node: EntryNode | ToolCardNode };
+
+/** Distance from the bottom (px) within which the thread counts as "at the bottom". */
+const STICK_SLACK = 32;
+
+export class ThreadView {
+  /** The scroll container (`role=log`, `aria-live=polite`). */
+  readonly el: HTMLElement;
+  private readonly list: HTMLElement;
+  private readonly jump: HTMLElement;
+  private readonly nodes = new Map<string, Node_>();
+  private readonly cards = new Map<string, Set<ToolCardNode>>();
+  private readonly dirtyEntries = new Set<string>();
+  private readonly dirtyToolCalls = new Set<string>();
+  private readonly dirtyTerminals = new Set<string>();
+  /** Whether to follow new output: true while the person is at the bottom. */
+  private stick = true;
+
+  constructor(private readonly ctx: Ctx) {
+    const { h } = ctx;
+    this.list = h('div', { className: 'thread-list', role: 'log', 'aria-live': 'polite', 'aria-relevant': 'additions', 'aria-label': 'Session thread' });
+    this.el = h('div', { className: 'thread', tabindex: '-1' }, this.list);
+    this.jump = h(
+      'button',
+      { type: 'button', className: 'jump-bottom', hidden: true, 'aria-label': 'Scroll to the newest output', onClick: () => this.scrollToBottom() },
+      icon(h, 'arrow-down'),
+      ' Newest',
+    );
+    this.el.addEventListener('scroll', () => {
+      this.stick = this.el.scrollHeight - this.el.scrollTop - this.el.clientHeight <= STICK_SLACK;
+      if (this.stick) this.jump.hidden = true;
+    });
+  }
+
+  /** The "scroll to newest" button; the app places it over the thread's bottom edge. */
+  get jumpButton(): HTMLElement {
+    return this.jump;
+  }
+
+  /** Rebuilds every entry (snapshots only). Keeps the reading position unless it was at the bottom. */
+  reset(): void {
+    this.nodes.clear();
+    this.cards.clear();
+    this.dirtyEntries.clear();
+    this.dirtyToolCalls.clear();
+    this.dirtyTerminals.clear();
+    const state = this.ctx.state();
+    const frag = this.ctx.doc.createDocumentFragment();
+    for (const e of state?.entries ?? []) frag.appendChild(this.create(e).el);
+    const top = this.el.scrollTop;
+    this.list.replaceChildren(frag);
+    if (this.stick) this.scrollToBottom();
+    else this.el.scrollTop = top;
+  }
+
+  markEntry(id: string): void {
+    this.dirtyEntries.add(id);
+  }
+
+  markToolCall(toolCallId: string): void {
+    this.dirtyToolCalls.add(toolCallId);
+  }
+
+  markTerminal(terminalId: string): void {
+    this.dirtyTerminals.add(terminalId);
+  }
+
+  /** The DOM node of an entry (for tests and focus handling). */
+  entryElement(id: string): HTMLElement | undefined {
+    return this.nodes.get(id)?.node.el;
+  }
+
+  /** Applies everything marked dirty since the last flush. */
+  flush(): void {
+    const state = this.ctx.state();
+    if (!state) return;
+    const grew = this.dirtyEntries.size > 0 || this.dirtyToolCalls.size > 0 || this.dirtyTerminals.size > 0;
+    const fresh = new Set<ToolCardNode>();
+    for (const id of this.dirtyEntries) {
+      const i = findEntryIndex(state, id);
+      if (i < 0) continue;
+      const entry = state.entries[i];
+      const known = this.nodes.get(id);
+      if (known && known.kind === entry.kind && !(known.node instanceof ToolCardNode && entry.kind === 'tool_call' && known.node.toolCallId !== entry.toolCallId)) {
+        if (known.node instanceof ToolCardNode) known.node.update();
+        else known.node.update(entry);
+        continue;
+      }
+      const created = this.create(entry);
+      if (created instanceof ToolCardNode) fresh.add(created);
+      if (known) {
+        if (known.node instanceof ToolCardNode) this.cards.get(known.node.toolCallId)?.delete(known.node);
+        known.node.el.replaceWith(created.el);
+      }
+      else this.insert(created.el, state.entries, i);
+    }
+    for (const toolCallId of this.dirtyToolCalls) {
+      for (const card of this.cards.get(toolCallId) ?? []) if (!fresh.has(card)) card.update();
+    }
+    if (this.dirtyTerminals.size) {
+      for (const set of this.cards.values()) {
+        for (const card of set) {
+          for (const t of card.terminalIds()) if (this.dirtyTerminals.has(t)) card.updateTerminal(t);
+        }
+      }
+    }
+    this.dirtyEntries.clear();
+    this.dirtyToolCalls.clear();
+    this.dirtyTerminals.clear();
+    if (!grew) return;
+    if (this.stick) this.scrollToBottom();
+    else this.jump.hidden = false;
+  }
+
+  scrollToBottom(): void {
+    this.el.scrollTop = this.el.scrollHeight;
+    this.stick = true;
+    this.jump.hidden = true;
+  }
+
+  private create(entry: ThreadEntry): EntryNode | ToolCardNode {
+    let node: EntryNode | ToolCardNode;
+    if (entry.kind === 'tool_call') {
+      const card = new ToolCardNode(this.ctx, entry.id, entry.toolCallId);
+      let set = this.cards.get(entry.toolCallId);
+      if (!set) this.cards.set(entry.toolCallId, (set = new Set()));
+      set.add(card);
+      node = card;
+    } else {
+      node = renderTextEntry(this.ctx, entry);
+    }
+    this.nodes.set(entry.id, { kind: entry.kind, node });
+    return node;
+  }
+
+  /** Inserts a new entry's element before the next entry that already has one (normally: appends). */
+  private insert(el: HTMLElement, entries: ThreadEntry[], index: number): void {
+    for (let j = index + 1; j < entries.length; j++) {
+      const next = this.nodes.get(entries[j].id);
+      if (next && next.node.el.parentNode === this.list) {
+        this.list.insertBefore(el, next.node.el);
+        return;
+      }
+    }
+    this.list.appendChild(el);
+  }
+}

@@ -1,0 +1,194 @@
+/**
+ * A tool-call card: kind icon, title, status, locations, content (text, diff preview, terminal),
+ * the permission prompt while the agent waits for the person, and the raw input.
+ *
+ * The card's wrapper element is kept for the entry's life; an upsert of the tool call or its
+ * permission rebuilds only this card's inside, and a terminal update replaces only that terminal's
+ * block. Open/closed state of the card's collapsibles survives rebuilds.
+ */
+import type { ToolKind } from '@agentclientprotocol/sdk';
+import type { PermissionView, ToolCallStatusView, ToolCallView } from '../../src/acp/session/types';
+import { locationLink, renderContent, renderTerminal } from './content';
+import type { Ctx } from './context';
+import { icon, prettyJson } from './dom';
+
+/** Codicon per ACP `ToolKind`. */
+export const KIND_ICON: Record<ToolKind, string> = {
+  read: 'eye',
+  edit: 'edit',
+  delete: 'trash',
+  move: 'arrow-swap',
+  search: 'search',
+  execute: 'terminal',
+  think: 'lightbulb',
+  fetch: 'globe',
+  switch_mode: 'settings',
+  other: 'tools',
+};
+
+export const STATUS_LABEL: Record<ToolCallStatusView, string> = {
+  pending: 'Pending',
+  awaiting_approval: 'Needs approval',
+  in_progress: 'Running',
+  completed: 'Done',
+  failed: 'Failed',
+  rejected: 'Rejected',
+  cancelled: 'Cancelled',
+};
+
+const ANSWER_LABEL = {
+  allow_once: 'Allowed once',
+  allow_always: 'Always allowed',
+  reject_once: 'Rejected',
+  reject_always: 'Always rejected',
+} as const;
+
+const ANSWERED_BY = { person: 'by you', api: 'via the API', cancel: 'because the turn was cancelled' } as const;
+
+export class ToolCardNode {
+  readonly el: HTMLElement;
+  private readonly open = new Set<string>();
+  /** Set after a click so a double click cannot answer twice before the extension's patch lands. */
+  private answering: string | null = null;
+
+  constructor(private readonly ctx: Ctx, readonly entryId: string, readonly toolCallId: string) {
+    this.el = ctx.h('div', { className: 'entry tool-entry', 'data-entry-id': entryId, 'data-tool-call-id': toolCallId });
+    this.update();
+  }
+
+  /** Rebuilds the card from the current tool call and permission. */
+  update(): void {
+    const state = this.ctx.state();
+    const tc = state?.toolCalls[this.toolCallId];
+    const perm = tc?.permissionId ? state?.permissions[tc.permissionId] : undefined;
+    if (perm?.state !== 'waiting') this.answering = null;
+    this.el.replaceChildren(tc ? this.card(tc, perm) : this.missing());
+  }
+
+  /** Replaces the block of one terminal, leaving the rest of the card alone. */
+  updateTerminal(terminalId: string): void {
+    for (const old of Array.from(this.el.querySelectorAll(`[data-terminal-id="${cssEscape(terminalId)}"]`))) {
+      old.replaceWith(renderTerminal(this.ctx, terminalId));
+    }
+  }
+
+  /** Terminal ids this card shows (to route terminal patches). */
+  terminalIds(): string[] {
+    const tc = this.ctx.state()?.toolCalls[this.toolCallId];
+    return (tc?.content ?? []).flatMap((c) => (c.type === 'terminal' ? [c.terminalId] : []));
+  }
+
+  private missing(): HTMLElement {
+    return this.ctx.h('div', { className: 'tool-card' }, this.ctx.h('div', { className: 'muted' }, 'Tool call (no details yet)'));
+  }
+
+  private card(tc: ToolCallView, perm: PermissionView | undefined): HTMLElement {
+    const { h } = this.ctx;
+    const waiting = perm?.state === 'waiting';
+    const running = tc.status === 'in_progress';
+    const command = tc.kind === 'execute' ? commandOf(tc.rawInput) : undefined;
+    const showsTerminal = tc.content.some((c) => c.type === 'terminal');
+    const head = h(
+      'div',
+      { className: 'tool-head' },
+      icon(h, KIND_ICON[tc.kind] ?? 'tools', { className: 'kind-icon', label: tc.kind.replace('_', ' ') }),
+      h('span', { className: 'tool-title', title: tc.title }, tc.title || tc.kind),
+      h('span', { className: `tool-status status-${tc.status}` },
+        running ? icon(h, 'loading', { spin: true }) : null,
+        h('vscode-badge', { className: 'status-badge' }, STATUS_LABEL[tc.status] ?? tc.status)),
+    );
+    return h(
+      'div',
+      {
+        className: `tool-card kind-${tc.kind} status-${tc.status}${waiting ? ' waiting' : ''}`,
+        role: 'group',
+        'aria-label': `${tc.kind} tool call: ${tc.title}, ${STATUS_LABEL[tc.status] ?? tc.status}`,
+      },
+      head,
+      tc.placeholder ? h('div', { className: 'placeholder-note muted' }, '(not announced by the agent)') : null,
+      tc.locations.length
+        ? h('div', { className: 'locations' }, tc.locations.map((l) => locationLink(this.ctx, l.path, l.line)))
+        : null,
+      command && !showsTerminal ? h('pre', { className: 'command' }, h('span', { className: 'prompt-sign' }, '$ '), command) : null,
+      tc.content.length
+        ? h('div', { className: 'tool-content' }, tc.content.map((c, i) => renderContent(this.ctx, c, `${tc.toolCallId}:${i}`)))
+        : null,
+      perm ? this.permission(tc, perm) : null,
+      tc.rawInput !== undefined ? this.collapsible('raw-input', 'Raw input', h('pre', { className: 'raw' }, prettyJson(tc.rawInput))) : null,
+      tc.rawOutput !== undefined ? this.collapsible('raw-output', 'Raw output', h('pre', { className: 'raw' }, prettyJson(tc.rawOutput))) : null,
+    );
+  }
+
+  private collapsible(section: string, heading: string, body: HTMLElement): HTMLElement {
+    const el = this.ctx.h('vscode-collapsible', { heading, className: 'raw-section', open: this.open.has(section) }, body);
+    // The toggle event does not bubble; remember the choice so a rebuild keeps the section open.
+    el.addEventListener('vsc-collapsible-toggle', (ev) => {
+      if ((ev as CustomEvent<{ open: boolean }>).detail?.open) this.open.add(section);
+      else this.open.delete(section);
+    });
+    return el;
+  }
+
+  private permission(tc: ToolCallView, perm: PermissionView): HTMLElement {
+    const { h } = this.ctx;
+    const key = this.ctx.state()?.key;
+    if (perm.state === 'waiting') {
+      const buttons = perm.options.map((o) =>
+        h(
+          'vscode-button',
+          {
+            className: 'perm-option',
+            'data-option-id': o.optionId,
+            'data-kind': o.kind,
+            secondary: o.kind.startsWith('reject'),
+            icon: o.kind.startsWith('allow') ? (o.kind === 'allow_always' ? 'check-all' : 'check') : 'close',
+            disabled: this.answering !== null,
+            'aria-label': `${o.name} (${tc.title})`,
+            onClick: (ev: Event) => {
+              if (!key || this.answering || (ev.currentTarget as HTMLElement).hasAttribute('disabled')) return;
+              this.answering = o.optionId;
+              for (const b of Array.from(this.el.querySelectorAll('.perm-option'))) b.setAttribute('disabled', '');
+              this.ctx.post({ type: 'answerPermission', key, permissionId: perm.permissionId, optionId: o.optionId });
+            },
+          },
+          o.name,
+        ),
+      );
+      return h(
+        'div',
+        { className: 'permission waiting', role: 'group', 'aria-label': 'Permission request' },
+        h('div', { className: 'perm-question' }, icon(h, 'shield'), h('span', null, 'The agent asks for permission to run this tool.')),
+        h('div', { className: 'perm-options' }, buttons),
+      );
+    }
+    const option = perm.options.find((o) => o.optionId === perm.optionId);
+    const label = perm.state === 'cancelled' ? 'Cancelled' : option ? ANSWER_LABEL[option.kind] ?? option.name : 'Answered';
+    const allowed = option?.kind.startsWith('allow') && perm.state === 'selected';
+    const by = perm.answeredBy ? ANSWERED_BY[perm.answeredBy] : undefined;
+    return h(
+      'div',
+      { className: `permission answered ${allowed ? 'allowed' : 'denied'}`, 'data-permission-state': perm.state },
+      icon(h, perm.state === 'cancelled' ? 'circle-slash' : allowed ? 'pass' : 'error'),
+      h('span', { className: 'perm-result' }, label),
+      option && option.name !== label ? h('span', { className: 'muted' }, ` (“${option.name}”)`) : null,
+      by ? h('span', { className: 'muted' }, ` ${by}`) : null,
+    );
+  }
+}
+
+/** The command line of an `execute` call, from the common raw-input shapes (`command: string | string[]`). */
+export function commandOf(raw: unknown): string | undefined {
+  if (!raw || typeof raw !== 'object') return undefined;
+  const r = raw as { command?: unknown; cmd?: unknown; args?: unknown };
+  const cmd = r.command ?? r.cmd;
+  if (typeof cmd === 'string') {
+    const args = Array.isArray(r.args) ? ' ' + r.args.map(String).join(' ') : '';
+    return cmd + args;
+  }
+  if (Array.isArray(cmd)) return cmd.map(String).join(' ');
+  return undefined;
+}
+
+function cssEscape(s: string): string {
+  return s.replace(/["\\]/g, '\\$&');
+}
