@@ -66,6 +66,7 @@ const timeoutSec = Number(args.timeout || 600);
 if (!(timeoutSec > 0)) die('--timeout must be a positive number of seconds');
 const keep = !!args.keep || !!process.env.KEEP_TEST_TMP;
 
+const sleep = ms => new Promise(r => setTimeout(r, ms));
 const t0 = Date.now();
 const log = (...a) => console.log(`[runner ${((Date.now() - t0) / 1000).toFixed(1)}s]`, ...a);
 
@@ -77,7 +78,11 @@ fs.mkdirSync(extensionsDir, { recursive: true });
 const resultFile = path.resolve(process.env.SWITCHBOARD_TEST_RESULT_FILE || path.join(tmp, 'result.txt'));
 try { fs.rmSync(resultFile, { force: true }); } catch { /* ignore */ }
 const screenshotDir = args['screenshot-dir'] ? path.resolve(args['screenshot-dir']) : undefined;
-if (screenshotDir) fs.mkdirSync(screenshotDir, { recursive: true });
+if (screenshotDir) {
+  fs.mkdirSync(screenshotDir, { recursive: true });
+  // stale requests/errors of an aborted earlier run
+  for (const f of fs.readdirSync(screenshotDir)) if (/\.(request|error)$/.test(f)) fs.rmSync(path.join(screenshotDir, f), { force: true });
+}
 
 // ---------------------------------------------------------------- cleanup on every exit path
 let server;           // code-server child (own process group)
@@ -115,15 +120,14 @@ async function finish(code, reason) {
   if (code === 0 && !keep) {
     fs.rmSync(tmp, { recursive: true, force: true });
   } else {
-    log(`logs kept in ${tmp} (server.log, console.log, renderer.log, logs/${code !== 0 ? ', failure.png' : ''})`);
+    const kept = ['server.log', 'console.log', 'renderer.log', 'logs', 'failure.png'].filter(f => fs.existsSync(path.join(tmp, f)));
+    log(`logs kept in ${tmp}${kept.length ? ` (${kept.join(', ')})` : ''}`);
   }
   process.exit(code);
 }
 for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(sig, () => finish(130, `received ${sig}`));
 process.on('uncaughtException', e => finish(1, `error: ${e?.stack || e}`));
 process.on('unhandledRejection', e => finish(1, `error: ${e?.stack || e}`));
-const sleep = ms => new Promise(r => setTimeout(r, ms));
-
 overallTimer = setTimeout(() => finish(2, `TIMEOUT after ${timeoutSec}s`), timeoutSec * 1000);
 
 // ---------------------------------------------------------------- code-server
@@ -140,6 +144,8 @@ const settings = {
   'telemetry.telemetryLevel': 'off',
   'update.mode': 'none',
   'security.workspace.trust.enabled': false,
+  // Tests decide when documents are saved; an auto-save would race their dirty-document checks.
+  'files.autoSave': 'off',
   ...(args.settings ? JSON.parse(fs.readFileSync(args.settings, 'utf8')) : {}),
 };
 fs.mkdirSync(path.join(tmp, 'user-data', 'User'), { recursive: true });
@@ -219,6 +225,7 @@ const NOISE = [
   /^%c/, /^Started local extension host/, /^Extension host \(/, /^\s*$/,
   /ERR_NETWORK_CHANGED|ERR_INTERNET_DISCONNECTED|net::ERR_/, /Long running operations during shutdown/,
   /^\[?Service Worker\]?/i, /was preloaded using link preload but not used/,
+  /^Canceled: Canceled/, /^Error: Timed out waiting for authentication provider/, /^Failed: getaddrinfo/,
 ];
 page.on('console', m => {
   consoleQueue = consoleQueue.then(async () => {

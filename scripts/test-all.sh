@@ -50,7 +50,7 @@ step "unit + ACP tests (npx mocha)"
 MOCHA_ARGS=(--color=false)
 [ -n "${CI:-}" ] && MOCHA_ARGS+=(--forbid-only)
 set +e
-npx mocha "${MOCHA_ARGS[@]}" 2>&1 | tee "$WORK/mocha.log"
+NO_COLOR=1 npx mocha "${MOCHA_ARGS[@]}" 2>&1 | tee "$WORK/mocha.log"   # NO_COLOR: mocha colours CI logs despite --color=false
 MOCHA_RC=${PIPESTATUS[0]}
 set -e
 count() { # count <word> <file>: last "N <word>" of mocha's epilogue, 0 if none

@@ -59,7 +59,8 @@ export function planSpawn(params: CreateTerminalParams, ctx: TerminalCreateConte
 
   if (args.length === 0) {
     const shell = ctx.shell ?? defaultShell(ctx.baseEnv);
-    const shellArgs = process.platform === 'win32' ? ['/d', '/s', '/c', command] : ['-c', command];
+    // cmd.exe: quote the whole line and let /s strip the quotes, exactly as Node's `shell: true` does.
+    const shellArgs = process.platform === 'win32' ? ['/d', '/s', '/c', `"${command}"`] : ['-c', command];
     return { file: shell, args: shellArgs, cwd, env, viaShell: true, commandLine: command, outputByteLimit };
   }
   const commandLine = [command, ...args].map(quoteForDisplay).join(' ');

@@ -26,9 +26,9 @@ export interface OutputText {
 /**
  * Ring buffer of UTF-8 bytes with a hard byte limit.
  *
- * Callers must append whole characters only (each `append` call a complete UTF-8 sequence
- * list); the terminal does that by decoding each stream with a streaming decoder first. With that
- * guarantee the only split the buffer can create is at its own front, which it repairs.
+ * Callers must append whole characters only (every chunk valid UTF-8 on its own); the terminal
+ * ensures that by decoding each stream with a streaming decoder first. With that guarantee the
+ * only split the buffer can create is at its own front, which it repairs.
  */
 export class OutputBuffer {
   /** Maximum retained bytes. */

@@ -120,7 +120,7 @@ export async function terminateProcessGroup(pgid: number, options: TerminateOpti
   const graceMs = options.graceMs ?? DEFAULT_KILL_GRACE_MS;
   if (!signalProcessGroup(pgid, 'SIGTERM')) return true;
   if (await waitForGroupGone(pgid, graceMs)) return true;
-  // no kill
+  signalProcessGroup(pgid, 'SIGKILL');
   return waitForGroupGone(pgid, AFTER_SIGKILL_WAIT_MS);
 }
 

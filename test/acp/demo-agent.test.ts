@@ -4,6 +4,7 @@
  * All of it through `test/fakes/miniClient.ts`, not through the extension's own client.
  */
 import * as assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -38,13 +39,16 @@ function tempDir(prefix: string): string {
   return fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), prefix)));
 }
 
-function groupAlive(pid: number): boolean {
-  try {
-    process.kill(-pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
+/**
+ * Live (non-zombie) processes in a process group. Zombies are skipped: orphans are reparented to
+ * PID 1, which on these machines reaps them only after a second or two.
+ */
+function liveInGroup(pgid: number): number {
+  const table = execFileSync('ps', ['-eo', 'pgid=,stat='], { encoding: 'utf8' });
+  return table
+    .split('\n')
+    .map((line) => line.trim().split(/\s+/))
+    .filter(([group, stat]) => Number(group) === pgid && stat && !stat.startsWith('Z')).length;
 }
 
 describe('offline demo agent', function () {
@@ -127,7 +131,13 @@ describe('offline demo agent', function () {
     const finals = updates.filter((u) => u.status === 'completed').map((u) => u.toolCallId);
     assert.equal(new Set(finals).size, 2, 'edit and shell completed');
 
-    const text = client.agentText();
+    // The summary is its own message (new messageId) and carries the markdown.
+    const lastId = chunks[chunks.length - 1].messageId;
+    assert.notEqual(lastId, chunks[0].messageId);
+    const text = chunks
+      .filter((c) => c.messageId === lastId)
+      .map((c) => (c.content.type === 'text' ? c.content.text : ''))
+      .join('');
     assert.match(text, /^## Demo finished$/m);
     assert.match(text, /^- \*\*Edit\*\*/m);
     assert.match(text, /`echo DEMO_SHELL_OK && ls`/);
@@ -268,10 +278,23 @@ describe('offline demo agent', function () {
     assert.ok(client.updatesOf('tool_call_update').some((u) => u.content?.some((c) => c.type === 'terminal' && c.terminalId === terminal.id)));
     await client.cancel(sessionId);
     assert.equal((await turn).stopReason, 'cancelled');
-    assert.ok(groupAlive(terminal.proc.pid!), 'the careless agent left the terminal running');
+    // The shell(s) and both sleeps still run: by default the agent leaves cleanup to the client.
+    assert.ok(liveInGroup(terminal.proc.pid!) >= 3, 'terminal group still running after the cancelled turn');
     await client.close();
-    await new Promise((r) => setTimeout(r, 100));
-    assert.equal(groupAlive(terminal.proc.pid!), false, 'closing the mini client reaped the group');
+    await client.waitUntil(() => liveInGroup(terminal.proc.pid!) === 0, 3000, 'the terminal group to die');
+  });
+
+  it('grandchild-terminal with SWITCHBOARD_DEMO_RELEASE_ON_CANCEL=1 kills and releases its terminal itself', async () => {
+    const { client, sessionId } = await startSession('grandchild-terminal', {}, { SWITCHBOARD_DEMO_RELEASE_ON_CANCEL: '1' });
+    const turn = client.prompt(sessionId, 'go');
+    await client.waitUntil(() => client.terminals.size === 1, 10_000, 'terminal/create');
+    await client.cancel(sessionId);
+    assert.equal((await turn).stopReason, 'cancelled');
+    await client.waitUntil(() => client.terminalCalls.some((c) => c.method === 'terminal/release'), 5000, 'terminal/release');
+    assert.deepEqual(
+      client.terminalCalls.map((c) => c.method),
+      ['terminal/create', 'terminal/wait_for_exit', 'terminal/kill', 'terminal/release'],
+    );
   });
 
   it('works as the CJS bundle the extension ships (esbuild, node20)', async () => {

@@ -10,6 +10,10 @@ import Mocha from 'mocha';
 
 export function run(): Promise<void> {
   const mocha = new Mocha({ ui: 'bdd', color: false, timeout: 120_000, reporter: 'spec' });
+  // the ✔/✖ symbols come pre-coloured (log-symbols, which colours whenever CI is set): plain text
+  // keeps the runner's stdout and CI logs readable
+  Mocha.reporters.Base.symbols.ok = '✔';
+  Mocha.reporters.Base.symbols.err = '✖';
   const grep = process.env.SWITCHBOARD_TEST_GREP;
   if (grep) mocha.grep(new RegExp(grep));
   const files = fs.readdirSync(__dirname).filter((f) => f.endsWith('.test.js')).sort();

@@ -50,6 +50,7 @@ export class SessionApp {
   private awaitingSnapshot = false;
   private draft = '';
   private persistTimer: ReturnType<typeof setTimeout> | undefined;
+  private readonly timers = new Set<ReturnType<typeof setTimeout>>();
 
   private readonly ctx: Ctx;
   private readonly win: Window;
@@ -72,6 +73,17 @@ export class SessionApp {
       md: createMarkdownRenderer(this.win),
       post: (msg) => this.host.postMessage(msg),
       state: () => this.state,
+      later: (fn, ms) => {
+        const t = setTimeout(() => {
+          this.timers.delete(t);
+          fn();
+        }, ms);
+        this.timers.add(t);
+        return () => {
+          clearTimeout(t);
+          this.timers.delete(t);
+        };
+      },
     };
     const { h } = this.ctx;
     const requestFrame = opts.requestFrame ?? ((cb: () => void) => this.win.requestAnimationFrame(() => cb()));
@@ -116,6 +128,9 @@ export class SessionApp {
   dispose(): void {
     this.unsubscribe?.();
     if (this.persistTimer !== undefined) clearTimeout(this.persistTimer);
+    for (const t of this.timers) clearTimeout(t);
+    this.timers.clear();
+    this.thread.disposeNodes();
   }
 
   /** Handles one message from the extension. */
@@ -166,6 +181,7 @@ export class SessionApp {
     this.hasWorkspace = msg.hasWorkspace;
     this.awaitingSnapshot = false;
     // `reset` drops pending marks (the snapshot supersedes them). Paint synchronously so a reload is instant.
+    this.thread.el.hidden = !this.state;
     if (!sameSession) this.thread.scrollToBottom();
     this.thread.reset();
     this.renderShell();
@@ -235,6 +251,7 @@ export class SessionApp {
     this.thread.el.hidden = !this.state;
     this.plan.update();
     this.composer.update();
+    this.composer.el.hidden = !this.state;
     this.updateBanner();
     this.root.classList.toggle('has-session', !!this.state);
   }

@@ -22,7 +22,8 @@ export class ComposerView {
       className: 'prompt-input',
       rows: '3',
       resize: 'vertical',
-      placeholder: 'Ask the agent…  (Enter to send, Shift+Enter for a new line)',
+      placeholder: 'Ask the agent… (Enter to send)',
+      title: 'Enter sends; Shift+Enter starts a new line',
       'aria-label': 'Prompt',
     }) as ValueElement;
     this.input.addEventListener('keydown', (ev) => this.onKey(ev as KeyboardEvent));

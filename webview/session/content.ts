@@ -59,7 +59,7 @@ function renderDiff(ctx: Ctx, c: Extract<ToolContentView, { type: 'diff' }>, cac
     { className: 'diff-head' },
     icon(h, c.oldText === null ? 'new-file' : 'diff'),
     locationLink(ctx, c.path, firstLine, basename(c.path)),
-    h('span', { className: 'diff-dir muted', title: c.path }, dirname(c.path)),
+    h('span', { className: 'diff-dir muted', title: c.path }, h('span', null, dirname(c.path))),
     h('span', { className: 'diff-stats' },
       c.oldText === null ? h('span', { className: 'new-file-tag' }, 'new') : null,
       h('span', { className: 'stat-add' }, `+${c.added}`),

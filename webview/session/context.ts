@@ -14,4 +14,6 @@ export interface Ctx {
   post(msg: WebviewMessage): void;
   /** The shown session, or null. Views read it while rendering; they never mutate it. */
   state(): SessionState | null;
+  /** Runs `fn` after `ms` unless cancelled; the app cancels every pending call when disposed. */
+  later(fn: () => void, ms: number): () => void;
 }

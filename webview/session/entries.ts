@@ -7,12 +7,15 @@ import type { AgentErrorView, ThreadEntry } from '../../src/acp/session/types';
 import { renderContent } from './content';
 import type { Ctx } from './context';
 import { icon } from './dom';
+import { MarkdownView } from './streamingMarkdown';
 
 /** The DOM of one thread entry, kept across patches. */
 export interface EntryNode {
   el: HTMLElement;
   /** Re-renders after the entry's text grew or the entry was replaced (same kind). */
   update(entry: ThreadEntry): void;
+  /** Cancels pending work (the node is being dropped). */
+  dispose?(): void;
 }
 
 type TextEntry = Extract<ThreadEntry, { kind: 'user' | 'agent' | 'thought' }>;
@@ -47,48 +50,44 @@ function userEntry(ctx: Ctx, entry: TextEntry): EntryNode {
 
 function agentEntry(ctx: Ctx, entry: Extract<ThreadEntry, { kind: 'agent' }>): EntryNode {
   const { h } = ctx;
-  const body = h('div', { className: 'md' });
+  const body = new MarkdownView(ctx);
   const attachments = h('div', { className: 'attachments' });
-  const el = h('div', { className: 'entry agent', 'data-entry-id': entry.id }, body, attachments);
-  let shownText: string | null = null;
+  const el = h('div', { className: 'entry agent', 'data-entry-id': entry.id }, body.el, attachments);
   let shownAttachments: unknown = null;
   const update = (e: ThreadEntry): void => {
     const a = e as Extract<ThreadEntry, { kind: 'agent' }>;
-    if (a.text !== shownText) {
-      body.innerHTML = ctx.md(a.text);
-      shownText = a.text;
-    }
+    body.set(a.text);
     if (a.attachments !== shownAttachments) {
       attachments.replaceChildren(...(a.attachments ?? []).map((c, i) => renderContent(ctx, c, `${a.id}:${i}`)));
       shownAttachments = a.attachments;
     }
   };
   update(entry);
-  return { el, update };
+  return { el, update, dispose: () => body.dispose() };
 }
 
 function thoughtEntry(ctx: Ctx, entry: TextEntry): EntryNode {
   const { h } = ctx;
-  const body = h('div', { className: 'md thought-body' });
-  const collapsible = h('vscode-collapsible', { heading: 'Thinking', className: 'thought' }, body);
+  const body = new MarkdownView(ctx, 'md thought-body');
+  const collapsible = h('vscode-collapsible', { heading: 'Thinking', className: 'thought' }, body.el);
   const el = h('div', { className: 'entry thought-entry', 'data-entry-id': entry.id }, collapsible);
   let shown: string | null = null;
   const update = (e: ThreadEntry): void => {
     const t = (e as TextEntry).text;
     if (t === shown) return;
     shown = t;
-    body.innerHTML = ctx.md(t);
+    body.set(t);
     // A peek at the latest thought while collapsed.
     const tail = t.replace(/\s+/g, ' ').trim();
     collapsible.setAttribute('description', tail.length > 60 ? '…' + tail.slice(-59) : tail);
   };
   update(entry);
-  return { el, update };
+  return { el, update, dispose: () => body.dispose() };
 }
 
 /** Entries that never stream: replaced wholesale when the entry patch repeats their id. */
 function staticEntry<E extends ThreadEntry>(ctx: Ctx, entry: E, body: (ctx: Ctx, e: E) => HTMLElement): EntryNode {
-  const el = ctx.h('div', { className: `entry ${entry.kind}`, 'data-entry-id': entry.id }, body(ctx, entry));
+  const el = ctx.h('div', { className: `entry ${entry.kind}-entry`, 'data-entry-id': entry.id }, body(ctx, entry));
   return { el, update: (e) => el.replaceChildren(body(ctx, e as E)) };
 }
 

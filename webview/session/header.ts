@@ -76,7 +76,8 @@ export class HeaderView {
   /** Cheap: called after every flush that touched `meta`. */
   updateStatus(): void {
     const s = this.ctx.state();
-    const key = s ? JSON.stringify([s.key, s.status, s.title ?? '', s.agentName, s.currentModeId ?? '']) : '';
+    const picker = !this.sessionRow.hidden;
+    const key = s ? JSON.stringify([s.key, s.status, s.title ?? '', s.agentName, s.currentModeId ?? '', picker]) : '';
     if (key === this.statusKey) return;
     this.statusKey = key;
     const { h } = this.ctx;
@@ -90,7 +91,8 @@ export class HeaderView {
     setChildren(this.statusRow,
       h('span', { className: `session-status status-${s.status}`, role: 'status', 'aria-label': `Session ${st.label}` },
         icon(h, st.icon, { spin: st.spin }), h('span', { className: 'status-label' }, st.label)),
-      h('span', { className: 'session-title', title: s.title ?? s.agentName }, s.title || s.agentName),
+      // With a session picker above, the title is already on screen; show the agent instead.
+      h('span', { className: 'session-title', title: s.title ?? s.agentName }, picker ? s.agentName : s.title || s.agentName),
       s.currentModeId ? h('span', { className: 'mode-tag', title: 'Agent mode' }, s.currentModeId) : null,
       s.status !== 'closed'
         ? h('button', { type: 'button', className: 'icon-button', title: 'Close session', 'aria-label': 'Close session',
@@ -157,6 +159,7 @@ export class HeaderView {
     const select = h(
       'vscode-single-select',
       { className: 'session-select', 'aria-label': 'Session' },
+      current === null ? h('vscode-option', { value: '', selected: true }, 'Open a session…') : null,
       sessions.map((s) =>
         h('vscode-option', {
           value: s.key,

@@ -40,9 +40,28 @@ export class ThreadView {
       icon(h, 'arrow-down'),
       ' Newest',
     );
+    // Custom elements, fonts and collapsibles settle after the frame that inserted them; keep
+    // following the bottom while their size changes (not available in test DOMs).
+    const RO = (ctx.doc.defaultView as (Window & { ResizeObserver?: typeof ResizeObserver }) | null)?.ResizeObserver;
+    if (RO) {
+      const ro = new RO(() => {
+        if (this.stick) this.el.scrollTop = this.el.scrollHeight;
+      });
+      ro.observe(this.list);
+      ro.observe(this.el);
+    }
+    // Only a move up un-sticks: our own scrolls only go down, and content that grows after a
+    // programmatic scroll leaves the view above the bottom without the person having scrolled.
+    let lastTop = 0;
     this.el.addEventListener('scroll', () => {
-      this.stick = this.el.scrollHeight - this.el.scrollTop - this.el.clientHeight <= STICK_SLACK;
-      if (this.stick) this.jump.hidden = true;
+      const top = this.el.scrollTop;
+      if (this.el.scrollHeight - top - this.el.clientHeight <= STICK_SLACK) {
+        this.stick = true;
+        this.jump.hidden = true;
+      } else if (top < lastTop) {
+        this.stick = false;
+      }
+      lastTop = top;
     });
   }
 
@@ -53,6 +72,7 @@ export class ThreadView {
 
   /** Rebuilds every entry (snapshots only). Keeps the reading position unless it was at the bottom. */
   reset(): void {
+    this.disposeNodes();
     this.nodes.clear();
     this.cards.clear();
     this.dirtyEntries.clear();
@@ -104,6 +124,7 @@ export class ThreadView {
       if (created instanceof ToolCardNode) fresh.add(created);
       if (known) {
         if (known.node instanceof ToolCardNode) this.cards.get(known.node.toolCallId)?.delete(known.node);
+        else known.node.dispose?.();
         known.node.el.replaceWith(created.el);
       }
       else this.insert(created.el, state.entries, i);
@@ -124,6 +145,11 @@ export class ThreadView {
     if (!grew) return;
     if (this.stick) this.scrollToBottom();
     else this.jump.hidden = false;
+  }
+
+  /** Cancels the entries' pending work (settle timers). */
+  disposeNodes(): void {
+    for (const { node } of this.nodes.values()) if (!(node instanceof ToolCardNode)) node.dispose?.();
   }
 
   scrollToBottom(): void {

@@ -43,6 +43,9 @@ const ANSWER_LABEL = {
   reject_always: 'Always rejected',
 } as const;
 
+/** After this long without an answer from the extension, the option buttons work again. */
+const REENABLE_MS = 5000;
+
 const ANSWERED_BY = { person: 'by you', api: 'via the API', cancel: 'because the turn was cancelled' } as const;
 
 export class ToolCardNode {
@@ -149,6 +152,15 @@ export class ToolCardNode {
               this.answering = o.optionId;
               for (const b of Array.from(this.el.querySelectorAll('.perm-option'))) b.setAttribute('disabled', '');
               this.ctx.post({ type: 'answerPermission', key, permissionId: perm.permissionId, optionId: o.optionId });
+              // The extension answers with a permission patch; if it refused the answer (the
+              // webview holds no authority) and nothing changed, let the person try again.
+              this.ctx.later(() => {
+                const p = this.ctx.state()?.permissions[perm.permissionId];
+                if (this.answering === o.optionId && p?.state === 'waiting') {
+                  this.answering = null;
+                  this.update();
+                }
+              }, REENABLE_MS);
             },
           },
           o.name,

@@ -80,6 +80,13 @@ describe('terminals/TerminalManager', function () {
       assert.ok(output.endsWith('\n49999\n50000\n'), `tail was ${JSON.stringify(output.slice(-20))}`);
     });
 
+    it('waits briefly for the pipes to close, so output written just before they close is in', async () => {
+      // The shell exits at once; its subshell writes 100 ms later and then closes the pipes.
+      const id = await manager.create({ sessionId: SESSION, command: '(sleep 0.1; echo late) & echo early' }, ctx(dir));
+      assert.deepEqual(await manager.waitForExit(id), { exitCode: 0, signal: null });
+      assert.equal(manager.output(id).output, 'early\nlate\n');
+    });
+
     it('reports exit status even when a background grandchild keeps the pipes open', async () => {
       const started = Date.now();
       const id = await manager.create({ sessionId: SESSION, command: 'sleep 30 & echo started' }, ctx(dir));

@@ -1,0 +1,87 @@
+/**
+ * Client-hosted writes in the real editor, driven by the scripted agent's `write-conflict`
+ * scenario: read conflict.txt, wait, write it back with a line appended.
+ */
+import * as assert from 'assert';
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+import * as vscode from 'vscode';
+import { api, scenarioAgent, setAgents, waitForState, workspaceDir } from './util';
+
+const APPENDED = /appended/i;
+
+describe('fs/write_text_file in the editor', () => {
+  before(async () => {
+    // The dirty-document case needs the person's edit to stay unsaved while the agent writes.
+    await vscode.workspace.getConfiguration('files').update('autoSave', 'off', vscode.ConfigurationTarget.Global);
+    await setAgents([scenarioAgent('conflict', 'write-conflict', { SWITCHBOARD_DEMO_DELAY_MS: '1500' })]);
+  });
+
+  /** A fresh folder per test: the scenario edits `<cwd>/conflict.txt`. */
+  function freshDir(name: string): string {
+    const dir = path.join(workspaceDir(), name);
+    fs.mkdirSync(dir, { recursive: true });
+    return dir;
+  }
+
+  it('refuses a write to a document that changed after the agent read it; the unsaved text survives', async () => {
+    const a = await api();
+    const dir = freshDir('dirty');
+    const file = path.join(dir, 'conflict.txt');
+    fs.writeFileSync(file, 'line one\n');
+    const doc = await vscode.workspace.openTextDocument(file);
+    const editor = await vscode.window.showTextDocument(doc);
+    const key = await a.startSession({ agentId: 'conflict', cwd: dir });
+    const turn = a.prompt(key, 'edit conflict.txt');
+    // The agent has read the file once its tool call carries the diff.
+    await waitForState(a, key, (s) => Object.values(s.toolCalls).some((t) => t.content.some((c) => c.type === 'diff')), 'the agent read conflict.txt');
+    await editor.edit((b) => b.insert(new vscode.Position(1, 0), 'my unsaved work\n'));
+    assert.ok(doc.isDirty);
+    const { stopReason } = await turn;
+    assert.strictEqual(stopReason, 'end_turn');
+    assert.strictEqual(doc.getText(), 'line one\nmy unsaved work\n', 'the person\'s text is intact');
+    assert.ok(doc.isDirty, 'still unsaved');
+    assert.strictEqual(fs.readFileSync(file, 'utf8'), 'line one\n', 'disk untouched');
+    const s = a.session(key)!;
+    const tc = Object.values(s.toolCalls)[0];
+    assert.strictEqual(tc.status, 'failed');
+    assert.ok(tc.content.some((c) => c.type === 'text' && /Write refused .*changed/.test(c.text)), JSON.stringify(tc.content));
+    await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+    await a.closeSession(key);
+  });
+
+  it('applies a write to a clean document as an undoable edit', async () => {
+    const a = await api();
+    const dir = freshDir('clean');
+    const file = path.join(dir, 'conflict.txt');
+    fs.writeFileSync(file, 'clean text\n');
+    const doc = await vscode.workspace.openTextDocument(file);
+    await vscode.window.showTextDocument(doc);
+    const key = await a.startSession({ agentId: 'conflict', cwd: dir });
+    const { stopReason } = await a.prompt(key, 'edit conflict.txt');
+    assert.strictEqual(stopReason, 'end_turn');
+    assert.ok(doc.getText().startsWith('clean text\n') && APPENDED.test(doc.getText()), doc.getText());
+    assert.ok(!doc.isDirty, 'saved, since it was clean');
+    assert.strictEqual(fs.readFileSync(file, 'utf8'), doc.getText());
+    await vscode.commands.executeCommand('undo');
+    assert.strictEqual(doc.getText(), 'clean text\n', 'undo restores the text');
+    await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+    await a.closeSession(key);
+  });
+
+  it('refuses paths outside the workspace', async () => {
+    const a = await api();
+    await setAgents([scenarioAgent('outside', 'write-conflict', { SWITCHBOARD_DEMO_DELAY_MS: '0' })]);
+    // The scenario resolves conflict.txt against the session cwd; a cwd outside the folder moves it out.
+    const outside = fs.mkdtempSync(path.join(os.tmpdir(), 'as-outside-'));
+    fs.writeFileSync(path.join(outside, 'conflict.txt'), 'x\n');
+    const key = await a.startSession({ agentId: 'outside', cwd: outside });
+    await a.prompt(key, 'edit');
+    const tc = Object.values(a.session(key)!.toolCalls)[0];
+    assert.strictEqual(tc.status, 'failed');
+    assert.strictEqual(fs.readFileSync(path.join(outside, 'conflict.txt'), 'utf8'), 'x\n');
+    await a.closeSession(key);
+    await setAgents([]);
+  });
+});

@@ -1,0 +1,72 @@
+/** Shared helpers for the in-editor tests: the API, agent settings, and waiting on session state. */
+import * as path from 'path';
+import * as vscode from 'vscode';
+import type { SessionState, SwitchboardApi } from '../../src/api';
+
+export const EXTENSION_ID = 'agent-switchboard.agent-switchboard';
+
+export async function api(): Promise<SwitchboardApi> {
+  const ext = vscode.extensions.getExtension<SwitchboardApi>(EXTENSION_ID);
+  if (!ext) throw new Error(`${EXTENSION_ID} is not installed`);
+  return ext.activate();
+}
+
+export function extensionPath(): string {
+  return vscode.extensions.getExtension(EXTENSION_ID)!.extensionPath;
+}
+
+export function workspaceDir(): string {
+  const f = vscode.workspace.workspaceFolders?.[0];
+  if (!f) throw new Error('the tests need an open folder');
+  return f.uri.fsPath;
+}
+
+/** Adds agent definitions to the user settings (replacing earlier test agents with the same id). */
+export async function setAgents(agents: { id: string; name: string; command: string; args?: string[]; env?: Record<string, string | null> }[]): Promise<void> {
+  await vscode.workspace.getConfiguration('agentSwitchboard').update('agents', agents, vscode.ConfigurationTarget.Global);
+}
+
+/** A scripted agent: the demo agent of the installed extension with one of its scenarios. */
+export function scenarioAgent(id: string, scenario: string, env: Record<string, string> = {}) {
+  return {
+    id,
+    name: `Scenario ${scenario}`,
+    command: process.execPath,
+    args: [path.join(extensionPath(), 'dist', 'demo-agent.js')],
+    env: { ELECTRON_RUN_AS_NODE: '1', SWITCHBOARD_DEMO_SCENARIO: scenario, ...env },
+  };
+}
+
+/** Resolves with the session state once `predicate` holds (checked on every change). */
+export function waitForState(a: SwitchboardApi, key: string, predicate: (s: SessionState) => boolean, what: string, timeoutMs = 60_000): Promise<SessionState> {
+  return new Promise((resolve, reject) => {
+    const now = a.session(key);
+    if (now && predicate(now)) return resolve(now);
+    const timer = setTimeout(() => {
+      sub.dispose();
+      reject(new Error(`timed out after ${timeoutMs} ms waiting for ${what}; state: ${JSON.stringify(a.session(key))?.slice(0, 2000)}`));
+    }, timeoutMs);
+    const sub = a.onDidChangeSession((e) => {
+      if (e.key === key && predicate(e.state)) {
+        clearTimeout(timer);
+        sub.dispose();
+        resolve(structuredClone(e.state) as SessionState);
+      }
+    });
+  });
+}
+
+/** Answers every permission request of `key` with the first option of `kind` while subscribed. */
+export function autoAnswer(a: SwitchboardApi, key: string, kind: 'allow_once' | 'reject_once', answered: string[] = []): vscode.Disposable {
+  const sub = a.onDidChangeSession((e) => {
+    if (e.key !== key) return;
+    for (const p of e.patches) {
+      if (p.op !== 'permission' || p.permission.state !== 'waiting') continue;
+      const option = p.permission.options.find((o) => o.kind === kind) ?? p.permission.options[0];
+      answered.push(`${p.permission.toolCallId}:${option.optionId}`);
+      // Answer outside the change notification, as a person clicking would.
+      setTimeout(() => a.answerPermission(key, p.permission.permissionId, option.optionId), 10);
+    }
+  });
+  return new vscode.Disposable(() => sub.dispose());
+}

@@ -1,0 +1,256 @@
+import assert from 'node:assert/strict';
+import type { SessionPatch } from '../../../src/acp/session/types';
+import { AGENTS, endedState, richState, snapshot } from './fixtures';
+import { type Harness, mount } from './harness';
+
+function patches(h: Harness, list: SessionPatch[], key = 's1'): void {
+  const rev = h.app.currentState!.rev + list.length;
+  h.host.send({ type: 'patches', key, rev, patches: list });
+}
+
+describe('session webview app', () => {
+  let h: Harness;
+  afterEach(() => h?.dispose());
+
+  describe('handshake and snapshot', () => {
+    it('posts ready on start and renders every entry kind of the snapshot', () => {
+      h = mount();
+      assert.deepEqual(h.host.posted, [{ type: 'ready' }]);
+      h.host.send(snapshot(endedState()));
+
+      assert.equal(h.$('[data-entry-id="e0"] .user-text')?.textContent, 'Add an optional "excited" flag to greet() and run the tests.');
+      // Agent markdown became HTML.
+      assert.ok(h.$('[data-entry-id="e2"] .md strong'), 'agent markdown rendered');
+      assert.ok(h.$('[data-entry-id="e2"] .md pre code'), 'code block rendered');
+      // Thought: collapsed collapsible titled "Thinking".
+      const thought = h.$('[data-entry-id="e1"] vscode-collapsible')!;
+      assert.equal(thought.getAttribute('heading'), 'Thinking');
+      assert.equal(thought.hasAttribute('open'), false);
+      // Tool cards: kind icons, diff preview, terminal output.
+      assert.ok(h.$('[data-entry-id="e3"] .codicon-eye'));
+      assert.ok(h.$('[data-entry-id="e4"] .codicon-edit'));
+      assert.ok(h.$$('[data-entry-id="e4"] .dl.add').length > 0, 'diff lines shown');
+      assert.equal(h.$('[data-entry-id="e4"] .stat-add')?.textContent, '+3');
+      assert.match(h.$('[data-entry-id="e5"] .term-out')?.textContent ?? '', /Done in 1\.2s/);
+      assert.match(h.$('[data-entry-id="e5"] .term-status')?.textContent ?? '', /exit 0/);
+      // Placeholder tool call.
+      assert.match(h.$('[data-entry-id="e7"] .placeholder-note')?.textContent ?? '', /not announced by the agent/);
+      // Notices: the error one shows the launch details.
+      assert.match(h.$('[data-entry-id="e9"] .kv')?.textContent ?? '', /claude-code-acp --verbose.*\/usr\/local\/bin:\/usr\/bin.*127/s);
+      assert.match(h.$('[data-entry-id="e9"] pre.stderr')?.textContent ?? '', /fatal: not logged in/);
+      // turn_end refusal is explained.
+      assert.match(h.$('[data-entry-id="e8"]')?.textContent ?? '', /the agent refused; this prompt is dropped from its context/);
+      // Plan pinned with status and priority.
+      assert.equal(h.$$('.plan-entry').length, 4);
+      assert.ok(h.$('.plan-entry.plan-in_progress .codicon-loading'));
+      assert.equal(h.$('.plan-entry.prio-high .prio')?.textContent, 'high');
+      // Thread is a polite live region.
+      assert.equal(h.$('.thread-list')?.getAttribute('aria-live'), 'polite');
+    });
+
+    it('labels agents: the demo as offline, unavailable ones disabled with their reason', () => {
+      h = mount();
+      h.host.send(snapshot(richState()));
+      const opts = h.$$('.agent-select vscode-option');
+      assert.deepEqual(opts.map((o) => o.textContent), ['Claude Code', 'Gemini CLI (unavailable)', 'Demo agent (offline demo)']);
+      assert.ok(opts[1].hasAttribute('disabled'));
+      assert.equal(opts[1].getAttribute('title'), AGENTS[1].reason);
+      h.$('.start-button')!.click();
+      assert.deepEqual(h.host.ofType('startSession'), [{ type: 'startSession', agentId: 'claude' }]);
+    });
+
+    it('shows a session picker when there are several sessions', () => {
+      h = mount();
+      h.host.send(snapshot(richState()));
+      const select = h.$('.session-select') as HTMLElement & { value?: string };
+      assert.ok(select);
+      select.value = 's2';
+      select.dispatchEvent(new h.dom.window.Event('change'));
+      assert.deepEqual(h.host.ofType('selectSession'), [{ type: 'selectSession', key: 's2' }]);
+    });
+
+    it('shows an explanation and a start button without a session', () => {
+      h = mount();
+      h.host.send(snapshot(null, { workspaceTrusted: false }));
+      assert.equal(h.$('.empty')?.hidden, false);
+      assert.match(h.$('.empty')?.textContent ?? '', /Restricted Mode/);
+      h.$('.empty-start')!.click();
+      assert.deepEqual(h.host.ofType('startSession'), [{ type: 'startSession', agentId: 'claude' }]);
+      assert.ok(h.$('.send-button')!.hasAttribute('disabled'));
+    });
+
+    it('paints the saved state at once after a reload, before the extension answers', () => {
+      h = mount();
+      h.host.send(snapshot(richState()));
+      const host = h.host;
+      h.dispose();
+      h = mount(host);
+      assert.ok(h.$('[data-entry-id="e2"] .md strong'), 'restored from setState');
+      assert.deepEqual(host.posted.at(-1), { type: 'ready' });
+    });
+  });
+
+  describe('permissions', () => {
+    it('shows the options in the waiting card and posts the chosen one', () => {
+      h = mount();
+      h.host.send(snapshot(richState()));
+      const card = h.$('[data-entry-id="e7"] .tool-card')!;
+      assert.ok(card.classList.contains('waiting'));
+      // The merged detail is in the card: the command to be run.
+      assert.match(card.querySelector('pre.command')?.textContent ?? '', /npm test -- --reporter dot/);
+      const buttons = Array.from(card.querySelectorAll<HTMLElement>('.perm-option'));
+      assert.deepEqual(buttons.map((b) => b.textContent), ['Allow once', 'Always allow npm test', 'Reject']);
+      assert.ok(!buttons[0].hasAttribute('secondary'));
+      assert.ok(buttons[2].hasAttribute('secondary'));
+
+      buttons[1].click();
+      buttons[0].click(); // a second click before the extension answers is ignored
+      assert.deepEqual(h.host.ofType('answerPermission'), [{ type: 'answerPermission', key: 's1', permissionId: 'p1', optionId: 'allow-always' }]);
+      assert.ok(buttons.every((b) => b.hasAttribute('disabled')));
+    });
+
+    it('shows how an answered permission ended and who answered', () => {
+      h = mount();
+      h.host.send(snapshot(richState()));
+      assert.match(h.$('[data-entry-id="e4"] .permission.answered')?.textContent ?? '', /Allowed once.*by you/);
+      patches(h, [
+        { op: 'permission', permission: { ...richState().permissions.p1, state: 'cancelled', answeredBy: 'cancel' } },
+        { op: 'toolCall', toolCall: { ...richState().toolCalls['tc-test'], status: 'cancelled' } },
+      ]);
+      h.frame();
+      const card = h.$('[data-entry-id="e7"] .tool-card')!;
+      assert.ok(!card.classList.contains('waiting'));
+      assert.match(card.querySelector('.permission')?.textContent ?? '', /Cancelled.*turn was cancelled/);
+    });
+  });
+
+  describe('patches', () => {
+    it('appends streamed text to one entry without recreating other entries, once per frame', () => {
+      h = mount();
+      h.host.send(snapshot(richState()));
+      const before = new Map(['e0', 'e1', 'e2', 'e3', 'e4', 'e5', 'e6', 'e7'].map((id) => [id, h.app.entryElement(id)!]));
+      const otherBodies = h.$$('.md').filter((el) => !el.closest('[data-entry-id="e2"]'));
+      const otherHtml = otherBodies.map((el) => el.innerHTML);
+
+      for (let i = 0; i < 1000; i++) patches(h, [{ op: 'appendText', entryId: 'e2', text: i === 999 ? ' **the end**' : '.' }]);
+      assert.equal(h.frames.length, 1, 'a thousand chunks ask for one frame');
+      assert.doesNotMatch(h.$('[data-entry-id="e2"]')!.textContent!, /the end/, 'DOM waits for the frame');
+      h.frame();
+
+      assert.equal(h.$$('[data-entry-id="e2"] .md strong').at(-1)?.textContent, 'the end');
+      for (const [id, el] of before) assert.equal(h.app.entryElement(id), el, `entry ${id} kept its node`);
+      for (const [id, el] of before) assert.ok(el.isConnected, `entry ${id} still in the document`);
+      otherBodies.forEach((el, i) => {
+        assert.ok(el.isConnected);
+        assert.equal(el.innerHTML, otherHtml[i]);
+      });
+      assert.equal(h.app.currentState!.rev, 1040);
+    });
+
+    it('re-renders only the card of an upserted tool call', () => {
+      h = mount();
+      h.host.send(snapshot(richState()));
+      const readCard = h.$('[data-entry-id="e3"] .tool-card');
+      const execCard = h.$('[data-entry-id="e5"] .tool-card');
+      const editCard = h.$('[data-entry-id="e4"] .tool-card');
+      patches(h, [{ op: 'toolCall', toolCall: { ...richState().toolCalls['tc-read'], status: 'failed', title: 'Read failed' } }]);
+      h.frame();
+      assert.notEqual(h.$('[data-entry-id="e3"] .tool-card'), readCard, 'the upserted card was rebuilt');
+      assert.match(h.$('[data-entry-id="e3"] .tool-title')?.textContent ?? '', /Read failed/);
+      assert.equal(h.$('[data-entry-id="e4"] .tool-card'), editCard);
+      assert.equal(h.$('[data-entry-id="e5"] .tool-card'), execCard);
+    });
+
+    it('updates a terminal block in place and appends new entries at the end', () => {
+      h = mount();
+      h.host.send(snapshot(richState()));
+      const execCard = h.$('[data-entry-id="e5"] .tool-card');
+      const t1 = richState().terminals.t1;
+      patches(h, [
+        { op: 'terminal', terminal: { ...t1, output: t1.output + 'extra line\n' } },
+        { op: 'entry', entry: { kind: 'agent', id: 'e8', text: 'All *green*.', attachments: [] } },
+        { op: 'meta', meta: { status: 'ready' } },
+      ]);
+      h.frame();
+      assert.equal(h.$('[data-entry-id="e5"] .tool-card'), execCard);
+      assert.match(h.$('[data-entry-id="e5"] .term-out')?.textContent ?? '', /extra line/);
+      assert.equal(h.$('.thread-list')!.lastElementChild?.getAttribute('data-entry-id'), 'e8');
+      assert.ok(h.$('[data-entry-id="e8"] em'));
+      assert.ok(!h.$('.send-button')!.hasAttribute('disabled'), 'ready enables Send');
+      assert.ok(h.$('.stop-button')!.hasAttribute('disabled'));
+    });
+
+    it('asks for a snapshot once on a rev gap and ignores patches until it arrives', () => {
+      h = mount();
+      h.host.send(snapshot(richState()));
+      const text = h.app.currentState!.entries[2];
+      h.host.send({ type: 'patches', key: 's1', rev: 45, patches: [{ op: 'appendText', entryId: 'e2', text: 'lost' }] });
+      h.host.send({ type: 'patches', key: 's1', rev: 46, patches: [{ op: 'appendText', entryId: 'e2', text: 'lost' }] });
+      assert.deepEqual(h.host.ofType('requestSnapshot'), [{ type: 'requestSnapshot' }]);
+      assert.equal(h.app.currentState!.rev, 40);
+      assert.deepEqual(h.app.currentState!.entries[2], text);
+      // The snapshot resumes the stream.
+      const fresh = richState();
+      fresh.rev = 46;
+      h.host.send(snapshot(fresh));
+      patches(h, [{ op: 'appendText', entryId: 'e2', text: ' resumed' }]);
+      h.frame();
+      assert.match(h.$('[data-entry-id="e2"]')!.textContent!, /resumed/);
+    });
+
+    it('ignores patches for another session', () => {
+      h = mount();
+      h.host.send(snapshot(richState()));
+      h.host.send({ type: 'patches', key: 's2', rev: 1, patches: [{ op: 'meta', meta: { status: 'ready' } }] });
+      assert.equal(h.app.currentState!.status, 'prompting');
+      assert.deepEqual(h.host.ofType('requestSnapshot'), []);
+    });
+  });
+
+  describe('prompt box and links', () => {
+    it('sends on Enter, not on Shift+Enter, and only when ready', () => {
+      h = mount();
+      h.host.send(snapshot(endedState()));
+      const input = h.$('.prompt-input') as HTMLElement & { value?: string };
+      const key = (init: KeyboardEventInit) => input.dispatchEvent(new h.dom.window.KeyboardEvent('keydown', { bubbles: true, cancelable: true, ...init }));
+      input.value = 'line one';
+      key({ key: 'Enter', shiftKey: true });
+      assert.deepEqual(h.host.ofType('prompt'), []);
+      key({ key: 'Enter' });
+      assert.deepEqual(h.host.ofType('prompt'), [{ type: 'prompt', key: 's1', text: 'line one' }]);
+      assert.equal(input.value, '');
+
+      patches(h, [{ op: 'meta', meta: { status: 'prompting' } }]);
+      h.frame();
+      input.value = 'too early';
+      key({ key: 'Enter' });
+      assert.equal(h.host.ofType('prompt').length, 1);
+      assert.ok(h.$('.send-button')!.hasAttribute('disabled'));
+      h.$('.stop-button')!.click();
+      assert.deepEqual(h.host.ofType('cancel'), [{ type: 'cancel', key: 's1' }]);
+    });
+
+    it('posts openLocation and showTerminal from cards', () => {
+      h = mount();
+      h.host.send(snapshot(richState()));
+      const loc = h.$('[data-entry-id="e3"] .location')!;
+      assert.equal(loc.textContent, 'greet.ts:1');
+      loc.click();
+      h.$('[data-entry-id="e5"] .show-terminal')!.click();
+      assert.deepEqual(h.host.ofType('openLocation'), [{ type: 'openLocation', path: '/work/demo/src/greet.ts', line: 1 }]);
+      assert.deepEqual(h.host.ofType('showTerminal'), [{ type: 'showTerminal', key: 's1', terminalId: 't1' }]);
+    });
+
+    it('link clicks in agent markdown open nothing', () => {
+      h = mount();
+      h.host.send(snapshot(richState()));
+      const a = h.$('[data-entry-id="e2"] a')!;
+      assert.equal(a.getAttribute('title'), 'https://example.com/docs');
+      assert.equal(a.hasAttribute('href'), false);
+      const ev = new h.dom.window.MouseEvent('click', { bubbles: true, cancelable: true });
+      a.dispatchEvent(ev);
+      assert.equal(ev.defaultPrevented, true);
+      assert.deepEqual(h.host.posted.filter((m) => m.type !== 'ready'), []);
+    });
+  });
+});
