@@ -92,13 +92,7 @@ export class AgentConnection {
         clientInfo: opts.clientInfo,
       });
       const first = await Promise.race([initialize, exited, timeout]);
-      if (first === 'exited') {
-        // Let the last stderr bytes arrive before we report them.
-        await new Promise((r) => setTimeout(r, 50));
-        const failure = proc!.failure('exit');
-        if (failure.errno) failure.phase = 'spawn';
-        return await fail(formatLaunchError(failure, opts.agentName));
-      }
+      if (first === 'exited') return await fail(await exitView(proc!, opts.agentName));
       if (first === 'timeout') {
         if (proc) return await fail(formatLaunchError(proc.failure('timeout', { timeoutSeconds: timeoutMs / 1000 }), opts.agentName));
         return await fail({ message: `${opts.agentName} did not answer "initialize" within ${timeoutMs / 1000} s.` });
@@ -114,8 +108,10 @@ export class AgentConnection {
       return self;
     } catch (err) {
       if (err instanceof AgentLaunchError) throw err;
-      if (proc && !proc.running) {
-        return await fail(formatLaunchError(proc.failure('exit'), opts.agentName));
+      if (proc) {
+        // The SDK sees stdout close before Node reports the exit; give the exit a moment to arrive.
+        await Promise.race([proc.exited, new Promise((r) => setTimeout(r, 1000))]);
+        if (!proc.running) return await fail(await exitView(proc, opts.agentName));
       }
       return await fail({ message: `${opts.agentName} failed during "initialize": ${errorMessage(err)}`, stderrTail: proc?.stderrTail() });
     } finally {
@@ -167,6 +163,15 @@ export class AgentConnection {
     this.onDidDieEmitter.dispose();
     await this.proc?.kill();
   }
+}
+
+/** The error view for a process that ended (or never started) before `initialize` answered. */
+async function exitView(proc: AgentProcess, agentName: string): Promise<AgentErrorView> {
+  // Let the last stderr bytes arrive before we report them.
+  await new Promise((r) => setTimeout(r, 50));
+  const failure = proc.failure('exit');
+  if (failure.errno) failure.phase = 'spawn';
+  return formatLaunchError(failure, agentName);
 }
 
 /** The message of an unknown thrown value (JSON-RPC errors carry `message` and `data`). */

@@ -64,6 +64,8 @@ describe('fs/write_text_file in the editor', () => {
     assert.ok(doc.getText().startsWith('clean text\n') && APPENDED.test(doc.getText()), doc.getText());
     assert.ok(!doc.isDirty, 'saved, since it was clean');
     assert.strictEqual(fs.readFileSync(file, 'utf8'), doc.getText());
+    // Undo acts on the focused editor; starting the session focused the sidebar.
+    await vscode.window.showTextDocument(doc);
     await vscode.commands.executeCommand('undo');
     assert.strictEqual(doc.getText(), 'clean text\n', 'undo restores the text');
     await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
