@@ -30,5 +30,6 @@ for (const f of ['codicon.css', 'codicon.ttf']) {
 
 if (process.argv.includes('--tests')) {
   const entries = fs.readdirSync('test/integration').filter((f) => f.endsWith('.ts')).map((f) => `test/integration/${f}`);
-  await esbuild.build({ ...node, entryPoints: entries, outdir: 'out/test/integration' });
+  // The real agent under test is resolved at run time from the repo's node_modules, not bundled.
+  await esbuild.build({ ...node, external: [...node.external, '@zed-industries/claude-code-acp'], entryPoints: entries, outdir: 'out/test/integration' });
 }

@@ -52,7 +52,7 @@ say "tools"
 TOOLS_ENV=$(bash scripts/setup-tools.sh)   # an assignment, so a failure stops us
 eval "$TOOLS_ENV"
 
-if [ ! -d node_modules ]; then say "npm ci"; npm ci --no-audit --no-fund; fi
+if [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then say "npm ci"; npm ci --no-audit --no-fund; fi
 say "build + package"
 npm run -s build
 rm -f dist/agent-switchboard.vsix

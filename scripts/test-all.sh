@@ -32,6 +32,11 @@ TOOLS_ENV=$(bash scripts/setup-tools.sh)   # an assignment, so a failure stops u
 eval "$TOOLS_ENV"
 echo "node24: $("$NODE24" -v)  code-server: $("$NODE24" "$CODE_SERVER_ENTRY" --version 2>/dev/null | tail -1 | cut -d' ' -f1)  chromium: $CHROMIUM"
 
+if [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
+  step "npm ci (node_modules missing or older than package-lock.json)"
+  npm ci --no-audit --no-fund
+fi
+
 step "build (npm run build:tests)"
 npm run -s build:tests
 

@@ -54,7 +54,8 @@ describe('ACP client over real stdio', function () {
   const agents: ResolvedAgent[] = [
     agent('demo', 'demo'),
     agent('exit', 'exit-stderr'),
-    agent('silent', 'no-initialize'),
+    // A marker argument lets the test find this process in the process table.
+    agent('silent', 'no-initialize', { args: ['--import', TSX, DEMO, `--marker=silent-${process.pid}`] }),
     agent('grandchild', 'grandchild-terminal'),
     agent('missing', undefined, { command: 'no-such-agent-xyz', resolvedCommand: 'no-such-agent-xyz', args: ['--acp'] }),
   ];
@@ -120,7 +121,6 @@ describe('ACP client over real stdio', function () {
 
   it('an agent that never answers initialize times out and is killed', async () => {
     const before = Date.now();
-    let pid: number | undefined;
     await assert.rejects(manager.start('silent', cwd), (err: unknown) => {
       assert.ok(err instanceof AgentLaunchError);
       assert.match(err.message, /did not answer "initialize" within 1.5 s/);
@@ -129,8 +129,8 @@ describe('ACP client over real stdio', function () {
     assert.ok(Date.now() - before < 8000);
     // No process of ours may be left: look for the demo agent with that scenario.
     const table = execFileSync('ps', ['-eo', 'pid=,stat=,args='], { encoding: 'utf8' });
-    pid = table.split('\n').map((l) => l.trim().split(/\s+/)).find(([, st, ...args]) => !st?.startsWith('Z') && args.join(' ').includes('no-initialize'))?.[0] as unknown as number;
-    assert.equal(pid, undefined);
+    const left = table.split('\n').map((l) => l.trim().split(/\s+/)).find(([, st, ...args]) => !st?.startsWith('Z') && args.join(' ').includes(`--marker=silent-${process.pid}`));
+    assert.equal(left, undefined);
   });
 
   it('a command that is not on PATH says so', async () => {
