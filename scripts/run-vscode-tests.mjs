@@ -278,6 +278,7 @@ if (screenshotDir) {
         try {
           let opts = {};
           try { opts = JSON.parse(fs.readFileSync(path.join(screenshotDir, req), 'utf8') || '{}'); } catch { /* plain request */ }
+          if (opts.sidebarWidth) await resizeSidebar(Number(opts.sidebarWidth));
           if (opts.waitForSelector) await waitForSelectorInAnyFrame(opts.waitForSelector, Math.max(1000, (opts.timeoutMs || 20000) - 3000));
           await page.screenshot({ path: png, timeout: 15000 });
           log(`screenshot ${path.relative(process.cwd(), png) || png}`);
@@ -291,6 +292,34 @@ if (screenshotDir) {
       log(`screenshot poll error: ${e?.message || e}`);
     } finally { busy = false; }
   }, 250);
+}
+
+// Drags the primary side bar's sash so the side bar is `width` CSS pixels wide (sidebar webviews
+// read better in a screenshot when they are not squeezed to the default width).
+async function resizeSidebar(width) {
+  const box = await page.locator('.part.sidebar').first().boundingBox();
+  if (!box) return;
+  // The sash is its own element over the side bar's right edge: take the vertical sash nearest to it.
+  const edge = box.x + box.width;
+  let best;
+  for (const sash of await page.locator('.monaco-sash.vertical').all()) {
+    const b = await sash.boundingBox().catch(() => null);
+    if (!b || b.height < box.height / 2) continue;
+    const d = Math.abs(b.x + b.width / 2 - edge);
+    if (!best || d < best.d) best = { d, x: b.x + b.width / 2 };
+  }
+  const x = best && best.d < 20 ? best.x : edge;
+  const y = box.y + box.height / 2;
+  await page.mouse.move(x, y);
+  await sleep(150);
+  await page.mouse.down();
+  await page.mouse.move(x + (width - box.width) / 2, y, { steps: 5 });
+  await page.mouse.move(x + (width - box.width), y, { steps: 5 });
+  await page.mouse.up();
+  await page.mouse.move(box.x + width + 300, y);   // away from the sash, so no hover highlight
+  await sleep(500);
+  const after = await page.locator('.part.sidebar').first().boundingBox();
+  log(`side bar width ${Math.round(box.width)} -> ${Math.round(after?.width ?? 0)} (asked ${width})`);
 }
 
 // Webviews live in nested iframes: look in every frame of the page.

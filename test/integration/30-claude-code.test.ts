@@ -71,8 +71,6 @@ describe('real agent: claude-code-acp against the fake model server', () => {
     if (fake.stray.length) console.log(`    (refused egress attempts: ${fake.stray.join(', ')})`);
 
     await vscode.commands.executeCommand('agentSwitchboard.session.focus');
-    // A wider sidebar shows the tool cards whole in the screenshot.
-    for (let i = 0; i < 4; i++) await vscode.commands.executeCommand('workbench.action.increaseViewWidth');
-    await screenshot('workbench-claude-turn', 30000, { waitForSelector: '.turn-end' });
+    await screenshot('workbench-claude-turn', 30000, { waitForSelector: '.turn-end', sidebarWidth: 520 });
   });
 });

@@ -23,8 +23,7 @@ describe('session sidebar with the offline demo agent', () => {
     await screenshot('permission-while-hidden', 20000);
 
     await vscode.commands.executeCommand('agentSwitchboard.session.focus');
-    for (let i = 0; i < 4; i++) await vscode.commands.executeCommand('workbench.action.increaseViewWidth');
-    await screenshot('permission-card', 30000, { waitForSelector: '.tool-card.waiting' });
+    await screenshot('permission-card', 30000, { waitForSelector: '.tool-card.waiting', sidebarWidth: 520 });
 
     const sub = autoAnswer(a, key, 'allow_once');
     const allow = permission.options.find((o) => o.kind === 'allow_once')!;
@@ -37,7 +36,7 @@ describe('session sidebar with the offline demo agent', () => {
     await vscode.commands.executeCommand('workbench.action.closeSidebar');
     await new Promise((r) => setTimeout(r, 500));
     await vscode.commands.executeCommand('agentSwitchboard.session.focus');
-    await screenshot('demo-turn-after-reshow', 30000, { waitForSelector: '.turn-end' });
+    await screenshot('demo-turn-after-reshow', 30000, { waitForSelector: '.turn-end', sidebarWidth: 520 });
     const s = a.session(key)!;
     assert.ok(s.entries.some((e) => e.kind === 'turn_end'));
     assert.ok(Object.values(s.terminals).some((t) => /DEMO_SHELL_OK/.test(t.output)));

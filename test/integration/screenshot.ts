@@ -12,6 +12,8 @@ import * as path from 'path';
 export interface ScreenshotOptions {
   /** Playwright selector that must be visible in some frame (e.g. the webview) before the shot. */
   waitForSelector?: string;
+  /** Drag the side bar to this width (CSS pixels) before the shot. */
+  sidebarWidth?: number;
 }
 
 export async function screenshot(name: string, timeoutMs = 20000, options: ScreenshotOptions = {}): Promise<string | undefined> {
@@ -23,7 +25,7 @@ export async function screenshot(name: string, timeoutMs = 20000, options: Scree
   const request = path.join(dir, `${safe}.request`);
   const error = path.join(dir, `${safe}.error`);
   for (const f of [png, error]) fs.rmSync(f, { force: true });
-  fs.writeFileSync(request, JSON.stringify({ name, requestedAt: new Date().toISOString(), waitForSelector: options.waitForSelector, timeoutMs }) + '\n');
+  fs.writeFileSync(request, JSON.stringify({ name, requestedAt: new Date().toISOString(), waitForSelector: options.waitForSelector, sidebarWidth: options.sidebarWidth, timeoutMs }) + '\n');
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     if (fs.existsSync(error)) {
