@@ -1,0 +1,163 @@
+/**
+ * The effect gate: an effect the agent asks the client to perform (`fs/write_text_file`,
+ * `terminal/create`) is performed only if it matches an approved, unexpired, unconsumed intent of
+ * the same session and agent, or a policy default that allows it. Pure; no `vscode`.
+ */
+import path from 'node:path';
+import { intentHash, shortHash, type CommandEffect, type Effect, type Intent, type WriteEffect } from './intent';
+
+/** How long an approval lasts. `once` is consumed by the first matching effect. */
+export type ApprovalScope = 'once' | 'session';
+
+/** An approved intent. */
+export interface Approval {
+  id: string;
+  hash: string;
+  intent: Intent;
+  scope: ApprovalScope;
+  /** ms since epoch; undefined = no expiry. */
+  expiresAt?: number;
+  /** Indexes of `intent.effects` already used by a `once` approval. */
+  consumed: Set<number>;
+  decidedBy: 'person' | 'api';
+}
+
+/** Per-kind defaults: `ask` needs an approval, `allow` performs unapproved effects, `deny` refuses all. */
+export interface PolicyDefaults {
+  write: 'ask' | 'allow' | 'deny';
+  command: 'ask' | 'allow' | 'deny';
+  /** Log what `allow` would have let through, but still require approval. */
+  dryRun: boolean;
+}
+
+/** The gate's verdict on one effect. */
+export type GateDecision =
+  | { allowed: true; source: 'approval'; approval: Approval }
+  | { allowed: true; source: 'policy' }
+  | { allowed: false; reason: 'no_approval' | 'denied_by_policy' | 'protected_target'; message: string; wouldAllowInDryRun?: boolean };
+
+/** Paths (workspace-relative, `/`) whose writes always need an explicit approval of that exact write. */
+const PROTECTED = [/^\.git(\/|$)/, /^\.vscode(\/|$)/, /(^|\/)\.mcp\.json$/, /^\.claude(\/|$)/, /(^|\/)opencode\.json$/, /(^|\/)\.codex(\/|$)/, /(^|\/)\.gemini(\/|$)/, /\.code-workspace$/];
+
+/** True for writes the policy never lets through without an approval of that very write. */
+export function isProtected(relPath: string): boolean {
+  return path.isAbsolute(relPath) || PROTECTED.some((r) => r.test(relPath));
+}
+
+/** Does a declared write cover a performed one? Same path and, if content was declared, one of its hashes. */
+export function writeCovers(declared: WriteEffect, actual: WriteEffect): boolean {
+  if (declared.path !== actual.path) return false;
+  if (declared.contentSha256.length === 0) return true;
+  return actual.contentSha256.length === 1 && declared.contentSha256.includes(actual.contentSha256[0]);
+}
+
+/** The argv of a command effect: a shell string stays one element. */
+function argv(c: CommandEffect): string[] {
+  return c.command === null ? [] : [c.command, ...c.args];
+}
+
+/**
+ * Does a declared command cover a performed one? Same cwd, and the same command line: equal argv,
+ * or equal when both are joined with spaces (an agent may declare `["bash","-lc","x"]` and run
+ * `bash` with args, or declare a string and run it as one shell string). A declaration without a
+ * command covers any command in that cwd (the card said the command was not shown).
+ */
+export function commandCovers(declared: CommandEffect, actual: CommandEffect): boolean {
+  if (path.resolve(declared.cwd) !== path.resolve(actual.cwd)) return false;
+  if (declared.command === null) return true;
+  const a = argv(declared);
+  const b = argv(actual);
+  return (a.length === b.length && a.every((x, i) => x === b[i])) || a.join(' ') === b.join(' ');
+}
+
+function covers(declared: Effect, actual: WriteEffect | CommandEffect): boolean {
+  if (declared.type === 'write' && actual.type === 'write') return writeCovers(declared, actual);
+  if (declared.type === 'command' && actual.type === 'command') return commandCovers(declared, actual);
+  return false;
+}
+
+/** Approvals of one window, checked and consumed by the gate. */
+export class ApprovalStore {
+  private readonly approvals: Approval[] = [];
+  private seq = 0;
+
+  /** Records an approval of `intent`; returns it (with its hash). */
+  approve(intent: Intent, scope: ApprovalScope, decidedBy: Approval['decidedBy'], expiresAt?: number): Approval {
+    const a: Approval = { id: `a${++this.seq}`, hash: intentHash(intent), intent, scope, expiresAt, consumed: new Set(), decidedBy };
+    this.approvals.push(a);
+    return a;
+  }
+
+  /** Every approval still usable at `now`. */
+  active(now: number): Approval[] {
+    return this.approvals.filter((a) => usable(a, now));
+  }
+
+  /** Removes an approval. */
+  revoke(id: string): boolean {
+    const i = this.approvals.findIndex((a) => a.id === id);
+    if (i < 0) return false;
+    this.approvals.splice(i, 1);
+    return true;
+  }
+
+  /** Drops every approval of a session (it ended). */
+  forgetSession(sessionId: string): void {
+    for (let i = this.approvals.length - 1; i >= 0; i--) if (this.approvals[i].intent.sessionId === sessionId) this.approvals.splice(i, 1);
+  }
+
+  /**
+   * Finds an approval of the same session and agent that covers `actual`, and consumes the matched
+   * effect if the approval is `once`. Newer approvals are tried first.
+   */
+  take(sessionId: string, agentId: string, actual: WriteEffect | CommandEffect, now: number): Approval | undefined {
+    for (let i = this.approvals.length - 1; i >= 0; i--) {
+      const a = this.approvals[i];
+      if (a.intent.sessionId !== sessionId || a.intent.agentId !== agentId || !usable(a, now)) continue;
+      const idx = a.intent.effects.findIndex((e, j) => !(a.scope === 'once' && a.consumed.has(j)) && covers(e, actual));
+      if (idx < 0) continue;
+      if (a.scope === 'once') a.consumed.add(idx);
+      return a;
+    }
+    return undefined;
+  }
+}
+
+function usable(a: Approval, now: number): boolean {
+  if (a.expiresAt !== undefined && now >= a.expiresAt) return false;
+  return !(a.scope === 'once' && a.consumed.size >= a.intent.effects.length);
+}
+
+/**
+ * Decides on a performed effect. Order: a protected target needs a matching approval whatever the
+ * defaults; `deny` refuses; a matching approval allows; `allow` allows (unless dry-run); else refuse.
+ */
+export function decide(
+  store: ApprovalStore,
+  defaults: PolicyDefaults,
+  who: { sessionId: string; agentId: string },
+  actual: WriteEffect | CommandEffect,
+  now: number,
+): GateDecision {
+  const kindDefault = actual.type === 'write' ? defaults.write : defaults.command;
+  const what = describe(actual);
+  if (kindDefault === 'deny') return { allowed: false, reason: 'denied_by_policy', message: `${what} is denied by agentSwitchboard.policy.` };
+  const approval = store.take(who.sessionId, who.agentId, actual, now);
+  if (approval) return { allowed: true, source: 'approval', approval };
+  if (actual.type === 'write' && isProtected(actual.path)) {
+    return { allowed: false, reason: 'protected_target', message: `${what} targets a protected path and needs an approval of this exact write.` };
+  }
+  if (kindDefault === 'allow' && !defaults.dryRun) return { allowed: true, source: 'policy' };
+  return {
+    allowed: false,
+    reason: 'no_approval',
+    message: `${what} matches no approved intent of this session. Ask with session/request_permission and show the exact ${actual.type === 'write' ? 'content' : 'command'}.`,
+    wouldAllowInDryRun: kindDefault === 'allow' ? true : undefined,
+  };
+}
+
+/** A short description of an effect for messages. */
+export function describe(e: WriteEffect | CommandEffect): string {
+  if (e.type === 'write') return `Writing ${e.path}${e.contentSha256[0] ? ` (content ${shortHash(e.contentSha256[0])})` : ''}`;
+  return `Running \`${argv(e).join(' ')}\` in ${e.cwd}`;
+}

@@ -1,0 +1,96 @@
+/**
+ * Intents: the exact effect an agent asks for, in a canonical form with a SHA-256 hash. The person
+ * approves an intent; the effect we later perform must match it.
+ *
+ * Canonical form: RFC 8785 JSON Canonicalization Scheme (`canonicalize`), hashed with SHA-256
+ * (`node:crypto`). Pure; no `vscode`.
+ */
+import { createHash } from 'node:crypto';
+import canonicalize from 'canonicalize';
+
+/** A write of a file, as declared (permission request) or performed (`fs/write_text_file`). */
+export interface WriteEffect {
+  type: 'write';
+  /** Workspace-relative path with `/` separators; absolute when outside every folder. */
+  path: string;
+  /**
+   * SHA-256 (hex) of every content the agent may write under this intent. For a performed write it
+   * holds one hash. Empty when the agent did not declare what it will write (approval at path level).
+   */
+  contentSha256: string[];
+  /** SHA-256 of the text the write replaces; null for a new file or when unknown. */
+  baseSha256: string | null;
+}
+
+/** A command, as declared (permission request) or performed (`terminal/create`). */
+export interface CommandEffect {
+  type: 'command';
+  /** The command line: the shell string, or the program followed by its arguments. Null when not declared. */
+  command: string | null;
+  args: string[];
+  /** Absolute working directory. */
+  cwd: string;
+  /** Names of the environment variables the request sets (never their values). */
+  envNames: string[];
+}
+
+/** A tool call whose effect the client does not host (the agent does it itself, e.g. fetch or its own tools). */
+export interface ToolEffect {
+  type: 'tool';
+  title: string;
+}
+
+/** One effect. */
+export type Effect = WriteEffect | CommandEffect | ToolEffect;
+
+/** An intent: who asks, for which tool call, to do what. */
+export interface Intent {
+  sessionId: string;
+  agentId: string;
+  toolCallId: string;
+  /** ACP `ToolKind` of the tool call (`edit`, `execute`, …). */
+  kind: string;
+  effects: Effect[];
+}
+
+/**
+ * The RFC 8785 canonical JSON of `value`.
+ * @throws Error when the value cannot be represented (e.g. `NaN`, `Infinity`, a function).
+ */
+export function canonicalJson(value: unknown): string {
+  const s = canonicalize(value);
+  if (s === undefined) throw new Error('value cannot be canonicalized');
+  return s;
+}
+
+/** SHA-256 (lowercase hex) of the canonical JSON of `value`. */
+export function canonicalHash(value: unknown): string {
+  return createHash('sha256').update(canonicalJson(value), 'utf8').digest('hex');
+}
+
+/** SHA-256 (lowercase hex) of a text's UTF-8 bytes. */
+export function sha256(text: string): string {
+  return createHash('sha256').update(text, 'utf8').digest('hex');
+}
+
+/** The intent's hash: SHA-256 of its canonical JSON, with effect lists in a canonical order. */
+export function intentHash(intent: Intent): string {
+  return canonicalHash(normalizeIntent(intent));
+}
+
+/** The short form shown on cards: the first 12 hex digits. */
+export function shortHash(hash: string): string {
+  return hash.slice(0, 12);
+}
+
+/** Sorts the set-like lists so that equal intents hash equal whatever order they were built in. */
+export function normalizeIntent(intent: Intent): Intent {
+  return {
+    ...intent,
+    effects: intent.effects.map((e) => {
+      if (e.type === 'write') return { ...e, contentSha256: [...new Set(e.contentSha256)].sort() };
+      if (e.type === 'command') return { ...e, envNames: [...new Set(e.envNames)].sort() };
+      return e;
+    }),
+  };
+}

@@ -1,0 +1,54 @@
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { AuditLog, verifyAudit } from '../../../src/policy/audit';
+import { redactText } from '../../../src/policy/redact';
+
+describe('audit log (hash chain)', () => {
+  let dir: string;
+  let file: string;
+  beforeEach(() => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'as-audit-'));
+    file = path.join(dir, 'audit.jsonl');
+  });
+  afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+  const entry = (n: number) => ({ sessionId: 's', agentId: 'a', event: 'effect' as const, intentHash: `h${n}`, decision: 'allowed', decidedBy: 'person' });
+
+  it('chains records and verifies them, also across a reopened log', () => {
+    const log = new AuditLog(file);
+    log.append(entry(1));
+    log.append(entry(2));
+    new AuditLog(file).append(entry(3));
+    const v = verifyAudit(fs.readFileSync(file, 'utf8'));
+    assert.deepEqual(v, { ok: true, records: 3 });
+  });
+
+  it('finds an edited line, a removed line and a torn line', () => {
+    const log = new AuditLog(file);
+    for (let i = 1; i <= 4; i++) log.append(entry(i));
+    const lines = fs.readFileSync(file, 'utf8').trim().split('\n');
+    const edited = [...lines];
+    edited[1] = edited[1].replace('"allowed"', '"refused"');
+    assert.deepEqual(verifyAudit(edited.join('\n')), { ok: false, records: 4, line: 2, reason: 'its content does not match its hash (it was edited)' });
+    const removed = lines.filter((_, i) => i !== 2);
+    const r = verifyAudit(removed.join('\n'));
+    assert.equal(!r.ok && r.line, 3);
+    const torn = verifyAudit(lines.join('\n') + '\n{"seq":5,');
+    assert.equal(!torn.ok && torn.line, 5);
+  });
+
+  it('redacts secrets before writing', () => {
+    const log = new AuditLog(file);
+    log.append({ ...entry(1), detail: { command: 'curl -H "Authorization: Bearer abcdefgh12345" https://x && OPENAI_API_KEY=sk-abcdef123456 run --password hunter2', token: 'zzz' } });
+    const text = fs.readFileSync(file, 'utf8');
+    for (const secret of ['abcdefgh12345', 'sk-abcdef123456', 'hunter2', 'zzz']) assert.ok(!text.includes(secret), secret);
+    assert.ok(verifyAudit(text).ok);
+  });
+
+  it('redaction keeps ordinary text', () => {
+    assert.equal(redactText('npm test -- --grep token'), 'npm test -- --grep token');
+    assert.equal(redactText('GITHUB_TOKEN=ghp_abcdefghijklmnopqrstuvwxyz npm publish'), 'GITHUB_TOKEN=[REDACTED] npm publish');
+  });
+});

@@ -1,0 +1,60 @@
+import assert from 'node:assert/strict';
+import type { ToolCallView, ToolContentView } from '../../../src/acp/session/types';
+import { declareIntent, relativePath } from '../../../src/policy/declare';
+import { sha256, type CommandEffect, type WriteEffect } from '../../../src/policy/intent';
+
+const files = new Map<string, string>();
+const ctx = { sessionId: 's', agentId: 'a', cwd: '/w', roots: ['/w'], readCurrent: async (p: string) => files.get(p) ?? null };
+const tc = (over: Partial<ToolCallView>): ToolCallView => ({ toolCallId: 't', title: 'T', kind: 'edit', status: 'pending', content: [], locations: [], placeholder: false, ...over });
+const diff = (path: string, oldText: string | null, newText: string): ToolContentView => ({ type: 'diff', path, oldText, newText, added: 0, removed: 0 });
+
+describe('declared intents from permission requests', () => {
+  beforeEach(() => files.clear());
+
+  it('a whole-file diff (claude Write, oldText null) declares the new content', async () => {
+    const { intent, undeclared } = await declareIntent(tc({ content: [diff('/w/hello.txt', null, 'hi\n')] }), ctx);
+    const e = intent.effects[0] as WriteEffect;
+    assert.deepEqual(e, { type: 'write', path: 'hello.txt', contentSha256: [sha256('hi\n')], baseSha256: null });
+    assert.deepEqual(undeclared, []);
+  });
+
+  it('a fragment diff (claude Edit) declares the base with the fragment replaced', async () => {
+    files.set('/w/a.ts', 'const a = 1;\nconst b = 1;\n');
+    const { intent } = await declareIntent(tc({ content: [diff('/w/a.ts', '= 1', '= 2')] }), ctx);
+    const e = intent.effects[0] as WriteEffect;
+    assert.ok(e.contentSha256.includes(sha256('const a = 2;\nconst b = 1;\n')), 'first occurrence');
+    assert.ok(e.contentSha256.includes(sha256('const a = 2;\nconst b = 2;\n')), 'replace all');
+    assert.equal(e.baseSha256, sha256('const a = 1;\nconst b = 1;\n'));
+  });
+
+  it('opencode\'s oldText "" for a new file and sequential diffs on one file', async () => {
+    const { intent } = await declareIntent(tc({ content: [diff('/w/n.txt', '', 'x\n'), diff('/w/n.txt', 'x', 'y')] }), ctx);
+    assert.deepEqual((intent.effects[0] as WriteEffect).contentSha256, [sha256('y\n')]);
+  });
+
+  it('an edit without content is declared at path level and the card says so', async () => {
+    const { intent, undeclared } = await declareIntent(tc({ rawInput: { file_path: '/w/src/x.ts' } }), ctx);
+    assert.deepEqual((intent.effects[0] as WriteEffect).contentSha256, []);
+    assert.match(undeclared[0], /did not show what it will write to src\/x\.ts/);
+  });
+
+  it('a shell command from rawInput.command (string or argv) with its cwd', async () => {
+    const s = await declareIntent(tc({ kind: 'execute', rawInput: { command: 'npm test' } }), ctx);
+    assert.deepEqual(s.intent.effects[0], { type: 'command', command: 'npm test', args: [], cwd: '/w', envNames: [] } satisfies CommandEffect);
+    const a = await declareIntent(tc({ kind: 'execute', rawInput: { command: ['bash', '-lc', 'ls'], workdir: 'sub' } }), ctx);
+    assert.deepEqual(a.intent.effects[0], { type: 'command', command: 'bash', args: ['-lc', 'ls'], cwd: '/w/sub', envNames: [] });
+    const none = await declareIntent(tc({ kind: 'execute', rawInput: {} }), ctx);
+    assert.equal((none.intent.effects[0] as CommandEffect).command, null);
+    assert.match(none.undeclared[0], /did not show the command/);
+  });
+
+  it('tools the client does not host are declared by title', async () => {
+    const { intent } = await declareIntent(tc({ kind: 'fetch', title: 'Fetch https://x' }), ctx);
+    assert.deepEqual(intent.effects, [{ type: 'tool', title: 'Fetch https://x' }]);
+  });
+
+  it('paths are workspace-relative with / separators, absolute outside', () => {
+    assert.equal(relativePath('/w/a/b.txt', ['/w']), 'a/b.txt');
+    assert.equal(relativePath('/etc/passwd', ['/w']), '/etc/passwd');
+  });
+});
