@@ -278,6 +278,15 @@ if (screenshotDir) {
         try {
           let opts = {};
           try { opts = JSON.parse(fs.readFileSync(path.join(screenshotDir, req), 'utf8') || '{}'); } catch { /* plain request */ }
+          if (opts.click) {
+            // A UI action instead of a shot: click the element (in any frame, webviews included), as a person would.
+            const frame = await waitForSelectorInAnyFrame(opts.click, Math.max(1000, (opts.timeoutMs || 20000) - 3000));
+            await frame.locator(opts.click).first().click();
+            fs.writeFileSync(path.join(screenshotDir, `${name}.done`), 'clicked\n');
+            log(`clicked ${opts.click}`);
+            fs.rmSync(path.join(screenshotDir, req), { force: true });
+            continue;
+          }
           if (opts.sidebarWidth) await resizeSidebar(Number(opts.sidebarWidth));
           if (opts.waitForSelector) await waitForSelectorInAnyFrame(opts.waitForSelector, Math.max(1000, (opts.timeoutMs || 20000) - 3000));
           await page.screenshot({ path: png, timeout: 15000 });
@@ -327,7 +336,7 @@ async function waitForSelectorInAnyFrame(selector, timeoutMs) {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     for (const f of page.frames()) {
-      try { if (await f.locator(selector).first().isVisible()) return; } catch { /* frame detached / bad selector */ }
+      try { if (await f.locator(selector).first().isVisible()) return f; } catch { /* frame detached / bad selector */ }
     }
     await sleep(250);
   }

@@ -10,7 +10,9 @@ import type { SessionController } from './acp/sessionController';
 import type { SwitchboardApi, SessionChangeEvent } from './api';
 import { resolveAgents, type ResolvedAgent } from './config/agents';
 import { onDidChangeSettings, readSettings } from './config/vscodeSettings';
-import { EditorFiles } from './fs/vscodeFiles';
+import { EditorFiles, readCurrentText } from './fs/vscodeFiles';
+import { AuditLog } from './policy/audit';
+import { EffectPolicy } from './policy/effectPolicy';
 import { registerCommands } from './views/commands';
 import type { AgentChoice } from './views/session/protocol';
 import { SESSION_VIEW_ID, SessionViewProvider, summarize } from './views/session/provider';
@@ -21,6 +23,8 @@ export class App implements vscode.Disposable {
   readonly log: vscode.LogOutputChannel;
   readonly manager: SessionManager;
   readonly view: SessionViewProvider;
+  readonly policy: EffectPolicy;
+  readonly audit: AuditLog;
   private readonly terminals = new Map<string, SessionTerminals>();
   private readonly disposables: vscode.Disposable[] = [];
   private agentCache: ResolvedAgent[] | undefined;
@@ -28,6 +32,15 @@ export class App implements vscode.Disposable {
   constructor(private readonly context: vscode.ExtensionContext) {
     this.log = vscode.window.createOutputChannel('Agent Switchboard', { log: true });
     const version = String(context.extension.packageJSON.version ?? '0.0.0');
+    // One audit log per workspace, in the extension's storage (global storage without a workspace).
+    this.audit = new AuditLog(vscode.Uri.joinPath(context.storageUri ?? context.globalStorageUri, 'audit.jsonl').fsPath);
+    this.policy = new EffectPolicy({
+      defaults: () => this.settings().policy,
+      roots: () => (vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.fsPath),
+      readCurrent: readCurrentText,
+      audit: this.audit,
+      log: (m) => this.log.info(m),
+    });
     this.manager = new SessionManager({
       agents: () => this.resolvedAgents(),
       baseEnv: () => process.env,
@@ -40,6 +53,7 @@ export class App implements vscode.Disposable {
         return t;
       },
       onStderr: (agentId, text) => this.log.info(`[${agentId} stderr] ${text.trimEnd()}`),
+      policy: this.policy,
     });
     this.view = new SessionViewProvider(context.extensionUri, {
       agents: () => this.agents(),

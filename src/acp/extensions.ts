@@ -15,4 +15,6 @@ export const ErrorCodes = {
   pathNotAllowed: -32011,
   /** A file that is not valid UTF-8 text. */
   notText: -32012,
+  /** An effect (`fs/write_text_file`, `terminal/create`) that matches no approved intent, or that policy denies. */
+  notApproved: -32013,
 } as const;

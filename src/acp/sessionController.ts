@@ -10,9 +10,12 @@ import { RequestError } from '@agentclientprotocol/sdk';
 import { Emitter, type Event } from '../common/lifecycle';
 import type { SessionHandlers } from './clientHandlers';
 import { errorMessage, type AgentConnection } from './connection';
-import { reduce, type SessionAction } from './session/reducer';
-import { createSessionState, type SessionPatch, type SessionState, type TerminalView } from './session/types';
-
+import { ErrorCodes } from './extensions';
+import type { Actor, EffectCheck, EffectPolicy } from '../policy/effectPolicy';
+import type { DeclaredIntent } from '../policy/declare';
+import { intentHash } from '../policy/intent';
+import { mergeToolCall, reduce, type SessionAction } from './session/reducer';
+import { createSessionState, type SessionPatch, type SessionState, type TerminalView, type ToolCallView } from './session/types';
 /** Client-hosted file access for one session (ACP `fs/*`). Errors thrown become JSON-RPC errors. */
 export interface FileSystemPort {
   read(params: acp.ReadTextFileRequest): Promise<acp.ReadTextFileResponse>;
@@ -48,6 +51,9 @@ export class SessionController implements SessionHandlers {
   /** Fires after every state change. */
   readonly onDidChange: Event<SessionChange> = this.changeEmitter.event;
   private readonly pendingPermissions = new Map<string, (r: acp.RequestPermissionResponse) => void>();
+  /** The declared intent of each waiting permission request. */
+  private readonly declared = new Map<string, DeclaredIntent>();
+  private readonly unverifiedRecorded = new Set<string>();
   private permissionSeq = 0;
   private currentTurn: Promise<acp.PromptResponse> | undefined;
   private disposed = false;
@@ -56,6 +62,7 @@ export class SessionController implements SessionHandlers {
     init: { key: string; agentId: string; agentName: string; cwd: string },
     private readonly files: FileSystemPort,
     private readonly terminals: TerminalsPort,
+    private readonly policy: EffectPolicy,
     private readonly now: () => number = Date.now,
   ) {
     this.state = createSessionState(init);
@@ -151,7 +158,19 @@ export class SessionController implements SessionHandlers {
       const p = this.state.permissions[id];
       if (!p || p.state === 'waiting') continue;
       this.pendingPermissions.delete(id);
-      resolve(p.state === 'selected' && p.optionId ? { outcome: { outcome: 'selected', optionId: p.optionId } } : { outcome: { outcome: 'cancelled' } });
+      const option = p.state === 'selected' ? p.options.find((o) => o.optionId === p.optionId) : undefined;
+      const response: acp.RequestPermissionResponse = option ? { outcome: { outcome: 'selected', optionId: option.optionId } } : { outcome: { outcome: 'cancelled' } };
+      // The approval is recorded before the agent hears the answer, so its effect finds it.
+      const declared = this.declared.get(id);
+      this.declared.delete(id);
+      if (declared) this.policy.recordDecision(this.actor(), declared.intent, option ? { kind: option.kind, optionId: option.optionId } : 'cancelled', p.answeredBy ?? 'cancel');
+      resolve(response);
+    }
+    for (const p of patches) {
+      if (p.op === 'toolCall' && p.toolCall.verification === 'agent' && !this.unverifiedRecorded.has(p.toolCall.toolCallId)) {
+        this.unverifiedRecorded.add(p.toolCall.toolCallId);
+        this.policy.recordUnverified(this.actor(), p.toolCall.toolCallId, p.toolCall.title);
+      }
     }
     if (patches.length) this.changeEmitter.fire({ key: this.state.key, patches, rev: this.state.rev });
   }
@@ -162,12 +181,25 @@ export class SessionController implements SessionHandlers {
     this.dispatch({ type: 'update', update });
   }
 
-  requestPermission(params: acp.RequestPermissionRequest, signal: AbortSignal): Promise<acp.RequestPermissionResponse> {
+  async requestPermission(params: acp.RequestPermissionRequest, signal: AbortSignal): Promise<acp.RequestPermissionResponse> {
     const permissionId = `p${++this.permissionSeq}`;
-    if (this.state.status === 'cancelling' || this.disposed) return Promise.resolve({ outcome: { outcome: 'cancelled' } });
+    // The intent is built from the call as merged so far (earlier updates plus this request), before
+    // the card is shown: the person approves exactly what the card shows, hash included.
+    const preview = mergeToolCall(this.state.toolCalls[params.toolCall.toolCallId], params.toolCall, false);
+    const declared = await this.policy.declare(preview, this.actor());
+    if (this.state.status === 'cancelling' || this.disposed || signal.aborted) return { outcome: { outcome: 'cancelled' } };
     return new Promise((resolve) => {
       this.pendingPermissions.set(permissionId, resolve);
-      this.dispatch({ type: 'permissionRequested', permissionId, toolCall: params.toolCall, options: params.options, at: this.now() });
+      this.declared.set(permissionId, declared);
+      this.dispatch({
+        type: 'permissionRequested',
+        permissionId,
+        toolCall: params.toolCall,
+        options: params.options,
+        at: this.now(),
+        intentHash: intentHash(declared.intent),
+        undeclared: declared.undeclared,
+      });
       // The agent withdrew its request ($/cancel_request) or the connection closed.
       signal.addEventListener('abort', () => this.dispatch({ type: 'permissionCancelled', permissionId }), { once: true });
     });
@@ -177,13 +209,47 @@ export class SessionController implements SessionHandlers {
     return this.files.read(params);
   }
 
-  writeTextFile(params: acp.WriteTextFileRequest): Promise<void> {
-    return this.files.write(params);
+  async writeTextFile(params: acp.WriteTextFileRequest): Promise<void> {
+    const check = await this.policy.checkWrite(this.actor(), params.path, params.content);
+    this.gate(check, (tc) => tc.locations.some((l) => l.path === params.path) || tc.content.some((c) => c.type === 'diff' && c.path === params.path));
+    await this.perform(check, () => this.files.write(params));
   }
 
   async createTerminal(params: acp.CreateTerminalRequest): Promise<acp.CreateTerminalResponse> {
     if (this.disposed) throw RequestError.internalError(undefined, 'The session is closed.');
-    return { terminalId: await this.terminals.create(params) };
+    const check = this.policy.checkCommand(this.actor(), params);
+    this.gate(check, (tc) => tc.kind === 'execute');
+    return { terminalId: await this.perform(check, () => this.terminals.create(params)) };
+  }
+
+  /** Who acts in this session, for the policy. */
+  private actor(): Actor {
+    return { sessionId: this.state.key, acpSessionId: this.state.sessionId, agentId: this.state.agentId, cwd: this.state.cwd };
+  }
+
+  /**
+   * Refuses an effect the gate did not allow (JSON-RPC error, notice in the thread), or marks the
+   * tool call it belongs to as performed by the client: the approval's call, else the latest
+   * unfinished call that `fits`.
+   */
+  private gate(check: EffectCheck, fits: (tc: ToolCallView) => boolean): void {
+    if (!check.allowed) {
+      this.dispatch({ type: 'effectRefused', message: check.message });
+      throw new RequestError(ErrorCodes.notApproved, check.message, { reason: check.reason });
+    }
+    const id = check.source === 'approval' ? check.approval.intent.toolCallId : latestOpenCall(this.state, fits);
+    if (id && this.state.toolCalls[id]) this.dispatch({ type: 'effectVerified', toolCallId: id });
+  }
+
+  private async perform<T>(check: EffectCheck, effect: () => Promise<T>): Promise<T> {
+    try {
+      const result = await effect();
+      this.policy.recordResult(this.actor(), check, 'ok');
+      return result;
+    } catch (err) {
+      this.policy.recordResult(this.actor(), check, errorMessage(err));
+      throw err;
+    }
   }
 
   async terminalOutput(params: acp.TerminalOutputRequest): Promise<acp.TerminalOutputResponse> {
@@ -207,8 +273,17 @@ export class SessionController implements SessionHandlers {
     if (this.disposed) return;
     this.dispatch({ type: 'closed' });
     this.disposed = true;
-    if (this.state.sessionId) this.connection?.forgetSession(this.state.sessionId);
+    if (this.state.sessionId) {
+      this.connection?.forgetSession(this.state.sessionId);
+    }
+    this.policy.forgetSession(this.state.key);
     await Promise.allSettled([this.terminals.disposeAll(), this.connection?.dispose()]);
     this.changeEmitter.dispose();
   }
+}
+
+/** The most recent tool call that is not finished and satisfies `fits`. */
+function latestOpenCall(state: SessionState, fits: (tc: ToolCallView) => boolean): string | undefined {
+  const open = Object.values(state.toolCalls).filter((tc) => !['completed', 'failed', 'rejected', 'cancelled'].includes(tc.status) && fits(tc));
+  return open.at(-1)?.toolCallId;
 }

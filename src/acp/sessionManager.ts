@@ -7,6 +7,7 @@
 import { Emitter, type Event } from '../common/lifecycle';
 import { agentEnv, type ResolvedAgent } from '../config/agents';
 import { AgentConnection, AgentLaunchError, errorMessage } from './connection';
+import type { EffectPolicy } from '../policy/effectPolicy';
 import { SessionController, type FileSystemPort, type SessionChange, type TerminalsPort } from './sessionController';
 
 /** What the manager needs from its host. */
@@ -19,6 +20,8 @@ export interface SessionManagerDeps {
   initializeTimeoutMs(): number;
   clientInfo: { name: string; title?: string; version: string };
   filesFor(key: string): FileSystemPort;
+  /** The window's permission gate (shared by all sessions). */
+  policy: EffectPolicy;
   terminalsFor(key: string, cwd: string): TerminalsPort;
   /** Agent stderr, for an output channel. */
   onStderr?(agentId: string, text: string): void;
@@ -56,6 +59,7 @@ export class SessionManager {
       { key, agentId: agent.id, agentName: agent.name, cwd },
       this.deps.filesFor(key),
       this.deps.terminalsFor(key, cwd),
+      this.deps.policy,
     );
     controller.onDidChange((c) => this.changeEmitter.fire(c));
     this.sessions.set(key, controller);

@@ -4,6 +4,7 @@
  */
 import * as vscode from 'vscode';
 import { z } from 'zod';
+import type { PolicyDefaults } from '../policy/gate';
 
 const SECTION = 'agentSwitchboard';
 
@@ -14,7 +15,15 @@ export interface Settings {
   /** `initialize` timeout in milliseconds. */
   initializeTimeoutMs: number;
   showNotifications: boolean;
+  /** Defaults of the effect gate (`agentSwitchboard.policy`). */
+  policy: PolicyDefaults;
 }
+
+const PolicySchema = z.object({
+  write: z.enum(['ask', 'allow', 'deny']).default('ask'),
+  command: z.enum(['ask', 'allow', 'deny']).default('ask'),
+  dryRun: z.boolean().default(false),
+});
 
 const TimeoutSchema = z.number().min(1).max(600);
 
@@ -23,7 +32,10 @@ export function readSettings(report: (problem: string) => void): Settings {
   const c = vscode.workspace.getConfiguration(SECTION);
   const timeout = TimeoutSchema.safeParse(c.get('initializeTimeoutSeconds', 60));
   if (!timeout.success) report('agentSwitchboard.initializeTimeoutSeconds must be a number from 1 to 600; using 60.');
+  const policy = PolicySchema.safeParse(c.get('policy', {}) ?? {});
+  if (!policy.success) report(`agentSwitchboard.policy is invalid (${policy.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}); every effect asks.`);
   return {
+    policy: policy.success ? policy.data : { write: 'ask', command: 'ask', dryRun: false },
     agents: c.get('agents', []),
     initializeTimeoutMs: (timeout.success ? timeout.data : 60) * 1000,
     showNotifications: c.get<boolean>('showNotifications', true),

@@ -98,6 +98,21 @@ export class EditorFiles implements FileSystemPort {
   }
 }
 
+/**
+ * The current text of a file as the person sees it: the open document (unsaved changes included),
+ * else the file on disk; null when there is no such file or it is not UTF-8 text.
+ */
+export async function readCurrentText(absPath: string): Promise<string | null> {
+  const uri = vscode.Uri.file(absPath);
+  const doc = openDocument(uri);
+  if (doc) return doc.getText();
+  try {
+    return await readText(uri, absPath);
+  } catch {
+    return null;
+  }
+}
+
 function openDocument(uri: vscode.Uri): vscode.TextDocument | undefined {
   return vscode.workspace.textDocuments.find((d) => !d.isClosed && d.uri.scheme === 'file' && d.uri.fsPath === uri.fsPath);
 }

@@ -13,7 +13,10 @@ import { redactValue } from './redact';
 
 /** What happened, as recorded. */
 export interface AuditEntry {
+  /** The client's session key. */
   sessionId: string;
+  /** The agent's ACP session id. */
+  acpSessionId?: string;
   agentId: string;
   /** `decision` = a permission answer; `effect` = a client-hosted effect allowed or refused. */
   event: 'decision' | 'effect';

@@ -2,7 +2,9 @@
  * The `agentSwitchboard.*` commands: the same operations as the public API, with pickers when
  * called without arguments (from the command palette).
  */
+import fs from 'node:fs';
 import * as vscode from 'vscode';
+import { verifyAudit } from '../policy/audit';
 import type { App } from '../app';
 
 /** Registers every command; returns their disposables. */
@@ -62,5 +64,19 @@ export function registerCommands(app: App): vscode.Disposable[] {
       if (k) await app.closeSession(k);
     }),
     vscode.commands.registerCommand('agentSwitchboard.showAgentLog', () => app.log.show()),
+    vscode.commands.registerCommand('agentSwitchboard.verifyAudit', async () => {
+      const file = app.audit.file;
+      let text = '';
+      try {
+        text = fs.readFileSync(file, 'utf8');
+      } catch {
+        void vscode.window.showInformationMessage('The audit log is empty: no decision or effect has been recorded in this workspace yet.');
+        return { ok: true, records: 0 };
+      }
+      const v = verifyAudit(text);
+      if (v.ok) void vscode.window.showInformationMessage(`Audit log intact: ${v.records} records, hash chain verified (${file}).`);
+      else void vscode.window.showErrorMessage(`Audit log broken at record ${v.line} of ${v.records}: ${v.reason} (${file}).`);
+      return v;
+    }),
   ];
 }

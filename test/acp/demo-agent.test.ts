@@ -28,11 +28,14 @@ import type { PermissionOptionView, PermissionView, SessionPatch, SessionState, 
 import type { ResolvedAgent } from '../../src/config/agents';
 import { CONFLICT_APPENDED_LINE, CONFLICT_FILE, DEMO_FILE, DEMO_FILE_CONTENT, DEMO_SHELL_COMMAND, GRANDCHILD_COMMAND } from '../../src/demo/scenarios';
 import { DEMO_AGENT_INFO, EXIT_STDERR_LINES } from '../../src/demo/demoApp';
+import { allowAll, testPolicy } from '../fakes/policy';
 import { claudeCodeAcpLaunch } from '../fakes/agents';
 import { FILE_CONTENT, FILE_NAME, FINAL_TEXT, SHELL_CMD, startFakeModelServer } from '../fakes/fake-model-server.mjs';
 import { MemoryFiles } from '../fakes/memoryFiles';
 
 const ROOT = path.resolve(__dirname, '..', '..');
+/** These tests are about the demo agent, not the gate: every effect is let through (the gate has its own tests). */
+const POLICY = (files: MemoryFiles) => allowAll({ readCurrent: async (p) => files.docs.get(p)?.text ?? null });
 const DEMO_ENTRY = path.join(ROOT, 'src', 'demo', 'demoAgent.ts');
 const TSX_LOADER = pathToFileURL(require.resolve('tsx')).href;
 
@@ -239,6 +242,7 @@ describe('offline demo agent (through the extension client)', function () {
       initializeTimeoutMs: () => 10_000,
       clientInfo: { name: 'demo-agent-test', version: '0' },
       filesFor: () => files,
+      policy: POLICY(files),
       terminalsFor: (_key, cwd) => (terminals = new RecordingTerminals(cwd, () => process.env, { killGraceMs: 300 })),
     });
   });
@@ -586,6 +590,8 @@ describe('claude-code-acp against the fake model server (through the extension c
       initializeTimeoutMs: () => 30_000,
       clientInfo: { name: 'demo-agent-test', version: '0' },
       filesFor: () => files,
+      // The real gate with every effect on "ask": the agent's approved write and command must pass it.
+      policy: testPolicy({ roots: [workspace], readCurrent: async (p) => files.docs.get(p)?.text ?? null }),
       terminalsFor: (_key, cwd) => (terminals = new RecordingTerminals(cwd, () => launch.env, { killGraceMs: 300 })),
       onStderr: (_id, text) => (stderr += text),
     });

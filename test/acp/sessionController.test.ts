@@ -10,14 +10,21 @@ import { SessionController } from '../../src/acp/sessionController';
 import { SessionTerminals } from '../../src/acp/sessionTerminals';
 import { MemoryFiles } from '../fakes/memoryFiles';
 import { scriptedAgent, type TurnContext } from '../fakes/inProcessAgent';
+import { allowAll } from '../fakes/policy';
+import type { EffectPolicy } from '../../src/policy/effectPolicy';
 
 const clientInfo = { name: 'test-client', version: '0.0.0' };
 const cwd = process.cwd();
 
-async function session(script: (t: TurnContext) => Promise<acp.StopReason>, files = new MemoryFiles()) {
+/**
+ * A session with a scripted agent. Unless a test passes its own gate, every effect is let through:
+ * these tests are about the protocol; the gate's own cases are in gate.test.ts and below.
+ */
+async function session(script: (t: TurnContext) => Promise<acp.StopReason>, files = new MemoryFiles(), policy?: EffectPolicy) {
   const conn = await AgentConnection.connect(scriptedAgent(script), { agentName: 'Scripted', clientInfo });
   const terminals = new SessionTerminals(cwd, () => process.env, { killGraceMs: 300 });
-  const c = new SessionController({ key: 'k', agentId: 'scripted', agentName: 'Scripted', cwd }, files, terminals);
+  const gate = policy ?? allowAll({ roots: [cwd], readCurrent: async (p) => files.docs.get(p)?.text ?? null });
+  const c = new SessionController({ key: 'k', agentId: 'scripted', agentName: 'Scripted', cwd }, files, terminals, gate);
   await c.attach(conn);
   return { c, files, conn, terminals };
 }

@@ -15,6 +15,8 @@ import { SessionTerminals } from '../../src/acp/sessionTerminals';
 import type { SessionController } from '../../src/acp/sessionController';
 import type { ResolvedAgent } from '../../src/config/agents';
 import { MemoryFiles } from '../fakes/memoryFiles';
+import { testPolicy } from '../fakes/policy';
+import type { PolicyDefaults } from '../../src/policy/gate';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const DEMO = path.join(ROOT, 'src', 'demo', 'demoAgent.ts');
@@ -51,6 +53,8 @@ describe('ACP client over real stdio', function () {
   let cwd: string;
   let files: MemoryFiles;
   let manager: SessionManager;
+  /** The gate's defaults for the current test (every effect asks unless a test says otherwise). */
+  let defaults: Partial<PolicyDefaults>;
   const agents: ResolvedAgent[] = [
     agent('demo', 'demo'),
     agent('exit', 'exit-stderr'),
@@ -63,7 +67,9 @@ describe('ACP client over real stdio', function () {
   beforeEach(() => {
     cwd = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'as-stdio-')));
     files = new MemoryFiles();
+    defaults = {};
     manager = new SessionManager({
+      policy: testPolicy({ roots: [cwd], readCurrent: async (p) => files.docs.get(p)?.text ?? null, defaults: () => defaults }),
       agents: () => agents,
       baseEnv: () => process.env,
       initializeTimeoutMs: () => 1500,
@@ -92,6 +98,7 @@ describe('ACP client over real stdio', function () {
     });
     const res = await c.prompt('show me');
     assert.equal(res.stopReason, 'end_turn');
+    assert.deepEqual(c.state.entries.filter((e) => e.kind === 'notice'), [], 'nothing refused');
     assert.equal(answered.length, 2);
     assert.deepEqual(files.writes, [path.join(cwd, 'demo', 'hello.md')]);
     const term = Object.values(c.state.terminals)[0];
@@ -143,6 +150,8 @@ describe('ACP client over real stdio', function () {
   });
 
   it('cancel and close leave no terminal grandchild and no agent process', async () => {
+    // This scenario runs its command without asking: let commands through for this test.
+    defaults = { command: 'allow' };
     const c: SessionController = await manager.start('grandchild', cwd);
     const agentPid = (c as unknown as { connection: { pid: number } }).connection.pid;
     assert.ok(liveInGroup(agentPid) >= 1);

@@ -15,6 +15,9 @@ describe('fs/write_text_file in the editor', () => {
   before(async () => {
     // The dirty-document case needs the person's edit to stay unsaved while the agent writes.
     await vscode.workspace.getConfiguration('files').update('autoSave', 'off', vscode.ConfigurationTarget.Global);
+    // The write-conflict scenario writes without asking: these tests are about the version check,
+    // so the permission gate lets writes through (its own tests are in 50-gate).
+    await vscode.workspace.getConfiguration('agentSwitchboard').update('policy', { write: 'allow', command: 'ask' }, vscode.ConfigurationTarget.Global);
     await setAgents([scenarioAgent('conflict', 'write-conflict', { SWITCHBOARD_DEMO_DELAY_MS: '1500' })]);
   });
 
@@ -85,5 +88,9 @@ describe('fs/write_text_file in the editor', () => {
     assert.strictEqual(fs.readFileSync(path.join(outside, 'conflict.txt'), 'utf8'), 'x\n');
     await a.closeSession(key);
     await setAgents([]);
+  });
+
+  after(async () => {
+    await vscode.workspace.getConfiguration('agentSwitchboard').update('policy', undefined, vscode.ConfigurationTarget.Global);
   });
 });

@@ -40,3 +40,30 @@ export async function screenshot(name: string, timeoutMs = 20000, options: Scree
   fs.rmSync(request, { force: true });
   throw new Error(`screenshot '${safe}' not taken within ${timeoutMs} ms (is the runner started with --screenshot-dir?)`);
 }
+
+/**
+ * Clicks the first element matching a Playwright `selector` in any frame (the sidebar webview
+ * included), through the runner, as a person would. Resolves once clicked; throws if the element
+ * never shows. Without SWITCHBOARD_SCREENSHOT_DIR (no runner) it throws: such tests need the runner.
+ */
+export async function click(selector: string, timeoutMs = 20000): Promise<void> {
+  const dir = process.env.SWITCHBOARD_SCREENSHOT_DIR;
+  if (!dir) throw new Error('click() needs the test runner (SWITCHBOARD_SCREENSHOT_DIR is not set)');
+  const name = `click-${Date.now()}-${Math.floor(Math.random() * 1e6)}`;
+  const request = path.join(dir, `${name}.request`);
+  const done = path.join(dir, `${name}.done`);
+  const error = path.join(dir, `${name}.error`);
+  fs.mkdirSync(dir, { recursive: true });
+  fs.writeFileSync(request, JSON.stringify({ click: selector, timeoutMs }) + '\n');
+  const deadline = Date.now() + timeoutMs;
+  try {
+    while (Date.now() < deadline) {
+      if (fs.existsSync(error)) throw new Error(`click ${selector} failed: ${fs.readFileSync(error, 'utf8')}`);
+      if (fs.existsSync(done)) return;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    throw new Error(`click ${selector}: not done within ${timeoutMs} ms`);
+  } finally {
+    for (const f of [request, done, error]) fs.rmSync(f, { force: true });
+  }
+}

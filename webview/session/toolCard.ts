@@ -117,6 +117,12 @@ export class ToolCardNode {
         ? h('div', { className: 'tool-content' }, tc.content.map((c, i) => renderContent(this.ctx, c, `${tc.toolCallId}:${i}`)))
         : null,
       perm ? this.permission(tc, perm) : null,
+      tc.verification === 'agent'
+        ? h('div', { className: 'verification unverified', title: 'The agent performed this itself; Agent Switchboard could not check it against what you approved.' },
+            icon(h, 'warning'), h('span', null, 'Performed by the agent itself — not verified by the client.'))
+        : tc.verification === 'client'
+          ? h('div', { className: 'verification verified muted' }, icon(h, 'verified'), h('span', null, 'Performed by Agent Switchboard after matching the approved intent.'))
+          : null,
       tc.rawInput !== undefined ? this.collapsible('raw-input', 'Raw input', h('pre', { className: 'raw' }, prettyJson(tc.rawInput))) : null,
       tc.rawOutput !== undefined ? this.collapsible('raw-output', 'Raw output', h('pre', { className: 'raw' }, prettyJson(tc.rawOutput))) : null,
     );
@@ -170,6 +176,8 @@ export class ToolCardNode {
         'div',
         { className: 'permission waiting', role: 'group', 'aria-label': 'Permission request' },
         h('div', { className: 'perm-question' }, icon(h, 'shield'), h('span', null, 'The agent asks for permission to run this tool.')),
+        (perm.undeclared ?? []).map((u) => h('div', { className: 'perm-undeclared' }, icon(h, 'warning'), h('span', null, u))),
+        intentLine(this.ctx, perm),
         h('div', { className: 'perm-options' }, buttons),
       );
     }
@@ -184,8 +192,22 @@ export class ToolCardNode {
       h('span', { className: 'perm-result' }, label),
       option && option.name !== label ? h('span', { className: 'muted' }, ` (“${option.name}”)`) : null,
       by ? h('span', { className: 'muted' }, ` ${by}`) : null,
+      perm.intentHash ? h('code', { className: 'intent-hash muted', title: `Intent SHA-256 ${perm.intentHash}` }, ` intent ${perm.intentHash.slice(0, 12)}`) : null,
     );
   }
+}
+
+/** "Intent 1a2b3c4d5e6f": the short hash of what the person approves; the full one in the tooltip. */
+function intentLine(ctx: Ctx, perm: PermissionView): HTMLElement | null {
+  if (!perm.intentHash) return null;
+  const { h } = ctx;
+  return h(
+    'div',
+    { className: 'perm-intent muted', title: `SHA-256 of the exact intent (RFC 8785 canonical JSON): ${perm.intentHash}. Only effects matching it will be performed.` },
+    icon(h, 'lock'),
+    h('span', null, 'Intent '),
+    h('code', { className: 'intent-hash' }, perm.intentHash.slice(0, 12)),
+  );
 }
 
 /** The command line of an `execute` call, from the common raw-input shapes (`command: string | string[]`). */

@@ -41,14 +41,25 @@ export type SessionAction =
   | { type: 'turnEnded'; stopReason: string }
   | { type: 'turnFailed'; message: string }
   | { type: 'cancelRequested' }
-  | { type: 'permissionRequested'; permissionId: string; toolCall: ToolCallUpdate; options: PermissionOption[]; at: number }
+  | {
+      type: 'permissionRequested';
+      permissionId: string;
+      toolCall: ToolCallUpdate;
+      options: PermissionOption[];
+      at: number;
+      intentHash?: string;
+      undeclared?: string[];
+    }
   | { type: 'permissionAnswered'; permissionId: string; optionId: string; by: 'person' | 'api' }
   | { type: 'permissionCancelled'; permissionId: string }
+  | { type: 'effectVerified'; toolCallId: string }
+  | { type: 'effectRefused'; message: string }
   | { type: 'terminal'; terminal: TerminalView }
   | { type: 'agentError'; error: AgentErrorView }
   | { type: 'notice'; severity: 'info' | 'warning' | 'error'; text: string }
   | { type: 'closed' };
 
+const EFFECT_KINDS: ReadonlySet<string> = new Set(['edit', 'delete', 'move', 'execute']);
 const TERMINAL_STATES: ReadonlySet<ToolCallStatusView> = new Set(['completed', 'failed', 'rejected', 'cancelled']);
 
 /**
@@ -88,6 +99,12 @@ function derive(state: SessionState, action: SessionAction): SessionPatch[] {
       return permissionAnswered(state, action.permissionId, action.optionId, action.by);
     case 'permissionCancelled':
       return cancelPermission(state, action.permissionId);
+    case 'effectVerified': {
+      const tc = state.toolCalls[action.toolCallId];
+      return tc ? [{ op: 'toolCall', toolCall: { ...tc, verification: 'client' } }] : [];
+    }
+    case 'effectRefused':
+      return [{ op: 'entry', entry: { kind: 'notice', id: newEntryId(state), severity: 'warning', text: `Refused: ${action.message}` } }];
     case 'terminal':
       return [{ op: 'terminal', terminal: action.terminal }];
     case 'agentError':
@@ -223,7 +240,17 @@ function locationsView(locs: ToolCallLocation[]): LocationView[] {
 /** Merges a `tool_call` (announce) or `tool_call_update` (patch) into the tool call's view. */
 function upsertToolCall(state: SessionState, u: ToolCallUpdate & { title?: string | null }, announce: boolean): SessionPatch[] {
   const existing = state.toolCalls[u.toolCallId];
-  const patches: SessionPatch[] = [];
+  const patches: SessionPatch[] = [{ op: 'toolCall', toolCall: mergeToolCall(existing, u, announce) }];
+  if (!existing) patches.push({ op: 'entry', entry: { kind: 'tool_call', id: newEntryId(state), toolCallId: u.toolCallId } });
+  return patches;
+}
+
+/**
+ * A tool call's view after a `tool_call` (announce) or `tool_call_update` / permission request
+ * (patch): provided fields replace, `content` and `locations` replace whole arrays, and an empty
+ * `rawInput` does not erase an earlier one. Pure; also used to preview a call before it is shown.
+ */
+export function mergeToolCall(existing: ToolCallView | undefined, u: ToolCallUpdate & { title?: string | null }, announce: boolean): ToolCallView {
   const base: ToolCallView = existing ?? {
     toolCallId: u.toolCallId,
     title: u.title || `Tool call ${u.toolCallId}`,
@@ -241,9 +268,9 @@ function upsertToolCall(state: SessionState, u: ToolCallUpdate & { title?: strin
   if (u.locations) next.locations = locationsView(u.locations);
   if (u.rawInput !== undefined && !isEmptyObject(u.rawInput)) next.rawInput = u.rawInput;
   if (u.rawOutput !== undefined) next.rawOutput = u.rawOutput;
-  patches.push({ op: 'toolCall', toolCall: next });
-  if (!existing) patches.push({ op: 'entry', entry: { kind: 'tool_call', id: newEntryId(state), toolCallId: u.toolCallId } });
-  return patches;
+  // An effectful call that completes without passing through the client was performed by the agent itself.
+  if (next.status === 'completed' && !next.verification && EFFECT_KINDS.has(next.kind)) next.verification = 'agent';
+  return next;
 }
 
 function isEmptyObject(v: unknown): boolean {
@@ -275,6 +302,8 @@ function permissionRequested(
       options: a.options.map((o) => ({ optionId: o.optionId, name: o.name, kind: o.kind })),
       state: 'waiting',
       requestedAt: a.at,
+      intentHash: a.intentHash,
+      undeclared: a.undeclared,
     },
   });
   return patches;

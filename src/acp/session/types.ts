@@ -54,6 +54,11 @@ export interface ToolCallView {
   placeholder: boolean;
   /** Id of the permission request that concerns this call, if any. */
   permissionId?: string;
+  /**
+   * Who performed the call's effect: `client` = we performed it after matching an approved intent;
+   * `agent` = the agent did it itself, so the client could not verify it.
+   */
+  verification?: 'client' | 'agent';
 }
 
 /** An option the agent offers in `session/request_permission`. */
@@ -74,6 +79,10 @@ export interface PermissionView {
   /** Who answered: the person in the sidebar, the public API, or the client cancelling the turn. */
   answeredBy?: 'person' | 'api' | 'cancel';
   requestedAt: number;
+  /** SHA-256 of the declared intent (RFC 8785 canonical JSON); the card shows its first 12 digits. */
+  intentHash?: string;
+  /** Plain sentences on what the agent did not declare (e.g. the content it will write). */
+  undeclared?: string[];
 }
 
 /** A client-hosted terminal as shown in a tool card. */

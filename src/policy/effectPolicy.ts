@@ -1,0 +1,143 @@
+/**
+ * The window's permission gate, composed from the pure pieces: declared intents for permission
+ * requests, approvals recorded from the person's answers, the decision on every client-hosted effect,
+ * and the audit log. Sessions call it; it holds no editor state (files come through `readCurrent`).
+ * No `vscode`.
+ */
+import path from 'node:path';
+import type * as acp from '@agentclientprotocol/sdk';
+import type { PermissionOptionKind } from '@agentclientprotocol/sdk';
+import type { ToolCallView } from '../acp/session/types';
+import type { AuditLog } from './audit';
+import { declareIntent, relativePath, type DeclaredIntent } from './declare';
+import { ApprovalStore, decide, describe, type GateDecision, type PolicyDefaults } from './gate';
+import { intentHash, sha256, type CommandEffect, type Intent, type WriteEffect } from './intent';
+
+/**
+ * Who acts: the session, our agent id, and the session's working directory. `sessionId` is the
+ * client's own session key, unique in the window: ACP session ids come from agents and two agent
+ * processes can hand out the same one ("sess-1"). The agent's id is kept for the audit.
+ */
+export interface Actor {
+  sessionId: string;
+  acpSessionId?: string;
+  agentId: string;
+  cwd: string;
+}
+
+/** What the gate needs from its host. */
+export interface EffectPolicyDeps {
+  defaults(): PolicyDefaults;
+  roots(): readonly string[];
+  /** Current text of a file (the open document, unsaved changes included), or null if there is none. */
+  readCurrent(absPath: string): Promise<string | null>;
+  /** Where decisions and effects are recorded; undefined = not recorded (tests). */
+  audit?: AuditLog;
+  now?: () => number;
+  log?: (message: string) => void;
+}
+
+/** A decision plus the effect it was about. */
+export type EffectCheck = GateDecision & { effect: WriteEffect | CommandEffect; description: string };
+
+/** The gate of one window. */
+export class EffectPolicy {
+  readonly approvals = new ApprovalStore();
+
+  constructor(private readonly deps: EffectPolicyDeps) {}
+
+  private now(): number {
+    return this.deps.now?.() ?? Date.now();
+  }
+
+  /** The declared intent of a tool call behind a permission request. Never throws. */
+  async declare(tc: ToolCallView, who: Actor): Promise<DeclaredIntent> {
+    try {
+      return await declareIntent(tc, { ...who, roots: this.deps.roots(), readCurrent: (p) => this.deps.readCurrent(p) });
+    } catch (err) {
+      this.deps.log?.(`Could not build the intent of tool call ${tc.toolCallId}: ${String(err)}`);
+      const intent: Intent = { sessionId: who.sessionId, agentId: who.agentId, toolCallId: tc.toolCallId, kind: tc.kind, effects: [{ type: 'tool', title: tc.title }] };
+      return { intent, undeclared: ['The client could not determine what this tool call will change.'] };
+    }
+  }
+
+  /**
+   * Records the person's answer to a permission request: an approval for `allow_*` (once, or for the
+   * session for `allow_always`), and an audit record either way.
+   */
+  recordDecision(who: Actor, intent: Intent, outcome: { kind: PermissionOptionKind; optionId: string } | 'cancelled', decidedBy: string): void {
+    const hash = intentHash(intent);
+    if (outcome !== 'cancelled' && (outcome.kind === 'allow_once' || outcome.kind === 'allow_always')) {
+      // The agent's "always" becomes a grant we hold for this session (revocable; it ends with the session).
+      this.approvals.approve(intent, outcome.kind === 'allow_once' ? 'once' : 'session', decidedBy === 'api' ? 'api' : 'person');
+    }
+    this.audit({ ...who3(who), event: 'decision', intentHash: hash, decision: outcome === 'cancelled' ? 'cancelled' : outcome.kind, decidedBy, detail: { toolCallId: intent.toolCallId, kind: intent.kind, effects: intent.effects } });
+  }
+
+  /** Decides on `fs/write_text_file` of `content` to `absPath`. */
+  async checkWrite(who: Actor, absPath: string, content: string): Promise<EffectCheck> {
+    const base = await this.deps.readCurrent(absPath).catch(() => null);
+    const effect: WriteEffect = { type: 'write', path: relativePath(path.normalize(absPath), this.deps.roots()), contentSha256: [sha256(content)], baseSha256: base === null ? null : sha256(base) };
+    return this.check(who, effect);
+  }
+
+  /** Decides on `terminal/create`. A request without cwd runs in the session's cwd. */
+  checkCommand(who: Actor, params: acp.CreateTerminalRequest): EffectCheck {
+    const effect: CommandEffect = {
+      type: 'command',
+      command: params.command,
+      args: params.args ?? [],
+      cwd: params.cwd ? path.resolve(who.cwd, params.cwd) : who.cwd,
+      envNames: (params.env ?? []).map((e) => e.name),
+    };
+    return this.check(who, effect);
+  }
+
+  private check(who: Actor, effect: WriteEffect | CommandEffect): EffectCheck {
+    const d = decide(this.approvals, this.deps.defaults(), who, effect, this.now());
+    const description = describe(effect);
+    if (!d.allowed && d.wouldAllowInDryRun) this.deps.log?.(`Dry run: policy "allow" would have let through: ${description}`);
+    const recorded = this.audit({
+      ...who3(who),
+      event: 'effect',
+      intentHash: d.allowed && d.source === 'approval' ? d.approval.hash : undefined,
+      decision: d.allowed ? 'allowed' : 'refused',
+      decidedBy: d.allowed ? (d.source === 'approval' ? `approval:${d.approval.hash}` : 'policy') : d.reason,
+      detail: { effect, description },
+    });
+    // Fail closed: an effect that cannot be recorded is not performed.
+    if (d.allowed && !recorded) return { allowed: false, reason: 'no_approval', message: `${description} was refused: the audit log could not be written.`, effect, description };
+    return { ...d, effect, description };
+  }
+
+  /** Records how an allowed effect ended (`ok` or the error). */
+  recordResult(who: Actor, check: EffectCheck, result: string): void {
+    this.audit({ ...who3(who), event: 'effect', decision: result === 'ok' ? 'performed' : 'failed', decidedBy: 'client', detail: { description: check.description, result } });
+  }
+
+  /** Records an effect the agent performed itself, which the client could not check. */
+  recordUnverified(who: Actor, toolCallId: string, title: string): void {
+    this.audit({ ...who3(who), event: 'effect', decision: 'performed_by_agent_unverified', decidedBy: 'agent', detail: { toolCallId, title } });
+  }
+
+  /** Drops the session's approvals (it ended). */
+  forgetSession(sessionId: string): void {
+    this.approvals.forgetSession(sessionId);
+  }
+
+  /** Appends to the audit log; false when it could not be written. */
+  private audit(entry: Parameters<AuditLog['append']>[0]): boolean {
+    try {
+      this.deps.audit?.append(entry);
+      return true;
+    } catch (err) {
+      this.deps.log?.(`Could not write the audit log: ${String(err)}`);
+      return false;
+    }
+  }
+}
+
+/** The identity fields of an audit record. */
+function who3(who: Actor): { sessionId: string; acpSessionId?: string; agentId: string } {
+  return { sessionId: who.sessionId, acpSessionId: who.acpSessionId, agentId: who.agentId };
+}

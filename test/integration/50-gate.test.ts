@@ -1,0 +1,72 @@
+/**
+ * The permission gate in the real editor: a card is answered by a click in the sidebar (through
+ * the test runner's Playwright), the effect then matches the approved intent and is performed; an
+ * effect nobody approved is refused and changes nothing; the audit chain verifies.
+ */
+import * as assert from 'assert';
+import * as fs from 'fs';
+import * as path from 'path';
+import * as vscode from 'vscode';
+import { DEMO_FILE, DEMO_FILE_CONTENT } from '../../src/demo/scenarios';
+import { api, scenarioAgent, setAgents, waitForState, workspaceDir } from './util';
+import { click, screenshot } from './screenshot';
+
+describe('permission gate in the editor', () => {
+  before(async () => {
+    await vscode.workspace.getConfiguration('agentSwitchboard').update('policy', undefined, vscode.ConfigurationTarget.Global);
+    await setAgents([scenarioAgent('unasked', 'write-conflict', { SWITCHBOARD_DEMO_DELAY_MS: '0' })]);
+  });
+  after(() => setAgents([]));
+
+  it('a card answered by a click lets exactly the approved edit and command through', async function () {
+    this.timeout(120_000);
+    const a = await api();
+    const file = path.join(workspaceDir(), DEMO_FILE);
+    fs.rmSync(file, { force: true });
+    const key = await a.startSession({ agentId: 'demo' });
+    await vscode.commands.executeCommand('agentSwitchboard.session.focus');
+    const turn = a.prompt(key, 'Show me the permission gate.');
+
+    const first = await waitForState(a, key, (s) => Object.values(s.permissions).some((p) => p.state === 'waiting'), 'the edit permission');
+    const editPerm = Object.values(first.permissions).find((p) => p.state === 'waiting')!;
+    assert.match(editPerm.intentHash ?? '', /^[0-9a-f]{64}$/, 'the card carries the intent hash');
+    await screenshot('permission-card-intent', 30000, { waitForSelector: '.tool-card.waiting .perm-intent', sidebarWidth: 520 });
+    await click('.tool-card.waiting .perm-option[data-kind="allow_once"]');
+
+    await waitForState(a, key, (s) => Object.values(s.permissions).some((p) => p.state === 'waiting' && p.permissionId !== editPerm.permissionId), 'the command permission');
+    await click('.tool-card.waiting .perm-option[data-kind="allow_once"]');
+    const { stopReason } = await turn;
+    assert.strictEqual(stopReason, 'end_turn');
+
+    const s = a.session(key)!;
+    const perms = Object.values(s.permissions);
+    assert.deepStrictEqual(perms.map((p) => `${p.state}:${p.answeredBy}`), ['selected:person', 'selected:person'], 'answered by clicks in the sidebar');
+    assert.strictEqual(fs.readFileSync(file, 'utf8'), DEMO_FILE_CONTENT);
+    const calls = Object.values(s.toolCalls).filter((t) => t.kind === 'edit' || t.kind === 'execute');
+    assert.deepStrictEqual(calls.map((t) => t.verification), ['client', 'client'], 'both effects matched their approved intents');
+    assert.ok(!s.entries.some((e) => e.kind === 'notice' && /Refused/.test(e.text)), 'nothing refused');
+    await a.closeSession(key);
+  });
+
+  it('refuses a write nobody approved; the file stays as it was', async () => {
+    const a = await api();
+    const dir = path.join(workspaceDir(), 'unasked');
+    fs.mkdirSync(dir, { recursive: true });
+    const file = path.join(dir, 'conflict.txt');
+    fs.writeFileSync(file, 'untouched\n');
+    const key = await a.startSession({ agentId: 'unasked', cwd: dir });
+    await a.prompt(key, 'write without asking');
+    const s = await waitForState(a, key, (st) => st.entries.some((e) => e.kind === 'notice' && /Refused/.test(e.text)), 'the refusal notice');
+    assert.strictEqual(fs.readFileSync(file, 'utf8'), 'untouched\n');
+    const tc = Object.values(s.toolCalls)[0];
+    assert.strictEqual(tc.status, 'failed');
+    assert.ok(tc.content.some((c) => c.type === 'text' && /matches no approved intent/.test(c.text)), JSON.stringify(tc.content));
+    await a.closeSession(key);
+  });
+
+  it('the audit log of the workspace verifies', async () => {
+    const v = await vscode.commands.executeCommand<{ ok: boolean; records: number }>('agentSwitchboard.verifyAudit');
+    assert.ok(v.ok, JSON.stringify(v));
+    assert.ok(v.records >= 4, `decisions and effects recorded: ${v.records}`);
+  });
+});
