@@ -94,7 +94,8 @@ A tiny project to try Agent Switchboard on.
 
 1. Open the **Agent Switchboard** item in the activity bar (left edge).
 2. Pick **Offline demo agent** (no API key needed) and start a session.
-3. Ask it something, e.g. "add a farewell function to src/greet.ts", and watch the streamed
+3. Ask it anything (the demo always proposes the same edit, demo/hello.md, and one shell
+   command) and watch the streamed
    answer, the tool calls, the permission prompts and the proposed edits.
 
 Real agents (Claude Code, Codex, Gemini CLI, OpenCode, any ACP agent) can be picked the same way

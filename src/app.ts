@@ -98,10 +98,9 @@ export class App implements vscode.Disposable {
         // The extension host's own runtime runs the demo; in Electron it must act as plain Node.
         demo: { command: process.execPath, args: [demoScript], env: { ELECTRON_RUN_AS_NODE: '1' } },
       });
-      for (const p of problems) {
-        this.log.warn(p);
-        void vscode.window.showWarningMessage(p);
-      }
+      for (const p of problems) this.log.warn(p);
+      // One notification for all problems; the log lists each.
+      if (problems.length) void vscode.window.showWarningMessage(problems.length === 1 ? problems[0] : `${problems.length} entries of agentSwitchboard.agents are invalid and were skipped: ${problems.join(' ')}`);
       this.agentCache = agents;
     }
     return this.agentCache;

@@ -104,10 +104,13 @@ export class SessionController implements SessionHandlers {
    */
   async prompt(text: string): Promise<acp.PromptResponse> {
     const sessionId = this.state.sessionId;
-    if (!this.connection || !sessionId || this.state.status !== 'ready') {
-      throw new Error(`Session ${this.state.key} cannot take a prompt while it is ${this.state.status}.`);
+    if (this.currentTurn || this.state.status === 'prompting' || this.state.status === 'cancelling') {
+      throw new Error(`${this.state.agentName} is still working on the previous prompt; wait for the turn to end or press Stop.`);
     }
-    if (this.currentTurn) throw new Error('A turn is already running; stop it or wait for it to end.');
+    if (!this.connection || !sessionId || this.state.status !== 'ready') {
+      const why = { starting: 'is still starting', closed: 'was closed', error: 'is not running (see the error in the sidebar)' }[this.state.status as string] ?? `is ${this.state.status}`;
+      throw new Error(`Cannot send the prompt: the session with ${this.state.agentName} ${why}.`);
+    }
     this.dispatch({ type: 'promptSent', text });
     this.files.turnStarted();
     const turn = this.connection.prompt(sessionId, [{ type: 'text', text }]);

@@ -98,7 +98,19 @@ export function resolveAgents(
 function withResolution(def: AgentDefinition & { source: ResolvedAgent['source'] }, pathEnv: string | undefined): ResolvedAgent {
   const found = findOnPath(def.command, pathEnv);
   if (found) return { ...def, available: true, resolvedCommand: found };
-  return { ...def, available: false, reason: `"${def.command}" was not found on PATH (${pathEnv ?? 'unset'})` };
+  return { ...def, available: false, reason: whyNotFound(def.command, pathEnv) };
+}
+
+/** Why `command` cannot be started, in the words a person needs to fix it. */
+function whyNotFound(command: string, pathEnv: string | undefined): string {
+  if (!(command.includes('/') || command.includes(path.sep))) return `"${command}" was not found on PATH (${pathEnv ?? 'unset'})`;
+  const abs = path.resolve(command);
+  try {
+    const st = fs.statSync(abs);
+    return st.isFile() ? `"${abs}" is not executable (chmod +x it)` : `"${abs}" is not a file`;
+  } catch {
+    return `"${abs}" does not exist`;
+  }
 }
 
 /**

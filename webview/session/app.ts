@@ -95,7 +95,9 @@ export class SessionApp {
     this.banner = h('div', { className: 'error-banner', hidden: true, role: 'alert' });
     this.composer = new ComposerView(this.ctx, (text) => {
       this.draft = text;
-      this.persistSoon();
+      // A sent (cleared) draft is saved at once, or a reload within the delay would bring it back.
+      if (text === '') this.persist();
+      else this.persistSoon();
     });
     root.classList.add('session-app');
     root.replaceChildren(

@@ -14,6 +14,8 @@ export class ComposerView {
   private readonly stop: HTMLElement;
   private readonly working: HTMLElement;
   private readonly hint: HTMLElement;
+  /** Set between posting a prompt and the host's answer (a status change), so a second Enter is not lost. */
+  private sending = false;
 
   /** @param onDraft called with the unsent text as it changes (the app persists it). */
   constructor(private readonly ctx: Ctx, private readonly onDraft: (text: string) => void) {
@@ -59,7 +61,8 @@ export class ComposerView {
     const s = this.ctx.state();
     const status = s?.status;
     const busy = status === 'prompting' || status === 'cancelling';
-    toggleAttr(this.send, 'disabled', !s || status !== 'ready');
+    if (status !== 'ready') this.sending = false;
+    toggleAttr(this.send, 'disabled', !s || status !== 'ready' || this.sending);
     toggleAttr(this.stop, 'disabled', !busy);
     toggleAttr(this.input, 'disabled', !s || status === 'closed' || status === 'error');
     this.working.hidden = !busy;
@@ -86,8 +89,16 @@ export class ComposerView {
   private submit(): void {
     const s = this.ctx.state();
     const text = this.value().trim();
-    if (!s || s.status !== 'ready' || !text || this.send.hasAttribute('disabled')) return;
+    // While a prompt is on its way or a turn runs, Enter keeps the text in the box.
+    if (!s || s.status !== 'ready' || !text || this.sending || this.send.hasAttribute('disabled')) return;
     this.ctx.post({ type: 'prompt', key: s.key, text });
+    this.sending = true;
+    this.update();
+    // If the host refused the prompt (the status never changed), let the person send again.
+    this.ctx.later(() => {
+      this.sending = false;
+      this.update();
+    }, 3000);
     this.input.value = '';
     this.input.removeAttribute('value');
     this.onDraft('');

@@ -19,7 +19,7 @@ export const STATUS_TEXT: Record<SessionStatus, { label: string; icon: string; s
 
 /** Label of an agent in the picker. */
 export function agentLabel(a: AgentChoice): string {
-  if (a.demo) return `${a.name} (offline demo)`;
+  if (a.demo) return /offline demo/i.test(a.name) ? a.name : `${a.name} (offline demo)`;
   if (!a.available) return `${a.name} (unavailable)`;
   return a.name;
 }

@@ -6,7 +6,9 @@
  * hiding, moving or reloading the view loses nothing. Every webview command is validated and
  * re-checked here.
  */
+import path from 'node:path';
 import * as vscode from 'vscode';
+import { isWithin } from '../../fs/containment';
 import type { SessionPatch } from '../../acp/session/types';
 import type { SessionChange } from '../../acp/sessionController';
 import { makeNonce, renderSessionHtml } from './html';
@@ -208,7 +210,13 @@ export class SessionViewProvider implements vscode.WebviewViewProvider, vscode.D
         }
         return;
       case 'openLocation': {
-        const uri = vscode.Uri.file(m.path);
+        // Locations come from the agent: a file outside the workspace opens only after the person confirms.
+        const inside = (vscode.workspace.workspaceFolders ?? []).some((f) => isWithin(f.uri.fsPath, path.resolve(m.path)));
+        if (!inside || !path.isAbsolute(m.path)) {
+          const choice = await vscode.window.showWarningMessage(`The agent points at ${m.path}, which is outside the workspace. Open it anyway?`, { modal: true }, 'Open');
+          if (choice !== 'Open') return;
+        }
+        const uri = vscode.Uri.file(path.resolve(m.path));
         const line = Math.max(0, (m.line ?? 1) - 1);
         await vscode.window.showTextDocument(uri, { selection: new vscode.Range(line, 0, line, 0), preview: true });
         return;

@@ -230,6 +230,20 @@ describe('session webview app', () => {
       assert.deepEqual(h.host.ofType('cancel'), [{ type: 'cancel', key: 's1' }]);
     });
 
+    it('a second Enter before the host answers keeps the text instead of losing it', () => {
+      h = mount();
+      h.host.send(snapshot(endedState()));
+      const input = h.$('.prompt-input') as HTMLElement & { value?: string };
+      const enter = () => input.dispatchEvent(new h.dom.window.KeyboardEvent('keydown', { bubbles: true, cancelable: true, key: 'Enter' }));
+      input.value = 'one';
+      enter();
+      input.value = 'two';
+      enter();
+      assert.deepEqual(h.host.ofType('prompt').map((m) => m.text), ['one']);
+      assert.equal(input.value, 'two', 'the second prompt stays in the box');
+      assert.ok(h.$('.send-button')!.hasAttribute('disabled'));
+    });
+
     it('posts openLocation and showTerminal from cards', () => {
       h = mount();
       h.host.send(snapshot(richState()));
