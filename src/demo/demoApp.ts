@@ -26,6 +26,7 @@ export const DEMO_SCENARIOS: readonly DemoScenario[] = [
   'permission-only',
   'echo',
   'chunks',
+  'gate-probe',
 ];
 
 /** Environment variables the demo agent reads. */

@@ -8,11 +8,12 @@
  * calls announced twice, an empty first message chunk, `messageId`s on chunks, and terminal
  * commands sent as ONE shell string without `args` or `cwd`.
  */
+import { gateProbeTurn } from './gateProbe';
 import type { PlanEntry, StopReason, ToolCallContent, ToolCallUpdate } from '@agentclientprotocol/sdk';
 import { type DemoTurn, TurnCancelled, errorText, textContent } from './turn';
 
 /** Scenario names that run over the protocol (the others fail before speaking ACP at all). */
-export type ProtocolScenario = 'demo' | 'grandchild-terminal' | 'write-conflict' | 'permission-only' | 'echo' | 'chunks';
+export type ProtocolScenario = 'demo' | 'grandchild-terminal' | 'write-conflict' | 'permission-only' | 'echo' | 'chunks' | 'gate-probe';
 
 /** File the `demo` turn writes, relative to the session's cwd. */
 export const DEMO_FILE = 'demo/hello.md';
@@ -53,6 +54,7 @@ export const SCENARIOS: Record<ProtocolScenario, ScenarioScript> = {
   'permission-only': permissionOnlyTurn,
   echo: echoTurn,
   chunks: chunksTurn,
+  'gate-probe': gateProbeTurn,
 };
 
 // ---------------------------------------------------------------------------------------------

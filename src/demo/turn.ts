@@ -255,6 +255,23 @@ export class DemoTurn {
     }
   }
 
+  /**
+   * Runs one shell command line in a client terminal (`terminal/create` without args), waits for it
+   * and releases it. A JSON-RPC error (the client refused the command) comes back as `{ok: false}`.
+   */
+  async runCommand(command: string, cwd?: string): Promise<WriteResult> {
+    if (!this.caps.terminal) return { ok: false, message: 'the client has no terminal capability' };
+    try {
+      const { terminalId } = await this.race(this.client.request('terminal/create', { sessionId: this.sessionId, command, ...(cwd ? { cwd } : {}) }));
+      await this.race(this.client.request('terminal/wait_for_exit', { sessionId: this.sessionId, terminalId }));
+      await this.race(this.client.request('terminal/release', { sessionId: this.sessionId, terminalId }));
+      return { ok: true };
+    } catch (error) {
+      if (error instanceof TurnCancelled) throw error;
+      return { ok: false, message: errorText(error) };
+    }
+  }
+
   /** Plain text of the prompt's text blocks (resource links and the like are named, not inlined). */
   promptText(): string {
     return this.prompt

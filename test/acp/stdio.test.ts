@@ -61,6 +61,7 @@ describe('ACP client over real stdio', function () {
     // A marker argument lets the test find this process in the process table.
     agent('silent', 'no-initialize', { args: ['--import', TSX, DEMO, `--marker=silent-${process.pid}`] }),
     agent('grandchild', 'grandchild-terminal'),
+    agent('probe', 'gate-probe'),
     agent('missing', undefined, { command: 'no-such-agent-xyz', resolvedCommand: 'no-such-agent-xyz', args: ['--acp'] }),
   ];
 
@@ -109,6 +110,34 @@ describe('ACP client over real stdio', function () {
     const edit = Object.values(c.state.toolCalls).find((t) => t.kind === 'edit')!;
     assert.equal(edit.status, 'completed');
     assert.equal(c.state.entries.filter((e) => e.kind === 'tool_call').length, Object.keys(c.state.toolCalls).length, 'a repeated tool_call adds no second card');
+  });
+
+  it('the permission gate over stdio: each refusal case fails closed, approved effects run', async () => {
+    const c = await manager.start('probe', cwd);
+    c.onDidChange((ch) => {
+      for (const p of ch.patches) {
+        if (p.op === 'permission' && p.permission.state === 'waiting') {
+          setTimeout(() => c.answerPermission(p.permission.permissionId, p.permission.options.find((o) => o.kind === 'allow_once')!.optionId, 'api'), 5);
+        }
+      }
+    });
+    assert.equal((await c.prompt('probe the gate')).stopReason, 'end_turn');
+    const answer = c.state.entries.filter((e) => e.kind === 'agent').map((e) => ('text' in e ? e.text : '')).join('');
+    const outcome = (name: string) => new RegExp(`- ${name}: (performed|refused)`).exec(answer)?.[1];
+    assert.equal(outcome('unapproved write'), 'refused', answer);
+    assert.equal(outcome('content changed after approval'), 'refused');
+    assert.equal(outcome('approved write'), 'performed');
+    assert.equal(outcome('second use of allow-once'), 'refused');
+    assert.equal(outcome('different command'), 'refused');
+    assert.equal(outcome('different cwd'), 'refused');
+    assert.equal(outcome('approved command'), 'performed');
+    assert.match(answer, /matches no approved intent/);
+    // Fail closed: exactly the approved write and the approved command happened.
+    assert.deepEqual(files.writes, [path.join(cwd, 'gate', 'probe.txt')]);
+    assert.equal(files.docs.get(path.join(cwd, 'gate', 'probe.txt'))?.text, 'approved content\n');
+    assert.equal(Object.keys(c.state.terminals).length, 1);
+    assert.match(Object.values(c.state.terminals)[0].output, /GATE_PROBE_OK/);
+    assert.equal(c.state.entries.filter((e) => e.kind === 'notice' && /Refused/.test(e.text)).length, 5, 'each refusal is shown in the thread');
   });
 
   it('an agent that exits 1 shows exit code, stderr tail, command line and PATH', async () => {
