@@ -49,10 +49,12 @@ export interface SwitchboardApi {
   /** Subscribes to every change of every session. */
   onDidChangeSession(listener: (e: SessionChangeEvent) => void): { dispose(): void };
   /**
-   * Answers a waiting permission request with one of the options the agent offered.
-   * @returns false when the request is not waiting or the option is not one of the agent's.
+   * Answers a waiting permission request with one of the options the agent offered. With
+   * `{grant: 'session' | 'workspace'}` an allow also becomes a grant for exactly this command or path.
+   * @returns false when the request is not waiting, the option is not one of the agent's, or a grant
+   *   is asked with a reject option.
    */
-  answerPermission(sessionKey: string, permissionId: string, optionId: string): boolean;
+  answerPermission(sessionKey: string, permissionId: string, optionId: string, options?: { grant?: 'session' | 'workspace' }): boolean;
   /** Closes a session and ends its agent and terminals. */
   closeSession(sessionKey: string): Promise<void>;
 }

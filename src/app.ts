@@ -17,6 +17,7 @@ import { registerCommands } from './views/commands';
 import type { AgentChoice } from './views/session/protocol';
 import { SESSION_VIEW_ID, SessionViewProvider, summarize } from './views/session/provider';
 import { showTerminal } from './views/terminalView';
+import { ApprovalsTree, GrantsTree } from './views/policyViews';
 
 /** The running extension. */
 export class App implements vscode.Disposable {
@@ -39,6 +40,11 @@ export class App implements vscode.Disposable {
       roots: () => (vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.fsPath),
       readCurrent: readCurrentText,
       audit: this.audit,
+      // Workspace grants live with the workspace, "always" grants with the person's profile.
+      grantStorage: {
+        load: (scope) => (scope === 'workspace' ? context.workspaceState : context.globalState).get(`agentSwitchboard.grants.${scope}`),
+        save: (scope, grants) => void (scope === 'workspace' ? context.workspaceState : context.globalState).update(`agentSwitchboard.grants.${scope}`, grants),
+      },
       log: (m) => this.log.info(m),
     });
     this.manager = new SessionManager({
@@ -62,7 +68,7 @@ export class App implements vscode.Disposable {
       startSession: (agentId) => this.startSession(agentId),
       prompt: (key, text) => this.prompt(key, text),
       cancel: (key) => this.cancel(key),
-      answerPermission: (key, pid, oid, by) => this.manager.get(key)?.answerPermission(pid, oid, by) ?? false,
+      answerPermission: (key, pid, oid, by, grant) => this.manager.get(key)?.answerPermission(pid, oid, by, grant) ?? false,
       closeSession: (key) => this.closeSession(key),
       showTerminal: (key, terminalId) => this.showTerminal(key, terminalId),
       log: (m) => this.log.warn(m),
@@ -81,8 +87,15 @@ export class App implements vscode.Disposable {
         this.view.onAgentsChange();
       }),
       vscode.workspace.onDidGrantWorkspaceTrust(() => this.view.onSessionsChange()),
+      vscode.window.registerTreeDataProvider('agentSwitchboard.approvals', this.track(new ApprovalsTree(this.manager))),
+      vscode.window.registerTreeDataProvider('agentSwitchboard.grants', this.track(new GrantsTree(this.policy))),
       ...registerCommands(this),
     );
+  }
+
+  private track<T extends vscode.Disposable>(d: T): T {
+    this.disposables.push(d);
+    return d;
   }
 
   private settings() {
@@ -187,7 +200,7 @@ export class App implements vscode.Disposable {
           const state = this.manager.get(c.key)?.state;
           if (state) listener({ key: c.key, patches: c.patches, state });
         }),
-      answerPermission: (key, pid, oid) => this.manager.get(key)?.answerPermission(pid, oid, 'api') ?? false,
+      answerPermission: (key, pid, oid, options) => this.manager.get(key)?.answerPermission(pid, oid, 'api', options?.grant) ?? false,
       closeSession: (key) => this.closeSession(key),
     };
   }

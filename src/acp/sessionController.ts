@@ -54,6 +54,8 @@ export class SessionController implements SessionHandlers {
   /** The declared intent of each waiting permission request. */
   private readonly declared = new Map<string, DeclaredIntent>();
   private readonly unverifiedRecorded = new Set<string>();
+  /** "Allow for this session / workspace" choices, by permission id, until the answer is recorded. */
+  private readonly grantScopes = new Map<string, 'session' | 'workspace'>();
   private permissionSeq = 0;
   private currentTurn: Promise<acp.PromptResponse> | undefined;
   private disposed = false;
@@ -138,12 +140,18 @@ export class SessionController implements SessionHandlers {
   }
 
   /**
-   * Answers a waiting permission request with one of the agent's options.
-   * @returns false when the request is not waiting or the option is not one the agent offered.
+   * Answers a waiting permission request with one of the agent's options; with `grantScope`, an
+   * allow also becomes a grant for exactly this command or path, for the session or the workspace.
+   * @returns false when the request is not waiting, the option is not one the agent offered, or a
+   *   grant is asked with a reject option.
    */
-  answerPermission(permissionId: string, optionId: string, by: 'person' | 'api'): boolean {
+  answerPermission(permissionId: string, optionId: string, by: 'person' | 'api', grantScope?: 'session' | 'workspace'): boolean {
     const p = this.state.permissions[permissionId];
-    if (!p || p.state !== 'waiting' || !p.options.some((o) => o.optionId === optionId)) return false;
+    const option = p?.options.find((o) => o.optionId === optionId);
+    if (!p || p.state !== 'waiting' || !option) return false;
+    // A grant extends an allow; it makes no sense with a reject.
+    if (grantScope && !option.kind.startsWith('allow')) return false;
+    if (grantScope) this.grantScopes.set(permissionId, grantScope);
     this.dispatch({ type: 'permissionAnswered', permissionId, optionId, by });
     return true;
   }
@@ -166,7 +174,9 @@ export class SessionController implements SessionHandlers {
       // The approval is recorded before the agent hears the answer, so its effect finds it.
       const declared = this.declared.get(id);
       this.declared.delete(id);
-      if (declared) this.policy.recordDecision(this.actor(), declared.intent, option ? { kind: option.kind, optionId: option.optionId } : 'cancelled', p.answeredBy ?? 'cancel');
+      const grantScope = this.grantScopes.get(id);
+      this.grantScopes.delete(id);
+      if (declared) this.policy.recordDecision(this.actor(), declared.intent, option ? { kind: option.kind, optionId: option.optionId } : 'cancelled', p.answeredBy ?? 'cancel', grantScope);
       resolve(response);
     }
     for (const p of patches) {

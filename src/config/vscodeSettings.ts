@@ -5,6 +5,7 @@
 import * as vscode from 'vscode';
 import { z } from 'zod';
 import type { PolicyDefaults } from '../policy/gate';
+import { EffectPatternSchema } from '../policy/grants';
 
 const SECTION = 'agentSwitchboard';
 
@@ -23,6 +24,9 @@ const PolicySchema = z.object({
   write: z.enum(['ask', 'allow', 'deny']).default('ask'),
   command: z.enum(['ask', 'allow', 'deny']).default('ask'),
   dryRun: z.boolean().default(false),
+  deny: z.array(EffectPatternSchema).default([]),
+  allow: z.array(EffectPatternSchema).default([]),
+  protectedTargets: z.enum(['ask', 'deny']).default('ask'),
 });
 
 const TimeoutSchema = z.number().min(1).max(600);
@@ -33,9 +37,10 @@ export function readSettings(report: (problem: string) => void): Settings {
   const timeout = TimeoutSchema.safeParse(c.get('initializeTimeoutSeconds', 60));
   if (!timeout.success) report('agentSwitchboard.initializeTimeoutSeconds must be a number from 1 to 600; using 60.');
   const policy = PolicySchema.safeParse(c.get('policy', {}) ?? {});
-  if (!policy.success) report(`agentSwitchboard.policy is invalid (${policy.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}); every effect asks.`);
+  // An invalid policy fails closed: every effect asks, and the deny rules we could not read are reported.
+  if (!policy.success) report(`agentSwitchboard.policy is invalid (${policy.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}); every effect asks until it is fixed.`);
   return {
-    policy: policy.success ? policy.data : { write: 'ask', command: 'ask', dryRun: false },
+    policy: policy.success ? policy.data : { write: 'ask', command: 'ask', dryRun: false, deny: [], allow: [], protectedTargets: 'ask' },
     agents: c.get('agents', []),
     initializeTimeoutMs: (timeout.success ? timeout.data : 60) * 1000,
     showNotifications: c.get<boolean>('showNotifications', true),

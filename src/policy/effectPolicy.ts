@@ -11,6 +11,7 @@ import type { ToolCallView } from '../acp/session/types';
 import type { AuditLog } from './audit';
 import { declareIntent, relativePath, type DeclaredIntent } from './declare';
 import { ApprovalStore, decide, describe, type GateDecision, type PolicyDefaults } from './gate';
+import { commandLine, GrantStore, type EffectPattern, type Grant, type GrantStorage } from './grants';
 import { intentHash, sha256, type CommandEffect, type Intent, type WriteEffect } from './intent';
 
 /**
@@ -33,6 +34,8 @@ export interface EffectPolicyDeps {
   readCurrent(absPath: string): Promise<string | null>;
   /** Where decisions and effects are recorded; undefined = not recorded (tests). */
   audit?: AuditLog;
+  /** Where workspace and always grants persist; undefined = in memory only. */
+  grantStorage?: GrantStorage;
   now?: () => number;
   log?: (message: string) => void;
 }
@@ -43,8 +46,11 @@ export type EffectCheck = GateDecision & { effect: WriteEffect | CommandEffect; 
 /** The gate of one window. */
 export class EffectPolicy {
   readonly approvals = new ApprovalStore();
+  readonly grants: GrantStore;
 
-  constructor(private readonly deps: EffectPolicyDeps) {}
+  constructor(private readonly deps: EffectPolicyDeps) {
+    this.grants = new GrantStore(deps.grantStorage, deps.log);
+  }
 
   private now(): number {
     return this.deps.now?.() ?? Date.now();
@@ -62,16 +68,52 @@ export class EffectPolicy {
   }
 
   /**
-   * Records the person's answer to a permission request: an approval for `allow_*` (once, or for the
-   * session for `allow_always`), and an audit record either way.
+   * Records the answer to a permission request: an approval of the exact intent for `allow_once`;
+   * for the agent's `allow_always`, a session grant we hold (the agent stops asking, so its later
+   * effects must be covered: the same command line as a prefix, or any workspace file for edits);
+   * for our own "for this session / this workspace" buttons (`grantScope`), a grant of exactly this
+   * command or path. An audit record either way.
    */
-  recordDecision(who: Actor, intent: Intent, outcome: { kind: PermissionOptionKind; optionId: string } | 'cancelled', decidedBy: string): void {
+  recordDecision(
+    who: Actor,
+    intent: Intent,
+    outcome: { kind: PermissionOptionKind; optionId: string } | 'cancelled',
+    decidedBy: string,
+    grantScope?: 'session' | 'workspace',
+  ): Grant[] {
     const hash = intentHash(intent);
-    if (outcome !== 'cancelled' && (outcome.kind === 'allow_once' || outcome.kind === 'allow_always')) {
-      // The agent's "always" becomes a grant we hold for this session (revocable; it ends with the session).
+    const made: Grant[] = [];
+    const allowed = outcome !== 'cancelled' && (outcome.kind === 'allow_once' || outcome.kind === 'allow_always');
+    if (allowed) {
       this.approvals.approve(intent, outcome.kind === 'allow_once' ? 'once' : 'session', decidedBy === 'api' ? 'api' : 'person');
+      const now = this.now();
+      if (grantScope) {
+        for (const pattern of exactPatterns(intent)) {
+          made.push(this.grants.add({ scope: grantScope, sessionKey: grantScope === 'session' ? who.sessionId : undefined, pattern, source: decidedBy === 'api' ? 'api' : 'person', description: describePattern(pattern, who, grantScope) }, now));
+        }
+      } else if (outcome.kind === 'allow_always') {
+        for (const pattern of alwaysPatterns(intent)) {
+          made.push(this.grants.add({ scope: 'session', sessionKey: who.sessionId, pattern, source: 'agent_allow_always', description: `${describePattern(pattern, who)} (the agent's "always allow")` }, now));
+        }
+      }
     }
-    this.audit({ ...who3(who), event: 'decision', intentHash: hash, decision: outcome === 'cancelled' ? 'cancelled' : outcome.kind, decidedBy, detail: { toolCallId: intent.toolCallId, kind: intent.kind, effects: intent.effects } });
+    this.audit({
+      ...who3(who),
+      event: 'decision',
+      intentHash: hash,
+      decision: outcome === 'cancelled' ? 'cancelled' : outcome.kind,
+      decidedBy,
+      detail: { toolCallId: intent.toolCallId, kind: intent.kind, effects: intent.effects, grants: made.map((g) => ({ id: g.id, scope: g.scope, pattern: g.pattern })) },
+    });
+    return made;
+  }
+
+  /** Revokes a grant (Grants view); recorded in the audit. */
+  revokeGrant(id: string, by: string): boolean {
+    const g = this.grants.list(this.now()).find((x) => x.id === id);
+    if (!g || !this.grants.revoke(id)) return false;
+    this.audit({ sessionId: g.sessionKey ?? '*', agentId: g.pattern.agentId ?? '*', event: 'decision', decision: 'revoke_grant', decidedBy: by, detail: { grant: g } });
+    return true;
   }
 
   /** Decides on `fs/write_text_file` of `content` to `absPath`. */
@@ -94,7 +136,7 @@ export class EffectPolicy {
   }
 
   private check(who: Actor, effect: WriteEffect | CommandEffect): EffectCheck {
-    const d = decide(this.approvals, this.deps.defaults(), who, effect, this.now());
+    const d = decide(this.approvals, this.grants, this.deps.defaults(), who, effect, this.now());
     const description = describe(effect);
     if (!d.allowed && d.wouldAllowInDryRun) this.deps.log?.(`Dry run: policy "allow" would have let through: ${description}`);
     const recorded = this.audit({
@@ -102,7 +144,7 @@ export class EffectPolicy {
       event: 'effect',
       intentHash: d.allowed && d.source === 'approval' ? d.approval.hash : undefined,
       decision: d.allowed ? 'allowed' : 'refused',
-      decidedBy: d.allowed ? (d.source === 'approval' ? `approval:${d.approval.hash}` : 'policy') : d.reason,
+      decidedBy: d.allowed ? (d.source === 'approval' ? `approval:${d.approval.hash}` : d.source === 'grant' ? `grant:${d.grant.id}` : d.source) : d.reason,
       detail: { effect, description },
     });
     // Fail closed: an effect that cannot be recorded is not performed.
@@ -120,9 +162,10 @@ export class EffectPolicy {
     this.audit({ ...who3(who), event: 'effect', decision: 'performed_by_agent_unverified', decidedBy: 'agent', detail: { toolCallId, title } });
   }
 
-  /** Drops the session's approvals (it ended). */
+  /** Drops the session's approvals and session grants (it ended). */
   forgetSession(sessionId: string): void {
     this.approvals.forgetSession(sessionId);
+    this.grants.forgetSession(sessionId);
   }
 
   /** Appends to the audit log; false when it could not be written. */
@@ -140,4 +183,33 @@ export class EffectPolicy {
 /** The identity fields of an audit record. */
 function who3(who: Actor): { sessionId: string; acpSessionId?: string; agentId: string } {
   return { sessionId: who.sessionId, acpSessionId: who.acpSessionId, agentId: who.agentId };
+}
+
+/** Patterns that cover exactly the intent's client-hosted effects: each command line, each path. */
+function exactPatterns(intent: Intent): EffectPattern[] {
+  const out: EffectPattern[] = [];
+  for (const e of intent.effects) {
+    if (e.type === 'command' && e.command !== null) out.push({ kind: 'command', commandPrefix: commandLine(e), agentId: intent.agentId });
+    if (e.type === 'write' && !e.path.startsWith('/')) out.push({ kind: 'write', pathGlob: escapeGlob(e.path), agentId: intent.agentId });
+  }
+  return out;
+}
+
+/** What the agent's "always allow" covers: the command line as a prefix; edits of any workspace file. */
+function alwaysPatterns(intent: Intent): EffectPattern[] {
+  const out: EffectPattern[] = [];
+  for (const e of intent.effects) {
+    if (e.type === 'command' && e.command !== null) out.push({ kind: 'command', commandPrefix: commandLine(e), agentId: intent.agentId });
+    if (e.type === 'write' && !out.some((p) => p.kind === 'write')) out.push({ kind: 'write', pathGlob: '**', agentId: intent.agentId });
+  }
+  return out;
+}
+
+function escapeGlob(p: string): string {
+  return p.replace(/[*?[\]{}()!+@]/g, (c) => `\\${c}`);
+}
+
+function describePattern(p: EffectPattern, who: Actor, scope: 'session' | 'workspace' = 'session'): string {
+  const what = p.kind === 'command' ? `Run \`${p.commandPrefix ?? p.commandRegex ?? 'any command'}\`${p.commandPrefix ? ' (and longer command lines starting with it)' : ''}` : `Write ${p.pathGlob === '**' ? 'any workspace file' : p.pathGlob}`;
+  return `${what} — ${p.agentId ?? 'any agent'}, ${scope === 'session' ? `session ${who.sessionId}` : 'this workspace'}`;
 }

@@ -1,9 +1,10 @@
 /**
  * The effect gate: an effect the agent asks the client to perform (`fs/write_text_file`,
  * `terminal/create`) is performed only if it matches an approved, unexpired, unconsumed intent of
- * the same session and agent, or a policy default that allows it. Pure; no `vscode`.
+ * the same session and agent, a grant, or a policy rule or default that allows it. Pure; no `vscode`.
  */
 import path from 'node:path';
+import { patternMatches, type EffectPattern, type Grant, type GrantStore } from './grants';
 import { intentHash, shortHash, type CommandEffect, type Effect, type Intent, type WriteEffect } from './intent';
 
 /** How long an approval lasts. `once` is consumed by the first matching effect. */
@@ -22,19 +23,33 @@ export interface Approval {
   decidedBy: 'person' | 'api';
 }
 
-/** Per-kind defaults: `ask` needs an approval, `allow` performs unapproved effects, `deny` refuses all. */
+/**
+ * The gate's settings (`agentSwitchboard.policy`): per-kind defaults (`ask` needs an approval or a
+ * grant, `allow` performs unapproved effects, `deny` refuses all), pattern rules (deny rules win
+ * over everything; allow rules act like grants for every session), what protected targets get, and
+ * a dry-run switch that logs what `allow` would have let through while still requiring approval.
+ */
 export interface PolicyDefaults {
   write: 'ask' | 'allow' | 'deny';
   command: 'ask' | 'allow' | 'deny';
-  /** Log what `allow` would have let through, but still require approval. */
   dryRun: boolean;
+  deny?: EffectPattern[];
+  allow?: EffectPattern[];
+  /** `ask`: protected paths need an approval of that exact write; `deny`: never written. */
+  protectedTargets?: 'ask' | 'deny';
 }
 
 /** The gate's verdict on one effect. */
 export type GateDecision =
   | { allowed: true; source: 'approval'; approval: Approval }
-  | { allowed: true; source: 'policy' }
-  | { allowed: false; reason: 'no_approval' | 'denied_by_policy' | 'protected_target'; message: string; wouldAllowInDryRun?: boolean };
+  | { allowed: true; source: 'grant'; grant: Grant }
+  | { allowed: true; source: 'rule' | 'policy' }
+  | {
+      allowed: false;
+      reason: 'no_approval' | 'denied_by_policy' | 'denied_by_rule' | 'protected_target';
+      message: string;
+      wouldAllowInDryRun?: boolean;
+    };
 
 /** Paths (workspace-relative, `/`) whose writes always need an explicit approval of that exact write. */
 const PROTECTED = [/^\.git(\/|$)/, /^\.vscode(\/|$)/, /(^|\/)\.mcp\.json$/, /^\.claude(\/|$)/, /(^|\/)opencode\.json$/, /(^|\/)\.codex(\/|$)/, /(^|\/)\.gemini(\/|$)/, /\.code-workspace$/];
@@ -110,11 +125,11 @@ export class ApprovalStore {
    * Finds an approval of the same session and agent that covers `actual`, and consumes the matched
    * effect if the approval is `once`. Newer approvals are tried first.
    */
-  take(sessionId: string, agentId: string, actual: WriteEffect | CommandEffect, now: number): Approval | undefined {
+  take(sessionId: string, agentId: string, actual: WriteEffect | CommandEffect, now: number, opts: { exactOnly?: boolean } = {}): Approval | undefined {
     for (let i = this.approvals.length - 1; i >= 0; i--) {
       const a = this.approvals[i];
       if (a.intent.sessionId !== sessionId || a.intent.agentId !== agentId || !usable(a, now)) continue;
-      const idx = a.intent.effects.findIndex((e, j) => !(a.scope === 'once' && a.consumed.has(j)) && covers(e, actual));
+      const idx = a.intent.effects.findIndex((e, j) => !(a.scope === 'once' && a.consumed.has(j)) && (!opts.exactOnly || declaresContent(e)) && covers(e, actual));
       if (idx < 0) continue;
       if (a.scope === 'once') a.consumed.add(idx);
       return a;
@@ -123,17 +138,25 @@ export class ApprovalStore {
   }
 }
 
+/** True when the declared effect names its exact content or command (not only a path or a kind). */
+function declaresContent(e: Effect): boolean {
+  return (e.type === 'write' && e.contentSha256.length > 0) || (e.type === 'command' && e.command !== null);
+}
+
 function usable(a: Approval, now: number): boolean {
   if (a.expiresAt !== undefined && now >= a.expiresAt) return false;
   return !(a.scope === 'once' && a.consumed.size >= a.intent.effects.length);
 }
 
 /**
- * Decides on a performed effect. Order: a protected target needs a matching approval whatever the
- * defaults; `deny` refuses; a matching approval allows; `allow` allows (unless dry-run); else refuse.
+ * Decides on a performed effect, in this order: a deny rule refuses; a `deny` default refuses; a
+ * protected target needs an approval of that exact write (grants and allow rules do not count) or
+ * is refused outright when `protectedTargets` is `deny`; a matching approval allows; a grant allows;
+ * an allow rule or an `allow` default allows unless dry-run; anything else is refused.
  */
 export function decide(
   store: ApprovalStore,
+  grants: GrantStore | undefined,
   defaults: PolicyDefaults,
   who: { sessionId: string; agentId: string },
   actual: WriteEffect | CommandEffect,
@@ -141,18 +164,27 @@ export function decide(
 ): GateDecision {
   const kindDefault = actual.type === 'write' ? defaults.write : defaults.command;
   const what = describe(actual);
+  if (defaults.deny?.some((r) => patternMatches(r, who.agentId, actual))) {
+    return { allowed: false, reason: 'denied_by_rule', message: `${what} matches a deny rule in agentSwitchboard.policy.` };
+  }
   if (kindDefault === 'deny') return { allowed: false, reason: 'denied_by_policy', message: `${what} is denied by agentSwitchboard.policy.` };
-  const approval = store.take(who.sessionId, who.agentId, actual, now);
-  if (approval) return { allowed: true, source: 'approval', approval };
   if (actual.type === 'write' && isProtected(actual.path)) {
+    if (defaults.protectedTargets === 'deny') return { allowed: false, reason: 'protected_target', message: `${what} targets a protected path, which agentSwitchboard.policy denies.` };
+    const exact = store.take(who.sessionId, who.agentId, actual, now, { exactOnly: true });
+    if (exact) return { allowed: true, source: 'approval', approval: exact };
     return { allowed: false, reason: 'protected_target', message: `${what} targets a protected path and needs an approval of this exact write.` };
   }
-  if (kindDefault === 'allow' && !defaults.dryRun) return { allowed: true, source: 'policy' };
+  const approval = store.take(who.sessionId, who.agentId, actual, now);
+  if (approval) return { allowed: true, source: 'approval', approval };
+  const grant = grants?.find(who, actual, now);
+  if (grant) return { allowed: true, source: 'grant', grant };
+  const ruled = defaults.allow?.some((r) => patternMatches(r, who.agentId, actual));
+  if ((ruled || kindDefault === 'allow') && !defaults.dryRun) return { allowed: true, source: ruled ? 'rule' : 'policy' };
   return {
     allowed: false,
     reason: 'no_approval',
     message: `${what} matches no approved intent of this session. Ask with session/request_permission and show the exact ${actual.type === 'write' ? 'content' : 'command'}.`,
-    wouldAllowInDryRun: kindDefault === 'allow' ? true : undefined,
+    wouldAllowInDryRun: ruled || kindDefault === 'allow' ? true : undefined,
   };
 }
 

@@ -64,6 +64,13 @@ export function registerCommands(app: App): vscode.Disposable[] {
       if (k) await app.closeSession(k);
     }),
     vscode.commands.registerCommand('agentSwitchboard.showAgentLog', () => app.log.show()),
+    vscode.commands.registerCommand('agentSwitchboard.revokeGrant', (g?: { id?: unknown }) => {
+      if (!g || typeof g.id !== 'string') return false;
+      return app.policy.revokeGrant(g.id, 'person');
+    }),
+    vscode.commands.registerCommand('agentSwitchboard.showSession', async (key?: unknown) => {
+      if (typeof key === 'string' && app.manager.get(key)) await app.view.show(key);
+    }),
     vscode.commands.registerCommand('agentSwitchboard.verifyAudit', async () => {
       const file = app.audit.file;
       let text = '';

@@ -172,6 +172,33 @@ export class ToolCardNode {
           o.name,
         ),
       );
+      // Our own choices beyond the agent's: allow, and keep allowing exactly this command or file.
+      const allow = perm.options.find((o) => o.kind === 'allow_once') ?? perm.options.find((o) => o.kind === 'allow_always');
+      const grantable = allow && (tc.kind === 'edit' || tc.kind === 'execute' || tc.kind === 'delete' || tc.kind === 'move');
+      const grantButton = (scope: 'session' | 'workspace', label: string) =>
+        h(
+          'vscode-button',
+          {
+            className: 'perm-option perm-grant',
+            'data-grant': scope,
+            secondary: true,
+            disabled: this.answering !== null,
+            title: `Allow now, and from now on allow exactly this ${tc.kind === 'execute' ? 'command' : 'file'} ${scope === 'session' ? 'in this session' : 'in this workspace'} without asking (revocable in the Grants view)`,
+            onClick: (ev: Event) => {
+              if (!key || !allow || this.answering || (ev.currentTarget as HTMLElement).hasAttribute('disabled')) return;
+              this.answering = allow.optionId;
+              for (const b of Array.from(this.el.querySelectorAll('.perm-option'))) b.setAttribute('disabled', '');
+              this.ctx.post({ type: 'answerPermission', key, permissionId: perm.permissionId, optionId: allow.optionId, grant: scope });
+              this.ctx.later(() => {
+                if (this.answering === allow.optionId && this.ctx.state()?.permissions[perm.permissionId]?.state === 'waiting') {
+                  this.answering = null;
+                  this.update();
+                }
+              }, REENABLE_MS);
+            },
+          },
+          label,
+        );
       return h(
         'div',
         { className: 'permission waiting', role: 'group', 'aria-label': 'Permission request' },
@@ -179,6 +206,7 @@ export class ToolCardNode {
         (perm.undeclared ?? []).map((u) => h('div', { className: 'perm-undeclared' }, icon(h, 'warning'), h('span', null, u))),
         intentLine(this.ctx, perm),
         h('div', { className: 'perm-options' }, buttons),
+        grantable ? h('div', { className: 'perm-options perm-grants' }, grantButton('session', 'For this session'), grantButton('workspace', 'For this workspace')) : null,
       );
     }
     const option = perm.options.find((o) => o.optionId === perm.optionId);

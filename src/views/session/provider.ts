@@ -24,7 +24,7 @@ export interface SessionViewHost {
   startSession(agentId: string): Promise<string>;
   prompt(key: string, text: string): Promise<unknown>;
   cancel(key: string): Promise<void>;
-  answerPermission(key: string, permissionId: string, optionId: string, by: 'person' | 'api'): boolean;
+  answerPermission(key: string, permissionId: string, optionId: string, by: 'person' | 'api', grant?: 'session' | 'workspace'): boolean;
   closeSession(key: string): Promise<void>;
   showTerminal(key: string, terminalId: string): void;
   log(message: string): void;
@@ -205,7 +205,7 @@ export class SessionViewProvider implements vscode.WebviewViewProvider, vscode.D
         await this.host.cancel(m.key);
         return;
       case 'answerPermission':
-        if (!this.host.answerPermission(m.key, m.permissionId, m.optionId, 'person')) {
+        if (!this.host.answerPermission(m.key, m.permissionId, m.optionId, 'person', m.grant)) {
           this.host.log(`Permission answer ignored: ${m.permissionId} is no longer waiting or ${m.optionId} is not one of its options.`);
         }
         return;

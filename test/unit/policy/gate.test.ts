@@ -12,9 +12,9 @@ describe('effect gate', () => {
   it('allows the approved write once, then refuses the second use of an allow-once', () => {
     const store = new ApprovalStore();
     store.approve(intent('s1', [write('a.txt', 'v1')]), 'once', 'person');
-    const first = decide(store, ask, who, write('a.txt', 'v1'), 0);
+    const first = decide(store, undefined, ask, who, write('a.txt', 'v1'), 0);
     assert.equal(first.allowed && first.source, 'approval');
-    const second = decide(store, ask, who, write('a.txt', 'v1'), 0);
+    const second = decide(store, undefined, ask, who, write('a.txt', 'v1'), 0);
     assert.equal(second.allowed, false);
     assert.equal(!second.allowed && second.reason, 'no_approval');
   });
@@ -22,46 +22,46 @@ describe('effect gate', () => {
   it('refuses content changed after approval, another session, another agent, and no approval at all', () => {
     const store = new ApprovalStore();
     store.approve(intent('s1', [write('a.txt', 'v1')]), 'session', 'person');
-    assert.equal(decide(store, ask, who, write('a.txt', 'v2'), 0).allowed, false, 'changed content');
-    assert.equal(decide(store, ask, { sessionId: 's2', agentId: 'a' }, write('a.txt', 'v1'), 0).allowed, false, 'other session');
-    assert.equal(decide(store, ask, { sessionId: 's1', agentId: 'b' }, write('a.txt', 'v1'), 0).allowed, false, 'other agent');
-    assert.equal(decide(new ApprovalStore(), ask, who, write('b.txt', 'x'), 0).allowed, false, 'nothing approved');
-    assert.equal(decide(store, ask, who, write('a.txt', 'v1'), 0).allowed, true);
-    assert.equal(decide(store, ask, who, write('a.txt', 'v1'), 0).allowed, true, 'a session approval is reusable');
+    assert.equal(decide(store, undefined, ask, who, write('a.txt', 'v2'), 0).allowed, false, 'changed content');
+    assert.equal(decide(store, undefined, ask, { sessionId: 's2', agentId: 'a' }, write('a.txt', 'v1'), 0).allowed, false, 'other session');
+    assert.equal(decide(store, undefined, ask, { sessionId: 's1', agentId: 'b' }, write('a.txt', 'v1'), 0).allowed, false, 'other agent');
+    assert.equal(decide(new ApprovalStore(), undefined, ask, who, write('b.txt', 'x'), 0).allowed, false, 'nothing approved');
+    assert.equal(decide(store, undefined, ask, who, write('a.txt', 'v1'), 0).allowed, true);
+    assert.equal(decide(store, undefined, ask, who, write('a.txt', 'v1'), 0).allowed, true, 'a session approval is reusable');
   });
 
   it('refuses a different command or cwd', () => {
     const store = new ApprovalStore();
     store.approve(intent('s1', [cmd('npm test')]), 'session', 'person');
-    assert.equal(decide(store, ask, who, cmd('npm test; rm -rf ~'), 0).allowed, false);
-    assert.equal(decide(store, ask, who, cmd('npm test', '/other'), 0).allowed, false);
-    assert.equal(decide(store, ask, who, cmd('npm test'), 0).allowed, true);
+    assert.equal(decide(store, undefined, ask, who, cmd('npm test; rm -rf ~'), 0).allowed, false);
+    assert.equal(decide(store, undefined, ask, who, cmd('npm test', '/other'), 0).allowed, false);
+    assert.equal(decide(store, undefined, ask, who, cmd('npm test'), 0).allowed, true);
   });
 
   it('expiry ends an approval; revoke removes it', () => {
     const store = new ApprovalStore();
     const a = store.approve(intent('s1', [cmd('ls')]), 'session', 'person', 1000);
-    assert.equal(decide(store, ask, who, cmd('ls'), 999).allowed, true);
-    assert.equal(decide(store, ask, who, cmd('ls'), 1000).allowed, false);
+    assert.equal(decide(store, undefined, ask, who, cmd('ls'), 999).allowed, true);
+    assert.equal(decide(store, undefined, ask, who, cmd('ls'), 1000).allowed, false);
     const b = store.approve(intent('s1', [cmd('ls')]), 'session', 'person');
-    assert.equal(decide(store, ask, who, cmd('ls'), 2000).allowed, true, 'the second approval has no expiry');
+    assert.equal(decide(store, undefined, ask, who, cmd('ls'), 2000).allowed, true, 'the second approval has no expiry');
     assert.ok(store.revoke(b.id));
-    assert.equal(decide(store, ask, who, cmd('ls'), 2000).allowed, false);
+    assert.equal(decide(store, undefined, ask, who, cmd('ls'), 2000).allowed, false);
     assert.ok(a.id !== b.id);
   });
 
   it('policy: deny wins over an approval; allow lets unapproved effects through unless dry-run; protected paths still ask', () => {
     const store = new ApprovalStore();
     store.approve(intent('s1', [write('a.txt', 'v1')]), 'session', 'person');
-    assert.equal(decide(store, { ...ask, write: 'deny' }, who, write('a.txt', 'v1'), 0).allowed, false);
-    assert.equal(decide(store, { ...ask, write: 'allow' }, who, write('b.txt', 'x'), 0).allowed, true);
-    const dry = decide(store, { ...ask, write: 'allow', dryRun: true }, who, write('b.txt', 'x'), 0);
+    assert.equal(decide(store, undefined, { ...ask, write: 'deny' }, who, write('a.txt', 'v1'), 0).allowed, false);
+    assert.equal(decide(store, undefined, { ...ask, write: 'allow' }, who, write('b.txt', 'x'), 0).allowed, true);
+    const dry = decide(store, undefined, { ...ask, write: 'allow', dryRun: true }, who, write('b.txt', 'x'), 0);
     assert.equal(dry.allowed, false);
     assert.equal(!dry.allowed && dry.wouldAllowInDryRun, true);
-    const prot = decide(store, { ...ask, write: 'allow' }, who, write('.vscode/settings.json', '{}'), 0);
+    const prot = decide(store, undefined, { ...ask, write: 'allow' }, who, write('.vscode/settings.json', '{}'), 0);
     assert.equal(!prot.allowed && prot.reason, 'protected_target');
     store.approve(intent('s1', [write('.git/config', 'x')]), 'once', 'person');
-    assert.equal(decide(store, { ...ask, write: 'allow' }, who, write('.git/config', 'x'), 0).allowed, true, 'an exact approval still works');
+    assert.equal(decide(store, undefined, { ...ask, write: 'allow' }, who, write('.git/config', 'x'), 0).allowed, true, 'an exact approval still works');
   });
 
   it('matching rules', () => {

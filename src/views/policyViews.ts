@@ -1,0 +1,97 @@
+/**
+ * Two tree views beside the session sidebar: "Waiting Approvals" (every permission request that
+ * waits, across sessions; a click shows its session) and "Grants" (standing permissions, with
+ * revoke). Both re-read the models on change; they hold no state of their own.
+ */
+import * as vscode from 'vscode';
+import type { SessionManager } from '../acp/sessionManager';
+import type { EffectPolicy } from '../policy/effectPolicy';
+import type { Grant } from '../policy/grants';
+
+interface Waiting {
+  key: string;
+  permissionId: string;
+  label: string;
+  description: string;
+  tooltip: string;
+}
+
+/** Waiting permission requests of all sessions. */
+export class ApprovalsTree implements vscode.TreeDataProvider<Waiting>, vscode.Disposable {
+  private readonly emitter = new vscode.EventEmitter<void>();
+  readonly onDidChangeTreeData = this.emitter.event;
+  private readonly subs: { dispose(): void }[];
+
+  constructor(private readonly manager: SessionManager) {
+    this.subs = [
+      manager.onDidChangeSession((c) => {
+        if (c.patches.some((p) => p.op === 'permission')) this.emitter.fire();
+      }),
+      manager.onDidChangeSessions(() => this.emitter.fire()),
+    ];
+  }
+
+  getChildren(): Waiting[] {
+    const out: Waiting[] = [];
+    for (const c of this.manager.list()) {
+      const s = c.state;
+      for (const p of Object.values(s.permissions)) {
+        if (p.state !== 'waiting') continue;
+        const tc = s.toolCalls[p.toolCallId];
+        out.push({
+          key: s.key,
+          permissionId: p.permissionId,
+          label: tc?.title ?? p.toolCallId,
+          description: `${s.agentName} · ${tc?.kind ?? 'tool'}${p.intentHash ? ` · ${p.intentHash.slice(0, 12)}` : ''}`,
+          tooltip: `${s.agentName} asks permission (session ${s.key}).${p.intentHash ? `\nIntent SHA-256: ${p.intentHash}` : ''}${(p.undeclared ?? []).map((u) => `\n${u}`).join('')}`,
+        });
+      }
+    }
+    return out;
+  }
+
+  getTreeItem(w: Waiting): vscode.TreeItem {
+    const item = new vscode.TreeItem(w.label, vscode.TreeItemCollapsibleState.None);
+    item.description = w.description;
+    item.tooltip = w.tooltip;
+    item.iconPath = new vscode.ThemeIcon('shield');
+    item.command = { command: 'agentSwitchboard.showSession', title: 'Show', arguments: [w.key] };
+    return item;
+  }
+
+  dispose(): void {
+    this.subs.forEach((d) => d.dispose());
+    this.emitter.dispose();
+  }
+}
+
+/** Grants, newest first, with their scope and expiry. */
+export class GrantsTree implements vscode.TreeDataProvider<Grant>, vscode.Disposable {
+  private readonly emitter = new vscode.EventEmitter<void>();
+  readonly onDidChangeTreeData = this.emitter.event;
+  private readonly sub: { dispose(): void };
+
+  constructor(private readonly policy: EffectPolicy) {
+    this.sub = policy.grants.onDidChange(() => this.emitter.fire());
+  }
+
+  getChildren(): Grant[] {
+    return this.policy.grants.list(Date.now()).reverse();
+  }
+
+  getTreeItem(g: Grant): vscode.TreeItem {
+    const item = new vscode.TreeItem(g.description, vscode.TreeItemCollapsibleState.None);
+    const scope = g.scope === 'session' ? `session ${g.sessionKey}` : g.scope;
+    item.description = `${scope}${g.expiresAt ? ` · until ${new Date(g.expiresAt).toLocaleTimeString()}` : ''}${g.source === 'agent_allow_always' ? ' · agent' : ''}`;
+    item.tooltip = `${g.description}\nPattern: ${JSON.stringify(g.pattern)}\nCreated ${new Date(g.createdAt).toLocaleString()} by ${g.source}`;
+    item.iconPath = new vscode.ThemeIcon(g.pattern.kind === 'command' ? 'terminal' : 'edit');
+    item.contextValue = 'grant';
+    item.id = g.id;
+    return item;
+  }
+
+  dispose(): void {
+    this.sub.dispose();
+    this.emitter.dispose();
+  }
+}
