@@ -15,6 +15,17 @@ import type { AgentChoice, SessionSummary } from './views/session/protocol';
 
 export type { SessionPatch, SessionState, AgentChoice, SessionSummary };
 
+/** A standing grant as the API shows it. */
+export interface GrantInfo {
+  id: string;
+  scope: 'session' | 'workspace' | 'always';
+  sessionKey?: string;
+  pattern: { kind: 'write' | 'command'; commandPrefix?: string; commandRegex?: string; pathGlob?: string; agentId?: string };
+  expiresAt?: number;
+  source: 'person' | 'agent_allow_always' | 'api';
+  description: string;
+}
+
 /** A change of one session: the patches applied and the session's state after them. */
 export interface SessionChangeEvent {
   key: string;
@@ -55,6 +66,10 @@ export interface SwitchboardApi {
    *   is asked with a reject option.
    */
   answerPermission(sessionKey: string, permissionId: string, optionId: string, options?: { grant?: 'session' | 'workspace' }): boolean;
+  /** Standing grants (session, workspace, always), newest last. */
+  grants(): GrantInfo[];
+  /** Revokes a grant; false for an unknown id. Recorded in the audit log. */
+  revokeGrant(id: string): boolean;
   /** Closes a session and ends its agent and terminals. */
   closeSession(sessionKey: string): Promise<void>;
 }

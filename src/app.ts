@@ -201,6 +201,8 @@ export class App implements vscode.Disposable {
           if (state) listener({ key: c.key, patches: c.patches, state });
         }),
       answerPermission: (key, pid, oid, options) => this.manager.get(key)?.answerPermission(pid, oid, 'api', options?.grant) ?? false,
+      grants: () => this.policy.grants.list(Date.now()).map((g) => structuredClone(g)),
+      revokeGrant: (id) => this.policy.revokeGrant(id, 'api'),
       closeSession: (key) => this.closeSession(key),
     };
   }

@@ -189,7 +189,7 @@ function who3(who: Actor): { sessionId: string; acpSessionId?: string; agentId: 
 function exactPatterns(intent: Intent): EffectPattern[] {
   const out: EffectPattern[] = [];
   for (const e of intent.effects) {
-    if (e.type === 'command' && e.command !== null) out.push({ kind: 'command', commandPrefix: commandLine(e), agentId: intent.agentId });
+    if (e.type === 'command' && e.command !== null) out.push({ kind: 'command', commandPrefix: commandLine(e), cwd: e.cwd, agentId: intent.agentId });
     if (e.type === 'write' && !e.path.startsWith('/')) out.push({ kind: 'write', pathGlob: escapeGlob(e.path), agentId: intent.agentId });
   }
   return out;
@@ -199,7 +199,7 @@ function exactPatterns(intent: Intent): EffectPattern[] {
 function alwaysPatterns(intent: Intent): EffectPattern[] {
   const out: EffectPattern[] = [];
   for (const e of intent.effects) {
-    if (e.type === 'command' && e.command !== null) out.push({ kind: 'command', commandPrefix: commandLine(e), agentId: intent.agentId });
+    if (e.type === 'command' && e.command !== null) out.push({ kind: 'command', commandPrefix: commandLine(e), cwd: e.cwd, agentId: intent.agentId });
     if (e.type === 'write' && !out.some((p) => p.kind === 'write')) out.push({ kind: 'write', pathGlob: '**', agentId: intent.agentId });
   }
   return out;
@@ -210,6 +210,6 @@ function escapeGlob(p: string): string {
 }
 
 function describePattern(p: EffectPattern, who: Actor, scope: 'session' | 'workspace' = 'session'): string {
-  const what = p.kind === 'command' ? `Run \`${p.commandPrefix ?? p.commandRegex ?? 'any command'}\`${p.commandPrefix ? ' (and longer command lines starting with it)' : ''}` : `Write ${p.pathGlob === '**' ? 'any workspace file' : p.pathGlob}`;
+  const what = p.kind === 'command' ? `Run \`${p.commandPrefix ?? p.commandRegex ?? 'any command'}\`${p.commandPrefix ? ' (with more arguments, no chained commands)' : ''}` : `Write ${p.pathGlob === '**' ? 'any workspace file' : p.pathGlob}`;
   return `${what} — ${p.agentId ?? 'any agent'}, ${scope === 'session' ? `session ${who.sessionId}` : 'this workspace'}`;
 }

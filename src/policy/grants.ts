@@ -6,6 +6,7 @@
  *
  * Pure: matching uses `picomatch` for globs; persistence goes through a {@link GrantStorage} port.
  */
+import path from 'node:path';
 import picomatch from 'picomatch';
 import { z } from 'zod';
 import type { CommandEffect, WriteEffect } from './intent';
@@ -24,6 +25,8 @@ export const EffectPatternSchema = z
     commandRegex: z.string().min(1).optional(),
     /** The workspace-relative path matches this glob (picomatch), e.g. `src/**`. */
     pathGlob: z.string().min(1).optional(),
+    /** The command runs in exactly this absolute directory. */
+    cwd: z.string().min(1).optional(),
     /** Only for this agent id. */
     agentId: z.string().min(1).optional(),
   })
@@ -38,6 +41,7 @@ export const EffectPatternSchema = z
     }
     if (p.kind === 'write' && (p.commandPrefix || p.commandRegex)) ctx.addIssue({ code: 'custom', message: 'a write pattern takes pathGlob, not command fields' });
     if (p.kind === 'command' && p.pathGlob) ctx.addIssue({ code: 'custom', message: 'a command pattern takes commandPrefix or commandRegex, not pathGlob' });
+    if (p.kind === 'write' && p.cwd) ctx.addIssue({ code: 'custom', message: 'a write pattern takes pathGlob, not cwd' });
   });
 
 /** A validated pattern. */
@@ -73,13 +77,29 @@ export function patternMatches(pattern: EffectPattern, agentId: string, effect: 
   if (pattern.kind !== effect.type) return false;
   if (effect.type === 'command') {
     const line = commandLine(effect);
-    if (pattern.commandPrefix && !(line === pattern.commandPrefix || line.startsWith(pattern.commandPrefix.endsWith(' ') ? pattern.commandPrefix : pattern.commandPrefix + ' '))) return false;
+    if (pattern.cwd && path.resolve(pattern.cwd) !== path.resolve(effect.cwd)) return false;
+    if (pattern.commandPrefix && !prefixCovers(pattern.commandPrefix, line)) return false;
     if (pattern.commandRegex && !new RegExp(pattern.commandRegex).test(line)) return false;
     return true;
   }
   if (effect.path.startsWith('/')) return false;
   if (pattern.pathGlob && !picomatch.isMatch(effect.path, pattern.pathGlob, { dot: true })) return false;
   return true;
+}
+
+/** Shell control characters: text after a granted prefix must not chain or redirect another command. */
+const SHELL_CONTROL = /[;&|`$<>\n\r(){}]/;
+
+/**
+ * Does a granted prefix cover a command line? Equal, or followed by a space and arguments that hold
+ * no shell control characters, so `npm test` covers `npm test -- --grep x` but not
+ * `npm test; curl evil` nor `npm test && rm -rf ~`.
+ */
+export function prefixCovers(prefix: string, line: string): boolean {
+  const p = prefix.trim();
+  if (line === p) return true;
+  if (!line.startsWith(p + ' ')) return false;
+  return !SHELL_CONTROL.test(line.slice(p.length));
 }
 
 /** Does `grant` cover `effect` for this session and agent at `now`? */

@@ -64,6 +64,34 @@ describe('permission gate in the editor', () => {
     await a.closeSession(key);
   });
 
+  it('"For this session" / "For this workspace" clicks create grants shown in the Grants view; revoke ends them', async function () {
+    this.timeout(120_000);
+    const a = await api();
+    const key = await a.startSession({ agentId: 'demo' });
+    await vscode.commands.executeCommand('agentSwitchboard.session.focus');
+    const turn = a.prompt(key, 'Again, with grants.');
+    const first = await waitForState(a, key, (s) => Object.values(s.permissions).some((p) => p.state === 'waiting'), 'the edit permission');
+    const editPerm = Object.values(first.permissions).find((p) => p.state === 'waiting')!;
+    await click('.tool-card.waiting .perm-grant[data-grant="session"]');
+    await waitForState(a, key, (s) => Object.values(s.permissions).some((p) => p.state === 'waiting' && p.permissionId !== editPerm.permissionId), 'the command permission');
+    await click('.tool-card.waiting .perm-grant[data-grant="workspace"]');
+    assert.strictEqual((await turn).stopReason, 'end_turn');
+
+    const grants = a.grants().filter((g) => g.source === 'person');
+    assert.deepStrictEqual(grants.map((g) => `${g.scope}:${g.pattern.kind}:${g.pattern.pathGlob ?? g.pattern.commandPrefix}`).sort(), [
+      'session:write:demo/hello.md',
+      'workspace:command:echo DEMO_SHELL_OK && ls',
+    ]);
+    await vscode.commands.executeCommand('agentSwitchboard.grants.focus');
+    await screenshot('grants-view', 30000, { waitForSelector: 'text=echo DEMO_SHELL_OK', sidebarWidth: 520 });
+
+    await a.closeSession(key);
+    assert.deepStrictEqual(a.grants().filter((g) => g.source === 'person').map((g) => g.scope), ['workspace'], 'session grants end with the session');
+    const ws = a.grants().find((g) => g.scope === 'workspace')!;
+    assert.ok(await vscode.commands.executeCommand('agentSwitchboard.revokeGrant', { id: ws.id }));
+    assert.deepStrictEqual(a.grants(), []);
+  });
+
   it('the audit log of the workspace verifies', async () => {
     const v = await vscode.commands.executeCommand<{ ok: boolean; records: number }>('agentSwitchboard.verifyAudit');
     assert.ok(v.ok, JSON.stringify(v));

@@ -14,6 +14,11 @@ describe('grants and pattern rules', () => {
     assert.ok(patternMatches({ kind: 'command', commandPrefix: 'npm test' }, 'a', cmd('npm test -- --grep x')));
     assert.ok(patternMatches({ kind: 'command', commandPrefix: 'npm test' }, 'a', cmd('npm test')));
     assert.ok(!patternMatches({ kind: 'command', commandPrefix: 'npm test' }, 'a', cmd('npm testevil')));
+    for (const chained of ['npm test; curl evil', 'npm test && rm -rf ~', 'npm test | sh', 'npm test $(evil)', 'npm test `evil`', 'npm test > ~/.bashrc', 'npm test\nrm x']) {
+      assert.ok(!patternMatches({ kind: 'command', commandPrefix: 'npm test' }, 'a', cmd(chained)), chained);
+    }
+    assert.ok(patternMatches({ kind: 'command', commandPrefix: 'npm test', cwd: '/w' }, 'a', cmd('npm test')));
+    assert.ok(!patternMatches({ kind: 'command', commandPrefix: 'npm test', cwd: '/w' }, 'a', cmd('npm test', '/tmp')), 'cwd');
     assert.ok(patternMatches({ kind: 'command', commandRegex: '^git (status|diff)\\b' }, 'a', cmd('git diff HEAD')));
     assert.ok(patternMatches({ kind: 'write', pathGlob: 'src/**' }, 'a', write('src/a/b.ts')));
     assert.ok(!patternMatches({ kind: 'write', pathGlob: 'src/**' }, 'a', write('test/a.ts')));

@@ -98,8 +98,11 @@ describe('session webview app', () => {
       assert.ok(card.classList.contains('waiting'));
       // The merged detail is in the card: the command to be run.
       assert.match(card.querySelector('pre.command')?.textContent ?? '', /npm test -- --reporter dot/);
-      const buttons = Array.from(card.querySelectorAll<HTMLElement>('.perm-option'));
+      const buttons = Array.from(card.querySelectorAll<HTMLElement>('.perm-option:not(.perm-grant)'));
       assert.deepEqual(buttons.map((b) => b.textContent), ['Allow once', 'Always allow npm test', 'Reject']);
+      // Our own grant choices follow the agent's options.
+      const grants = Array.from(card.querySelectorAll<HTMLElement>('.perm-grant'));
+      assert.deepEqual(grants.map((b) => b.dataset.grant), ['session', 'workspace']);
       assert.ok(!buttons[0].hasAttribute('secondary'));
       assert.ok(buttons[2].hasAttribute('secondary'));
 
@@ -107,6 +110,14 @@ describe('session webview app', () => {
       buttons[0].click(); // a second click before the extension answers is ignored
       assert.deepEqual(h.host.ofType('answerPermission'), [{ type: 'answerPermission', key: 's1', permissionId: 'p1', optionId: 'allow-always' }]);
       assert.ok(buttons.every((b) => b.hasAttribute('disabled')));
+      assert.ok(grants.every((b) => b.hasAttribute('disabled')));
+    });
+
+    it('"For this session" answers with the agent\'s allow option and asks for a session grant', () => {
+      h = mount();
+      h.host.send(snapshot(richState()));
+      h.$('[data-entry-id="e7"] .perm-grant[data-grant="session"]')!.click();
+      assert.deepEqual(h.host.ofType('answerPermission'), [{ type: 'answerPermission', key: 's1', permissionId: 'p1', optionId: 'allow-once', grant: 'session' }]);
     });
 
     it('shows how an answered permission ended and who answered', () => {
