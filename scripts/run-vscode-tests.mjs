@@ -7,6 +7,7 @@
 //
 // usage: node scripts/run-vscode-tests.mjs --extensionDevelopmentPath <dir> --extensionTestsPath <file>
 //          [--workspace <dir>]        folder to open (default: a fresh empty temp folder)
+//          [--untrusted]              Workspace Trust on and the folder untrusted (restricted mode)
 //          [--extensions-dir <dir>]   code-server extensions dir (default: a fresh temp dir)
 //          [--timeout <sec>]          whole-run timeout (default 600)
 //          [--screenshot-dir <dir>]   enables mid-test screenshots (see test/integration/screenshot.ts)
@@ -28,7 +29,7 @@ import util from 'node:util';
 // ---------------------------------------------------------------- arguments
 const VALUE_OPTS = ['extensionDevelopmentPath', 'extensionTestsPath', 'workspace', 'extensions-dir', 'timeout',
   'screenshot-dir', 'code-server', 'node', 'settings'];
-const FLAG_OPTS = ['keep', 'help'];
+const FLAG_OPTS = ['keep', 'help', 'untrusted'];
 const args = {};
 {
   const argv = process.argv.slice(2);
@@ -143,7 +144,9 @@ const settings = {
   'extensions.autoUpdate': false,
   'telemetry.telemetryLevel': 'off',
   'update.mode': 'none',
-  'security.workspace.trust.enabled': false,
+  // --untrusted: Workspace Trust on, the folder never trusted (restricted mode), and no startup prompt.
+  'security.workspace.trust.enabled': !!args.untrusted,
+  ...(args.untrusted ? { 'security.workspace.trust.startupPrompt': 'never', 'security.workspace.trust.untrustedFiles': 'open' } : {}),
   // Tests decide when documents are saved; an auto-save would race their dirty-document checks.
   'files.autoSave': 'off',
   ...(args.settings ? JSON.parse(fs.readFileSync(args.settings, 'utf8')) : {}),
@@ -160,7 +163,7 @@ fs.writeFileSync(configFile, `bind-addr: 127.0.0.1:${port}\nauth: none\ncert: fa
 const serverArgs = [codeServer, '--config', configFile,
   '--bind-addr', `127.0.0.1:${port}`, '--auth', 'none',
   '--user-data-dir', path.join(tmp, 'user-data'), '--extensions-dir', extensionsDir,
-  '--disable-telemetry', '--disable-update-check', '--disable-workspace-trust', '--disable-getting-started-override',
+  '--disable-telemetry', '--disable-update-check', ...(args.untrusted ? [] : ['--disable-workspace-trust']), '--disable-getting-started-override',
   '--ignore-last-opened',
   // without this the built web workbench ignores the extensionDevelopmentPath/extensionTestsPath payload
   '--vscode-option', 'enable-smoke-test-driver'];

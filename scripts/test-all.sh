@@ -127,6 +127,33 @@ else
     EDITOR_FAILED=1
   fi
   echo "in-editor: $EDITOR_PASSED passed, $EDITOR_FAILED failed (runner exit $EDITOR_RC); screenshots in ${SHOTS#"$ROOT"/}"
+
+  step "in-editor tests in an untrusted workspace (Workspace Trust on, restricted mode)"
+  # The folder defines an agent of its own; in restricted mode nothing may be launched from it.
+  UWS=$WORK/untrusted-workspace
+  mkdir -p "$UWS/.vscode"
+  cat > "$UWS/.vscode/settings.json" <<'JSON'
+{
+  "agentSwitchboard.agents": [{ "id": "workspace-agent", "name": "Agent from the workspace", "command": "/bin/sh", "args": ["-c", "touch LAUNCHED_FROM_WORKSPACE_CONFIG"] }],
+  "agentSwitchboard.policy": { "write": "allow", "command": "allow" }
+}
+JSON
+  set +e
+  SWITCHBOARD_UNTRUSTED=1 SWITCHBOARD_TEST_GREP='untrusted workspace' SWITCHBOARD_TEST_RESULT_FILE=$WORK/untrusted-result.txt node scripts/run-vscode-tests.mjs \
+    --extensionDevelopmentPath "$INSTALLED" \
+    --extensionTestsPath "$ROOT/out/test/integration/index" \
+    --extensions-dir "$EXTDIR" --workspace "$UWS" --untrusted --timeout 300
+  U_RC=$?
+  set -e
+  U_PASSED=0; U_FAILED=0
+  if [ -f "$WORK/untrusted-result.txt" ]; then
+    read -r U_PASSED U_FAILED < <(sed -nE 's/^([0-9]+) passed, ([0-9]+) failed.*/\1 \2/p' "$WORK/untrusted-result.txt" | tail -1) || true
+  fi
+  U_PASSED=${U_PASSED:-0}; U_FAILED=${U_FAILED:-0}
+  if [ "$U_RC" -ne 0 ] && [ "$U_FAILED" -eq 0 ]; then U_FAILED=1; fi
+  if [ "$U_PASSED" -eq 0 ] && [ "$U_FAILED" -eq 0 ]; then echo "untrusted run executed no test: counted as 1 failure"; U_FAILED=1; fi
+  echo "in-editor (untrusted): $U_PASSED passed, $U_FAILED failed (runner exit $U_RC)"
+  EDITOR_PASSED=$(( EDITOR_PASSED + U_PASSED )); EDITOR_FAILED=$(( EDITOR_FAILED + U_FAILED ))
 fi
 
 STEP=done

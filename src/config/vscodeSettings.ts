@@ -27,6 +27,7 @@ const PolicySchema = z.object({
   deny: z.array(EffectPatternSchema).default([]),
   allow: z.array(EffectPatternSchema).default([]),
   protectedTargets: z.enum(['ask', 'deny']).default('ask'),
+  grantMinutes: z.number().min(0).max(60 * 24 * 365).default(0),
 });
 
 const TimeoutSchema = z.number().min(1).max(600);
@@ -40,7 +41,7 @@ export function readSettings(report: (problem: string) => void): Settings {
   // An invalid policy fails closed: every effect asks, and the deny rules we could not read are reported.
   if (!policy.success) report(`agentSwitchboard.policy is invalid (${policy.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}); every effect asks until it is fixed.`);
   return {
-    policy: policy.success ? policy.data : { write: 'ask', command: 'ask', dryRun: false, deny: [], allow: [], protectedTargets: 'ask' },
+    policy: policy.success ? policy.data : { write: 'ask', command: 'ask', dryRun: false, deny: [], allow: [], protectedTargets: 'ask', grantMinutes: 0 },
     agents: c.get('agents', []),
     initializeTimeoutMs: (timeout.success ? timeout.data : 60) * 1000,
     showNotifications: c.get<boolean>('showNotifications', true),

@@ -87,13 +87,15 @@ export class EffectPolicy {
     if (allowed) {
       this.approvals.approve(intent, outcome.kind === 'allow_once' ? 'once' : 'session', decidedBy === 'api' ? 'api' : 'person');
       const now = this.now();
+      const minutes = this.deps.defaults().grantMinutes ?? 0;
+      const expiresAt = minutes > 0 ? now + minutes * 60_000 : undefined;
       if (grantScope) {
         for (const pattern of exactPatterns(intent)) {
-          made.push(this.grants.add({ scope: grantScope, sessionKey: grantScope === 'session' ? who.sessionId : undefined, pattern, source: decidedBy === 'api' ? 'api' : 'person', description: describePattern(pattern, who, grantScope) }, now));
+          made.push(this.grants.add({ scope: grantScope, sessionKey: grantScope === 'session' ? who.sessionId : undefined, pattern, expiresAt, source: decidedBy === 'api' ? 'api' : 'person', description: describePattern(pattern, who, grantScope) }, now));
         }
       } else if (outcome.kind === 'allow_always') {
         for (const pattern of alwaysPatterns(intent)) {
-          made.push(this.grants.add({ scope: 'session', sessionKey: who.sessionId, pattern, source: 'agent_allow_always', description: `${describePattern(pattern, who)} (the agent's "always allow")` }, now));
+          made.push(this.grants.add({ scope: 'session', sessionKey: who.sessionId, pattern, expiresAt, source: 'agent_allow_always', description: `${describePattern(pattern, who)} (the agent's "always allow")` }, now));
         }
       }
     }

@@ -37,6 +37,8 @@ export interface PolicyDefaults {
   allow?: EffectPattern[];
   /** `ask`: protected paths need an approval of that exact write; `deny`: never written. */
   protectedTargets?: 'ask' | 'deny';
+  /** Minutes a grant made from a card or by the agent's "always allow" lasts; 0 or absent = until revoked. */
+  grantMinutes?: number;
 }
 
 /** The gate's verdict on one effect. */

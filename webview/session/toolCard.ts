@@ -113,6 +113,7 @@ export class ToolCardNode {
         ? h('div', { className: 'locations' }, tc.locations.map((l) => locationLink(this.ctx, l.path, l.line)))
         : null,
       command && !showsTerminal ? h('pre', { className: 'command' }, h('span', { className: 'prompt-sign' }, '$ '), command) : null,
+      command ? h('div', { className: 'command-cwd muted', title: 'Working directory' }, icon(h, 'folder'), h('span', null, cwdOf(tc.rawInput) ?? this.ctx.state()?.cwd ?? '')) : null,
       tc.content.length
         ? h('div', { className: 'tool-content' }, tc.content.map((c, i) => renderContent(this.ctx, c, `${tc.toolCallId}:${i}`)))
         : null,
@@ -248,6 +249,14 @@ export function commandOf(raw: unknown): string | undefined {
     return cmd + args;
   }
   if (Array.isArray(cmd)) return cmd.map(String).join(' ');
+  return undefined;
+}
+
+/** The working directory an `execute` call declares (`cwd`, `workdir`), if any. */
+function cwdOf(raw: unknown): string | undefined {
+  if (!raw || typeof raw !== 'object') return undefined;
+  const r = raw as Record<string, unknown>;
+  for (const k of ['cwd', 'workdir', 'working_directory', 'dir_path']) if (typeof r[k] === 'string') return r[k] as string;
   return undefined;
 }
 

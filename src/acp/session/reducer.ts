@@ -222,15 +222,27 @@ export function toolContentView(c: ToolCallContent): ToolContentView {
   }
 }
 
-/** Lines added and removed between two texts (the `diff` package's line diff). */
+/**
+ * Lines added and removed between two texts (the `diff` package's line diff). The diff is bounded
+ * to 50 ms so that a huge file cannot stall the extension host; past that, the counts are the two
+ * texts' line counts (an upper bound) rather than exact.
+ */
 export function countChangedLines(oldText: string, newText: string): { added: number; removed: number } {
   let added = 0;
   let removed = 0;
-  for (const part of diffLines(oldText, newText)) {
+  const parts = diffLines(oldText, newText, { timeout: 50 });
+  if (!parts) return { added: lineCount(newText), removed: lineCount(oldText) };
+  for (const part of parts) {
     if (part.added) added += part.count ?? 0;
     else if (part.removed) removed += part.count ?? 0;
   }
   return { added, removed };
+}
+
+function lineCount(text: string): number {
+  if (!text) return 0;
+  const n = text.split('\n').length;
+  return text.endsWith('\n') ? n - 1 : n;
 }
 
 function locationsView(locs: ToolCallLocation[]): LocationView[] {

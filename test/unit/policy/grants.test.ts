@@ -98,6 +98,19 @@ describe('grants and pattern rules', () => {
     assert.ok(policy.revokeGrant(made[0].id, 'person'));
     assert.equal((await policy.checkWrite(actor, '/w/src/b.ts', 'x')).allowed, false, 'revoked');
     const mine = policy.recordDecision(actor, { ...intent, kind: 'execute', effects: [cmd('npm test')] }, { kind: 'allow_once', optionId: 'once' }, 'person', 'workspace');
-    assert.deepEqual(mine.map((g) => [g.scope, g.pattern.commandPrefix]), [['workspace', 'npm test']]);
+    assert.deepEqual(mine.map((g) => [g.scope, g.pattern.commandPrefix, g.expiresAt]), [['workspace', 'npm test', undefined]]);
+  });
+
+  it('grants from cards expire after agentSwitchboard.policy.grantMinutes', () => {
+    let now = 1_000;
+    const policy = new EffectPolicy({ defaults: () => ({ ...ask, grantMinutes: 10 }), roots: () => ['/w'], readCurrent: async () => null, now: () => now });
+    const actor = { sessionId: 's1', agentId: 'a', cwd: '/w' };
+    const [g] = policy.recordDecision(actor, { sessionId: 's1', agentId: 'a', toolCallId: 't', kind: 'execute', effects: [cmd('make')] }, { kind: 'allow_once', optionId: 'once' }, 'person', 'session');
+    assert.equal(g.expiresAt, 1_000 + 600_000);
+    policy.checkCommand(actor, { sessionId: 'x', command: 'make' }); // consumes the allow-once approval
+    now = 1_000 + 599_999;
+    assert.equal(policy.checkCommand(actor, { sessionId: 'x', command: 'make' }).allowed, true, 'the grant within 10 minutes');
+    now = 1_000 + 600_000;
+    assert.equal(policy.checkCommand(actor, { sessionId: 'x', command: 'make' }).allowed, false, 'expired');
   });
 });
