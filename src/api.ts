@@ -61,11 +61,12 @@ export interface SwitchboardApi {
   onDidChangeSession(listener: (e: SessionChangeEvent) => void): { dispose(): void };
   /**
    * Answers a waiting permission request with one of the options the agent offered. With
-   * `{grant: 'session' | 'workspace'}` an allow also becomes a grant for exactly this command or path.
+   * `{grant: 'session' | 'workspace' | 'always'}` an allow also becomes a grant for exactly this
+   * command or path.
    * @returns false when the request is not waiting, the option is not one of the agent's, or a grant
    *   is asked with a reject option.
    */
-  answerPermission(sessionKey: string, permissionId: string, optionId: string, options?: { grant?: 'session' | 'workspace' }): boolean;
+  answerPermission(sessionKey: string, permissionId: string, optionId: string, options?: { grant?: 'session' | 'workspace' | 'always' }): boolean;
   /** Standing grants (session, workspace, always), newest last. */
   grants(): GrantInfo[];
   /** Revokes a grant; false for an unknown id. Recorded in the audit log. */

@@ -55,7 +55,7 @@ export class SessionController implements SessionHandlers {
   private readonly declared = new Map<string, DeclaredIntent>();
   private readonly unverifiedRecorded = new Set<string>();
   /** "Allow for this session / workspace" choices, by permission id, until the answer is recorded. */
-  private readonly grantScopes = new Map<string, 'session' | 'workspace'>();
+  private readonly grantScopes = new Map<string, 'session' | 'workspace' | 'always'>();
   private permissionSeq = 0;
   private currentTurn: Promise<acp.PromptResponse> | undefined;
   private disposed = false;
@@ -145,7 +145,7 @@ export class SessionController implements SessionHandlers {
    * @returns false when the request is not waiting, the option is not one the agent offered, or a
    *   grant is asked with a reject option.
    */
-  answerPermission(permissionId: string, optionId: string, by: 'person' | 'api', grantScope?: 'session' | 'workspace'): boolean {
+  answerPermission(permissionId: string, optionId: string, by: 'person' | 'api', grantScope?: 'session' | 'workspace' | 'always'): boolean {
     const p = this.state.permissions[permissionId];
     const option = p?.options.find((o) => o.optionId === optionId);
     if (!p || p.state !== 'waiting' || !option) return false;

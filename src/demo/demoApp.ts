@@ -27,6 +27,7 @@ export const DEMO_SCENARIOS: readonly DemoScenario[] = [
   'echo',
   'chunks',
   'gate-probe',
+  'gate-borrow',
 ];
 
 /** Environment variables the demo agent reads. */

@@ -45,3 +45,13 @@ export async function gateProbeTurn(turn: DemoTurn): Promise<StopReason> {
   await turn.say(['Gate probe results:\n\n', ...lines.map((l) => `- ${l}\n`)], 0);
   return 'end_turn';
 }
+
+/**
+ * The `gate-borrow` scenario: writes the probe's approved content without asking, as if another
+ * session's approval applied here; reports `borrowed write: performed|refused …`.
+ */
+export async function gateBorrowTurn(turn: DemoTurn): Promise<StopReason> {
+  const r = await turn.writeTextFile(turn.resolve(GATE_PROBE_FILE), GATE_PROBE_CONTENT);
+  await turn.say([`- borrowed write: ${r.ok ? 'performed' : `refused ${r.message}`}\n`], 0);
+  return 'end_turn';
+}

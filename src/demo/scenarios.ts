@@ -8,12 +8,12 @@
  * calls announced twice, an empty first message chunk, `messageId`s on chunks, and terminal
  * commands sent as ONE shell string without `args` or `cwd`.
  */
-import { gateProbeTurn } from './gateProbe';
+import { gateBorrowTurn, gateProbeTurn } from './gateProbe';
 import type { PlanEntry, StopReason, ToolCallContent, ToolCallUpdate } from '@agentclientprotocol/sdk';
 import { type DemoTurn, TurnCancelled, errorText, textContent } from './turn';
 
 /** Scenario names that run over the protocol (the others fail before speaking ACP at all). */
-export type ProtocolScenario = 'demo' | 'grandchild-terminal' | 'write-conflict' | 'permission-only' | 'echo' | 'chunks' | 'gate-probe';
+export type ProtocolScenario = 'demo' | 'grandchild-terminal' | 'write-conflict' | 'permission-only' | 'echo' | 'chunks' | 'gate-probe' | 'gate-borrow';
 
 /** File the `demo` turn writes, relative to the session's cwd. */
 export const DEMO_FILE = 'demo/hello.md';
@@ -55,6 +55,7 @@ export const SCENARIOS: Record<ProtocolScenario, ScenarioScript> = {
   echo: echoTurn,
   chunks: chunksTurn,
   'gate-probe': gateProbeTurn,
+  'gate-borrow': gateBorrowTurn,
 };
 
 // ---------------------------------------------------------------------------------------------

@@ -11,7 +11,7 @@ import type { ToolCallView } from '../acp/session/types';
 import type { AuditLog } from './audit';
 import { declareIntent, relativePath, type DeclaredIntent } from './declare';
 import { ApprovalStore, decide, describe, type GateDecision, type PolicyDefaults } from './gate';
-import { commandLine, GrantStore, type EffectPattern, type Grant, type GrantStorage } from './grants';
+import { commandLine, GrantStore, type EffectPattern, type Grant, type GrantScope, type GrantStorage } from './grants';
 import { intentHash, sha256, type CommandEffect, type Intent, type WriteEffect } from './intent';
 
 /**
@@ -79,7 +79,7 @@ export class EffectPolicy {
     intent: Intent,
     outcome: { kind: PermissionOptionKind; optionId: string } | 'cancelled',
     decidedBy: string,
-    grantScope?: 'session' | 'workspace',
+    grantScope?: GrantScope,
   ): Grant[] {
     const hash = intentHash(intent);
     const made: Grant[] = [];
@@ -211,7 +211,7 @@ function escapeGlob(p: string): string {
   return p.replace(/[*?[\]{}()!+@]/g, (c) => `\\${c}`);
 }
 
-function describePattern(p: EffectPattern, who: Actor, scope: 'session' | 'workspace' = 'session'): string {
+function describePattern(p: EffectPattern, who: Actor, scope: GrantScope = 'session'): string {
   const what = p.kind === 'command' ? `Run \`${p.commandPrefix ?? p.commandRegex ?? 'any command'}\`${p.commandPrefix ? ' (with more arguments, no chained commands)' : ''}` : `Write ${p.pathGlob === '**' ? 'any workspace file' : p.pathGlob}`;
-  return `${what} — ${p.agentId ?? 'any agent'}, ${scope === 'session' ? `session ${who.sessionId}` : 'this workspace'}`;
+  return `${what} — ${p.agentId ?? 'any agent'}, ${scope === 'session' ? `session ${who.sessionId}` : scope === 'workspace' ? 'this workspace' : 'every workspace'}`;
 }

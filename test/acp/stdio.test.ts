@@ -62,6 +62,7 @@ describe('ACP client over real stdio', function () {
     agent('silent', 'no-initialize', { args: ['--import', TSX, DEMO, `--marker=silent-${process.pid}`] }),
     agent('grandchild', 'grandchild-terminal'),
     agent('probe', 'gate-probe'),
+    agent('borrow', 'gate-borrow'),
     agent('missing', undefined, { command: 'no-such-agent-xyz', resolvedCommand: 'no-such-agent-xyz', args: ['--acp'] }),
   ];
 
@@ -138,6 +139,29 @@ describe('ACP client over real stdio', function () {
     assert.equal(Object.keys(c.state.terminals).length, 1);
     assert.match(Object.values(c.state.terminals)[0].output, /GATE_PROBE_OK/);
     assert.equal(c.state.entries.filter((e) => e.kind === 'notice' && /Refused/.test(e.text)).length, 5, 'each refusal is shown in the thread');
+  });
+
+  it('another session cannot use this session\'s approval or "always" grant, over stdio', async () => {
+    const a = await manager.start('probe', cwd);
+    a.onDidChange((ch) => {
+      for (const p of ch.patches) {
+        if (p.op === 'permission' && p.permission.state === 'waiting') {
+          const always = p.permission.options.find((o) => o.kind === 'allow_always')!;
+          setTimeout(() => a.answerPermission(p.permission.permissionId, always.optionId, 'api'), 5);
+        }
+      }
+    });
+    await a.prompt('probe and always allow');
+    const b = await manager.start('probe', cwd); // same agent, its own process and session
+    const borrow = await manager.start('borrow', cwd);
+    assert.notEqual(b.state.key, a.state.key);
+    const writesBefore = files.writes.length;
+    await borrow.prompt('use the other session\'s approval');
+    const answer = borrow.state.entries.filter((e) => e.kind === 'agent').map((e) => ('text' in e ? e.text : '')).join('');
+    assert.match(answer, /borrowed write: refused .*matches no approved intent/);
+    assert.equal(files.writes.length, writesBefore, 'the other session wrote nothing');
+    assert.ok(writesBefore >= 1, 'the first session\'s "always" grant covered its own writes');
+    await b.dispose();
   });
 
   it('an agent that exits 1 shows exit code, stderr tail, command line and PATH', async () => {

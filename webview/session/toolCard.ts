@@ -176,7 +176,7 @@ export class ToolCardNode {
       // Our own choices beyond the agent's: allow, and keep allowing exactly this command or file.
       const allow = perm.options.find((o) => o.kind === 'allow_once') ?? perm.options.find((o) => o.kind === 'allow_always');
       const grantable = allow && (tc.kind === 'edit' || tc.kind === 'execute' || tc.kind === 'delete' || tc.kind === 'move');
-      const grantButton = (scope: 'session' | 'workspace', label: string) =>
+      const grantButton = (scope: 'session' | 'workspace' | 'always', label: string) =>
         h(
           'vscode-button',
           {
@@ -184,7 +184,7 @@ export class ToolCardNode {
             'data-grant': scope,
             secondary: true,
             disabled: this.answering !== null,
-            title: `Allow now, and from now on allow exactly this ${tc.kind === 'execute' ? 'command' : 'file'} ${scope === 'session' ? 'in this session' : 'in this workspace'} without asking (revocable in the Grants view)`,
+            title: `Allow now, and from now on allow exactly this ${tc.kind === 'execute' ? 'command' : 'file'} ${scope === 'session' ? 'in this session' : scope === 'workspace' ? 'in this workspace' : 'in every workspace'} without asking (revocable in the Grants view)`,
             onClick: (ev: Event) => {
               if (!key || !allow || this.answering || (ev.currentTarget as HTMLElement).hasAttribute('disabled')) return;
               this.answering = allow.optionId;
@@ -207,7 +207,7 @@ export class ToolCardNode {
         (perm.undeclared ?? []).map((u) => h('div', { className: 'perm-undeclared' }, icon(h, 'warning'), h('span', null, u))),
         intentLine(this.ctx, perm),
         h('div', { className: 'perm-options' }, buttons),
-        grantable ? h('div', { className: 'perm-options perm-grants' }, grantButton('session', 'For this session'), grantButton('workspace', 'For this workspace')) : null,
+        grantable ? h('div', { className: 'perm-options perm-grants' }, grantButton('session', 'For this session'), grantButton('workspace', 'For this workspace'), grantButton('always', 'Always')) : null,
       );
     }
     const option = perm.options.find((o) => o.optionId === perm.optionId);

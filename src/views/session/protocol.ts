@@ -43,7 +43,7 @@ export type WebviewMessage =
   | { type: 'selectSession'; key: string }
   | { type: 'prompt'; key: string; text: string }
   | { type: 'cancel'; key: string }
-  | { type: 'answerPermission'; key: string; permissionId: string; optionId: string; grant?: 'session' | 'workspace' }
+  | { type: 'answerPermission'; key: string; permissionId: string; optionId: string; grant?: 'session' | 'workspace' | 'always' }
   | { type: 'openLocation'; path: string; line?: number }
   | { type: 'showTerminal'; key: string; terminalId: string }
   | { type: 'closeSession'; key: string }

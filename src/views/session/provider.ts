@@ -24,7 +24,7 @@ export interface SessionViewHost {
   startSession(agentId: string): Promise<string>;
   prompt(key: string, text: string): Promise<unknown>;
   cancel(key: string): Promise<void>;
-  answerPermission(key: string, permissionId: string, optionId: string, by: 'person' | 'api', grant?: 'session' | 'workspace'): boolean;
+  answerPermission(key: string, permissionId: string, optionId: string, by: 'person' | 'api', grant?: 'session' | 'workspace' | 'always'): boolean;
   closeSession(key: string): Promise<void>;
   showTerminal(key: string, terminalId: string): void;
   log(message: string): void;

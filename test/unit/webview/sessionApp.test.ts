@@ -102,7 +102,7 @@ describe('session webview app', () => {
       assert.deepEqual(buttons.map((b) => b.textContent), ['Allow once', 'Always allow npm test', 'Reject']);
       // Our own grant choices follow the agent's options.
       const grants = Array.from(card.querySelectorAll<HTMLElement>('.perm-grant'));
-      assert.deepEqual(grants.map((b) => b.dataset.grant), ['session', 'workspace']);
+      assert.deepEqual(grants.map((b) => b.dataset.grant), ['session', 'workspace', 'always']);
       assert.ok(!buttons[0].hasAttribute('secondary'));
       assert.ok(buttons[2].hasAttribute('secondary'));
 
