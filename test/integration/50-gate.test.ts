@@ -83,7 +83,7 @@ describe('permission gate in the editor', () => {
       'workspace:command:echo DEMO_SHELL_OK && ls',
     ]);
     await vscode.commands.executeCommand('agentSwitchboard.grants.focus');
-    await screenshot('grants-view', 30000, { waitForSelector: 'text=echo DEMO_SHELL_OK', sidebarWidth: 520 });
+    await screenshot('grants-view', 30000, { waitForSelector: '.monaco-list-row:has-text("echo DEMO_SHELL_OK")', sidebarWidth: 520 });
 
     await a.closeSession(key);
     assert.deepStrictEqual(a.grants().filter((g) => g.source === 'person').map((g) => g.scope), ['workspace'], 'session grants end with the session');

@@ -17,7 +17,8 @@ describe('waiting approvals view', () => {
     const waiting = await Promise.all(keys.map((k) => waitForState(a, k, (s) => Object.values(s.permissions).some((p) => p.state === 'waiting'), `a permission in ${k}`)));
     const hashes = waiting.map((s) => Object.values(s.permissions).find((p) => p.state === 'waiting')!.intentHash!.slice(0, 12));
     await vscode.commands.executeCommand('agentSwitchboard.approvals.focus');
-    await screenshot('waiting-approvals', 30000, { waitForSelector: `text=${hashes[1]}`, sidebarWidth: 520 });
+    // A row of the tree view (not the card in the webview, which shows the hash too).
+    await screenshot('waiting-approvals', 30000, { waitForSelector: `.monaco-list-row:has-text("${hashes[1]}")`, sidebarWidth: 520 });
     for (const k of keys) {
       const sub = a.onDidChangeSession((e) => {
         for (const p of e.patches) {
