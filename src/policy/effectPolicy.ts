@@ -211,7 +211,7 @@ function escapeGlob(p: string): string {
   return p.replace(/[*?[\]{}()!+@]/g, (c) => `\\${c}`);
 }
 
-function describePattern(p: EffectPattern, who: Actor, scope: GrantScope = 'session'): string {
-  const what = p.kind === 'command' ? `Run \`${p.commandPrefix ?? p.commandRegex ?? 'any command'}\`${p.commandPrefix ? ' (with more arguments, no chained commands)' : ''}` : `Write ${p.pathGlob === '**' ? 'any workspace file' : p.pathGlob}`;
-  return `${what} — ${p.agentId ?? 'any agent'}, ${scope === 'session' ? `session ${who.sessionId}` : scope === 'workspace' ? 'this workspace' : 'every workspace'}`;
+function describePattern(p: EffectPattern, who: Actor, _scope: GrantScope = 'session'): string {
+  const what = p.kind === 'command' ? `Run \`${p.commandPrefix ?? p.commandRegex ?? 'any command'}\`` : `Write ${p.pathGlob === '**' ? 'any workspace file' : p.pathGlob}`;
+  return `${what} — ${p.agentId ?? who.agentId}`;
 }
