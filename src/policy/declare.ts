@@ -23,6 +23,8 @@ export interface DeclareContext {
   roots: readonly string[];
   /** The current text of a file (the open document, unsaved changes included), or null if none. */
   readCurrent(absPath: string): Promise<string | null>;
+  /** Resolves symlinks (as the performed effect will be); identity when absent. `roots` must be resolved alike. */
+  realpath?(absPath: string): Promise<string>;
 }
 
 /** An intent plus plain-language notes on what the agent left undeclared. */
@@ -61,7 +63,7 @@ export async function declareIntent(tc: ToolCallView, ctx: DeclareContext): Prom
     const content = stringField(raw, ['content', 'contents', 'new_content', 'text']);
     if (target && path.isAbsolute(target)) {
       const base = await ctx.readCurrent(target);
-      effects.push({ type: 'write', path: relativePath(target, ctx.roots), contentSha256: content === undefined ? [] : [sha256(content)], baseSha256: base === null ? null : sha256(base) });
+      effects.push({ type: 'write', path: await resolvedRelative(target, ctx), contentSha256: content === undefined ? [] : [sha256(content)], baseSha256: base === null ? null : sha256(base) });
       if (content === undefined) undeclared.push(`The agent did not show what it will write to ${relativePath(target, ctx.roots)}.`);
     } else {
       undeclared.push('The agent did not say which file it will change.');
@@ -97,10 +99,15 @@ async function writeFromDiffs(abs: string, diffs: { oldText: string | null; newT
   }
   return {
     type: 'write',
-    path: relativePath(abs, ctx.roots),
+    path: await resolvedRelative(abs, ctx),
     contentSha256: [...candidates].map(sha256),
     baseSha256: base === null ? null : sha256(base),
   };
+}
+
+/** The workspace-relative path of `abs` after resolving symlinks, as the gate sees the performed write. */
+async function resolvedRelative(abs: string, ctx: DeclareContext): Promise<string> {
+  return relativePath(ctx.realpath ? await ctx.realpath(path.normalize(abs)) : path.normalize(abs), ctx.roots);
 }
 
 /** The command an `execute` tool call declares in its raw input. */

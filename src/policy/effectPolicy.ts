@@ -9,6 +9,7 @@ import type * as acp from '@agentclientprotocol/sdk';
 import type { PermissionOptionKind } from '@agentclientprotocol/sdk';
 import type { ToolCallView } from '../acp/session/types';
 import type { AuditLog } from './audit';
+import { realpathAllowMissing } from '../fs/containment';
 import { declareIntent, relativePath, type DeclaredIntent } from './declare';
 import { ApprovalStore, decide, describe, type GateDecision, type PolicyDefaults } from './gate';
 import { commandLine, GrantStore, type EffectPattern, type Grant, type GrantScope, type GrantStorage } from './grants';
@@ -59,7 +60,8 @@ export class EffectPolicy {
   /** The declared intent of a tool call behind a permission request. Never throws. */
   async declare(tc: ToolCallView, who: Actor): Promise<DeclaredIntent> {
     try {
-      return await declareIntent(tc, { ...who, roots: this.deps.roots(), readCurrent: (p) => this.deps.readCurrent(p) });
+      const roots = await Promise.all(this.deps.roots().map((r) => realpathAllowMissing(r)));
+      return await declareIntent(tc, { ...who, roots, readCurrent: (p) => this.deps.readCurrent(p), realpath: realpathAllowMissing });
     } catch (err) {
       this.deps.log?.(`Could not build the intent of tool call ${tc.toolCallId}: ${String(err)}`);
       const intent: Intent = { sessionId: who.sessionId, agentId: who.agentId, toolCallId: tc.toolCallId, kind: tc.kind, effects: [{ type: 'tool', title: tc.title }] };
@@ -121,7 +123,11 @@ export class EffectPolicy {
   /** Decides on `fs/write_text_file` of `content` to `absPath`. */
   async checkWrite(who: Actor, absPath: string, content: string): Promise<EffectCheck> {
     const base = await this.deps.readCurrent(absPath).catch(() => null);
-    const effect: WriteEffect = { type: 'write', path: relativePath(path.normalize(absPath), this.deps.roots()), contentSha256: [sha256(content)], baseSha256: base === null ? null : sha256(base) };
+    // The path as it resolves on disk: a symlink inside the workspace must not hide a protected
+    // target (`link -> .git`) from the gate.
+    const real = await realpathAllowMissing(path.normalize(absPath));
+    const roots = await Promise.all(this.deps.roots().map((r) => realpathAllowMissing(r)));
+    const effect: WriteEffect = { type: 'write', path: relativePath(real, roots), contentSha256: [sha256(content)], baseSha256: base === null ? null : sha256(base) };
     return this.check(who, effect);
   }
 

@@ -169,6 +169,26 @@ describe('permission gate end to end (scripted agent, in-memory)', () => {
     assert.equal(files.writes.length, 0);
   });
 
+  it('a symlink inside the workspace does not hide a protected target; a legitimate write through a symlink passes', async () => {
+    fs.mkdirSync(path.join(dir, '.git'));
+    fs.symlinkSync(path.join(dir, '.git'), path.join(dir, 'innocent'));
+    fs.mkdirSync(path.join(dir, 'sub'));
+    fs.symlinkSync(path.join(dir, 'sub'), path.join(dir, 'alias'));
+    const sneaky = path.join(dir, 'innocent', 'config');
+    const aliased = path.join(dir, 'alias', 'ok.txt');
+    const errs: (Err | undefined)[] = [];
+    const c = await start(async (t) => {
+      await ask(t, { toolCallId: 'w', title: 'Edit', kind: 'edit', content: [{ type: 'diff', path: sneaky, oldText: null, newText: 'x' }, { type: 'diff', path: aliased, oldText: null, newText: 'fine\n' }] });
+      errs.push(await write(t, aliased, 'fine\n'));
+      return 'end_turn';
+    }, 'always');
+    await c.prompt('go');
+    assert.equal(errs[0], undefined, 'the aliased write matches its declaration');
+    // The "always" answer granted writes of any workspace file for the session; .git stays protected.
+    const check = await policy.checkWrite({ sessionId: c.state.key, agentId: 'scripted', cwd: dir }, sneaky, 'y');
+    assert.equal(!check.allowed && check.reason, 'protected_target');
+  });
+
   it('a rejected request approves nothing; the audit chain records decisions and refusals', async () => {
     const file = path.join(dir, 'f.txt');
     let err: Err | undefined;
