@@ -4,7 +4,7 @@
  * the same session and agent, a grant, or a policy rule or default that allows it. Pure; no `vscode`.
  */
 import path from 'node:path';
-import { patternMatches, type EffectPattern, type Grant, type GrantStore } from './grants';
+import { isDangerousEnv, patternMatches, type EffectPattern, type Grant, type GrantStore } from './grants';
 import { intentHash, shortHash, type CommandEffect, type Effect, type Intent, type WriteEffect } from './intent';
 
 /** How long an approval lasts. `once` is consumed by the first matching effect. */
@@ -77,10 +77,13 @@ function argv(c: CommandEffect): string[] {
  * Does a declared command cover a performed one? Same cwd, and the same command line: equal argv,
  * or equal when both are joined with spaces (an agent may declare `["bash","-lc","x"]` and run
  * `bash` with args, or declare a string and run it as one shell string). A declaration without a
- * command covers any command in that cwd (the card said the command was not shown).
+ * command covers any command in that cwd (the card said the command was not shown). Environment
+ * variables that change what runs (see `isDangerousEnv`) must have been declared.
  */
 export function commandCovers(declared: CommandEffect, actual: CommandEffect): boolean {
   if (path.resolve(declared.cwd) !== path.resolve(actual.cwd)) return false;
+  // An undeclared LD_PRELOAD, PATH, NODE_OPTIONS… would run something other than what was approved.
+  if (actual.envNames.some((n) => isDangerousEnv(n) && !declared.envNames.includes(n))) return false;
   if (declared.command === null) return true;
   const a = argv(declared);
   const b = argv(actual);

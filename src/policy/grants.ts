@@ -78,6 +78,7 @@ export function patternMatches(pattern: EffectPattern, agentId: string, effect: 
   if (effect.type === 'command') {
     const line = commandLine(effect);
     if (pattern.cwd && path.resolve(pattern.cwd) !== path.resolve(effect.cwd)) return false;
+    if (effect.envNames.some(isDangerousEnv)) return false;
     if (pattern.commandPrefix && !prefixCovers(pattern.commandPrefix, line)) return false;
     if (pattern.commandRegex && !new RegExp(pattern.commandRegex).test(line)) return false;
     return true;
@@ -85,6 +86,18 @@ export function patternMatches(pattern: EffectPattern, agentId: string, effect: 
   if (effect.path.startsWith('/')) return false;
   if (pattern.pathGlob && !picomatch.isMatch(effect.path, pattern.pathGlob, { dot: true })) return false;
   return true;
+}
+
+/**
+ * Environment variables that change what a command runs (preloaded libraries, interpreter options,
+ * startup files, the search path). Setting one turns an approved command into another program, so
+ * it must have been declared; no agent declares env today, so in practice such commands are refused.
+ */
+const DANGEROUS_ENV = /^(LD_|DYLD_)|^(PATH|NODE_OPTIONS|NODE_PATH|BASH_ENV|ENV|ZDOTDIR|PROMPT_COMMAND|SHELLOPTS|BASHOPTS|IFS|PYTHONPATH|PYTHONSTARTUP|PYTHONHOME|PERL5OPT|PERL5LIB|RUBYOPT|RUBYLIB|GIT_SSH_COMMAND|GIT_EXEC_PATH|GIT_CONFIG_GLOBAL|JAVA_TOOL_OPTIONS|_JAVA_OPTIONS)$/;
+
+/** True for an environment variable whose value can redirect what a command executes. */
+export function isDangerousEnv(name: string): boolean {
+  return DANGEROUS_ENV.test(name);
 }
 
 /** Shell control characters: text after a granted prefix must not chain or redirect another command. */

@@ -64,6 +64,15 @@ describe('effect gate', () => {
     assert.equal(decide(store, undefined, { ...ask, write: 'allow' }, who, write('.git/config', 'x'), 0).allowed, true, 'an exact approval still works');
   });
 
+  it('an approved command with an undeclared LD_PRELOAD, PATH or NODE_OPTIONS is refused; harmless env is fine', () => {
+    const store = new ApprovalStore();
+    store.approve(intent('s1', [cmd('npm test')]), 'session', 'person');
+    for (const name of ['LD_PRELOAD', 'PATH', 'NODE_OPTIONS', 'BASH_ENV', 'DYLD_INSERT_LIBRARIES']) {
+      assert.equal(decide(store, undefined, ask, who, { ...cmd('npm test'), envNames: [name] }, 0).allowed, false, name);
+    }
+    assert.equal(decide(store, undefined, ask, who, { ...cmd('npm test'), envNames: ['CLAUDECODE', 'CI'] }, 0).allowed, true);
+  });
+
   it('matching rules', () => {
     assert.ok(writeCovers({ type: 'write', path: 'a', contentSha256: [], baseSha256: null }, write('a', 'anything')), 'path level');
     assert.ok(!writeCovers({ type: 'write', path: 'a', contentSha256: [], baseSha256: null }, write('b', 'x')));

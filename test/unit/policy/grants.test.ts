@@ -19,6 +19,7 @@ describe('grants and pattern rules', () => {
     }
     assert.ok(patternMatches({ kind: 'command', commandPrefix: 'npm test', cwd: '/w' }, 'a', cmd('npm test')));
     assert.ok(!patternMatches({ kind: 'command', commandPrefix: 'npm test', cwd: '/w' }, 'a', cmd('npm test', '/tmp')), 'cwd');
+    assert.ok(!patternMatches({ kind: 'command', commandPrefix: 'npm test' }, 'a', { ...cmd('npm test'), envNames: ['LD_PRELOAD'] }), 'dangerous env');
     assert.ok(patternMatches({ kind: 'command', commandRegex: '^git (status|diff)\\b' }, 'a', cmd('git diff HEAD')));
     assert.ok(patternMatches({ kind: 'write', pathGlob: 'src/**' }, 'a', write('src/a/b.ts')));
     assert.ok(!patternMatches({ kind: 'write', pathGlob: 'src/**' }, 'a', write('test/a.ts')));
