@@ -20,7 +20,7 @@ export interface GrantInfo {
   id: string;
   scope: 'session' | 'workspace' | 'always';
   sessionKey?: string;
-  pattern: { kind: 'write' | 'command'; commandPrefix?: string; commandRegex?: string; pathGlob?: string; agentId?: string };
+  pattern: { kind: 'write' | 'command'; commandExact?: string; commandPrefix?: string; commandRegex?: string; pathGlob?: string; agentId?: string };
   expiresAt?: number;
   source: 'person' | 'agent_allow_always' | 'api';
   description: string;

@@ -212,6 +212,7 @@ export class SessionController implements SessionHandlers {
         at: this.now(),
         intentHash: intentHash(declared.intent),
         undeclared: declared.undeclared,
+        view: preview,
       });
       // The agent withdrew its request ($/cancel_request) or the connection closed.
       signal.addEventListener('abort', () => this.dispatch({ type: 'permissionCancelled', permissionId }), { once: true });

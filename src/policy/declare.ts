@@ -34,13 +34,25 @@ export interface DeclaredIntent {
   undeclared: string[];
 }
 
-/** Workspace-relative path with `/` separators, or the absolute path when outside every root. */
+/**
+ * The path an intent names: relative to the innermost workspace folder that holds it, with `/`
+ * separators; in a multi-root workspace prefixed with that folder's name (`projA/src/x.ts`, and
+ * `name#2/…` when two folders share a name), so that the same relative path in two folders is two
+ * different targets. The absolute path when outside every folder.
+ */
 export function relativePath(abs: string, roots: readonly string[]): string {
-  for (const root of roots) {
+  let best: { i: number; rel: string } | undefined;
+  roots.forEach((root, i) => {
     const rel = path.relative(root, abs);
-    if (rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel))) return rel.split(path.sep).join('/');
-  }
-  return abs;
+    const inside = rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
+    if (inside && (!best || root.length > roots[best.i].length)) best = { i, rel };
+  });
+  if (!best) return abs;
+  const rel = best.rel.split(path.sep).join('/');
+  if (roots.length === 1) return rel;
+  const name = path.basename(roots[best.i]);
+  const clash = roots.some((r, j) => j !== best!.i && path.basename(r) === name);
+  return `${clash ? `${name}#${best.i + 1}` : name}/${rel}`;
 }
 
 /** Builds the declared intent of a tool call. */
@@ -51,9 +63,13 @@ export async function declareIntent(tc: ToolCallView, ctx: DeclareContext): Prom
   const raw = (tc.rawInput && typeof tc.rawInput === 'object' ? tc.rawInput : {}) as Record<string, unknown>;
 
   if (diffs.length) {
+    // Grouped by the normalised path, so `a//b` and `a/b` are one target with one sequence of edits.
     const byPath = new Map<string, { oldText: string | null; newText: string }[]>();
-    for (const d of diffs) byPath.set(d.path, [...(byPath.get(d.path) ?? []), { oldText: d.oldText, newText: d.newText }]);
-    for (const [p, list] of byPath) effects.push(await writeFromDiffs(p, list, ctx));
+    for (const d of diffs) {
+      const key = path.normalize(d.path);
+      byPath.set(key, [...(byPath.get(key) ?? []), { oldText: d.oldText, newText: d.newText }]);
+    }
+    for (const [p, list] of byPath) effects.push(await writeFromDiffs(p, list, ctx, undeclared));
   } else if (tc.kind === 'execute') {
     const cmd = commandFromRaw(raw, ctx.cwd);
     if (cmd.command === null) undeclared.push('The agent did not show the command it will run.');
@@ -73,36 +89,52 @@ export async function declareIntent(tc: ToolCallView, ctx: DeclareContext): Prom
   return { intent: { sessionId: ctx.sessionId, agentId: ctx.agentId, toolCallId: tc.toolCallId, kind: tc.kind, effects }, undeclared };
 }
 
+/** Most diffs on one file, and most candidate contents, that an intent enumerates; beyond, it fails closed. */
+const MAX_DIFFS_PER_FILE = 16;
+const MAX_CANDIDATES = 64;
+/** A content hash no write can have: the declared diff cannot produce any content we could verify. */
+export const UNMATCHABLE = 'diff-does-not-apply';
+
 /**
  * The contents a sequence of diffs on one file can produce from its current text. A diff whose
- * `oldText` is the whole file (or null/"" for a new or empty file) yields `newText`; a fragment
- * yields the text with its first occurrence replaced, and with every occurrence replaced (agents'
- * edit tools offer both). A fragment not found in the current text still allows `newText` as the
- * whole file, since some agents send the file as they last saw it.
+ * `oldText` is null or empty, or equals the whole file, yields `newText` (the whole new file);
+ * a fragment yields the text with its first occurrence replaced, and with every occurrence replaced
+ * (agents' edit tools offer both). A fragment that is not in the current text, or more diffs or
+ * candidates than we enumerate, yields nothing that can match: the write will be refused, and the
+ * card says why (it never widens into "any content").
  */
-async function writeFromDiffs(abs: string, diffs: { oldText: string | null; newText: string }[], ctx: DeclareContext): Promise<WriteEffect> {
+async function writeFromDiffs(abs: string, diffs: { oldText: string | null; newText: string }[], ctx: DeclareContext, undeclared: string[]): Promise<WriteEffect> {
   const base = await ctx.readCurrent(abs);
+  const rel = await resolvedRelative(abs, ctx);
+  const effect = (hashes: string[]): WriteEffect => ({ type: 'write', path: rel, contentSha256: hashes, baseSha256: base === null ? null : sha256(base) });
+  if (diffs.length > MAX_DIFFS_PER_FILE) {
+    undeclared.push(`The agent sent ${diffs.length} edits to ${rel}; the client verifies at most ${MAX_DIFFS_PER_FILE}, so its write will be refused.`);
+    return effect([UNMATCHABLE]);
+  }
   let candidates = new Set<string>([base ?? '']);
   for (const d of diffs) {
     const next = new Set<string>();
     for (const text of candidates) {
+      // null/"" (claude-code-acp's Write always sends null, also over an existing file; opencode
+      // sends "" for a new file): the card shows newText as the whole file, so that is what matches.
       if (d.oldText === null || d.oldText === '' || d.oldText === text) {
         next.add(d.newText);
-      } else if (text.includes(d.oldText)) {
+      } else if (d.oldText !== null && d.oldText !== '' && text.includes(d.oldText)) {
         next.add(text.replace(d.oldText, () => d.newText));
         next.add(text.split(d.oldText).join(d.newText));
-      } else {
-        next.add(d.newText);
       }
+    }
+    if (next.size === 0) {
+      undeclared.push(`The agent's edit does not apply to the current text of ${rel}; its write will be refused.`);
+      return effect([UNMATCHABLE]);
+    }
+    if (next.size > MAX_CANDIDATES) {
+      undeclared.push(`The agent's edits to ${rel} have too many possible results to verify; its write will be refused.`);
+      return effect([UNMATCHABLE]);
     }
     candidates = next;
   }
-  return {
-    type: 'write',
-    path: await resolvedRelative(abs, ctx),
-    contentSha256: [...candidates].map(sha256),
-    baseSha256: base === null ? null : sha256(base),
-  };
+  return effect([...candidates].map(sha256));
 }
 
 /** The workspace-relative path of `abs` after resolving symlinks, as the gate sees the performed write. */

@@ -197,17 +197,20 @@ function who3(who: Actor): { sessionId: string; acpSessionId?: string; agentId: 
 function exactPatterns(intent: Intent): EffectPattern[] {
   const out: EffectPattern[] = [];
   for (const e of intent.effects) {
-    if (e.type === 'command' && e.command !== null) out.push({ kind: 'command', commandPrefix: commandLine(e), cwd: e.cwd, agentId: intent.agentId });
+    if (e.type === 'command' && e.command !== null) out.push({ kind: 'command', commandExact: commandLine(e), cwd: e.cwd, agentId: intent.agentId });
     if (e.type === 'write' && !e.path.startsWith('/')) out.push({ kind: 'write', pathGlob: escapeGlob(e.path), agentId: intent.agentId });
   }
   return out;
 }
 
-/** What the agent's "always allow" covers: the command line as a prefix; edits of any workspace file. */
+/**
+ * What the agent's "always allow" covers: exactly that command line (a prefix would let options such
+ * as `--script-shell=…` change what runs); edits of any workspace file (protected paths excepted).
+ */
 function alwaysPatterns(intent: Intent): EffectPattern[] {
   const out: EffectPattern[] = [];
   for (const e of intent.effects) {
-    if (e.type === 'command' && e.command !== null) out.push({ kind: 'command', commandPrefix: commandLine(e), cwd: e.cwd, agentId: intent.agentId });
+    if (e.type === 'command' && e.command !== null) out.push({ kind: 'command', commandExact: commandLine(e), cwd: e.cwd, agentId: intent.agentId });
     if (e.type === 'write' && !out.some((p) => p.kind === 'write')) out.push({ kind: 'write', pathGlob: '**', agentId: intent.agentId });
   }
   return out;
@@ -218,6 +221,6 @@ function escapeGlob(p: string): string {
 }
 
 function describePattern(p: EffectPattern, who: Actor, _scope: GrantScope = 'session'): string {
-  const what = p.kind === 'command' ? `Run \`${p.commandPrefix ?? p.commandRegex ?? 'any command'}\`` : `Write ${p.pathGlob === '**' ? 'any workspace file' : p.pathGlob}`;
+  const what = p.kind === 'command' ? `Run \`${p.commandExact ?? p.commandPrefix ?? p.commandRegex ?? 'any command'}\`` : `Write ${p.pathGlob === '**' ? 'any workspace file' : p.pathGlob}`;
   return `${what} — ${p.agentId ?? who.agentId}`;
 }

@@ -4,7 +4,7 @@
  * the same session and agent, a grant, or a policy rule or default that allows it. Pure; no `vscode`.
  */
 import path from 'node:path';
-import { isDangerousEnv, patternMatches, type EffectPattern, type Grant, type GrantStore } from './grants';
+import { patternMatches, undeclaredEnv, type EffectPattern, type Grant, type GrantStore } from './grants';
 import { intentHash, shortHash, type CommandEffect, type Effect, type Intent, type WriteEffect } from './intent';
 
 /** How long an approval lasts. `once` is consumed by the first matching effect. */
@@ -53,8 +53,23 @@ export type GateDecision =
       wouldAllowInDryRun?: boolean;
     };
 
-/** Paths (workspace-relative, `/`) whose writes always need an explicit approval of that exact write. */
-const PROTECTED = [/^\.git(\/|$)/, /^\.vscode(\/|$)/, /(^|\/)\.mcp\.json$/, /^\.claude(\/|$)/, /(^|\/)opencode\.json$/, /(^|\/)\.codex(\/|$)/, /(^|\/)\.gemini(\/|$)/, /\.code-workspace$/];
+/**
+ * Paths (workspace-relative, `/`) whose writes always need an explicit approval of that exact
+ * write: VCS internals and hooks anywhere in the tree (a nested repository's `.git` too), editor and
+ * agent configuration, MCP server lists and dev containers. Matched without case, since macOS and
+ * Windows file systems ignore it.
+ */
+const PROTECTED = [
+  /(^|\/)\.git(\/|$)/i,
+  /(^|\/)\.gitmodules$/i,
+  /(^|\/)\.(husky|githooks)(\/|$)/i,
+  /(^|\/)\.vscode(\/|$)/i,
+  /(^|\/)\.devcontainer(\/|$)/i,
+  /(^|\/)\.mcp\.json$/i,
+  /(^|\/)\.(claude|codex|gemini|opencode)(\/|$)/i,
+  /(^|\/)opencode\.jsonc?$/i,
+  /\.code-workspace$/i,
+];
 
 /** True for writes the policy never lets through without an approval of that very write. */
 export function isProtected(relPath: string): boolean {
@@ -78,12 +93,12 @@ function argv(c: CommandEffect): string[] {
  * or equal when both are joined with spaces (an agent may declare `["bash","-lc","x"]` and run
  * `bash` with args, or declare a string and run it as one shell string). A declaration without a
  * command covers any command in that cwd (the card said the command was not shown). Environment
- * variables that change what runs (see `isDangerousEnv`) must have been declared.
+ * variables other than harmless output settings (see `undeclaredEnv`) must have been declared.
  */
 export function commandCovers(declared: CommandEffect, actual: CommandEffect): boolean {
   if (path.resolve(declared.cwd) !== path.resolve(actual.cwd)) return false;
-  // An undeclared LD_PRELOAD, PATH, NODE_OPTIONS… would run something other than what was approved.
-  if (actual.envNames.some((n) => isDangerousEnv(n) && !declared.envNames.includes(n))) return false;
+  // An undeclared LD_PRELOAD, PATH, GIT_CONFIG_*… could run something other than what was approved.
+  if (undeclaredEnv(actual.envNames, declared.envNames).length) return false;
   if (declared.command === null) return true;
   const a = argv(declared);
   const b = argv(actual);

@@ -19,7 +19,9 @@ export const EffectPatternSchema = z
   .object({
     /** `write` (fs/write_text_file) or `command` (terminal/create). */
     kind: z.enum(['write', 'command']),
-    /** The command line starts with this (after trimming), e.g. `npm test`. */
+    /** The command line is exactly this. */
+    commandExact: z.string().min(1).optional(),
+    /** The command line is this, or this followed by arguments with no shell control characters, e.g. `npm test`. */
     commandPrefix: z.string().min(1).optional(),
     /** The command line matches this regular expression (JavaScript syntax). */
     commandRegex: z.string().min(1).optional(),
@@ -39,7 +41,7 @@ export const EffectPatternSchema = z
         ctx.addIssue({ code: 'custom', path: ['commandRegex'], message: `not a valid regular expression: ${(e as Error).message}` });
       }
     }
-    if (p.kind === 'write' && (p.commandPrefix || p.commandRegex)) ctx.addIssue({ code: 'custom', message: 'a write pattern takes pathGlob, not command fields' });
+    if (p.kind === 'write' && (p.commandPrefix || p.commandRegex || p.commandExact)) ctx.addIssue({ code: 'custom', message: 'a write pattern takes pathGlob, not command fields' });
     if (p.kind === 'command' && p.pathGlob) ctx.addIssue({ code: 'custom', message: 'a command pattern takes commandPrefix or commandRegex, not pathGlob' });
     if (p.kind === 'write' && p.cwd) ctx.addIssue({ code: 'custom', message: 'a write pattern takes pathGlob, not cwd' });
   });
@@ -78,7 +80,8 @@ export function patternMatches(pattern: EffectPattern, agentId: string, effect: 
   if (effect.type === 'command') {
     const line = commandLine(effect);
     if (pattern.cwd && path.resolve(pattern.cwd) !== path.resolve(effect.cwd)) return false;
-    if (effect.envNames.some(isDangerousEnv)) return false;
+    if (undeclaredEnv(effect.envNames, []).length) return false;
+    if (pattern.commandExact !== undefined && line !== pattern.commandExact.trim()) return false;
     if (pattern.commandPrefix && !prefixCovers(pattern.commandPrefix, line)) return false;
     if (pattern.commandRegex && !new RegExp(pattern.commandRegex).test(line)) return false;
     return true;
@@ -89,15 +92,23 @@ export function patternMatches(pattern: EffectPattern, agentId: string, effect: 
 }
 
 /**
- * Environment variables that change what a command runs (preloaded libraries, interpreter options,
- * startup files, the search path). Setting one turns an approved command into another program, so
- * it must have been declared; no agent declares env today, so in practice such commands are refused.
+ * Environment variables an agent may set on a command without declaring them: ones that only shape
+ * output. Any other variable (LD_PRELOAD, PATH, NODE_OPTIONS, GIT_CONFIG_*, npm_config_*, HOME,
+ * EDITOR, …) can make an approved command run something else, so it must have been declared; no
+ * agent declares env today, so in practice such a command needs a new approval. Compared without
+ * case, as Windows does.
  */
-const DANGEROUS_ENV = /^(LD_|DYLD_)|^(PATH|NODE_OPTIONS|NODE_PATH|BASH_ENV|ENV|ZDOTDIR|PROMPT_COMMAND|SHELLOPTS|BASHOPTS|IFS|PYTHONPATH|PYTHONSTARTUP|PYTHONHOME|PERL5OPT|PERL5LIB|RUBYOPT|RUBYLIB|GIT_SSH_COMMAND|GIT_EXEC_PATH|GIT_CONFIG_GLOBAL|JAVA_TOOL_OPTIONS|_JAVA_OPTIONS)$/;
+const HARMLESS_ENV = new Set(['CLAUDECODE', 'CI', 'FORCE_COLOR', 'NO_COLOR', 'CLICOLOR', 'TERM', 'COLUMNS', 'LINES', 'LANG', 'LC_ALL', 'LC_CTYPE', 'LC_MESSAGES', 'TZ', 'PYTHONUNBUFFERED', 'PYTHONIOENCODING']);
 
-/** True for an environment variable whose value can redirect what a command executes. */
-export function isDangerousEnv(name: string): boolean {
-  return DANGEROUS_ENV.test(name);
+/** True when an agent may set `name` without declaring it (see HARMLESS_ENV). */
+export function isHarmlessEnv(name: string): boolean {
+  return HARMLESS_ENV.has(name.toUpperCase());
+}
+
+/** The env names of a performed command that were not declared and are not harmless. */
+export function undeclaredEnv(actual: readonly string[], declared: readonly string[]): string[] {
+  const known = new Set(declared.map((n) => n.toUpperCase()));
+  return actual.filter((n) => !isHarmlessEnv(n) && !known.has(n.toUpperCase()));
 }
 
 /** Shell control characters: text after a granted prefix must not chain or redirect another command. */

@@ -189,6 +189,28 @@ describe('permission gate end to end (scripted agent, in-memory)', () => {
     assert.equal(!check.allowed && check.reason, 'protected_target');
   });
 
+  it('while a card waits, an update cannot change what it shows: the person approves what the intent covers', async () => {
+    const file = path.join(dir, 'swap.txt');
+    let err: Err | undefined;
+    let shown = '';
+    const c = await start(async (t) => {
+      const answer = ask(t, editCall(file, null, 'EVIL\n'));
+      // After the card appears, the agent tries to make it show something harmless.
+      await new Promise((r) => setTimeout(r, 1));
+      await t.update({ sessionUpdate: 'tool_call_update', toolCallId: 'w', content: [{ type: 'diff', path: file, oldText: null, newText: 'benign\n' }], rawInput: { content: 'benign\n' } });
+      await answer;
+      err = await write(t, file, 'EVIL\n');
+      return 'end_turn';
+    });
+    c.onDidChange(() => {
+      const d = c.state.toolCalls.w?.content.find((x) => x.type === 'diff');
+      if (c.state.toolCalls.w?.status === 'awaiting_approval' && d && d.type === 'diff') shown = d.newText;
+    });
+    await c.prompt('go');
+    assert.equal(shown, 'EVIL\n', 'the card kept showing the content the intent was built from');
+    assert.equal(err, undefined, 'and that content is what was approved');
+  });
+
   it('a rejected request approves nothing; the audit chain records decisions and refusals', async () => {
     const file = path.join(dir, 'f.txt');
     let err: Err | undefined;

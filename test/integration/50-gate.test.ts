@@ -78,7 +78,7 @@ describe('permission gate in the editor', () => {
     assert.strictEqual((await turn).stopReason, 'end_turn');
 
     const grants = a.grants().filter((g) => g.source === 'person');
-    assert.deepStrictEqual(grants.map((g) => `${g.scope}:${g.pattern.kind}:${g.pattern.pathGlob ?? g.pattern.commandPrefix}`).sort(), [
+    assert.deepStrictEqual(grants.map((g) => `${g.scope}:${g.pattern.kind}:${g.pattern.pathGlob ?? g.pattern.commandExact}`).sort(), [
       'session:write:demo/hello.md',
       'workspace:command:echo DEMO_SHELL_OK && ls',
     ]);

@@ -49,6 +49,8 @@ export type SessionAction =
       at: number;
       intentHash?: string;
       undeclared?: string[];
+      /** The tool call exactly as the intent was built from it; the card shows this, frozen. */
+      view?: ToolCallView;
     }
   | { type: 'permissionAnswered'; permissionId: string; optionId: string; by: 'person' | 'api' }
   | { type: 'permissionCancelled'; permissionId: string }
@@ -252,7 +254,11 @@ function locationsView(locs: ToolCallLocation[]): LocationView[] {
 /** Merges a `tool_call` (announce) or `tool_call_update` (patch) into the tool call's view. */
 function upsertToolCall(state: SessionState, u: ToolCallUpdate & { title?: string | null }, announce: boolean): SessionPatch[] {
   const existing = state.toolCalls[u.toolCallId];
-  const patches: SessionPatch[] = [{ op: 'toolCall', toolCall: mergeToolCall(existing, u, announce) }];
+  // While the person decides, what the card shows is frozen: an update may not change the content,
+  // command, paths, kind or title under the person's eyes (only its status and output).
+  const frozen = existing?.status === 'awaiting_approval';
+  const update = frozen ? { toolCallId: u.toolCallId, status: u.status, rawOutput: u.rawOutput } : u;
+  const patches: SessionPatch[] = [{ op: 'toolCall', toolCall: mergeToolCall(existing, update, announce) }];
   if (!existing) patches.push({ op: 'entry', entry: { kind: 'tool_call', id: newEntryId(state), toolCallId: u.toolCallId } });
   return patches;
 }
@@ -303,7 +309,10 @@ function permissionRequested(
   a: Extract<SessionAction, { type: 'permissionRequested' }>,
 ): SessionPatch[] {
   const patches = upsertToolCall(state, a.toolCall, false);
-  const tc = (patches[0] as Extract<SessionPatch, { op: 'toolCall' }>).toolCall;
+  const first = patches[0] as Extract<SessionPatch, { op: 'toolCall' }>;
+  // The person must approve what the intent was built from, not what arrived since.
+  if (a.view) first.toolCall = { ...a.view };
+  const tc = first.toolCall;
   tc.status = 'awaiting_approval';
   tc.permissionId = a.permissionId;
   patches.push({

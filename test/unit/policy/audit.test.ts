@@ -47,7 +47,32 @@ describe('audit log (hash chain)', () => {
     assert.ok(verifyAudit(text).ok);
   });
 
+  it('redacts headers, URL credentials, -u/-p passwords, key: value forms and known key formats', () => {
+    const cases: [string, string][] = [
+      ['curl -H "X-Api-Key: abc123secret" https://x', 'abc123secret'],
+      ['git clone https://user:pa55word@host/repo', 'pa55word'],
+      ['psql postgres://u:pw1234@db/app', 'pw1234'],
+      ['mysql -u root -phunter2 app', 'hunter2'],
+      ['curl -u admin:s3cret https://x', 's3cret'],
+      ['echo gho_abcdefghijklmnopqrstuvwxyz0123', 'gho_abcdefghijklmnopqrstuvwxyz0123'],
+      ['glpat-abcdefghijklmnopqrstuv', 'abcdefghijklmnopqrstuv'],
+      ['key AIzaSyA1234567890abcdefghijklmnopqrstuv', 'AIzaSyA1234567890abcdefghijklmnopqrstuv'],
+      ['{"apiKey":"zzz-123"}', 'zzz-123'],
+      ['TOKEN: abcdef', 'abcdef'],
+    ];
+    for (const [input, secret] of cases) assert.ok(!redactText(input).includes(secret), `${input} -> ${redactText(input)}`);
+  });
+
+  it('redaction stays fast on hostile input', () => {
+    for (const hostile of ['KEY'.repeat(80_000), 'authorization: '.repeat(20_000), 'x-a-key:'.repeat(30_000), 'a'.repeat(200_000)]) {
+      const t0 = Date.now();
+      redactText(hostile);
+      assert.ok(Date.now() - t0 < 500, `took ${Date.now() - t0} ms`);
+    }
+  });
+
   it('redaction keeps ordinary text', () => {
+    assert.equal(redactText('mkdir -p build && find . -print'), 'mkdir -p build && find . -print');
     assert.equal(redactText('npm test -- --grep token'), 'npm test -- --grep token');
     assert.equal(redactText('GITHUB_TOKEN=ghp_abcdefghijklmnopqrstuvwxyz npm publish'), 'GITHUB_TOKEN=[REDACTED] npm publish');
   });

@@ -18,6 +18,12 @@ describe('declared intents from permission requests', () => {
     assert.deepEqual(undeclared, []);
   });
 
+  it('claude Write over an existing file (oldText null) declares the new whole file', async () => {
+    files.set('/w/old.txt', 'old content\n');
+    const { intent } = await declareIntent(tc({ content: [diff('/w/old.txt', null, 'new content\n')] }), ctx);
+    assert.deepEqual((intent.effects[0] as WriteEffect).contentSha256, [sha256('new content\n')]);
+  });
+
   it('a fragment diff (claude Edit) declares the base with the fragment replaced', async () => {
     files.set('/w/a.ts', 'const a = 1;\nconst b = 1;\n');
     const { intent } = await declareIntent(tc({ content: [diff('/w/a.ts', '= 1', '= 2')] }), ctx);
@@ -30,6 +36,22 @@ describe('declared intents from permission requests', () => {
   it('opencode\'s oldText "" for a new file and sequential diffs on one file', async () => {
     const { intent } = await declareIntent(tc({ content: [diff('/w/n.txt', '', 'x\n'), diff('/w/n.txt', 'x', 'y')] }), ctx);
     assert.deepEqual((intent.effects[0] as WriteEffect).contentSha256, [sha256('y\n')]);
+  });
+
+  it('fails closed: a fragment not in the file, too many edits, and edits that explode', async () => {
+    files.set('/w/f.ts', 'line1\nline2\nimportant();\n');
+    const missing = await declareIntent(tc({ content: [diff('/w/f.ts', 'typo', 'fixed')] }), ctx);
+    assert.deepEqual((missing.intent.effects[0] as WriteEffect).contentSha256, ['diff-does-not-apply']);
+    assert.match(missing.undeclared[0], /does not apply to the current text/);
+    const many = await declareIntent(tc({ content: Array.from({ length: 17 }, (_, i) => diff('/w/f.ts', `line${i}`, 'x')) }), ctx);
+    assert.deepEqual((many.intent.effects[0] as WriteEffect).contentSha256, ['diff-does-not-apply']);
+    files.set('/w/g.txt', 'a a a a a a a a\n');
+    const t0 = Date.now();
+    const boom = await declareIntent(tc({ content: Array.from({ length: 12 }, () => diff('/w/g.txt', 'a', 'a a')) }), ctx);
+    assert.ok(Date.now() - t0 < 1000, 'bounded');
+    assert.ok((boom.intent.effects[0] as WriteEffect).contentSha256.length <= 64);
+    const twoSpellings = await declareIntent(tc({ content: [diff('/w/h.txt', null, 'x'), diff('/w//h.txt', 'x', 'y')] }), ctx);
+    assert.equal(twoSpellings.intent.effects.length, 1, 'one target');
   });
 
   it('an edit without content is declared at path level and the card says so', async () => {
@@ -56,5 +78,10 @@ describe('declared intents from permission requests', () => {
   it('paths are workspace-relative with / separators, absolute outside', () => {
     assert.equal(relativePath('/w/a/b.txt', ['/w']), 'a/b.txt');
     assert.equal(relativePath('/etc/passwd', ['/w']), '/etc/passwd');
+    // Multi-root: the folder is part of the target, and the innermost folder wins.
+    assert.equal(relativePath('/a/projA/package.json', ['/a/projA', '/a/projB']), 'projA/package.json');
+    assert.equal(relativePath('/a/projB/package.json', ['/a/projA', '/a/projB']), 'projB/package.json');
+    assert.equal(relativePath('/w/pkg/.vscode/tasks.json', ['/w', '/w/pkg']), 'pkg/.vscode/tasks.json');
+    assert.equal(relativePath('/x/app/a.ts', ['/x/app', '/y/app']), 'app#1/a.ts');
   });
 });

@@ -64,10 +64,10 @@ describe('effect gate', () => {
     assert.equal(decide(store, undefined, { ...ask, write: 'allow' }, who, write('.git/config', 'x'), 0).allowed, true, 'an exact approval still works');
   });
 
-  it('an approved command with an undeclared LD_PRELOAD, PATH or NODE_OPTIONS is refused; harmless env is fine', () => {
+  it('an approved command with undeclared env (LD_PRELOAD, PATH, GIT_CONFIG_*, npm_config_*…) is refused; harmless env is fine', () => {
     const store = new ApprovalStore();
     store.approve(intent('s1', [cmd('npm test')]), 'session', 'person');
-    for (const name of ['LD_PRELOAD', 'PATH', 'NODE_OPTIONS', 'BASH_ENV', 'DYLD_INSERT_LIBRARIES']) {
+    for (const name of ['LD_PRELOAD', 'PATH', 'Path', 'NODE_OPTIONS', 'BASH_ENV', 'DYLD_INSERT_LIBRARIES', 'GIT_CONFIG_COUNT', 'npm_config_script_shell', 'HOME', 'EDITOR']) {
       assert.equal(decide(store, undefined, ask, who, { ...cmd('npm test'), envNames: [name] }, 0).allowed, false, name);
     }
     assert.equal(decide(store, undefined, ask, who, { ...cmd('npm test'), envNames: ['CLAUDECODE', 'CI'] }, 0).allowed, true);
@@ -80,6 +80,9 @@ describe('effect gate', () => {
     assert.ok(commandCovers(cmd(null), cmd('anything')), 'undeclared command, same cwd');
     assert.ok(!commandCovers(cmd(null), cmd('anything', '/x')));
     assert.ok(isProtected('.git/config') && isProtected('.vscode/settings.json') && isProtected('sub/.mcp.json') && isProtected('/etc/x'));
+    for (const p of ['sub/.git/hooks/pre-commit', 'sub/.git/config', '.husky/pre-commit', 'pkg/.vscode/tasks.json', '.VSCODE/tasks.json', '.GIT/config', '.MCP.json', '.Claude/settings.json', 'x.Code-Workspace', '.gitmodules', '.devcontainer/devcontainer.json']) {
+      assert.ok(isProtected(p), p);
+    }
     assert.ok(!isProtected('src/.github.ts') && !isProtected('gitignore'));
   });
 });

@@ -99,7 +99,15 @@ describe('grants and pattern rules', () => {
     assert.ok(policy.revokeGrant(made[0].id, 'person'));
     assert.equal((await policy.checkWrite(actor, '/w/src/b.ts', 'x')).allowed, false, 'revoked');
     const mine = policy.recordDecision(actor, { ...intent, kind: 'execute', effects: [cmd('npm test')] }, { kind: 'allow_once', optionId: 'once' }, 'person', 'workspace');
-    assert.deepEqual(mine.map((g) => [g.scope, g.pattern.commandPrefix, g.expiresAt]), [['workspace', 'npm test', undefined]]);
+    assert.deepEqual(mine.map((g) => [g.scope, g.pattern.commandExact, g.expiresAt]), [['workspace', 'npm test', undefined]]);
+  });
+
+  it('grants made from cards and by the agent\'s "always" cover exactly the command, not added options', () => {
+    const policy = new EffectPolicy({ defaults: () => ask, roots: () => ['/w'], readCurrent: async () => null });
+    const actor = { sessionId: 's1', agentId: 'a', cwd: '/w' };
+    policy.recordDecision(actor, { sessionId: 's1', agentId: 'a', toolCallId: 't', kind: 'execute', effects: [cmd('npm test')] }, { kind: 'allow_always', optionId: 'always' }, 'person');
+    assert.equal(policy.checkCommand(actor, { sessionId: 'x', command: 'npm test' }).allowed, true);
+    assert.equal(policy.checkCommand(actor, { sessionId: 'x', command: 'npm test --script-shell=/tmp/evil' }).allowed, false);
   });
 
   it('grants from cards expire after agentSwitchboard.policy.grantMinutes', () => {
