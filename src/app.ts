@@ -34,7 +34,11 @@ export class App implements vscode.Disposable {
     this.log = vscode.window.createOutputChannel('Agent Switchboard', { log: true });
     const version = String(context.extension.packageJSON.version ?? '0.0.0');
     // One audit log per workspace, in the extension's storage (global storage without a workspace).
-    this.audit = new AuditLog(vscode.Uri.joinPath(context.storageUri ?? context.globalStorageUri, 'audit.jsonl').fsPath);
+    const state = context.storageUri ? context.workspaceState : context.globalState;
+    this.audit = new AuditLog(vscode.Uri.joinPath(context.storageUri ?? context.globalStorageUri, 'audit.jsonl').fsPath, undefined, {
+      get: () => state.get<{ seq: number; hash: string }>('agentSwitchboard.auditHead'),
+      set: (h) => void state.update('agentSwitchboard.auditHead', h),
+    });
     this.policy = new EffectPolicy({
       defaults: () => this.settings().policy,
       roots: () => (vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.fsPath),

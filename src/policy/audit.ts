@@ -44,11 +44,24 @@ export function recordHash(r: Omit<AuditRecord, 'hash'>): string {
   return canonicalHash(r);
 }
 
+/**
+ * Where the log's head (last sequence number and hash) is kept outside the file (VS Code's
+ * workspaceState): removing records from the end, or rewriting the whole chain, then shows.
+ */
+export interface AuditHeadStore {
+  get(): { seq: number; hash: string } | undefined;
+  set(head: { seq: number; hash: string }): void;
+}
+
 /** Appends hash-chained records to one JSONL file. */
 export class AuditLog {
   private last: { seq: number; hash: string } | undefined;
 
-  constructor(readonly file: string, private readonly now: () => Date = () => new Date()) {}
+  constructor(
+    readonly file: string,
+    private readonly now: () => Date = () => new Date(),
+    readonly head?: AuditHeadStore,
+  ) {}
 
   private tail(): { seq: number; hash: string } {
     if (this.last) return this.last;
@@ -87,6 +100,7 @@ export class AuditLog {
       fs.closeSync(fd);
     }
     this.last = { seq: record.seq, hash: record.hash };
+    this.head?.set(this.last);
     return record;
   }
 }
@@ -94,8 +108,12 @@ export class AuditLog {
 /** Result of {@link verifyAudit}. */
 export type AuditVerification = { ok: true; records: number } | { ok: false; records: number; line: number; reason: string };
 
-/** Checks every line's hash and link; names the first broken line (1-based). */
-export function verifyAudit(text: string): AuditVerification {
+/**
+ * Checks every line's hash and link; names the first broken line (1-based). With `head` (the last
+ * record the extension wrote, kept outside the file), also finds records removed from the end and
+ * a chain rewritten as a whole.
+ */
+export function verifyAudit(text: string, head?: { seq: number; hash: string }): AuditVerification {
   const lines = text.split('\n').filter((l) => l.length > 0);
   let prev = GENESIS;
   for (let i = 0; i < lines.length; i++) {
@@ -110,6 +128,11 @@ export function verifyAudit(text: string): AuditVerification {
     if (recordHash(body) !== hash) return { ok: false, records: lines.length, line: i + 1, reason: 'its content does not match its hash (it was edited)' };
     if (r.seq !== i + 1) return { ok: false, records: lines.length, line: i + 1, reason: `sequence number ${r.seq} where ${i + 1} was expected` };
     prev = hash;
+  }
+  if (head) {
+    if (lines.length < head.seq) return { ok: false, records: lines.length, line: lines.length + 1, reason: `the log ends at record ${lines.length}, but the extension wrote ${head.seq} (records were removed from the end)` };
+    const atHead = lines[head.seq - 1] ? (JSON.parse(lines[head.seq - 1]) as AuditRecord).hash : undefined;
+    if (head.seq > 0 && atHead !== head.hash) return { ok: false, records: lines.length, line: head.seq, reason: 'it is not the record the extension wrote there (the chain was rewritten)' };
   }
   return { ok: true, records: lines.length };
 }

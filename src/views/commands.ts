@@ -80,7 +80,7 @@ export function registerCommands(app: App): vscode.Disposable[] {
         void vscode.window.showInformationMessage('The audit log is empty: no decision or effect has been recorded in this workspace yet.');
         return { ok: true, records: 0 };
       }
-      const v = verifyAudit(text);
+      const v = verifyAudit(text, app.audit.head?.get());
       if (v.ok) void vscode.window.showInformationMessage(`Audit log intact: ${v.records} records, hash chain verified (${file}).`);
       else void vscode.window.showErrorMessage(`Audit log broken at record ${v.line} of ${v.records}: ${v.reason} (${file}).`);
       return v;

@@ -39,6 +39,24 @@ describe('audit log (hash chain)', () => {
     assert.equal(!torn.ok && torn.line, 5);
   });
 
+  it('with the head kept outside the file, finds records removed from the end and a rewritten chain', () => {
+    let head: { seq: number; hash: string } | undefined;
+    const log = new AuditLog(file, undefined, { get: () => head, set: (h) => (head = h) });
+    for (let i = 1; i <= 3; i++) log.append(entry(i));
+    const text = fs.readFileSync(file, 'utf8');
+    assert.deepEqual(verifyAudit(text, head), { ok: true, records: 3 });
+    const truncated = text.trim().split('\n').slice(0, 2).join('\n');
+    assert.equal(verifyAudit(truncated).ok, true, 'without the head a truncation is invisible');
+    const t = verifyAudit(truncated, head);
+    assert.equal(!t.ok && t.line, 3);
+    // Rewrite the whole chain consistently (as someone who can write the file could):
+    fs.rmSync(file);
+    const forged = new AuditLog(file);
+    for (let i = 1; i <= 3; i++) forged.append({ ...entry(i), decision: 'refused' });
+    const r = verifyAudit(fs.readFileSync(file, 'utf8'), head);
+    assert.equal(!r.ok && r.reason, 'it is not the record the extension wrote there (the chain was rewritten)');
+  });
+
   it('redacts secrets before writing', () => {
     const log = new AuditLog(file);
     log.append({ ...entry(1), detail: { command: 'curl -H "Authorization: Bearer abcdefgh12345" https://x && OPENAI_API_KEY=sk-abcdef123456 run --password hunter2', token: 'zzz' } });
