@@ -54,3 +54,9 @@ export function onDidChangeSettings(listener: () => void): vscode.Disposable {
     if (e.affectsConfiguration(SECTION)) listener();
   });
 }
+
+/** The editor's configured encoding for a file (`files.encoding`, resource-scoped), e.g. `gbk`. */
+export function fileEncoding(uri: vscode.Uri): string | undefined {
+  const e = vscode.workspace.getConfiguration('files', uri).get<string>('encoding');
+  return typeof e === 'string' && e ? e : undefined;
+}

@@ -14,6 +14,8 @@ import type * as acp from '@agentclientprotocol/sdk';
 import type { FileSystemPort } from '../acp/sessionController';
 import { ErrorCodes } from '../acp/extensions';
 import { checkContained, PathNotAllowedError } from './containment';
+import { fileEncoding } from '../config/vscodeSettings';
+import { decodeFile, UndecodableError } from '../edits/encoding';
 import { FileLedger } from './ledger';
 import { sliceLines } from './text';
 
@@ -134,14 +136,11 @@ async function readText(uri: vscode.Uri, p: string): Promise<string> {
     if (err instanceof vscode.FileSystemError && err.code === 'FileNotFound') throw RequestError.resourceNotFound(p);
     throw err;
   }
-  return decodeUtf8(bytes, p);
-}
-
-function decodeUtf8(bytes: Uint8Array, p: string): string {
   try {
-    const text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
-    return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
-  } catch {
-    throw new RequestError(ErrorCodes.notText, `${p} is not UTF-8 text; Agent Switchboard does not pass binary or other encodings to agents yet.`, { reason: 'not_text', path: p });
+    // A BOM, else the editor's encoding for the file (files.encoding), else strict UTF-8.
+    return decodeFile(bytes, fileEncoding(uri)).text;
+  } catch (err) {
+    if (err instanceof UndecodableError) throw new RequestError(ErrorCodes.notText, `${p}: ${err.message}`, { reason: 'not_text', path: p });
+    throw err;
   }
 }

@@ -75,6 +75,44 @@ describe('fs/write_text_file in the editor', () => {
     await a.closeSession(key);
   });
 
+  it('keeps a CRLF file CRLF and a UTF-16LE file UTF-16LE when the agent writes LF text', async () => {
+    const a = await api();
+    await setAgents([scenarioAgent('conflict', 'write-conflict', { SWITCHBOARD_DEMO_DELAY_MS: '0' })]);
+    const crlfDir = freshDir('crlf');
+    fs.writeFileSync(path.join(crlfDir, 'conflict.txt'), 'one\r\ntwo\r\n');
+    let key = await a.startSession({ agentId: 'conflict', cwd: crlfDir });
+    assert.strictEqual((await a.prompt(key, 'append')).stopReason, 'end_turn');
+    assert.strictEqual(fs.readFileSync(path.join(crlfDir, 'conflict.txt'), 'utf8'), 'one\r\ntwo\r\nAppended by the offline demo agent.\r\n');
+    await a.closeSession(key);
+
+    const u16Dir = freshDir('utf16');
+    const u16 = path.join(u16Dir, 'conflict.txt');
+    fs.writeFileSync(u16, Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('héllo wörld\n', 'utf16le')]));
+    key = await a.startSession({ agentId: 'conflict', cwd: u16Dir });
+    assert.strictEqual((await a.prompt(key, 'append')).stopReason, 'end_turn');
+    const bytes = fs.readFileSync(u16);
+    assert.deepStrictEqual([...bytes.subarray(0, 2)], [0xff, 0xfe], 'still UTF-16LE with its BOM');
+    assert.strictEqual(bytes.subarray(2).toString('utf16le'), 'héllo wörld\nAppended by the offline demo agent.\n');
+    await a.closeSession(key);
+    await setAgents([scenarioAgent('conflict', 'write-conflict', { SWITCHBOARD_DEMO_DELAY_MS: '1500' })]);
+  });
+
+  it('refuses a file that is not text in any encoding it could have, and leaves it alone', async () => {
+    const a = await api();
+    await setAgents([scenarioAgent('conflict', 'write-conflict', { SWITCHBOARD_DEMO_DELAY_MS: '0' })]);
+    const dir = freshDir('binary');
+    const file = path.join(dir, 'conflict.txt');
+    const junk = Buffer.from([0x61, 0xc3, 0x28, 0x00, 0xff, 0x62]);
+    fs.writeFileSync(file, junk);
+    const key = await a.startSession({ agentId: 'conflict', cwd: dir });
+    await a.prompt(key, 'append');
+    assert.deepStrictEqual(fs.readFileSync(file), junk);
+    const tc = Object.values(a.session(key)!.toolCalls)[0];
+    assert.strictEqual(tc.status, 'failed');
+    await a.closeSession(key);
+    await setAgents([scenarioAgent('conflict', 'write-conflict', { SWITCHBOARD_DEMO_DELAY_MS: '1500' })]);
+  });
+
   it('refuses paths outside the workspace', async () => {
     const a = await api();
     await setAgents([scenarioAgent('outside', 'write-conflict', { SWITCHBOARD_DEMO_DELAY_MS: '0' })]);
