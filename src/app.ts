@@ -18,6 +18,7 @@ import type { AgentChoice } from './views/session/protocol';
 import { SESSION_VIEW_ID, SessionViewProvider, summarize } from './views/session/provider';
 import { showTerminal } from './views/terminalView';
 import { ApprovalsTree, GrantsTree } from './views/policyViews';
+import { ConflictCenter } from './views/conflicts';
 
 /** The running extension. */
 export class App implements vscode.Disposable {
@@ -25,6 +26,7 @@ export class App implements vscode.Disposable {
   readonly manager: SessionManager;
   readonly view: SessionViewProvider;
   readonly policy: EffectPolicy;
+  readonly conflicts = new ConflictCenter();
   readonly audit: AuditLog;
   private readonly terminals = new Map<string, SessionTerminals>();
   private readonly disposables: vscode.Disposable[] = [];
@@ -56,7 +58,11 @@ export class App implements vscode.Disposable {
       baseEnv: () => process.env,
       initializeTimeoutMs: () => this.settings().initializeTimeoutMs,
       clientInfo: { name: 'agent-switchboard', title: 'Agent Switchboard', version },
-      filesFor: () => new EditorFiles(() => (vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.fsPath)),
+      filesFor: () =>
+        new EditorFiles(
+          () => (vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.fsPath),
+          (change, current) => this.conflicts.report(change, current),
+        ),
       terminalsFor: (key, cwd) => {
         const t = new SessionTerminals(cwd, () => process.env);
         this.terminals.set(key, t);
@@ -78,6 +84,7 @@ export class App implements vscode.Disposable {
       log: (m) => this.log.warn(m),
     });
     this.disposables.push(
+      this.conflicts,
       this.log,
       this.view,
       vscode.window.registerWebviewViewProvider(SESSION_VIEW_ID, this.view),

@@ -225,15 +225,18 @@ export class SessionController implements SessionHandlers {
 
   async writeTextFile(params: acp.WriteTextFileRequest): Promise<void> {
     const check = await this.policy.checkWrite(this.actor(), params.path, params.content);
-    this.gate(check, (tc) => tc.locations.some((l) => l.path === params.path) || tc.content.some((c) => c.type === 'diff' && c.path === params.path));
+    const toolCallId = this.gate(check, (tc) => tc.locations.some((l) => l.path === params.path) || tc.content.some((c) => c.type === 'diff' && c.path === params.path));
     await this.perform(check, () => this.files.write(params));
+    this.markVerified(toolCallId);
   }
 
   async createTerminal(params: acp.CreateTerminalRequest): Promise<acp.CreateTerminalResponse> {
     if (this.disposed) throw RequestError.internalError(undefined, 'The session is closed.');
     const check = this.policy.checkCommand(this.actor(), params);
-    this.gate(check, (tc) => tc.kind === 'execute');
-    return { terminalId: await this.perform(check, () => this.terminals.create(params)) };
+    const toolCallId = this.gate(check, (tc) => tc.kind === 'execute');
+    const terminalId = await this.perform(check, () => this.terminals.create(params));
+    this.markVerified(toolCallId);
+    return { terminalId };
   }
 
   /** Who acts in this session, for the policy. */
@@ -242,17 +245,20 @@ export class SessionController implements SessionHandlers {
   }
 
   /**
-   * Refuses an effect the gate did not allow (JSON-RPC error, notice in the thread), or marks the
-   * tool call it belongs to as performed by the client: the approval's call, else the latest
-   * unfinished call that `fits`.
+   * Refuses an effect the gate did not allow (JSON-RPC error, notice in the thread), or returns the
+   * tool call it belongs to: the approval's call, else the latest unfinished call that `fits`.
    */
-  private gate(check: EffectCheck, fits: (tc: ToolCallView) => boolean): void {
+  private gate(check: EffectCheck, fits: (tc: ToolCallView) => boolean): string | undefined {
     if (!check.allowed) {
       this.dispatch({ type: 'effectRefused', message: check.message });
       throw new RequestError(ErrorCodes.notApproved, check.message, { reason: check.reason });
     }
-    const id = check.source === 'approval' ? check.approval.intent.toolCallId : latestOpenCall(this.state, fits);
-    if (id && this.state.toolCalls[id]) this.dispatch({ type: 'effectVerified', toolCallId: id });
+    return check.source === 'approval' ? check.approval.intent.toolCallId : latestOpenCall(this.state, fits);
+  }
+
+  /** Marks a tool call as performed by the client, once its effect has succeeded. */
+  private markVerified(toolCallId: string | undefined): void {
+    if (toolCallId && this.state.toolCalls[toolCallId]) this.dispatch({ type: 'effectVerified', toolCallId });
   }
 
   private async perform<T>(check: EffectCheck, effect: () => Promise<T>): Promise<T> {

@@ -9,6 +9,8 @@ import { sha256Text } from './text';
 export interface ReadRecord {
   version?: number;
   hash: string;
+  /** The text itself, kept so a refused write can be offered as a three-way merge (base, current, proposal). */
+  text: string;
 }
 
 /** The file as it is now, right before the write. */
@@ -40,7 +42,7 @@ export class FileLedger {
 
   /** Records that the agent saw `text` (at document `version` when open). */
   recordRead(path: string, text: string, version?: number): void {
-    this.records.set(path, { version, hash: sha256Text(text) });
+    this.records.set(path, { version, hash: sha256Text(text), text });
   }
 
   /** Records the result of our own write, so the agent's next write to the file is in sequence. */

@@ -16,6 +16,7 @@ import { ErrorCodes } from '../acp/extensions';
 import { checkContained, PathNotAllowedError } from './containment';
 import { fileEncoding } from '../config/vscodeSettings';
 import { decodeFile, UndecodableError } from '../edits/encoding';
+import { proposeChange, type ProposedChange } from '../edits/model';
 import { FileLedger } from './ledger';
 import { sliceLines } from './text';
 
@@ -28,7 +29,14 @@ function conflict(path: string, reason: string, message: string): RequestError {
 export class EditorFiles implements FileSystemPort {
   private readonly ledger = new FileLedger();
 
-  constructor(private readonly roots: () => readonly string[]) {
+  /**
+   * @param onConflict receives a refused write whose base the agent read through us, as a proposed
+   *   change against that base plus the current text, so the person can take its clean hunks.
+   */
+  constructor(
+    private readonly roots: () => readonly string[],
+    private readonly onConflict?: (change: ProposedChange, currentText: string) => void,
+  ) {
     this.ledger.turnStarted(Date.now());
   }
 
@@ -78,7 +86,11 @@ export class EditorFiles implements FileSystemPort {
     // From here to applyEdit() nothing awaits: the check and the edit see the same document.
     const current = doc.getText();
     const refused = this.ledger.checkWrite(file, { version: this.ledger.get(file)?.version === undefined ? undefined : doc.version, text: current, dirty: doc.isDirty });
-    if (refused) throw conflict(params.path, refused.reason, refused.message);
+    if (refused) {
+      const seen = this.ledger.get(file);
+      if (seen) this.onConflict?.(proposeChange(uri.toString(), seen.text, params.content, seen.version ?? null), current);
+      throw conflict(params.path, refused.reason, refused.message);
+    }
     const wasDirty = doc.isDirty;
     const edit = new vscode.WorkspaceEdit();
     edit.replace(uri, new vscode.Range(doc.positionAt(0), doc.positionAt(current.length)), params.content);

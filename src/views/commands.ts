@@ -71,6 +71,15 @@ export function registerCommands(app: App): vscode.Disposable[] {
     vscode.commands.registerCommand('agentSwitchboard.showSession', async (key?: unknown) => {
       if (typeof key === 'string' && app.manager.get(key)) await app.view.show(key);
     }),
+    vscode.commands.registerCommand('agentSwitchboard.takeCleanHunks', (id?: unknown) => {
+      const c = typeof id === 'string' ? id : app.conflicts.latest();
+      if (!c) return undefined;
+      return app.conflicts.takeCleanHunks(c);
+    }),
+    vscode.commands.registerCommand('agentSwitchboard.compareConflict', (id?: unknown) => {
+      const c = typeof id === 'string' ? id : app.conflicts.latest();
+      if (c) return app.conflicts.compare(c);
+    }),
     vscode.commands.registerCommand('agentSwitchboard.verifyAudit', async () => {
       const file = app.audit.file;
       let text = '';

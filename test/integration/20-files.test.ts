@@ -8,6 +8,7 @@ import * as os from 'os';
 import * as path from 'path';
 import * as vscode from 'vscode';
 import { api, scenarioAgent, setAgents, waitForState, workspaceDir } from './util';
+import { screenshot } from './screenshot';
 
 const APPENDED = /appended/i;
 
@@ -49,6 +50,7 @@ describe('fs/write_text_file in the editor', () => {
     const s = a.session(key)!;
     const tc = Object.values(s.toolCalls)[0];
     assert.strictEqual(tc.status, 'failed');
+    assert.notStrictEqual(tc.verification, 'client', 'a refused write is not shown as performed');
     assert.ok(tc.content.some((c) => c.type === 'text' && /Write refused .*changed/.test(c.text)), JSON.stringify(tc.content));
     await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
     await a.closeSession(key);
@@ -72,6 +74,36 @@ describe('fs/write_text_file in the editor', () => {
     await vscode.commands.executeCommand('undo');
     assert.strictEqual(doc.getText(), 'clean text\n', 'undo restores the text');
     await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+    await a.closeSession(key);
+  });
+
+  it('after a refused write, the person can compare and take the agent\'s clean hunks onto their text', async () => {
+    const a = await api();
+    const dir = freshDir('merge');
+    const file = path.join(dir, 'conflict.txt');
+    const base = Array.from({ length: 10 }, (_, i) => `line ${i + 1}`).join('\n') + '\n';
+    fs.writeFileSync(file, base);
+    const doc = await vscode.workspace.openTextDocument(file);
+    const editor = await vscode.window.showTextDocument(doc);
+    const key = await a.startSession({ agentId: 'conflict', cwd: dir });
+    const turn = a.prompt(key, 'append a line');
+    await waitForState(a, key, (s) => Object.values(s.toolCalls).some((t) => t.content.some((c) => c.type === 'diff')), 'the agent read the file');
+    await editor.edit((b) => b.replace(new vscode.Range(0, 0, 0, 6), 'line 1 (mine)'));
+    await turn;
+    const mine = doc.getText();
+    assert.ok(mine.startsWith('line 1 (mine)\n') && !APPENDED.test(mine), 'refused: the person\'s text only');
+
+    await vscode.commands.executeCommand('agentSwitchboard.compareConflict');
+    await screenshot('conflict-compare', 30000, { waitForSelector: '.monaco-diff-editor' });
+    await vscode.window.showTextDocument(doc);
+    const took = await vscode.commands.executeCommand<{ applied: number; conflicting: number }>('agentSwitchboard.takeCleanHunks');
+    assert.deepStrictEqual(took, { applied: 1, conflicting: 0 });
+    assert.strictEqual(doc.getText(), mine + 'Appended by the offline demo agent.\n', 'both: the person\'s edit and the agent\'s line');
+    assert.ok(doc.isDirty, 'still the person\'s unsaved document');
+    await vscode.commands.executeCommand('undo');
+    assert.strictEqual(doc.getText(), mine, 'one undo takes the merge back');
+    await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     await a.closeSession(key);
   });
 
