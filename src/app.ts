@@ -185,12 +185,20 @@ export class App implements vscode.Disposable {
       if (p.op !== 'permission' || p.permission.state !== 'waiting') continue;
       if (this.view.visible && this.view.current === key) continue;
       if (!this.settings().showNotifications) continue;
-      const c = this.manager.get(key);
-      const title = c?.state.toolCalls[p.permission.toolCallId]?.title ?? 'a tool call';
-      void vscode.window.showInformationMessage(`${c?.state.agentName ?? 'An agent'} asks permission: ${title}`, 'Show').then((choice) => {
-        if (choice === 'Show') void this.view.show(key);
-      });
+      const permissionId = p.permission.permissionId;
+      // Checked a moment later: a grant may answer the request right after it is shown.
+      setTimeout(() => this.notifyIfWaiting(key, permissionId), 0);
     }
+  }
+
+  private notifyIfWaiting(key: string, permissionId: string): void {
+    const c = this.manager.get(key);
+    const permission = c?.state.permissions[permissionId];
+    if (!c || !permission || permission.state !== 'waiting') return;
+    const title = c.state.toolCalls[permission.toolCallId]?.title ?? 'a tool call';
+    void vscode.window.showInformationMessage(`${c.state.agentName} asks permission: ${title}`, 'Show').then((choice) => {
+      if (choice === 'Show') void this.view.show(key);
+    });
   }
 
   /** The public API returned by `activate()`. */

@@ -152,7 +152,7 @@ export class SessionController implements SessionHandlers {
     // A grant extends an allow; it makes no sense with a reject.
     if (grantScope && !option.kind.startsWith('allow')) return false;
     if (grantScope) this.grantScopes.set(permissionId, grantScope);
-    this.dispatch({ type: 'permissionAnswered', permissionId, optionId, by });
+    this.dispatch({ type: 'permissionAnswered', permissionId, optionId, by, grant: grantScope ? { scope: grantScope } : undefined });
     return true;
   }
 
@@ -176,7 +176,8 @@ export class SessionController implements SessionHandlers {
       this.declared.delete(id);
       const grantScope = this.grantScopes.get(id);
       this.grantScopes.delete(id);
-      if (declared) this.policy.recordDecision(this.actor(), declared.intent, option ? { kind: option.kind, optionId: option.optionId } : 'cancelled', p.answeredBy ?? 'cancel', grantScope);
+      const decidedBy = p.answeredBy === 'grant' ? `grant:${p.grant?.description ?? ''}` : (p.answeredBy ?? 'cancel');
+      if (declared) this.policy.recordDecision(this.actor(), declared.intent, option ? { kind: option.kind, optionId: option.optionId } : 'cancelled', decidedBy, grantScope);
       resolve(response);
     }
     for (const p of patches) {
@@ -216,6 +217,12 @@ export class SessionController implements SessionHandlers {
       });
       // The agent withdrew its request ($/cancel_request) or the connection closed.
       signal.addEventListener('abort', () => this.dispatch({ type: 'permissionCancelled', permissionId }), { once: true });
+      // A standing grant that covers every effect of the request answers it, as the person asked.
+      const grant = this.policy.grantFor(this.actor(), declared.intent);
+      const allow = params.options.find((o) => o.kind === 'allow_once') ?? params.options.find((o) => o.kind === 'allow_always');
+      if (grant && allow) {
+        this.dispatch({ type: 'permissionAnswered', permissionId, optionId: allow.optionId, by: 'grant', grant: { scope: grant.scope, description: grant.description } });
+      }
     });
   }
 

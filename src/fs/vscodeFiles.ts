@@ -88,7 +88,8 @@ export class EditorFiles implements FileSystemPort {
     const refused = this.ledger.checkWrite(file, { version: this.ledger.get(file)?.version === undefined ? undefined : doc.version, text: current, dirty: doc.isDirty });
     if (refused) {
       const seen = this.ledger.get(file);
-      if (seen) this.onConflict?.(proposeChange(uri.toString(), seen.text, params.content, seen.version ?? null), current);
+      // One line of context: nearby but separate changes stay separate hunks, so more of them apply.
+      if (seen) this.onConflict?.(proposeChange(uri.toString(), seen.text, params.content, seen.version ?? null, 1), current);
       throw conflict(params.path, refused.reason, refused.message);
     }
     const wasDirty = doc.isDirty;

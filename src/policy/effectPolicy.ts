@@ -10,9 +10,9 @@ import type { PermissionOptionKind } from '@agentclientprotocol/sdk';
 import type { ToolCallView } from '../acp/session/types';
 import type { AuditLog } from './audit';
 import { realpathAllowMissing } from '../fs/containment';
-import { declareIntent, relativePath, type DeclaredIntent } from './declare';
-import { ApprovalStore, decide, describe, type GateDecision, type PolicyDefaults } from './gate';
-import { commandLine, GrantStore, type EffectPattern, type Grant, type GrantScope, type GrantStorage } from './grants';
+import { declareIntent, relativePath, UNMATCHABLE, type DeclaredIntent } from './declare';
+import { ApprovalStore, decide, describe, isProtected, type GateDecision, type PolicyDefaults } from './gate';
+import { commandLine, GrantStore, patternMatches, type EffectPattern, type Grant, type GrantScope, type GrantStorage } from './grants';
 import { intentHash, sha256, type CommandEffect, type Intent, type WriteEffect } from './intent';
 
 /**
@@ -91,8 +91,9 @@ export class EffectPolicy {
       const now = this.now();
       const minutes = this.deps.defaults().grantMinutes ?? 0;
       const expiresAt = minutes > 0 ? now + minutes * 60_000 : undefined;
+      // An answer given by a grant adds no new grant; a repeated card choice adds no duplicate.
       if (grantScope) {
-        for (const pattern of exactPatterns(intent)) {
+        for (const pattern of exactPatterns(intent).filter((p) => !this.hasGrant(grantScope, who, p))) {
           made.push(this.grants.add({ scope: grantScope, sessionKey: grantScope === 'session' ? who.sessionId : undefined, pattern, expiresAt, source: decidedBy === 'api' ? 'api' : 'person', description: describePattern(pattern, who, grantScope) }, now));
         }
       } else if (outcome.kind === 'allow_always') {
@@ -110,6 +111,31 @@ export class EffectPolicy {
       detail: { toolCallId: intent.toolCallId, kind: intent.kind, effects: intent.effects, grants: made.map((g) => ({ id: g.id, scope: g.scope, pattern: g.pattern })) },
     });
     return made;
+  }
+
+  private hasGrant(scope: GrantScope, who: Actor, pattern: EffectPattern): boolean {
+    return this.grants.list(this.now()).some((g) => g.scope === scope && (scope !== 'session' || g.sessionKey === who.sessionId) && JSON.stringify(g.pattern) === JSON.stringify(pattern));
+  }
+
+  /**
+   * The grant that lets a permission request be answered without the person: every effect of the
+   * intent is a client-hosted write or command that a grant covers, none is a protected path or
+   * matches a deny rule, and the kind is not denied. Undeclared commands and content never qualify.
+   */
+  grantFor(who: Actor, intent: Intent): Grant | undefined {
+    const d = this.deps.defaults();
+    let found: Grant | undefined;
+    for (const e of intent.effects) {
+      if (e.type === 'tool') return undefined;
+      if (e.type === 'command' && e.command === null) return undefined;
+      if (e.type === 'write' && (isProtected(e.path) || e.contentSha256.includes(UNMATCHABLE))) return undefined;
+      if ((e.type === 'write' ? d.write : d.command) === 'deny') return undefined;
+      if (d.deny?.some((r) => patternMatches(r, who.agentId, e))) return undefined;
+      const g = this.grants.find(who, e, this.now());
+      if (!g) return undefined;
+      found ??= g;
+    }
+    return found;
   }
 
   /** Revokes a grant (Grants view); recorded in the audit. */

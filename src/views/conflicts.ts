@@ -65,6 +65,10 @@ export class ConflictCenter implements vscode.Disposable {
     const file = vscode.Uri.parse(c.change.uri);
     const proposal = vscode.Uri.from({ scheme: PROPOSAL_SCHEME, path: file.path, query: `id=${id}&side=proposal` });
     await vscode.commands.executeCommand('vscode.diff', file, proposal, `${file.path.split('/').pop()}: your text ↔ the agent's refused proposal`);
+    // The first notification is gone once Compare was chosen: offer the merge again beside the diff.
+    void vscode.window.showInformationMessage("Take the agent's hunks that do not overlap your changes?", 'Take Clean Hunks').then((choice) => {
+      if (choice) void this.takeCleanHunks(id);
+    });
   }
 
   /**
@@ -85,7 +89,9 @@ export class ConflictCenter implements vscode.Disposable {
     }
     const result = { applied: merged.applied.length, conflicting: merged.conflicts.length };
     void vscode.window.showInformationMessage(
-      `Took ${result.applied} of the agent's ${result.applied + result.conflicting} hunks${result.conflicting ? `; ${result.conflicting} overlap your changes and were left out (use Compare)` : ''}. Undo reverts it.`,
+      result.applied
+        ? `Took ${result.applied} of the agent's ${result.applied + result.conflicting} hunks${result.conflicting ? `; ${result.conflicting} overlap your changes and were left out (use Compare)` : ''}. Undo reverts it.`
+        : `None of the agent's ${result.conflicting} hunks applies: each overlaps your changes. Nothing was changed; use Compare to merge by hand.`,
     );
     return result;
   }

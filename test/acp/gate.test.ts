@@ -211,6 +211,47 @@ describe('permission gate end to end (scripted agent, in-memory)', () => {
     assert.equal(err, undefined, 'and that content is what was approved');
   });
 
+  it('a grant answers later requests it covers by itself; a protected path is never answered by a grant', async () => {
+    const results: (Err | string)[] = [];
+    let protectedErr: Err | undefined;
+    const c = await start(async (t) => {
+      await ask(t, { toolCallId: 'x1', title: 'echo ok', kind: 'execute', rawInput: { command: 'echo ok' } });
+      results.push(await run(t, 'echo ok'));
+      // The same command again: the grant from the first answer covers it.
+      const second = await ask(t, { toolCallId: 'x2', title: 'echo ok', kind: 'execute', rawInput: { command: 'echo ok' } });
+      results.push(second.outcome.outcome === 'selected' ? second.outcome.optionId : 'cancelled');
+      results.push(await run(t, 'echo ok'));
+      const gitConfig = path.join(dir, '.git', 'config');
+      const third = t.client.request('session/request_permission', { sessionId: t.sessionId, toolCall: { toolCallId: 'w9', title: 'Write .git/config', kind: 'edit', content: [{ type: 'diff', path: gitConfig, oldText: null, newText: 'x' }] }, options: OPTIONS });
+      results.push((await third).outcome.outcome);
+      protectedErr = await write(t, gitConfig, 'x');
+      return 'end_turn';
+    }, 'once');
+    // The person answers the first request "for this session"; later ones must not need them.
+    const answered: string[] = [];
+    c.onDidChange((ch) => {
+      for (const p of ch.patches) {
+        if (p.op === 'permission' && p.permission.state !== 'waiting') answered.push(`${p.permission.toolCallId}:${p.permission.answeredBy}`);
+      }
+    });
+    const sub = c.onDidChange((ch) => {
+      for (const p of ch.patches) {
+        if (p.op === 'permission' && p.permission.state === 'waiting' && p.permission.toolCallId === 'x1') {
+          sub.dispose();
+          setTimeout(() => c.answerPermission(p.permission.permissionId, 'once', 'person', 'session'), 1);
+        }
+      }
+    });
+    await c.prompt('go');
+    assert.equal(typeof results[0], 'string', 'first command ran');
+    assert.equal(results[1], 'once', 'the second request was answered with the agent\'s allow option');
+    assert.equal(typeof results[2], 'string', 'second command ran');
+    assert.ok(answered.includes('x2:grant'), answered.join(','));
+    assert.equal(c.state.permissions[Object.keys(c.state.permissions).find((k) => c.state.permissions[k].toolCallId === 'x2')!].grant?.scope, 'session');
+    assert.ok(answered.includes('w9:person') && !answered.includes('w9:grant'), `the protected write waited for the person: ${answered.join(',')}`);
+    assert.equal(protectedErr, undefined, 'and, approved exactly by them, it was performed');
+  });
+
   it('a rejected request approves nothing; the audit chain records decisions and refusals', async () => {
     const file = path.join(dir, 'f.txt');
     let err: Err | undefined;

@@ -82,6 +82,11 @@ describe('permission gate in the editor', () => {
       'session:write:demo/hello.md',
       'workspace:command:echo DEMO_SHELL_OK && ls',
     ]);
+    // A second turn in the same session: both requests are answered by the grants, nobody clicks.
+    assert.strictEqual((await a.prompt(key, 'Once more.')).stopReason, 'end_turn');
+    const byGrant = Object.values(a.session(key)!.permissions).filter((p) => p.answeredBy === 'grant');
+    assert.strictEqual(byGrant.length, 2, 'the edit and the command were answered by the grants');
+    assert.strictEqual(a.grants().filter((g) => g.source === 'person').length, 2, 'and no duplicate grant was added');
     await vscode.commands.executeCommand('agentSwitchboard.grants.focus');
     await screenshot('grants-view', 30000, { waitForSelector: '.monaco-list-row:has-text("echo DEMO_SHELL_OK")', sidebarWidth: 520 });
 

@@ -46,7 +46,8 @@ const ANSWER_LABEL = {
 /** After this long without an answer from the extension, the option buttons work again. */
 const REENABLE_MS = 5000;
 
-const ANSWERED_BY = { person: 'by you', api: 'via the API', cancel: 'because the turn was cancelled' } as const;
+const ANSWERED_BY = { person: 'by you', api: 'via the API', cancel: 'because the turn was cancelled', grant: 'by a grant' } as const;
+const GRANT_LABEL = { session: 'Allowed for this session', workspace: 'Allowed for this workspace', always: 'Always allowed (every workspace)' } as const;
 
 export class ToolCardNode {
   readonly el: HTMLElement;
@@ -211,7 +212,8 @@ export class ToolCardNode {
       );
     }
     const option = perm.options.find((o) => o.optionId === perm.optionId);
-    const label = perm.state === 'cancelled' ? 'Cancelled' : option ? ANSWER_LABEL[option.kind] ?? option.name : 'Answered';
+    const label =
+      perm.state === 'cancelled' ? 'Cancelled' : perm.grant && perm.answeredBy !== 'grant' ? GRANT_LABEL[perm.grant.scope] : option ? ANSWER_LABEL[option.kind] ?? option.name : 'Answered';
     const allowed = option?.kind.startsWith('allow') && perm.state === 'selected';
     const by = perm.answeredBy ? ANSWERED_BY[perm.answeredBy] : undefined;
     return h(

@@ -52,7 +52,13 @@ export type SessionAction =
       /** The tool call exactly as the intent was built from it; the card shows this, frozen. */
       view?: ToolCallView;
     }
-  | { type: 'permissionAnswered'; permissionId: string; optionId: string; by: 'person' | 'api' }
+  | {
+      type: 'permissionAnswered';
+      permissionId: string;
+      optionId: string;
+      by: 'person' | 'api' | 'grant';
+      grant?: { scope: 'session' | 'workspace' | 'always'; description?: string };
+    }
   | { type: 'permissionCancelled'; permissionId: string }
   | { type: 'effectVerified'; toolCallId: string }
   | { type: 'effectRefused'; message: string }
@@ -98,7 +104,7 @@ function derive(state: SessionState, action: SessionAction): SessionPatch[] {
     case 'permissionRequested':
       return permissionRequested(state, action);
     case 'permissionAnswered':
-      return permissionAnswered(state, action.permissionId, action.optionId, action.by);
+      return permissionAnswered(state, action.permissionId, action.optionId, action.by, action.grant);
     case 'permissionCancelled':
       return cancelPermission(state, action.permissionId);
     case 'effectVerified': {
@@ -330,11 +336,17 @@ function permissionRequested(
   return patches;
 }
 
-function permissionAnswered(state: SessionState, permissionId: string, optionId: string, by: 'person' | 'api'): SessionPatch[] {
+function permissionAnswered(
+  state: SessionState,
+  permissionId: string,
+  optionId: string,
+  by: 'person' | 'api' | 'grant',
+  grant?: { scope: 'session' | 'workspace' | 'always'; description?: string },
+): SessionPatch[] {
   const p = state.permissions[permissionId];
   if (!p || p.state !== 'waiting') return [];
   const option = p.options.find((o) => o.optionId === optionId);
-  const patches: SessionPatch[] = [{ op: 'permission', permission: { ...p, state: 'selected', optionId, answeredBy: by } }];
+  const patches: SessionPatch[] = [{ op: 'permission', permission: { ...p, state: 'selected', optionId, answeredBy: by, grant } }];
   const tc = state.toolCalls[p.toolCallId];
   if (tc && tc.status === 'awaiting_approval') {
     const rejected = option?.kind === 'reject_once' || option?.kind === 'reject_always';

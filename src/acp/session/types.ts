@@ -77,7 +77,9 @@ export interface PermissionView {
   /** The `optionId` the person chose (state `selected`). */
   optionId?: string;
   /** Who answered: the person in the sidebar, the public API, or the client cancelling the turn. */
-  answeredBy?: 'person' | 'api' | 'cancel';
+  answeredBy?: 'person' | 'api' | 'cancel' | 'grant';
+  /** The grant the answer created (`For this session / workspace / Always`), or the grant that answered it. */
+  grant?: { scope: 'session' | 'workspace' | 'always'; description?: string };
   requestedAt: number;
   /** SHA-256 of the declared intent (RFC 8785 canonical JSON); the card shows its first 12 digits. */
   intentHash?: string;
