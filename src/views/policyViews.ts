@@ -84,7 +84,8 @@ export class GrantsTree implements vscode.TreeDataProvider<Grant>, vscode.Dispos
     const scope = g.scope === 'session' ? `session ${g.sessionKey}` : g.scope;
     item.description = `${scope}${g.expiresAt ? ` · until ${new Date(g.expiresAt).toLocaleTimeString()}` : ''}${g.source === 'agent_allow_always' ? ' · agent' : ''}`;
     const extra = g.pattern.commandExact ? '\nCovers exactly this command line.' : g.pattern.commandPrefix ? '\nCovers this command line, also with more arguments, never with chained commands (; && | $( ) or redirections.' : '';
-    item.tooltip = `${g.description}${extra}${g.pattern.cwd ? `\nIn ${g.pattern.cwd}` : ''}\nPattern: ${JSON.stringify(g.pattern)}\nCreated ${new Date(g.createdAt).toLocaleString()} by ${g.source}`;
+    const until = g.expiresAt ? `until ${new Date(g.expiresAt).toLocaleString()}` : g.scope === 'session' ? 'until the session ends or it is revoked' : 'until revoked';
+    item.tooltip = `${g.description}${extra}${g.pattern.cwd ? `\nIn ${g.pattern.cwd}` : ''}\nScope: ${scope}, ${until}\nPattern: ${JSON.stringify(g.pattern)}\nCreated ${new Date(g.createdAt).toLocaleString()} by ${g.source}`;
     item.iconPath = new vscode.ThemeIcon(g.pattern.kind === 'command' ? 'terminal' : 'edit');
     item.contextValue = 'grant';
     item.id = g.id;
