@@ -94,10 +94,6 @@ export class SessionController implements SessionHandlers {
     this.dispatch({ type: 'agentError', error });
   }
 
-  /** True while a prompt turn runs. */
-  get busy(): boolean {
-    return this.currentTurn !== undefined;
-  }
 
   /**
    * Sends a prompt turn (`session/prompt`) and resolves with the agent's answer.
@@ -156,10 +152,6 @@ export class SessionController implements SessionHandlers {
     return true;
   }
 
-  /** Number of permission requests waiting for the person. */
-  get waitingPermissions(): number {
-    return this.pendingPermissions.size;
-  }
 
   private dispatch(action: SessionAction): void {
     if (this.disposed && action.type !== 'closed') return;

@@ -53,6 +53,16 @@ export class EffectPolicy {
     this.grants = new GrantStore(deps.grantStorage, deps.log);
   }
 
+  private rootsCache: { key: string; real: Promise<string[]> } | undefined;
+
+  /** The workspace folders' real paths, resolved once per set of folders rather than per effect. */
+  private realRoots(): Promise<string[]> {
+    const roots = this.deps.roots();
+    const key = roots.join('\0');
+    if (this.rootsCache?.key !== key) this.rootsCache = { key, real: Promise.all(roots.map((r) => realpathAllowMissing(r))) };
+    return this.rootsCache.real;
+  }
+
   private now(): number {
     return this.deps.now?.() ?? Date.now();
   }
@@ -60,7 +70,7 @@ export class EffectPolicy {
   /** The declared intent of a tool call behind a permission request. Never throws. */
   async declare(tc: ToolCallView, who: Actor): Promise<DeclaredIntent> {
     try {
-      const roots = await Promise.all(this.deps.roots().map((r) => realpathAllowMissing(r)));
+      const roots = await this.realRoots();
       return await declareIntent(tc, { ...who, roots, readCurrent: (p) => this.deps.readCurrent(p), realpath: realpathAllowMissing });
     } catch (err) {
       this.deps.log?.(`Could not build the intent of tool call ${tc.toolCallId}: ${String(err)}`);
@@ -152,7 +162,7 @@ export class EffectPolicy {
     // The path as it resolves on disk: a symlink inside the workspace must not hide a protected
     // target (`link -> .git`) from the gate.
     const real = await realpathAllowMissing(path.normalize(absPath));
-    const roots = await Promise.all(this.deps.roots().map((r) => realpathAllowMissing(r)));
+    const roots = await this.realRoots();
     const effect: WriteEffect = { type: 'write', path: relativePath(real, roots), contentSha256: [sha256(content)], baseSha256: base === null ? null : sha256(base) };
     return this.check(who, effect);
   }

@@ -49,7 +49,6 @@ export class SessionViewProvider implements vscode.WebviewViewProvider, vscode.D
   private batch: SessionPatch[] = [];
   private batchRev = 0;
   private flushTimer: NodeJS.Timeout | undefined;
-  private readonly disposables: vscode.Disposable[] = [];
 
   constructor(
     private readonly extensionUri: vscode.Uri,
@@ -235,6 +234,5 @@ export class SessionViewProvider implements vscode.WebviewViewProvider, vscode.D
 
   dispose(): void {
     clearTimeout(this.flushTimer);
-    this.disposables.forEach((d) => d.dispose());
   }
 }
