@@ -4,10 +4,14 @@
  *
  * - edits50k: propose a change to a 50,000-line file (content hash + hunks) and check it against
  *   the current text, ÷ the `diff` package's structuredPatch alone on the same pair. Goal ≤ 2.
+ * - review50k: record the same change for review (hunks) and plan undoing one hunk on the
+ *   unchanged file and on a file the person edited elsewhere (the slow path), ÷ structuredPatch
+ *   alone. Goal ≤ 3 (it diffs once and applies hunks twice).
  */
 import { performance } from 'node:perf_hooks';
 import { structuredPatch } from 'diff';
 import { proposeChange, staleness, textHash } from '../src/edits/model';
+import { ReviewModel } from '../src/edits/review';
 
 function median(xs: number[]): number {
   const s = [...xs].sort((a, b) => a - b);
@@ -38,8 +42,17 @@ const ours = time(() => {
   textHash(proposal);
 });
 
+const personEdited = proposal.replace('// line 30000\n', '// line 30000 (person)\n');
+const review = time(() => {
+  const m = new ReviewModel();
+  const c = m.record('s', 1, '/bench.ts', 'client', { text: base }, proposal)!;
+  if (m.planUndo(c.id, proposal, 2).action !== 'text') throw new Error('unexpected plan');
+  if (m.planUndo(c.id, personEdited, 2).action !== 'text') throw new Error('unexpected plan on edited text');
+});
+
 const result = {
   machine: { node: process.version, platform: `${process.platform}-${process.arch}` },
   edits50k: { ratio: Number((ours / baseline).toFixed(2)), goal: '<= 2', oursMs: Number(ours.toFixed(1)), diffAloneMs: Number(baseline.toFixed(1)) },
+  review50k: { ratio: Number((review / baseline).toFixed(2)), goal: '<= 3', oursMs: Number(review.toFixed(1)), diffAloneMs: Number(baseline.toFixed(1)) },
 };
 console.log(JSON.stringify(result, null, 2));

@@ -12,6 +12,7 @@
  */
 import type { SessionPatch, SessionState } from './acp/session/types';
 import type { AgentChoice, SessionSummary } from './views/session/protocol';
+import type { TurnChanges } from './edits/review';
 
 export type { SessionPatch, SessionState, AgentChoice, SessionSummary };
 
@@ -71,6 +72,12 @@ export interface SwitchboardApi {
   grants(): GrantInfo[];
   /** Revokes a grant; false for an unknown id. Recorded in the audit log. */
   revokeGrant(id: string): boolean;
+  /**
+   * Agents' file changes by turn (oldest first), each file with its base text, hunks and the
+   * person's decisions; only `sessionKey`'s when given. Keep / Undo / Restore Checkpoint are the
+   * commands `agentSwitchboard.review.*` with `{type: 'hunk' | 'file' | 'turn', ...}`.
+   */
+  changes(sessionKey?: string): TurnChanges[];
   /** Closes a session and ends its agent and terminals. */
   closeSession(sessionKey: string): Promise<void>;
 }

@@ -19,6 +19,7 @@ import { SESSION_VIEW_ID, SessionViewProvider, summarize } from './views/session
 import { showTerminal } from './views/terminalView';
 import { ApprovalsTree, GrantsTree } from './views/policyViews';
 import { ConflictCenter } from './views/conflicts';
+import { ReviewCenter } from './views/review';
 
 /** The running extension. */
 export class App implements vscode.Disposable {
@@ -26,7 +27,8 @@ export class App implements vscode.Disposable {
   readonly manager: SessionManager;
   readonly view: SessionViewProvider;
   readonly policy: EffectPolicy;
-  readonly conflicts = new ConflictCenter();
+  readonly conflicts: ConflictCenter;
+  readonly review: ReviewCenter;
   readonly audit: AuditLog;
   private readonly terminals = new Map<string, SessionTerminals>();
   private readonly disposables: vscode.Disposable[] = [];
@@ -53,15 +55,22 @@ export class App implements vscode.Disposable {
       },
       log: (m) => this.log.info(m),
     });
+    const roots = () => (vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.fsPath);
+    this.conflicts = new ConflictCenter(vscode.Uri.joinPath(context.storageUri ?? context.globalStorageUri, 'merges'));
+    this.review = new ReviewCenter((key) => this.manager.get(key)?.state.agentName ?? 'closed session', roots);
     this.manager = new SessionManager({
       agents: () => this.resolvedAgents(),
       baseEnv: () => process.env,
       initializeTimeoutMs: () => this.settings().initializeTimeoutMs,
       clientInfo: { name: 'agent-switchboard', title: 'Agent Switchboard', version },
-      filesFor: () =>
+      filesFor: (key) =>
         new EditorFiles(
-          () => (vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.fsPath),
+          roots,
           (change, current) => this.conflicts.report(change, current),
+          (file, base, after) => {
+            const state = this.manager.get(key)?.state;
+            if (state) this.review.clientWrote(state, file, base, after);
+          },
         ),
       terminalsFor: (key, cwd) => {
         const t = new SessionTerminals(cwd, () => process.env);
@@ -85,10 +94,13 @@ export class App implements vscode.Disposable {
     });
     this.disposables.push(
       this.conflicts,
+      this.review,
       this.log,
       this.view,
       vscode.window.registerWebviewViewProvider(SESSION_VIEW_ID, this.view),
       this.manager.onDidChangeSession((c) => {
+        const state = this.manager.get(c.key)?.state;
+        if (state) this.review.onSessionPatches(state, c.patches);
         this.view.onSessionChange(c);
         this.notifyPermission(c.key, c.patches);
       }),
@@ -221,6 +233,8 @@ export class App implements vscode.Disposable {
         }),
       answerPermission: (key, pid, oid, options) => this.manager.get(key)?.answerPermission(pid, oid, 'api', options?.grant) ?? false,
       grants: () => this.policy.grants.list(Date.now()).map((g) => structuredClone(g)),
+      changes: (sessionKey) =>
+        this.review.model.turns(sessionKey).map((t) => ({ ...t, files: t.files.map(({ base, ...f }) => structuredClone({ ...f, base: { text: base.text } })) })),
       revokeGrant: (id) => this.policy.revokeGrant(id, 'api'),
       closeSession: (key) => this.closeSession(key),
     };

@@ -28,6 +28,7 @@ export const DEMO_SCENARIOS: readonly DemoScenario[] = [
   'chunks',
   'gate-probe',
   'gate-borrow',
+  'disk-writer',
 ];
 
 /** Environment variables the demo agent reads. */

@@ -9,11 +9,12 @@
  * commands sent as ONE shell string without `args` or `cwd`.
  */
 import { gateBorrowTurn, gateProbeTurn } from './gateProbe';
+import { diskWriterTurn } from './diskWriter';
 import type { PlanEntry, StopReason, ToolCallContent, ToolCallUpdate } from '@agentclientprotocol/sdk';
 import { type DemoTurn, TurnCancelled, errorText, textContent } from './turn';
 
 /** Scenario names that run over the protocol (the others fail before speaking ACP at all). */
-export type ProtocolScenario = 'demo' | 'grandchild-terminal' | 'write-conflict' | 'permission-only' | 'echo' | 'chunks' | 'gate-probe' | 'gate-borrow';
+export type ProtocolScenario = 'demo' | 'grandchild-terminal' | 'write-conflict' | 'permission-only' | 'echo' | 'chunks' | 'gate-probe' | 'gate-borrow' | 'disk-writer';
 
 /** File the `demo` turn writes, relative to the session's cwd. */
 export const DEMO_FILE = 'demo/hello.md';
@@ -56,6 +57,7 @@ export const SCENARIOS: Record<ProtocolScenario, ScenarioScript> = {
   chunks: chunksTurn,
   'gate-probe': gateProbeTurn,
   'gate-borrow': gateBorrowTurn,
+  'disk-writer': diskWriterTurn,
 };
 
 // ---------------------------------------------------------------------------------------------

@@ -98,7 +98,7 @@ export interface MergeResult {
  * the person changed does not apply and is returned as a conflict; the person's text is kept as is
  * there. `take` selects which hunks to carry (by index), default all.
  */
-export function mergeOnto(change: ProposedChange, current: string, take?: ReadonlySet<number>): MergeResult {
+export function mergeOnto(change: Pick<ProposedChange, 'hunks'>, current: string, take?: ReadonlySet<number>): MergeResult {
   let text = current;
   const applied: Hunk[] = [];
   const conflicts: Hunk[] = [];
@@ -123,6 +123,17 @@ export function applyHunk(text: string, hunk: Hunk): string | false {
   return result === false ? false : result;
 }
 
+/**
+ * Applies several hunks of one diff to `text` in a single pass (the text is split once, not once
+ * per hunk); false when any does not apply exactly. Hunks must be in order and not overlap.
+ */
+export function applyHunks(text: string, hunks: readonly Hunk[]): string | false {
+  if (!hunks.length) return text;
+  const patch: StructuredPatch = { oldFileName: 'a', newFileName: 'b', oldHeader: '', newHeader: '', hunks: hunks as StructuredPatchHunk[] };
+  const result = applyPatch(text, patch, { fuzzFactor: 0 });
+  return result === false ? false : result;
+}
+
 /** Reverts one hunk (undo a single accepted hunk): the hunk with its additions and removals swapped. */
 export function invertHunk(hunk: Hunk): Hunk {
   return {
@@ -132,4 +143,31 @@ export function invertHunk(hunk: Hunk): Hunk {
     newLines: hunk.oldLines,
     lines: hunk.lines.map((l) => (l.startsWith('+') ? '-' + l.slice(1) : l.startsWith('-') ? '+' + l.slice(1) : l)),
   };
+}
+
+/**
+ * The span that differs between two texts: `[start, endOld)` in `a` becomes `[start, endNew)` of `b`.
+ * Never splits a CRLF pair or a surrogate pair, so the edit's positions are valid in the document.
+ */
+export function changedMiddle(a: string, b: string): { start: number; endOld: number; endNew: number } {
+  let start = 0;
+  const max = Math.min(a.length, b.length);
+  while (start < max && a.charCodeAt(start) === b.charCodeAt(start)) start++;
+  let endOld = a.length;
+  let endNew = b.length;
+  while (endOld > start && endNew > start && a.charCodeAt(endOld - 1) === b.charCodeAt(endNew - 1)) {
+    endOld--;
+    endNew--;
+  }
+  // Back off from the middle of a "\r\n" or a surrogate pair on either end.
+  while (start > 0 && (isLow(a.charCodeAt(start)) || (a[start - 1] === '\r' && a[start] === '\n') || (b[start - 1] === '\r' && b[start] === '\n'))) start--;
+  while (endOld < a.length && endNew < b.length && (isLow(a.charCodeAt(endOld)) || (a[endOld - 1] === '\r' && a[endOld] === '\n') || (b[endNew - 1] === '\r' && b[endNew] === '\n'))) {
+    endOld++;
+    endNew++;
+  }
+  return { start, endOld, endNew };
+}
+
+function isLow(code: number): boolean {
+  return code >= 0xdc00 && code <= 0xdfff;
 }

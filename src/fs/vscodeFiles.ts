@@ -17,6 +17,8 @@ import { checkContained, PathNotAllowedError } from './containment';
 import { fileEncoding } from '../config/vscodeSettings';
 import { decodeFile, UndecodableError } from '../edits/encoding';
 import { proposeChange, type ProposedChange } from '../edits/model';
+import { asOwnEdit, replaceChecked } from '../edits/vscodeApply';
+import type { Base } from '../edits/review';
 import { FileLedger } from './ledger';
 import { sliceLines } from './text';
 
@@ -32,10 +34,13 @@ export class EditorFiles implements FileSystemPort {
   /**
    * @param onConflict receives a refused write whose base the agent read through us, as a proposed
    *   change against that base plus the current text, so the person can take its clean hunks.
+   * @param onWritten receives every write we performed: the file, what it replaced (with the disk
+   *   bytes when the document had no unsaved changes) and the text now in the document, for review.
    */
   constructor(
     private readonly roots: () => readonly string[],
     private readonly onConflict?: (change: ProposedChange, currentText: string) => void,
+    private readonly onWritten?: (absPath: string, base: Base, after: string) => void,
   ) {
     this.ledger.turnStarted(Date.now());
   }
@@ -83,9 +88,12 @@ export class EditorFiles implements FileSystemPort {
       if (onDisk) throw conflict(params.path, onDisk.reason, onDisk.message);
       doc = await vscode.workspace.openTextDocument(uri);
     }
-    // From here to applyEdit() nothing awaits: the check and the edit see the same document.
+    // The bytes on disk, so that Undo in the review can put back exactly these bytes.
+    const diskBytes = await readBytes(uri);
+    // From here to applyEdit() (inside replaceChecked) nothing awaits: check and edit see one document.
     const current = doc.getText();
-    const refused = this.ledger.checkWrite(file, { version: this.ledger.get(file)?.version === undefined ? undefined : doc.version, text: current, dirty: doc.isDirty });
+    const version = doc.version;
+    const refused = this.ledger.checkWrite(file, { version: this.ledger.get(file)?.version === undefined ? undefined : version, text: current, dirty: doc.isDirty });
     if (refused) {
       const seen = this.ledger.get(file);
       // One line of context: nearby but separate changes stay separate hunks, so more of them apply.
@@ -93,23 +101,23 @@ export class EditorFiles implements FileSystemPort {
       throw conflict(params.path, refused.reason, refused.message);
     }
     const wasDirty = doc.isDirty;
-    const edit = new vscode.WorkspaceEdit();
-    edit.replace(uri, new vscode.Range(doc.positionAt(0), doc.positionAt(current.length)), params.content);
-    const applied = await vscode.workspace.applyEdit(edit);
-    if (!applied) throw conflict(params.path, 'edit_rejected', 'the editor rejected the edit.');
+    const refusal = await replaceChecked(doc, { text: current, version }, params.content);
+    if (refusal) throw conflict(params.path, refusal.reason, refusal.reason === 'edit_rejected' ? 'the editor rejected the edit.' : 'the document changed while the edit was applied.');
     // A clean document is saved so tools reading the disk see the agent's change; a dirty one keeps
     // the person's unsaved work unsaved, for them to save.
-    if (!wasDirty) await doc.save();
+    if (!wasDirty) await asOwnEdit(uri, () => doc.save());
     this.ledger.recordWrite(file, doc.getText(), doc.version);
+    this.onWritten?.(file, { text: current, bytes: wasDirty ? undefined : diskBytes }, doc.getText());
   }
 
   private async create(uri: vscode.Uri, file: string, content: string): Promise<void> {
     await vscode.workspace.fs.createDirectory(vscode.Uri.joinPath(uri, '..'));
     const edit = new vscode.WorkspaceEdit();
     edit.createFile(uri, { overwrite: false, ignoreIfExists: false, contents: new TextEncoder().encode(content) });
-    const applied = await vscode.workspace.applyEdit(edit);
+    const applied = await asOwnEdit(uri, () => vscode.workspace.applyEdit(edit));
     if (!applied) throw conflict(file, 'created_concurrently', 'the file appeared while the agent was creating it.');
     this.ledger.recordWrite(file, content);
+    this.onWritten?.(file, { text: null }, content);
   }
 }
 
@@ -135,6 +143,14 @@ function openDocument(uri: vscode.Uri): vscode.TextDocument | undefined {
 async function statOrUndefined(uri: vscode.Uri): Promise<vscode.FileStat | undefined> {
   try {
     return await vscode.workspace.fs.stat(uri);
+  } catch {
+    return undefined;
+  }
+}
+
+async function readBytes(uri: vscode.Uri): Promise<Uint8Array | undefined> {
+  try {
+    return await vscode.workspace.fs.readFile(uri);
   } catch {
     return undefined;
   }

@@ -80,6 +80,11 @@ export function registerCommands(app: App): vscode.Disposable[] {
       const c = typeof id === 'string' ? id : app.conflicts.latest();
       if (c) return app.conflicts.compare(c);
     }),
+    vscode.commands.registerCommand('agentSwitchboard.openMerge', (id?: unknown) => {
+      const c = typeof id === 'string' ? id : app.conflicts.latest();
+      if (!c) return void vscode.window.showInformationMessage('No refused agent write to merge.');
+      return app.conflicts.openMerge(c);
+    }),
     vscode.commands.registerCommand('agentSwitchboard.verifyAudit', async () => {
       const file = app.audit.file;
       let text = '';

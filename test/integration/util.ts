@@ -70,3 +70,16 @@ export function autoAnswer(a: SwitchboardApi, key: string, kind: 'allow_once' | 
   });
   return new vscode.Disposable(() => sub.dispose());
 }
+
+/**
+ * Types into `editor` as a person would. `TextEditor.edit` returns false when the document's
+ * version moved under it (e.g. a late reload of a file just written); a person's keystroke would
+ * simply land on the newer text, so the edit is retried a few times.
+ */
+export async function personEdit(editor: vscode.TextEditor, callback: (b: vscode.TextEditorEdit) => void): Promise<void> {
+  for (let i = 0; i < 20; i++) {
+    if (await editor.edit(callback)) return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`could not type into ${editor.document.uri.fsPath}`);
+}

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { applyHunk, endPosition, hunksOf, invertHunk, mergeOnto, proposeChange, staleness, textHash, toTextDocumentEdit } from '../../../src/edits/model';
+import { applyHunk, changedMiddle, endPosition, hunksOf, invertHunk, mergeOnto, proposeChange, staleness, textHash, toTextDocumentEdit } from '../../../src/edits/model';
 
 const lines = (n: number, f = (i: number) => `line ${i}`) => Array.from({ length: n }, (_, i) => f(i + 1)).join('\n') + '\n';
 
@@ -65,5 +65,31 @@ describe('proposed change model', () => {
     assert.equal(mergeOnto(created, '').text, 'new\n');
     const nonl = proposeChange('u', 'x\ny', 'x\nY', 1);
     assert.equal(mergeOnto(nonl, 'x\ny').text, 'x\nY');
+  });
+});
+
+describe('changed middle of two texts (minimal document edit)', () => {
+  const apply = (a: string, b: string) => {
+    const m = changedMiddle(a, b);
+    return a.slice(0, m.start) + b.slice(m.start, m.endNew) + a.slice(m.endOld);
+  };
+  it('replaces only what differs and never splits CRLF or surrogate pairs', () => {
+    assert.deepEqual(changedMiddle('abcXdef', 'abcYYdef'), { start: 3, endOld: 4, endNew: 5 });
+    for (const [a, b] of [
+      ['a\r\nb', 'a\nb'],
+      ['a\nb', 'a\r\nb'],
+      ['x\r\ny', 'x\r\r\ny'],
+      ['😀a', '😁a'],
+      ['a😀', 'a😁'],
+      ['', 'new'],
+      ['same', 'same'],
+    ]) {
+      const m = changedMiddle(a, b);
+      assert.equal(apply(a, b), b, JSON.stringify([a, b]));
+      for (const [s, i] of [[a, m.start], [a, m.endOld], [b, m.start], [b, m.endNew]] as const) {
+        assert.ok(!(s[i - 1] === '\r' && s[i] === '\n'), `splits CRLF in ${JSON.stringify(s)} at ${i}`);
+        assert.ok(!(s.charCodeAt(i) >= 0xdc00 && s.charCodeAt(i) <= 0xdfff), `splits a surrogate pair in ${JSON.stringify(s)} at ${i}`);
+      }
+    }
   });
 });

@@ -1,0 +1,70 @@
+/**
+ * The `disk-writer` scenario: an agent that changes files on disk itself, the way claude-agent-acp
+ * (since 0.18) and codex-acp do, never calling `fs/write_text_file`. Each change is announced as a
+ * tool call (kind `edit` or `delete`, with the file in `locations` and a `diff`), then performed
+ * with Node's `fs`, then reported `completed`.
+ *
+ * The prompt is the script: JSON `{"edits": [{"path": "a.txt", "content": "…"} | {"path": "b.txt",
+ * "delete": true}]}` with paths relative to the session folder. An edit with `"via": "client"` goes
+ * through the client instead (`fs/read_text_file` then `fs/write_text_file`), so one turn can mix
+ * both kinds of agent.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import type { StopReason } from '@agentclientprotocol/sdk';
+import type { DemoTurn } from './turn';
+
+interface DiskEdit {
+  path: string;
+  content?: string;
+  delete?: boolean;
+  via?: 'disk' | 'client';
+}
+
+/** Runs the prompt's edits one by one; returns `end_turn`. */
+export async function diskWriterTurn(turn: DemoTurn): Promise<StopReason> {
+  let edits: DiskEdit[];
+  try {
+    edits = (JSON.parse(turn.promptText()) as { edits: DiskEdit[] }).edits;
+    if (!Array.isArray(edits)) throw new Error('no "edits" array');
+  } catch (err) {
+    await turn.say([`The disk-writer script needs a JSON prompt {"edits": [...]}: ${(err as Error).message}`], 0);
+    return 'end_turn';
+  }
+  const done: string[] = [];
+  for (const [i, e] of edits.entries()) {
+    const file = turn.resolve(e.path);
+    const client = e.via === 'client';
+    const oldText = client ? await turn.readTextFile(file) : fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : null;
+    const toolCallId = turn.toolCallId(`disk-${i}`);
+    const kind = e.delete ? 'delete' : 'edit';
+    await turn.update({
+      sessionUpdate: 'tool_call',
+      toolCallId,
+      title: `${e.delete ? 'Delete' : oldText === null ? 'Create' : 'Edit'} ${e.path}`,
+      kind,
+      status: 'pending',
+      locations: [{ path: file }],
+      content: e.delete ? [] : [{ type: 'diff', path: file, oldText, newText: e.content ?? '' }],
+      rawInput: { file_path: file },
+    });
+    await turn.toolUpdate({ toolCallId, status: 'in_progress' });
+    // Real agents take a moment between announcing a tool and running it (hooks, permission checks).
+    await turn.sleep(turn.options.delayMs);
+    if (client) {
+      const r = await turn.writeTextFile(file, e.content ?? '');
+      await turn.toolUpdate({ toolCallId, status: r.ok ? 'completed' : 'failed' });
+      done.push(`${kind} ${e.path} through the client${r.ok ? '' : ` (refused: ${r.message})`}`);
+      continue;
+    }
+    if (e.delete) fs.rmSync(file, { force: true });
+    else {
+      fs.mkdirSync(path.dirname(file), { recursive: true });
+      fs.writeFileSync(file, e.content ?? '');
+    }
+    await turn.toolUpdate({ toolCallId, status: 'completed' });
+    done.push(`${kind} ${e.path}`);
+  }
+  await turn.say([`Done: ${done.join(', ')}.`], 0);
+  return 'end_turn';
+}

@@ -1,0 +1,274 @@
+/**
+ * The review of agents' changes: per session, per turn, per file and per hunk, whoever performed
+ * them (we, through `fs/write_text_file`, or the agent writing to disk itself). Each file change
+ * keeps the exact base it replaced, so Undo restores it; each turn keeps its own base, so undoing
+ * turn 2 leaves an accepted turn 1 alone.
+ *
+ * Pure: no `vscode`, no I/O. The editor adapter (views/review.ts) reads current texts, applies the
+ * planned texts with a version check and writes base bytes back.
+ */
+import { Emitter, type Event } from '../common/lifecycle';
+import { applyHunk, applyHunks, hunksOf, invertHunk, mergeOnto, type Hunk } from './model';
+
+/** What the person decided about a hunk. */
+export type HunkDecision = 'pending' | 'kept' | 'undone';
+
+/**
+ * How a change reached the file: `client` = we applied it for `fs/write_text_file` after the gate;
+ * `agent` = the agent wrote to disk itself and we saw it against our baseline snapshot.
+ */
+export type ChangeVia = 'client' | 'agent';
+
+/** Who changed a file after the agent, as far as the editor can tell. */
+export type LaterAuthor = 'person' | 'formatter' | 'other';
+
+/** The text of a file before the change: null when the file did not exist. */
+export interface Base {
+  text: string | null;
+  /** The exact bytes on disk, when the base came from disk (Undo writes them back verbatim). */
+  bytes?: Uint8Array;
+}
+
+/** One file changed in one turn of one session. */
+export interface FileChange {
+  /** `<sessionKey>#<turn>#<path>`. */
+  id: string;
+  sessionKey: string;
+  /** 1-based turn number within the session. */
+  turn: number;
+  /** Absolute file system path. */
+  path: string;
+  via: ChangeVia;
+  toolCallIds: string[];
+  base: Base;
+  /** The text after the agent's last change in this turn; null when the agent deleted the file. */
+  after: string | null;
+  /** Hunks from base to after (3 lines of context). */
+  hunks: Hunk[];
+  decisions: HunkDecision[];
+  /** The decision on a change without hunks (a no-op or an empty created file), or on the whole file. */
+  fileDecision: HunkDecision;
+  /** Changes by others after the agent's, newest last. */
+  later: { by: LaterAuthor; at: number }[];
+  at: number;
+}
+
+/** One turn's changes, for the Changes view. */
+export interface TurnChanges {
+  sessionKey: string;
+  turn: number;
+  prompt: string;
+  files: FileChange[];
+}
+
+/**
+ * What the adapter must do to the file: write `text` (through the document, version-checked against
+ * `expected`), restore the base bytes, delete it, or nothing; or refuse with a reason.
+ */
+export type UndoPlan =
+  | { action: 'text'; text: string }
+  | { action: 'restoreBase'; bytes?: Uint8Array; text: string }
+  | { action: 'delete' }
+  | { action: 'none' }
+  | { action: 'conflict'; message: string };
+
+/** All reviewable changes of this window. */
+export class ReviewModel {
+  private readonly changes = new Map<string, FileChange>();
+  private readonly prompts = new Map<string, string>();
+  private readonly emitter = new Emitter<void>();
+  /** Fires after any change to the model. */
+  readonly onDidChange: Event<void> = this.emitter.event;
+
+  /** Notes the prompt of a turn (the label of its node). */
+  turnStarted(sessionKey: string, turn: number, prompt: string): void {
+    this.prompts.set(`${sessionKey}#${turn}`, prompt);
+  }
+
+  /**
+   * Records that the agent changed `path` in `turn`. A second change to the same file in the same
+   * turn keeps the first base and replaces `after`; the hunks are recomputed and undecided again.
+   * @returns the file change, or undefined when nothing changed at all (`base` equals `after`
+   *   and no record exists yet) — except a created empty file, which is a change.
+   */
+  record(sessionKey: string, turn: number, path: string, via: ChangeVia, base: Base, after: string | null, toolCallId?: string, at = Date.now()): FileChange | undefined {
+    const id = `${sessionKey}#${turn}#${path}`;
+    const existing = this.changes.get(id);
+    if (!existing && base.text === after) return undefined;
+    const c: FileChange = existing ?? { id, sessionKey, turn, path, via, toolCallIds: [], base, after, hunks: [], decisions: [], fileDecision: 'pending', later: [], at };
+    // Once we applied a change ourselves, the record says so even if the agent also wrote.
+    if (via === 'client') c.via = 'client';
+    c.after = after;
+    if (toolCallId && !c.toolCallIds.includes(toolCallId)) c.toolCallIds.push(toolCallId);
+    c.hunks = hunksOf(c.base.text ?? '', after ?? '');
+    c.decisions = c.hunks.map(() => 'pending');
+    c.fileDecision = 'pending';
+    this.changes.set(id, c);
+    this.emitter.fire();
+    return c;
+  }
+
+  /** Notes that someone other than the agent changed a file the agent changed in an open review. */
+  noteLater(path: string, by: LaterAuthor, at = Date.now()): void {
+    const latest = this.latestFor(path);
+    if (!latest || latest.fileDecision !== 'pending') return;
+    if (latest.later.at(-1)?.by === by) return;
+    latest.later.push({ by, at });
+    this.emitter.fire();
+  }
+
+  get(id: string): FileChange | undefined {
+    return this.changes.get(id);
+  }
+
+  /** The newest change to `path` (highest turn of the newest session to touch it). */
+  latestFor(path: string): FileChange | undefined {
+    return [...this.changes.values()].filter((c) => c.path === path).sort((a, b) => a.at - b.at).at(-1);
+  }
+
+  /** Turns with changes, oldest first; only `sessionKey` when given. */
+  turns(sessionKey?: string): TurnChanges[] {
+    const byTurn = new Map<string, TurnChanges>();
+    for (const c of this.changes.values()) {
+      if (sessionKey && c.sessionKey !== sessionKey) continue;
+      const key = `${c.sessionKey}#${c.turn}`;
+      let t = byTurn.get(key);
+      if (!t) byTurn.set(key, (t = { sessionKey: c.sessionKey, turn: c.turn, prompt: this.prompts.get(key) ?? '', files: [] }));
+      t.files.push(c);
+    }
+    return [...byTurn.values()].sort((a, b) => (a.sessionKey === b.sessionKey ? a.turn - b.turn : a.files[0].at - b.files[0].at));
+  }
+
+  /** Changes still waiting for a decision. */
+  pendingCount(): number {
+    return [...this.changes.values()].filter((c) => c.fileDecision === 'pending').length;
+  }
+
+  /** Keeps one hunk (or, with `hunk` undefined, the whole file, including a change without hunks). */
+  keep(id: string, hunk?: number): void {
+    const c = this.must(id);
+    if (hunk === undefined) {
+      c.decisions = c.decisions.map((d) => (d === 'pending' ? 'kept' : d));
+      // A change without hunks (an empty created file) is approved as a whole.
+      if (!c.hunks.length) c.fileDecision = 'kept';
+    } else if (c.decisions[hunk] === 'pending') c.decisions[hunk] = 'kept';
+    settle(c);
+    this.emitter.fire();
+  }
+
+  /**
+   * Plans undoing one hunk (or every hunk not yet undone, with `hunk` undefined) given the file's
+   * current text (null when it does not exist). When the file is still exactly as the agent left
+   * it (after earlier undos), the plan is computed from the base; otherwise the hunk is reverted on
+   * the current text where its lines are still intact, and refused where someone changed them.
+   */
+  planUndo(id: string, current: string | null, hunk?: number): UndoPlan {
+    const c = this.must(id);
+    const targets = hunk === undefined ? c.hunks.map((_, i) => i).filter((i) => c.decisions[i] !== 'undone') : c.decisions[hunk] === 'undone' ? [] : [hunk];
+    if (hunk !== undefined && (hunk < 0 || hunk >= c.hunks.length)) throw new Error(`Change ${id} has no hunk ${hunk}.`);
+    const undone = new Set(c.hunks.map((_, i) => i).filter((i) => c.decisions[i] === 'undone' || targets.includes(i)));
+    const all = undone.size === c.hunks.length;
+    if (!targets.length && !(all && hunk === undefined && c.fileDecision !== 'undone')) return { action: 'none' };
+    const expected = this.expectedText(c);
+    if (current === expected) {
+      if (all) return c.base.text === null ? { action: 'delete' } : { action: 'restoreBase', bytes: c.base.bytes, text: c.base.text };
+      return { action: 'text', text: textWithout(c, undone) };
+    }
+    if (current === null) return { action: 'conflict', message: 'the file no longer exists; nothing to undo.' };
+    if (expected === null) return { action: 'conflict', message: 'the file was deleted by the agent and has been recreated since; it was left alone.' };
+    // Someone changed the file since: revert the hunks on their text, last first, each exactly.
+    let text = current;
+    for (const i of [...targets].sort((a, b) => b - a)) {
+      const next = applyHunk(text, invertHunk(c.hunks[i]));
+      if (next === false) {
+        const h = c.hunks[i];
+        return { action: 'conflict', message: `lines ${h.newStart}–${h.newStart + Math.max(h.newLines, 1) - 1} changed after the agent wrote them; undo them by hand (Compare shows the agent's base).` };
+      }
+      text = next;
+    }
+    return { action: 'text', text };
+  }
+
+  /** Records that an undo planned by {@link planUndo} was performed. */
+  undone(id: string, hunk?: number): void {
+    const c = this.must(id);
+    if (hunk === undefined) {
+      c.decisions = c.decisions.map(() => 'undone');
+      c.fileDecision = 'undone';
+    } else c.decisions[hunk] = 'undone';
+    settle(c);
+    this.emitter.fire();
+  }
+
+  /**
+   * What a checkpoint restore of `turn` must do: for every file `sessionKey` changed in that turn or
+   * later, its base from the earliest such turn, and the text the agent last left there (to check
+   * nobody changed it since).
+   */
+  checkpoint(sessionKey: string, turn: number): { path: string; base: Base; expected: string | null; ids: string[] }[] {
+    const byPath = new Map<string, FileChange[]>();
+    for (const c of this.changes.values()) {
+      if (c.sessionKey !== sessionKey || c.turn < turn) continue;
+      byPath.set(c.path, [...(byPath.get(c.path) ?? []), c]);
+    }
+    return [...byPath.entries()].map(([path, list]) => {
+      list.sort((a, b) => a.turn - b.turn);
+      return { path, base: list[0].base, expected: this.expectedText(list.at(-1)!), ids: list.map((c) => c.id) };
+    });
+  }
+
+  /** Marks the changes of a restored checkpoint as undone. */
+  restored(ids: string[]): void {
+    for (const id of ids) {
+      const c = this.changes.get(id);
+      if (!c) continue;
+      c.decisions = c.decisions.map(() => 'undone');
+      c.fileDecision = 'undone';
+    }
+    this.emitter.fire();
+  }
+
+  /** Forgets a session's changes (it was closed and the person cleared them). */
+  clear(sessionKey: string): void {
+    for (const [id, c] of this.changes) if (c.sessionKey === sessionKey) this.changes.delete(id);
+    this.emitter.fire();
+  }
+
+  /** The text the file has if nobody but our undos touched it since the agent's change. */
+  expectedText(c: FileChange): string | null {
+    const undone = new Set(c.decisions.flatMap((d, i) => (d === 'undone' ? [i] : [])));
+    if (c.fileDecision === 'undone') return c.base.text;
+    if (c.after === null && undone.size === 0) return null;
+    return textWithout(c, undone);
+  }
+
+  private must(id: string): FileChange {
+    const c = this.changes.get(id);
+    if (!c) throw new Error(`No change "${id}" to review (it was cleared).`);
+    return c;
+  }
+
+  dispose(): void {
+    this.emitter.dispose();
+  }
+}
+
+/** The base with every hunk applied except `undone`. */
+function textWithout(c: FileChange, undone: ReadonlySet<number>): string {
+  const base = c.base.text ?? '';
+  // The hunks were computed on this base, so they apply in one pass; hunks skipped before a hunk
+  // shift its new-side line numbers, which the one-pass application tracks itself.
+  const kept = c.hunks.filter((_, i) => !undone.has(i));
+  const once = applyHunks(base, kept);
+  if (once !== false) return once;
+  const take = new Set(c.hunks.map((_, i) => i).filter((i) => !undone.has(i)));
+  return mergeOnto(c, base, take).text;
+}
+
+/** The file decision follows the hunks: all kept → kept; all undone → undone; else pending. */
+function settle(c: FileChange): void {
+  if (!c.hunks.length) return;
+  if (c.decisions.every((d) => d === 'undone')) c.fileDecision = 'undone';
+  else if (c.decisions.every((d) => d !== 'pending')) c.fileDecision = 'kept';
+  else c.fileDecision = 'pending';
+}

@@ -1,0 +1,149 @@
+/**
+ * The "Changes" view: agents' changes by turn, file and hunk, each with Keep and Undo inline, the
+ * file opening the native diff editor (the agent's base as a read-only virtual document on the
+ * left, the file as it is now on the right). Node objects are plain data, so the same commands
+ * serve tree clicks, the command palette and tests.
+ */
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { z } from 'zod';
+import type { FileChange, HunkDecision, ReviewModel, TurnChanges } from '../edits/review';
+
+/** A node of the Changes view; also the argument of the review commands. */
+export type ReviewNode =
+  | { type: 'turn'; sessionKey: string; turn: number }
+  | { type: 'file'; changeId: string }
+  | { type: 'hunk'; changeId: string; hunk: number };
+
+/** Validates a command argument as a {@link ReviewNode} (commands can be invoked with anything). */
+export const ReviewNodeSchema = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('turn'), sessionKey: z.string(), turn: z.number().int().positive(), confirmed: z.boolean().optional() }),
+  z.object({ type: z.literal('file'), changeId: z.string() }),
+  z.object({ type: z.literal('hunk'), changeId: z.string(), hunk: z.number().int().nonnegative() }),
+]);
+
+/**
+ * The node a review command was invoked with.
+ * @throws Error naming the expected shape when `value` is not a node.
+ */
+export function parseReviewNode(value: unknown): ReviewNode & { confirmed?: boolean } {
+  const r = ReviewNodeSchema.safeParse(value);
+  if (!r.success) throw new Error('Review commands take a node of the Changes view: {type: "turn", sessionKey, turn} | {type: "file", changeId} | {type: "hunk", changeId, hunk}.');
+  return r.data;
+}
+
+const STATE_ICON: Record<HunkDecision, vscode.ThemeIcon> = {
+  pending: new vscode.ThemeIcon('circle-outline', new vscode.ThemeColor('charts.yellow')),
+  kept: new vscode.ThemeIcon('pass', new vscode.ThemeColor('charts.green')),
+  undone: new vscode.ThemeIcon('discard', new vscode.ThemeColor('disabledForeground')),
+};
+const STATE_WORD: Record<HunkDecision, string> = { pending: 'to review', kept: 'kept', undone: 'undone' };
+const LATER_WORD = { person: 'you', formatter: 'a formatter', other: 'another program' } as const;
+
+/** Tree data for the Changes view. */
+export class ReviewTree implements vscode.TreeDataProvider<ReviewNode>, vscode.Disposable {
+  private readonly changed = new vscode.EventEmitter<ReviewNode | undefined>();
+  readonly onDidChangeTreeData = this.changed.event;
+  private readonly sub: { dispose(): void };
+
+  constructor(
+    private readonly model: ReviewModel,
+    private readonly agentName: (sessionKey: string) => string,
+    private readonly roots: () => readonly string[],
+  ) {
+    this.sub = model.onDidChange(() => this.changed.fire(undefined));
+  }
+
+  getChildren(node?: ReviewNode): ReviewNode[] {
+    if (!node) return this.model.turns().reverse().map((t) => ({ type: 'turn', sessionKey: t.sessionKey, turn: t.turn }));
+    if (node.type === 'turn') return (this.turnOf(node)?.files ?? []).map((f) => ({ type: 'file', changeId: f.id }));
+    if (node.type === 'file') return (this.model.get(node.changeId)?.hunks ?? []).map((_, hunk) => ({ type: 'hunk', changeId: node.changeId, hunk }));
+    return [];
+  }
+
+  getParent(node: ReviewNode): ReviewNode | undefined {
+    if (node.type === 'turn') return undefined;
+    const c = this.model.get(node.changeId);
+    if (!c) return undefined;
+    return node.type === 'hunk' ? { type: 'file', changeId: c.id } : { type: 'turn', sessionKey: c.sessionKey, turn: c.turn };
+  }
+
+  getTreeItem(node: ReviewNode): vscode.TreeItem {
+    if (node.type === 'turn') return this.turnItem(node);
+    const c = this.model.get(node.changeId);
+    if (!c) return new vscode.TreeItem('(cleared)');
+    return node.type === 'file' ? this.fileItem(c) : this.hunkItem(c, node.hunk);
+  }
+
+  private turnOf(node: { sessionKey: string; turn: number }): TurnChanges | undefined {
+    return this.model.turns(node.sessionKey).find((t) => t.turn === node.turn);
+  }
+
+  private turnItem(node: Extract<ReviewNode, { type: 'turn' }>): vscode.TreeItem {
+    const t = this.turnOf(node);
+    const prompt = (t?.prompt ?? '').replace(/\s+/g, ' ').trim();
+    const item = new vscode.TreeItem(`Turn ${node.turn}${prompt ? `: ${prompt.length > 48 ? prompt.slice(0, 47) + '…' : prompt}` : ''}`, vscode.TreeItemCollapsibleState.Expanded);
+    const files = t?.files ?? [];
+    const pending = files.filter((f) => f.fileDecision === 'pending').length;
+    item.description = `${this.agentName(node.sessionKey)} · ${files.length} file${files.length === 1 ? '' : 's'}${pending ? ` · ${pending} to review` : ''}`;
+    item.contextValue = 'turn';
+    item.iconPath = new vscode.ThemeIcon('comment-discussion');
+    item.tooltip = `Turn ${node.turn} of the session with ${this.agentName(node.sessionKey)}.\n${prompt}\n\nRestore Checkpoint puts every file this turn (and later turns) changed back as it was before the turn.`;
+    item.id = `turn:${node.sessionKey}#${node.turn}`;
+    return item;
+  }
+
+  private fileItem(c: FileChange): vscode.TreeItem {
+    const item = new vscode.TreeItem(path.basename(c.path), c.hunks.length ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.None);
+    item.id = `file:${c.id}`;
+    item.resourceUri = vscode.Uri.file(c.path);
+    const added = c.hunks.reduce((n, h) => n + h.lines.filter((l) => l[0] === '+').length, 0);
+    const removed = c.hunks.reduce((n, h) => n + h.lines.filter((l) => l[0] === '-').length, 0);
+    const what = c.base.text === null ? 'created' : c.after === null ? 'deleted' : `+${added} −${removed}`;
+    const later = c.later.length ? ` · then changed by ${c.later.map((l) => LATER_WORD[l.by]).join(', ')}` : '';
+    item.description = `${this.relativeDir(c.path)}${what} · ${STATE_WORD[c.fileDecision]}${later}`;
+    item.iconPath = STATE_ICON[c.fileDecision];
+    item.contextValue = `file.${c.fileDecision}`;
+    item.tooltip = new vscode.MarkdownString(
+      [
+        `**${c.path}**`,
+        '',
+        c.via === 'client' ? 'Written by Agent Switchboard for the agent (`fs/write_text_file`), after the gate allowed it.' : 'The agent wrote this file itself; Agent Switchboard saw the change against a snapshot taken before its tool call.',
+        c.later.length ? `\n\nChanged afterwards by ${c.later.map((l) => LATER_WORD[l.by]).join(', ')}; Undo reverts only hunks whose lines are still the agent's.` : '',
+      ].join('\n'),
+    );
+    item.command = { command: 'agentSwitchboard.review.openDiff', title: 'Open Diff', arguments: [{ type: 'file', changeId: c.id } satisfies ReviewNode] };
+    return item;
+  }
+
+  private hunkItem(c: FileChange, i: number): vscode.TreeItem {
+    const h = c.hunks[i];
+    const decision = c.decisions[i];
+    const first = h.newStart;
+    const last = h.newStart + Math.max(h.newLines, 1) - 1;
+    const added = h.lines.filter((l) => l[0] === '+').length;
+    const removed = h.lines.filter((l) => l[0] === '-').length;
+    const item = new vscode.TreeItem(first === last ? `Line ${first}` : `Lines ${first}–${last}`);
+    item.id = `hunk:${c.id}#${i}`;
+    item.description = `+${added} −${removed} · ${STATE_WORD[decision]}`;
+    item.iconPath = STATE_ICON[decision];
+    item.contextValue = `hunk.${decision}`;
+    const shown = h.lines.slice(0, 40).map((l) => l.replace(/\r$/, ''));
+    item.tooltip = new vscode.MarkdownString().appendCodeblock(shown.join('\n') + (h.lines.length > 40 ? `\n… ${h.lines.length - 40} more lines` : ''), 'diff');
+    item.command = { command: 'agentSwitchboard.review.openDiff', title: 'Open Diff', arguments: [{ type: 'hunk', changeId: c.id, hunk: i } satisfies ReviewNode] };
+    return item;
+  }
+
+  private relativeDir(p: string): string {
+    for (const r of this.roots()) {
+      const rel = path.relative(r, path.dirname(p));
+      if (!rel.startsWith('..') && !path.isAbsolute(rel)) return rel ? `${rel} · ` : '';
+    }
+    return `${path.dirname(p)} · `;
+  }
+
+  dispose(): void {
+    this.sub.dispose();
+    this.changed.dispose();
+  }
+}

@@ -1,0 +1,187 @@
+/**
+ * Review of agents' changes in the real editor: per-hunk Keep / Undo of writes we performed, the
+ * same review for an agent that writes to disk itself (the `disk-writer` script), checkpoint
+ * restore, and a formatter changing the file between the agent's read and its write.
+ */
+import * as assert from 'assert';
+import * as fs from 'fs';
+import * as path from 'path';
+import * as vscode from 'vscode';
+import type { SwitchboardApi } from '../../src/api';
+import { api, personEdit, scenarioAgent, setAgents, waitForState, workspaceDir } from './util';
+import { screenshot } from './screenshot';
+
+const lines = (n: number, f = (i: number) => `line ${i}`) => Array.from({ length: n }, (_, i) => f(i + 1)).join('\n') + '\n';
+const edits = (list: { path: string; content?: string; delete?: boolean; via?: 'client' | 'disk' }[]) => JSON.stringify({ edits: list });
+
+function freshDir(name: string): string {
+  const dir = path.join(workspaceDir(), name);
+  fs.rmSync(dir, { recursive: true, force: true });
+  fs.mkdirSync(dir, { recursive: true });
+  return dir;
+}
+
+async function until(what: string, check: () => boolean, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+function change(a: SwitchboardApi, key: string, turn: number, file: string) {
+  const t = a.changes(key).find((x) => x.turn === turn);
+  const f = t?.files.find((x) => x.path === file);
+  if (!f) throw new Error(`no change of ${file} in turn ${turn}: ${JSON.stringify(a.changes(key)).slice(0, 1500)}`);
+  return f;
+}
+
+describe('review of agents\' changes', () => {
+  before(async () => {
+    await vscode.workspace.getConfiguration('files').update('autoSave', 'off', vscode.ConfigurationTarget.Global);
+    await vscode.workspace.getConfiguration('agentSwitchboard').update('policy', { write: 'allow', command: 'ask' }, vscode.ConfigurationTarget.Global);
+    await setAgents([
+      scenarioAgent('disk', 'disk-writer', { SWITCHBOARD_DEMO_DELAY_MS: '150' }),
+      scenarioAgent('conflict', 'write-conflict', { SWITCHBOARD_DEMO_DELAY_MS: '1500' }),
+    ]);
+  });
+
+  it('per-hunk undo of a write we performed; undoing the last hunk puts back the exact base bytes', async () => {
+    const a = await api();
+    const dir = freshDir('review-hunks');
+    const file = path.join(dir, 'hunks.txt');
+    // A UTF-8 BOM and CRLF line endings: the bytes Undo must restore exactly.
+    const original = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(lines(40).replace(/\n/g, '\r\n'))]);
+    fs.writeFileSync(file, original);
+    const agentText = lines(40).replace('line 3\n', 'line 3 (agent)\n').replace('line 30\n', 'line 30 (agent)\n');
+    const key = await a.startSession({ agentId: 'disk', cwd: dir });
+    await a.prompt(key, edits([{ path: 'hunks.txt', content: agentText, via: 'client' }]));
+    const f = change(a, key, 1, file);
+    assert.strictEqual(f.via, 'client');
+    assert.strictEqual(f.hunks.length, 2);
+    const written = fs.readFileSync(file, 'utf8');
+    assert.ok(written.startsWith('\ufeff') && written.includes('line 3 (agent)\r\n'), 'written in the file\'s own BOM and CRLF');
+
+    await vscode.commands.executeCommand('agentSwitchboard.review.undo', { type: 'hunk', changeId: f.id, hunk: 0 });
+    const partly = fs.readFileSync(file, 'utf8');
+    assert.ok(partly.includes('line 3\r\n') && !partly.includes('line 3 (agent)'), 'hunk 1 undone');
+    assert.ok(partly.includes('line 30 (agent)\r\n'), 'hunk 2 kept');
+    assert.deepStrictEqual(change(a, key, 1, file).decisions, ['undone', 'pending']);
+
+    await vscode.commands.executeCommand('agentSwitchboard.review.keep', { type: 'hunk', changeId: f.id, hunk: 1 });
+    assert.strictEqual(change(a, key, 1, file).fileDecision, 'kept');
+    await vscode.commands.executeCommand('agentSwitchboard.review.undo', { type: 'file', changeId: f.id });
+    assert.deepStrictEqual(fs.readFileSync(file), original, 'exact base bytes');
+    assert.strictEqual(change(a, key, 1, file).fileDecision, 'undone');
+    await a.closeSession(key);
+  });
+
+  it('reviews an agent that writes to disk itself: edits, a created and a deleted file, each undoable', async function () {
+    this.timeout(120_000);
+    const a = await api();
+    const dir = freshDir('review-disk');
+    const edited = path.join(dir, 'a.txt');
+    const created = path.join(dir, 'new.txt');
+    const deleted = path.join(dir, 'gone.txt');
+    fs.writeFileSync(edited, lines(30));
+    fs.writeFileSync(deleted, 'bye\r\n');
+    const key = await a.startSession({ agentId: 'disk', cwd: dir });
+    await a.prompt(
+      key,
+      edits([
+        { path: 'a.txt', content: lines(30).replace('line 2\n', 'line 2 (agent)\n').replace('line 25\n', 'line 25 (agent)\n') },
+        { path: 'new.txt', content: 'hello\n' },
+        { path: 'gone.txt', delete: true },
+      ]),
+    );
+    const s = a.session(key)!;
+    assert.ok(Object.values(s.toolCalls).every((t) => t.status === 'completed'));
+    const [fa, fn, fg] = [change(a, key, 1, edited), change(a, key, 1, created), change(a, key, 1, deleted)];
+    assert.deepStrictEqual([fa.via, fn.via, fg.via], ['agent', 'agent', 'agent']);
+    assert.strictEqual(fa.hunks.length, 2);
+    assert.strictEqual(fn.base.text, null);
+    assert.strictEqual(fg.after, null);
+
+    await vscode.commands.executeCommand('agentSwitchboard.changes.focus');
+    await screenshot('review-changes', 30000, { waitForSelector: '.monaco-list-row:has-text("new.txt")', sidebarWidth: 520 });
+    await vscode.commands.executeCommand('agentSwitchboard.review.openDiff', { type: 'hunk', changeId: fa.id, hunk: 1 });
+    await screenshot('review-diff', 30000, { waitForSelector: '.monaco-diff-editor', sidebarWidth: 520 });
+    await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
+
+    await vscode.commands.executeCommand('agentSwitchboard.review.undo', { type: 'hunk', changeId: fa.id, hunk: 1 });
+    assert.strictEqual(fs.readFileSync(edited, 'utf8'), lines(30).replace('line 2\n', 'line 2 (agent)\n'));
+    await vscode.commands.executeCommand('agentSwitchboard.review.undo', { type: 'file', changeId: fn.id });
+    assert.ok(!fs.existsSync(created), 'a created file the person rejects is deleted');
+    await vscode.commands.executeCommand('agentSwitchboard.review.undo', { type: 'file', changeId: fg.id });
+    assert.strictEqual(fs.readFileSync(deleted, 'utf8'), 'bye\r\n', 'a deleted file comes back byte for byte');
+    await a.closeSession(key);
+  });
+
+  it('restores a checkpoint: files of turn 2 and later go back to before turn 2; turn 1 and unsaved work stay', async function () {
+    this.timeout(120_000);
+    const a = await api();
+    const dir = freshDir('review-checkpoint');
+    const [c, d, e] = ['c.txt', 'd.txt', 'e.txt'].map((n) => path.join(dir, n));
+    fs.writeFileSync(c, 'c0\n');
+    fs.writeFileSync(e, 'e0\n');
+    const key = await a.startSession({ agentId: 'disk', cwd: dir });
+    await a.prompt(key, edits([{ path: 'c.txt', content: 'c1\n', via: 'client' }]));
+    await a.prompt(key, edits([{ path: 'c.txt', content: 'c2\n' }, { path: 'd.txt', content: 'd2\n' }, { path: 'e.txt', content: 'e2\n' }]));
+    assert.strictEqual(fs.readFileSync(c, 'utf8'), 'c2\n');
+    // The person starts working on e.txt after the agent: unsaved text the restore must not touch.
+    const doc = await vscode.workspace.openTextDocument(e);
+    const editor = await vscode.window.showTextDocument(doc);
+    await until('e.txt shows the agent\'s text', () => doc.getText() === 'e2\n');
+    await personEdit(editor, (b) => b.insert(new vscode.Position(0, 0), 'mine '));
+    await until('the person\'s edit is noted', () => change(a, key, 2, e).later.length > 0);
+
+    const r = (await vscode.commands.executeCommand('agentSwitchboard.review.restoreCheckpoint', { type: 'turn', sessionKey: key, turn: 2, confirmed: true })) as { restored: string[]; skipped: string[] };
+    assert.deepStrictEqual(r.restored.sort(), [c, d].sort());
+    assert.deepStrictEqual(r.skipped, [e]);
+    assert.strictEqual(fs.readFileSync(c, 'utf8'), 'c1\n', 'back to the state after turn 1');
+    assert.ok(!fs.existsSync(d), 'created in turn 2, so gone');
+    assert.strictEqual(doc.getText(), 'mine e2\n', 'unsaved work intact');
+    assert.ok(doc.isDirty);
+    assert.strictEqual(change(a, key, 1, c).fileDecision, 'pending', 'turn 1 untouched');
+    assert.strictEqual(change(a, key, 2, c).fileDecision, 'undone');
+    assert.strictEqual(change(a, key, 2, e).fileDecision, 'pending');
+    assert.deepStrictEqual(change(a, key, 2, e).later.map((l) => l.by), ['person']);
+
+    await vscode.commands.executeCommand('agentSwitchboard.review.restoreCheckpoint', { type: 'turn', sessionKey: key, turn: 1, confirmed: true });
+    assert.strictEqual(fs.readFileSync(c, 'utf8'), 'c0\n', 'back to before turn 1');
+    await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+    await a.closeSession(key);
+  });
+
+  it('refuses the agent\'s write when a formatter changed the file between its read and its write', async function () {
+    this.timeout(60_000);
+    const a = await api();
+    const dir = freshDir('review-formatter');
+    const file = path.join(dir, 'conflict.txt');
+    fs.writeFileSync(file, 'line one\n');
+    const formatter = vscode.languages.registerDocumentFormattingEditProvider(
+      { pattern: '**/review-formatter/*.txt' },
+      { provideDocumentFormattingEdits: (d) => [vscode.TextEdit.replace(d.lineAt(0).range, d.lineAt(0).text.toUpperCase())] },
+    );
+    try {
+      const doc = await vscode.workspace.openTextDocument(file);
+      await vscode.window.showTextDocument(doc);
+      const key = await a.startSession({ agentId: 'conflict', cwd: dir });
+      const turn = a.prompt(key, 'edit conflict.txt');
+      await waitForState(a, key, (s) => Object.values(s.toolCalls).some((t) => t.content.some((c) => c.type === 'diff')), 'the agent read conflict.txt');
+      await vscode.commands.executeCommand('editor.action.formatDocument');
+      await until('the formatter ran', () => doc.getText() === 'LINE ONE\n');
+      await doc.save();
+      assert.strictEqual((await turn).stopReason, 'end_turn');
+      assert.strictEqual(fs.readFileSync(file, 'utf8'), 'LINE ONE\n', 'the formatted text stays; the stale write was refused');
+      const tc = Object.values(a.session(key)!.toolCalls)[0];
+      assert.strictEqual(tc.status, 'failed');
+      assert.ok(tc.content.some((c) => c.type === 'text' && /Write refused .*version/.test(c.text)), JSON.stringify(tc.content));
+      assert.deepStrictEqual(a.changes(key), [], 'the formatter\'s saved change is not listed as the agent\'s');
+      await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
+      await a.closeSession(key);
+    } finally {
+      formatter.dispose();
+    }
+  });
+});
