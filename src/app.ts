@@ -90,6 +90,7 @@ export class App implements vscode.Disposable {
       answerPermission: (key, pid, oid, by, grant) => this.manager.get(key)?.answerPermission(pid, oid, by, grant) ?? false,
       closeSession: (key) => this.closeSession(key),
       showTerminal: (key, terminalId) => this.showTerminal(key, terminalId),
+      reviewToolCall: (key, toolCallId) => this.review.revealToolCall(key, toolCallId),
       log: (m) => this.log.warn(m),
     });
     this.disposables.push(

@@ -321,10 +321,20 @@ export class ReviewCenter implements vscode.Disposable {
     } satisfies vscode.TextDocumentShowOptions);
   }
 
-  /** Reveals the newest turn in the Changes view. */
-  async reveal(): Promise<void> {
-    const top = this.tree.getChildren()[0];
-    if (top) await this.view.reveal(top, { expand: 2, focus: false, select: false });
+  /**
+   * Shows what a tool call changed: selects its first file in the Changes view and opens its diff.
+   * Tells the person when no change of that call was recorded (e.g. the write was refused).
+   */
+  async revealToolCall(sessionKey: string, toolCallId: string): Promise<void> {
+    const files = this.model.turns(sessionKey).flatMap((t) => t.files).filter((f) => f.toolCallIds.includes(toolCallId));
+    if (!files.length) {
+      void vscode.window.showInformationMessage('No file change was recorded for this tool call (it was refused, changed nothing, or named no file).');
+      return;
+    }
+    const node: ReviewNode = { type: 'file', changeId: files[0].id };
+    await vscode.commands.executeCommand('agentSwitchboard.changes.focus');
+    await this.view.reveal(node, { select: true, focus: false, expand: true });
+    await this.openDiff(node);
   }
 
   dispose(): void {

@@ -9,7 +9,7 @@ import * as path from 'path';
 import * as vscode from 'vscode';
 import type { SwitchboardApi } from '../../src/api';
 import { api, personEdit, scenarioAgent, setAgents, waitForState, workspaceDir } from './util';
-import { screenshot } from './screenshot';
+import { click, screenshot } from './screenshot';
 
 const lines = (n: number, f = (i: number) => `line ${i}`) => Array.from({ length: n }, (_, i) => f(i + 1)).join('\n') + '\n';
 const edits = (list: { path: string; content?: string; delete?: boolean; via?: 'client' | 'disk' }[]) => JSON.stringify({ edits: list });
@@ -104,6 +104,13 @@ describe('review of agents\' changes', () => {
 
     await vscode.commands.executeCommand('agentSwitchboard.changes.focus');
     await screenshot('review-changes', 30000, { waitForSelector: '.monaco-list-row:has-text("new.txt")', sidebarWidth: 520 });
+    // "Review change" on the first tool card (a.txt) selects it in the Changes view and opens its diff.
+    await vscode.commands.executeCommand('agentSwitchboard.session.focus');
+    await click('.tool-card .review-change');
+    await until('the diff editor of a.txt', () => {
+      const input = vscode.window.tabGroups.activeTabGroup.activeTab?.input;
+      return input instanceof vscode.TabInputTextDiff && input.modified.fsPath === edited;
+    });
     await vscode.commands.executeCommand('agentSwitchboard.review.openDiff', { type: 'hunk', changeId: fa.id, hunk: 1 });
     await screenshot('review-diff', 30000, { waitForSelector: '.monaco-diff-editor', sidebarWidth: 520 });
     await vscode.commands.executeCommand('workbench.action.closeActiveEditor');

@@ -125,8 +125,22 @@ export class ToolCardNode {
         : tc.verification === 'client'
           ? h('div', { className: 'verification verified muted' }, icon(h, 'verified'), h('span', null, 'Performed by Agent Switchboard after matching the approved intent.'))
           : null,
+      this.reviewLink(tc),
       tc.rawInput !== undefined ? this.collapsible('raw-input', 'Raw input', h('pre', { className: 'raw' }, prettyJson(tc.rawInput))) : null,
       tc.rawOutput !== undefined ? this.collapsible('raw-output', 'Raw output', h('pre', { className: 'raw' }, prettyJson(tc.rawOutput))) : null,
+    );
+  }
+
+  /** "Review change" on a finished edit, delete or move: the Changes view and the diff editor. */
+  private reviewLink(tc: ToolCallView): HTMLElement | null {
+    const key = this.ctx.state()?.key;
+    if (!key || tc.status !== 'completed' || !['edit', 'delete', 'move'].includes(tc.kind)) return null;
+    const { h } = this.ctx;
+    return h(
+      'button',
+      { type: 'button', className: 'link review-change', title: 'Keep or undo this change, hunk by hunk', onClick: () => this.ctx.post({ type: 'reviewToolCall', key, toolCallId: tc.toolCallId }) },
+      icon(h, 'diff'),
+      ' Review change',
     );
   }
 

@@ -18,6 +18,7 @@ export const WebviewMessageSchema: z.ZodType<WebviewMessage> = z.discriminatedUn
   z.object({ type: z.literal('answerPermission'), key, permissionId: z.string().min(1).max(100), optionId: z.string().min(1).max(500), grant: z.enum(['session', 'workspace', 'always']).optional() }),
   z.object({ type: z.literal('openLocation'), path: z.string().min(1).max(4096), line: z.number().int().min(1).optional() }),
   z.object({ type: z.literal('showTerminal'), key, terminalId: z.string().min(1).max(200) }),
+  z.object({ type: z.literal('reviewToolCall'), key, toolCallId: z.string().min(1).max(500) }),
   z.object({ type: z.literal('closeSession'), key }),
   z.object({ type: z.literal('configureAgents') }),
 ]);

@@ -46,5 +46,6 @@ export type WebviewMessage =
   | { type: 'answerPermission'; key: string; permissionId: string; optionId: string; grant?: 'session' | 'workspace' | 'always' }
   | { type: 'openLocation'; path: string; line?: number }
   | { type: 'showTerminal'; key: string; terminalId: string }
+  | { type: 'reviewToolCall'; key: string; toolCallId: string }
   | { type: 'closeSession'; key: string }
   | { type: 'configureAgents' };

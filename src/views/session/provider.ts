@@ -27,6 +27,8 @@ export interface SessionViewHost {
   answerPermission(key: string, permissionId: string, optionId: string, by: 'person' | 'api', grant?: 'session' | 'workspace' | 'always'): boolean;
   closeSession(key: string): Promise<void>;
   showTerminal(key: string, terminalId: string): void;
+  /** Shows the changes a tool call made in the Changes view and the diff editor. */
+  reviewToolCall(key: string, toolCallId: string): Promise<void>;
   log(message: string): void;
 }
 
@@ -222,6 +224,9 @@ export class SessionViewProvider implements vscode.WebviewViewProvider, vscode.D
       }
       case 'showTerminal':
         this.host.showTerminal(m.key, m.terminalId);
+        return;
+      case 'reviewToolCall':
+        await this.host.reviewToolCall(m.key, m.toolCallId);
         return;
       case 'closeSession':
         await this.host.closeSession(m.key);
