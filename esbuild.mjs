@@ -31,5 +31,5 @@ for (const f of ['codicon.css', 'codicon.ttf']) {
 if (process.argv.includes('--tests')) {
   const entries = fs.readdirSync('test/integration').filter((f) => f.endsWith('.ts')).map((f) => `test/integration/${f}`);
   // The real agent under test is resolved at run time from the repo's node_modules, not bundled.
-  await esbuild.build({ ...node, external: [...node.external, '@zed-industries/claude-code-acp'], entryPoints: entries, outdir: 'out/test/integration' });
+  await esbuild.build({ ...node, external: [...node.external, '@zed-industries/claude-code-acp', '@zed-industries/claude-agent-acp'], entryPoints: entries, outdir: 'out/test/integration' });
 }

@@ -80,3 +80,21 @@ export function claudeCodeAcpLaunch(input: LaunchInput): AgentLaunch {
   delete env.IS_SANDBOX; // never set above; kept explicit so nobody "helpfully" adds it
   return { command: process.execPath, args: [entry], env };
 }
+
+/**
+ * `@zed-industries/claude-agent-acp` (devDependency, 0.23.x): asks permission for edits and shell
+ * commands but writes files to disk itself and runs Bash itself (no `fs/write_text_file`, no
+ * `terminal/*`), so its edits reach the review only through our snapshots. Same model settings as
+ * {@link claudeCodeAcpLaunch}, plus the switches that keep its plugin marketplace offline.
+ */
+export function claudeAgentAcpLaunch(input: LaunchInput): AgentLaunch {
+  const entry = require.resolve('@zed-industries/claude-agent-acp/dist/index.js');
+  const launch = claudeCodeAcpLaunch(input);
+  Object.assign(launch.env, {
+    DISABLE_BUG_COMMAND: '1',
+    CLAUDE_CODE_ENABLE_TELEMETRY: '0',
+    CLAUDE_CODE_DISABLE_OFFICIAL_MARKETPLACE_AUTOINSTALL: '1',
+  });
+  return { command: process.execPath, args: [entry], env: launch.env };
+}
+

@@ -1,0 +1,64 @@
+/**
+ * A real agent that writes to disk itself: @zed-industries/claude-agent-acp against the fake
+ * Anthropic server. It never calls `fs/write_text_file`; its Write still shows up in the Changes
+ * view (from our snapshot before its tool call) and can be undone there.
+ */
+import * as assert from 'assert';
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+import * as vscode from 'vscode';
+import { FILE_CONTENT, FILE_NAME, startFakeModelServer, type FakeModelServer } from '../fakes/fake-model-server.mjs';
+import { claudeAgentAcpLaunch } from '../fakes/agents';
+import { api, autoAnswer, setAgents, workspaceDir } from './util';
+
+describe('real agent that writes to disk itself: claude-agent-acp', () => {
+  let fake: FakeModelServer;
+  let dir: string;
+
+  before(async () => {
+    dir = path.join(workspaceDir(), 'claude-agent');
+    fs.mkdirSync(dir, { recursive: true });
+    fake = await startFakeModelServer({ workspace: dir });
+    const home = fs.mkdtempSync(path.join(os.tmpdir(), 'as-claude-agent-home-'));
+    const launch = claudeAgentAcpLaunch({ home, fakeUrl: fake.url });
+    await setAgents([{ id: 'claude-agent-test', name: 'Claude Agent (test)', command: launch.command, args: launch.args, env: { ...launch.env, IS_SANDBOX: null } }]);
+    await vscode.workspace.getConfiguration('agentSwitchboard').update('policy', { write: 'ask', command: 'ask' }, vscode.ConfigurationTarget.Global);
+  });
+
+  after(async () => {
+    await setAgents([]);
+    await fake?.close();
+  });
+
+  it('its own disk write is listed in the Changes view, marked unverified, and undoing it deletes the file', async function () {
+    this.timeout(180_000);
+    const a = await api();
+    const key = await a.startSession({ agentId: 'claude-agent-test', cwd: dir });
+    const sub = autoAnswer(a, key, 'allow_once');
+    let stopReason: string;
+    try {
+      ({ stopReason } = await a.prompt(key, 'Create a file named hello.txt with a short greeting, then run a shell command that writes shell-marker.txt and lists the directory, then summarize what you did.'));
+    } finally {
+      sub.dispose();
+    }
+    assert.strictEqual(stopReason, 'end_turn');
+    const file = path.join(dir, FILE_NAME);
+    assert.strictEqual(fs.readFileSync(file, 'utf8'), FILE_CONTENT, 'the agent wrote the file itself');
+    const s = a.session(key)!;
+    const write = Object.values(s.toolCalls).find((t) => t.kind === 'edit');
+    assert.ok(write, JSON.stringify(s.toolCalls).slice(0, 1500));
+    assert.strictEqual(write.verification, 'agent', 'performed by the agent, not by us');
+
+    const change = a.changes(key)[0]?.files.find((f) => f.path === file);
+    assert.ok(change, `the write is in the Changes view: ${JSON.stringify(a.changes(key)).slice(0, 1500)}`);
+    assert.strictEqual(change.via, 'agent');
+    assert.strictEqual(change.base.text, null, 'a new file');
+    assert.strictEqual(change.after, FILE_CONTENT);
+    assert.ok(change.toolCallIds.includes(write.toolCallId));
+
+    await vscode.commands.executeCommand('agentSwitchboard.review.undo', { type: 'file', changeId: change.id });
+    assert.ok(!fs.existsSync(file), 'undo of a file the agent created deletes it');
+    await a.closeSession(key);
+  });
+});
