@@ -30,7 +30,7 @@ interface Open {
 
 /** Snapshots and end-of-call comparisons for one window. */
 export class DiskBaselines {
-  /** `<session>#<turn>#<path>` → the file before the turn's first agent call named it. */
+  /** `<session>#<toolCallId>#<path>` → the file before that call could act on it. */
   private readonly baselines = new Map<string, Snapshot>();
   /** Running writing calls by `<session>#<toolCallId>`. */
   private readonly open = new Map<string, Open>();
@@ -39,34 +39,36 @@ export class DiskBaselines {
     private readonly review: ReviewModel,
     /** Reads a file synchronously: the snapshot must exist before the agent gets to act. */
     private readonly read: (absPath: string) => Snapshot,
-    /** True when the client itself wrote `path` in this turn (its record is exact; no disk guess). */
-    private readonly wroteByClient: (sessionKey: string, turn: number, absPath: string) => boolean,
   ) {}
 
   /**
    * Sees a tool call as merged so far. A writing call that is still running gets a snapshot of
-   * every file it names (once per turn); when it ends, its files are compared with the snapshots.
+   * every file it names; when it ends, its files are compared with the snapshots. A call first seen
+   * already finished has no snapshot; its diff's whole-file old text stands in when the file now
+   * holds the diff's new text.
    */
   toolCall(sessionKey: string, turn: number, cwd: string, tc: ToolCallView): void {
     if (!WRITING_KINDS.has(tc.kind)) return;
     const key = `${sessionKey}#${tc.toolCallId}`;
     const paths = namedPaths(tc, cwd);
     let open = this.open.get(key);
-    if (!open && !TERMINAL.has(tc.status)) this.open.set(key, (open = { sessionKey, turn, paths: new Set() }));
+    const ended = TERMINAL.has(tc.status);
+    if (!open && !ended) this.open.set(key, (open = { sessionKey, turn, paths: new Set() }));
+    if (!open) return this.lateCall(sessionKey, turn, cwd, tc);
     for (const p of paths) {
-      open?.paths.add(p);
-      const b = `${sessionKey}#${turn}#${p}`;
-      if (!this.baselines.has(b) && open) this.baselines.set(b, this.snapshot(p, tc, cwd));
+      open.paths.add(p);
+      const b = `${key}#${p}`;
+      if (!this.baselines.has(b)) this.baselines.set(b, this.snapshot(p, tc, cwd));
     }
-    if (TERMINAL.has(tc.status)) {
+    if (ended) {
       this.open.delete(key);
-      for (const p of open?.paths ?? paths) this.compare(sessionKey, open?.turn ?? turn, p, tc.toolCallId);
+      for (const p of open.paths) this.compare(sessionKey, open.turn, p, tc.toolCallId);
     }
   }
 
   /**
    * A file changed on disk. While a running agent call names it, the change is the agent's and is
-   * recorded at once; otherwise it is noted as someone else's change to a reviewed file.
+   * recorded at once.
    * @returns true when the change was attributed to an agent.
    */
   fileChanged(absPath: string): boolean {
@@ -79,7 +81,7 @@ export class DiskBaselines {
     return agent;
   }
 
-  /** The turn ended: calls the agent never finished are compared now, and the turn's snapshots dropped. */
+  /** The turn ended: calls the agent never finished are compared now, and the session's snapshots dropped. */
   turnEnded(sessionKey: string): void {
     for (const [key, o] of [...this.open]) {
       if (o.sessionKey !== sessionKey) continue;
@@ -94,15 +96,7 @@ export class DiskBaselines {
    * call names it: what is on disk now is theirs, so it becomes the baseline of those calls.
    */
   savedByOthers(absPath: string): void {
-    for (const o of this.open.values()) {
-      const b = `${o.sessionKey}#${o.turn}#${absPath}`;
-      if (o.paths.has(absPath) && !this.review.get(b)) this.baselines.set(b, this.read(absPath));
-    }
-  }
-
-  /** True while some agent's running writing call names `absPath`. */
-  isAgentWriting(absPath: string): boolean {
-    return [...this.open.values()].some((o) => o.paths.has(absPath));
+    for (const [key, o] of this.open) if (o.paths.has(absPath)) this.baselines.set(`${key}#${absPath}`, this.read(absPath));
   }
 
   /**
@@ -111,22 +105,38 @@ export class DiskBaselines {
    */
   private snapshot(p: string, tc: ToolCallView, cwd: string): Snapshot {
     const now = this.read(p);
+    return this.fromDiff(p, tc, cwd, now) ?? now;
+  }
+
+  private fromDiff(p: string, tc: ToolCallView, cwd: string, now: Snapshot): Snapshot | undefined {
     const diff = tc.content.find((c) => c.type === 'diff' && path.resolve(cwd, c.path) === p);
-    if (diff?.type === 'diff' && now?.text === diff.newText && diff.oldText !== diff.newText) {
-      return diff.oldText === null ? null : { text: diff.oldText };
+    if (diff?.type !== 'diff' || now?.text !== diff.newText || diff.oldText === diff.newText) return undefined;
+    return diff.oldText === null ? null : { text: diff.oldText };
+  }
+
+  /** A writing call we never saw running: only its diff can tell what it replaced. */
+  private lateCall(sessionKey: string, turn: number, cwd: string, tc: ToolCallView): void {
+    if (tc.status !== 'completed') return;
+    for (const p of namedPaths(tc, cwd)) {
+      const now = this.read(p);
+      const before = this.fromDiff(p, tc, cwd, now);
+      if (before === undefined || now === null || now.text === null) continue;
+      if (before && before.text === null) continue;
+      this.review.record(sessionKey, turn, p, 'agent', { text: before ? before.text : null }, now.text, tc.toolCallId);
     }
-    return now;
   }
 
   private compare(sessionKey: string, turn: number, p: string, toolCallId: string): void {
-    const baseline = this.baselines.get(`${sessionKey}#${turn}#${p}`);
-    if (baseline === undefined || this.wroteByClient(sessionKey, turn, p)) return;
+    const baseline = this.baselines.get(`${sessionKey}#${toolCallId}#${p}`);
+    if (baseline === undefined) return;
     const now = this.read(p);
     // Files that are not text (either side) are not reviewable line by line; they are left out.
     if ((baseline && baseline.text === null) || (now && now.text === null)) return;
-    const base: Base = baseline ? { text: baseline.text, bytes: baseline.bytes } : { text: null };
     const after = now ? now.text : null;
-    if (base.text === after && !this.review.get(`${sessionKey}#${turn}#${p}`)) return;
+    // What we already know the file to hold (e.g. our own write for the agent) is no news.
+    const known = this.review.latest(sessionKey, turn, p);
+    if (known && after === this.review.expectedText(known)) return;
+    const base: Base = baseline ? { text: baseline.text, bytes: baseline.bytes } : { text: null };
     this.review.record(sessionKey, turn, p, 'agent', base, after, toolCallId);
   }
 }

@@ -9,7 +9,7 @@
  * `vscode-languageserver-types` (LSP 3.17 §TextDocumentEdit, §VersionedTextDocumentIdentifier).
  */
 import { createHash } from 'node:crypto';
-import { applyPatch, structuredPatch, type StructuredPatch, type StructuredPatchHunk } from 'diff';
+import { applyPatch, diffArrays, structuredPatch, type StructuredPatch, type StructuredPatchHunk } from 'diff';
 import { Position, Range, TextDocumentEdit, TextEdit, VersionedTextDocumentIdentifier } from 'vscode-languageserver-types';
 
 /** One hunk: lines removed and added around a place in the base text (1-based line numbers). */
@@ -93,20 +93,24 @@ export interface MergeResult {
 }
 
 /**
- * Three-way merge of non-overlapping changes: applies the agent's hunks (base → proposal) onto
- * `current` (base → the person's edits) one at a time, each exactly (no fuzz). A hunk whose lines
- * the person changed does not apply and is returned as a conflict; the person's text is kept as is
- * there. `take` selects which hunks to carry (by index), default all.
+ * Three-way merge of non-overlapping changes: carries the agent's hunks (base → proposal) onto
+ * `current` (base → the person's edits) one at a time, each at the place its lines moved to in
+ * `current` and only there (a line diff maps base lines to current lines; no searching elsewhere in
+ * the file, where a similar block could be hit). A hunk any of whose lines, context included, the
+ * person changed is a conflict and the person's text is kept as is there. `take` selects which
+ * hunks to carry (by index), default all.
  */
-export function mergeOnto(change: Pick<ProposedChange, 'hunks'>, current: string, take?: ReadonlySet<number>): MergeResult {
+export function mergeOnto(change: Pick<ProposedChange, 'hunks' | 'baseText'>, current: string, take?: ReadonlySet<number>): MergeResult {
+  const map = lineMap(change.baseText, current);
+  const same = change.baseText === current;
   let text = current;
   const applied: Hunk[] = [];
   const conflicts: Hunk[] = [];
-  // From the last hunk to the first: applying one never shifts the line numbers of those before it.
+  // From the last hunk to the first: applying one never shifts the lines of those before it.
   const order = change.hunks.map((h, i) => ({ h, i })).reverse();
   for (const { h, i } of order) {
     if (take && !take.has(i)) continue;
-    const next = applyHunk(text, h);
+    const next = carryHunk(text, h, h.oldLines === 0 ? h.oldStart : h.oldStart - 1, map, same);
     if (next === false) conflicts.unshift(h);
     else {
       text = next;
@@ -116,11 +120,60 @@ export function mergeOnto(change: Pick<ProposedChange, 'hunks'>, current: string
   return { text, applied, conflicts };
 }
 
-/** Applies one hunk to `text`; false when its removed and context lines are not where they were. */
-export function applyHunk(text: string, hunk: Hunk): string | false {
-  const patch: StructuredPatch = { oldFileName: 'a', newFileName: 'b', oldHeader: '', newHeader: '', hunks: [hunk as StructuredPatchHunk] };
-  const result = applyPatch(text, patch, { fuzzFactor: 0 });
+/**
+ * Where each line of `from` is in `to` (0-based line numbers, lines split on `\n` as the `diff`
+ * package does), or -1 for a line that was changed or removed. From `diffArrays`.
+ */
+export function lineMap(from: string, to: string): Int32Array {
+  const a = from.split('\n');
+  const b = to.split('\n');
+  const map = new Int32Array(a.length).fill(-1);
+  let i = 0;
+  let j = 0;
+  for (const part of diffArrays(a, b)) {
+    const n = part.count ?? part.value.length;
+    if (part.added) j += n;
+    else if (part.removed) i += n;
+    else {
+      for (let k = 0; k < n; k++) map[i + k] = j + k;
+      i += n;
+      j += n;
+    }
+  }
+  return map;
+}
+
+/**
+ * Carries `hunk`, whose old side starts at 0-based line `at` of the text `map` was computed from,
+ * onto `to`: only if every one of its old lines (context included) is still there, unchanged and
+ * adjacent, and then exactly at the mapped place.
+ * @param same true when `to` is the text `map` was computed from (needed for hunks without old lines).
+ */
+export function carryHunk(to: string, hunk: Hunk, at: number, map: Int32Array, same: boolean): string | false {
+  if (hunk.oldLines === 0) return same ? applyHunkAt(to, hunk, at) : false;
+  for (let k = 0; k < hunk.oldLines; k++) {
+    const m = map[at + k];
+    if (m === undefined || m < 0 || (k > 0 && m !== map[at + k - 1] + 1)) return false;
+  }
+  return applyHunkAt(to, hunk, map[at]);
+}
+
+/**
+ * Applies `hunk` with its old side at 0-based line `at` of `text` and nowhere else; false when its
+ * context and removed lines are not exactly there. (`applyPatch` alone would try other offsets.)
+ */
+export function applyHunkAt(text: string, hunk: Hunk, at: number): string | false {
+  const lo = at + 1;
+  const hi = at + hunk.oldLines;
+  const placed = { ...hunk, oldStart: hunk.oldLines === 0 ? at : lo } as StructuredPatchHunk;
+  const patch: StructuredPatch = { oldFileName: 'a', newFileName: 'b', oldHeader: '', newHeader: '', hunks: [placed] };
+  const result = applyPatch(text, patch, { fuzzFactor: 0, compareLine: (line, content, _op, patchContent) => line >= lo && line <= hi && content === patchContent });
   return result === false ? false : result;
+}
+
+/** Applies one hunk at its own line numbers (and nowhere else); false when its lines are not there. */
+export function applyHunk(text: string, hunk: Hunk): string | false {
+  return applyHunkAt(text, hunk, hunk.oldLines === 0 ? hunk.oldStart : hunk.oldStart - 1);
 }
 
 /**

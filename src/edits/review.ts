@@ -8,7 +8,7 @@
  * planned texts with a version check and writes base bytes back.
  */
 import { Emitter, type Event } from '../common/lifecycle';
-import { applyHunk, applyHunks, hunksOf, invertHunk, mergeOnto, type Hunk } from './model';
+import { applyHunks, carryHunk, hunksOf, invertHunk, lineMap, mergeOnto, type Hunk } from './model';
 
 /** What the person decided about a hunk. */
 export type HunkDecision = 'pending' | 'kept' | 'undone';
@@ -50,7 +50,9 @@ export interface FileChange {
   fileDecision: HunkDecision;
   /** Changes by others after the agent's, newest last. */
   later: { by: LaterAuthor; at: number }[];
+  /** When the change was first and last recorded (ms since epoch). */
   at: number;
+  updatedAt: number;
 }
 
 /** One turn's changes, for the Changes view. */
@@ -75,6 +77,8 @@ export type UndoPlan =
 /** All reviewable changes of this window. */
 export class ReviewModel {
   private readonly changes = new Map<string, FileChange>();
+  /** The changes of one file in one turn, oldest first: `<session>#<turn>#<path>` → ids. */
+  private readonly segments = new Map<string, string[]>();
   private readonly prompts = new Map<string, string>();
   private readonly emitter = new Emitter<void>();
   /** Fires after any change to the model. */
@@ -86,26 +90,43 @@ export class ReviewModel {
   }
 
   /**
-   * Records that the agent changed `path` in `turn`. A second change to the same file in the same
-   * turn keeps the first base and replaces `after`; the hunks are recomputed and undecided again.
-   * @returns the file change, or undefined when nothing changed at all (`base` equals `after`
-   *   and no record exists yet) — except a created empty file, which is a change.
+   * Records that the agent changed `path` in `turn` from `base` to `after`. A further change in the
+   * same turn whose base is exactly what the agent left (nobody else touched the file in between)
+   * extends that change: the first base stays, hunks are recomputed and undecided again. A change on
+   * a base someone else altered starts a new change of its own, so undoing it cannot take their
+   * edits with it.
+   * @returns the file change, or undefined when nothing changed.
    */
   record(sessionKey: string, turn: number, path: string, via: ChangeVia, base: Base, after: string | null, toolCallId?: string, at = Date.now()): FileChange | undefined {
-    const id = `${sessionKey}#${turn}#${path}`;
-    const existing = this.changes.get(id);
-    if (!existing && base.text === after) return undefined;
-    const c: FileChange = existing ?? { id, sessionKey, turn, path, via, toolCallIds: [], base, after, hunks: [], decisions: [], fileDecision: 'pending', later: [], at };
+    const stem = `${sessionKey}#${turn}#${path}`;
+    const latest = this.latest(sessionKey, turn, path);
+    let c: FileChange;
+    if (latest && base.text === this.expectedText(latest)) {
+      if (after === this.expectedText(latest)) return latest;
+      c = latest;
+    } else {
+      if (base.text === after) return undefined;
+      const n = (this.segments.get(stem)?.length ?? 0) + 1;
+      c = { id: n === 1 ? stem : `${stem}#${n}`, sessionKey, turn, path, via, toolCallIds: [], base, after, hunks: [], decisions: [], fileDecision: 'pending', later: [], at, updatedAt: at };
+      this.segments.set(stem, [...(this.segments.get(stem) ?? []), c.id]);
+    }
     // Once we applied a change ourselves, the record says so even if the agent also wrote.
     if (via === 'client') c.via = 'client';
     c.after = after;
+    c.updatedAt = at;
     if (toolCallId && !c.toolCallIds.includes(toolCallId)) c.toolCallIds.push(toolCallId);
     c.hunks = hunksOf(c.base.text ?? '', after ?? '');
     c.decisions = c.hunks.map(() => 'pending');
     c.fileDecision = 'pending';
-    this.changes.set(id, c);
+    this.changes.set(c.id, c);
     this.emitter.fire();
     return c;
+  }
+
+  /** The newest change of `path` in that turn of that session. */
+  latest(sessionKey: string, turn: number, path: string): FileChange | undefined {
+    const id = this.segments.get(`${sessionKey}#${turn}#${path}`)?.at(-1);
+    return id === undefined ? undefined : this.changes.get(id);
   }
 
   /** Notes that someone other than the agent changed a file the agent changed in an open review. */
@@ -123,7 +144,7 @@ export class ReviewModel {
 
   /** The newest change to `path` (highest turn of the newest session to touch it). */
   latestFor(path: string): FileChange | undefined {
-    return [...this.changes.values()].filter((c) => c.path === path).sort((a, b) => a.at - b.at).at(-1);
+    return [...this.changes.values()].filter((c) => c.path === path).sort((a, b) => a.updatedAt - b.updatedAt).at(-1);
   }
 
   /** Turns with changes, oldest first; only `sessionKey` when given. */
@@ -176,10 +197,12 @@ export class ReviewModel {
     }
     if (current === null) return { action: 'conflict', message: 'the file no longer exists; nothing to undo.' };
     if (expected === null) return { action: 'conflict', message: 'the file was deleted by the agent and has been recreated since; it was left alone.' };
-    // Someone changed the file since: revert the hunks on their text, last first, each exactly.
+    // Someone changed the file since: revert each hunk where its lines moved to in their text, and
+    // only if none of its lines (context included) was touched; last first.
+    const map = lineMap(expected, current);
     let text = current;
     for (const i of [...targets].sort((a, b) => b - a)) {
-      const next = applyHunk(text, invertHunk(c.hunks[i]));
+      const next = carryHunk(text, invertHunk(c.hunks[i]), this.positionInExpected(c, i), map, false);
       if (next === false) {
         const h = c.hunks[i];
         return { action: 'conflict', message: `lines ${h.newStart}–${h.newStart + Math.max(h.newLines, 1) - 1} changed after the agent wrote them; undo them by hand (Compare shows the agent's base).` };
@@ -187,6 +210,13 @@ export class ReviewModel {
       text = next;
     }
     return { action: 'text', text };
+  }
+
+  /** 0-based line where hunk `i`'s new side starts in {@link expectedText} (earlier undone hunks shift it). */
+  private positionInExpected(c: FileChange, i: number): number {
+    let pos = c.hunks[i].newLines === 0 ? c.hunks[i].newStart : c.hunks[i].newStart - 1;
+    for (let j = 0; j < i; j++) if (c.decisions[j] === 'undone') pos += c.hunks[j].oldLines - c.hunks[j].newLines;
+    return pos;
   }
 
   /** Records that an undo planned by {@link planUndo} was performed. */
@@ -202,18 +232,20 @@ export class ReviewModel {
 
   /**
    * What a checkpoint restore of `turn` must do: for every file `sessionKey` changed in that turn or
-   * later, its base from the earliest such turn, and the text the agent last left there (to check
-   * nobody changed it since).
+   * later, its base from the earliest such change, and the text the agent last left there (to check
+   * nobody changed it since). `continuous` is false when someone else changed the file between two
+   * of those changes: restoring the old base would take their edits too, so it must be skipped.
    */
-  checkpoint(sessionKey: string, turn: number): { path: string; base: Base; expected: string | null; ids: string[] }[] {
+  checkpoint(sessionKey: string, turn: number): { path: string; base: Base; expected: string | null; ids: string[]; continuous: boolean }[] {
     const byPath = new Map<string, FileChange[]>();
     for (const c of this.changes.values()) {
       if (c.sessionKey !== sessionKey || c.turn < turn) continue;
       byPath.set(c.path, [...(byPath.get(c.path) ?? []), c]);
     }
     return [...byPath.entries()].map(([path, list]) => {
-      list.sort((a, b) => a.turn - b.turn);
-      return { path, base: list[0].base, expected: this.expectedText(list.at(-1)!), ids: list.map((c) => c.id) };
+      list.sort((a, b) => a.turn - b.turn || a.at - b.at);
+      const continuous = list.every((c, i) => i === 0 || c.base.text === this.expectedText(list[i - 1]));
+      return { path, base: list[0].base, expected: this.expectedText(list.at(-1)!), ids: list.map((c) => c.id), continuous };
     });
   }
 
@@ -231,6 +263,7 @@ export class ReviewModel {
   /** Forgets a session's changes (it was closed and the person cleared them). */
   clear(sessionKey: string): void {
     for (const [id, c] of this.changes) if (c.sessionKey === sessionKey) this.changes.delete(id);
+    for (const stem of this.segments.keys()) if (stem.startsWith(`${sessionKey}#`)) this.segments.delete(stem);
     this.emitter.fire();
   }
 
@@ -262,7 +295,7 @@ function textWithout(c: FileChange, undone: ReadonlySet<number>): string {
   const once = applyHunks(base, kept);
   if (once !== false) return once;
   const take = new Set(c.hunks.map((_, i) => i).filter((i) => !undone.has(i)));
-  return mergeOnto(c, base, take).text;
+  return mergeOnto({ hunks: c.hunks, baseText: base }, base, take).text;
 }
 
 /** The file decision follows the hunks: all kept → kept; all undone → undone; else pending. */

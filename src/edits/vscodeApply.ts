@@ -49,3 +49,23 @@ export async function asOwnEdit<T>(uri: vscode.Uri, fn: () => Thenable<T>): Prom
     else ownEdits.delete(key);
   }
 }
+
+/** Documents (URI strings) we are saving right now. */
+const saving = new Set<string>();
+
+/** True while we save `uri` (changes then come from save participants such as format on save). */
+export function isSavingByUs(uri: vscode.Uri): boolean {
+  return saving.has(uri.toString());
+}
+
+/** Saves `doc`, telling change listeners that edits meanwhile come from save participants. */
+export async function saveDocument(doc: vscode.TextDocument): Promise<boolean> {
+  const key = doc.uri.toString();
+  saving.add(key);
+  try {
+    return await doc.save();
+  } finally {
+    saving.delete(key);
+  }
+}
+

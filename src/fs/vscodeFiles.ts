@@ -17,7 +17,7 @@ import { checkContained, PathNotAllowedError } from './containment';
 import { fileEncoding } from '../config/vscodeSettings';
 import { decodeFile, UndecodableError } from '../edits/encoding';
 import { proposeChange, type ProposedChange } from '../edits/model';
-import { asOwnEdit, replaceChecked } from '../edits/vscodeApply';
+import { asOwnEdit, replaceChecked, saveDocument } from '../edits/vscodeApply';
 import type { Base } from '../edits/review';
 import { FileLedger } from './ledger';
 import { sliceLines } from './text';
@@ -103,11 +103,12 @@ export class EditorFiles implements FileSystemPort {
     const wasDirty = doc.isDirty;
     const refusal = await replaceChecked(doc, { text: current, version }, params.content);
     if (refusal) throw conflict(params.path, refusal.reason, refusal.reason === 'edit_rejected' ? 'the editor rejected the edit.' : 'the document changed while the edit was applied.');
-    // A clean document is saved so tools reading the disk see the agent's change; a dirty one keeps
-    // the person's unsaved work unsaved, for them to save.
-    if (!wasDirty) await asOwnEdit(uri, () => doc.save());
-    this.ledger.recordWrite(file, doc.getText(), doc.version);
+    // The agent's text is what the edit left, before any save participant (a formatter) runs.
     this.onWritten?.(file, { text: current, bytes: wasDirty ? undefined : diskBytes }, doc.getText());
+    // A clean document is saved so tools reading the disk see the agent's change; a dirty one keeps
+    // the person's unsaved work unsaved, for them to save. Format-on-save changes are not ours.
+    if (!wasDirty) await saveDocument(doc);
+    this.ledger.recordWrite(file, doc.getText(), doc.version);
   }
 
   private async create(uri: vscode.Uri, file: string, content: string): Promise<void> {

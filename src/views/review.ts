@@ -10,9 +10,9 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { SessionPatch, SessionState } from '../acp/session/types';
 import { fileEncoding } from '../config/vscodeSettings';
-import { asOwnEdit, isOwnEdit, replaceChecked } from '../edits/vscodeApply';
+import { asOwnEdit, isOwnEdit, isSavingByUs, replaceChecked } from '../edits/vscodeApply';
 import { DiskBaselines, type Snapshot } from '../edits/baselines';
-import { decodeFile } from '../edits/encoding';
+import { decodeFile, detectEol, encodeFile } from '../edits/encoding';
 import { ReviewModel, type Base, type UndoPlan } from '../edits/review';
 import { parseReviewNode, ReviewTree, type ReviewNode } from './reviewTree';
 
@@ -46,23 +46,25 @@ function openDocument(p: string): vscode.TextDocument | undefined {
  * The open document of `p`, once it reflects the disk: a document without unsaved changes reloads
  * a file changed on disk asynchronously, so a plan made on its text a moment after an agent wrote
  * the file would be made on the old text. Waits up to `timeoutMs` for that reload.
+ * @throws Error when the document still differs from the disk after that.
  */
 async function freshDocument(p: string, timeoutMs = 3000): Promise<vscode.TextDocument | undefined> {
   const doc = openDocument(p);
   if (!doc || doc.isDirty) return doc;
   const disk = readSnapshot(p);
   if (!disk || disk.text === null || disk.text === doc.getText()) return doc;
-  await new Promise<void>((resolve) => {
-    const timer = setTimeout(done, timeoutMs);
+  const settled = await new Promise<boolean>((resolve) => {
+    const timer = setTimeout(() => done(false), timeoutMs);
     const sub = vscode.workspace.onDidChangeTextDocument((e) => {
-      if (e.document === doc && doc.getText() === disk.text) done();
+      if (e.document === doc && doc.getText() === disk.text) done(true);
     });
-    function done() {
+    function done(ok: boolean) {
       clearTimeout(timer);
       sub.dispose();
-      resolve();
+      resolve(ok);
     }
   });
+  if (!settled) throw new Error('the open document and the file on disk disagree; save or revert it first.');
   return doc.isClosed ? undefined : doc;
 }
 
@@ -84,7 +86,7 @@ export class ReviewCenter implements vscode.Disposable {
     private readonly agentName: (sessionKey: string) => string,
     roots: () => readonly string[],
   ) {
-    this.baselines = new DiskBaselines(this.model, readSnapshot, (s, t, p) => this.model.get(`${s}#${t}#${p}`)?.via === 'client');
+    this.baselines = new DiskBaselines(this.model, readSnapshot);
     this.tree = new ReviewTree(this.model, agentName, roots);
     this.view = vscode.window.createTreeView('agentSwitchboard.changes', { treeDataProvider: this.tree, showCollapseAll: true });
     const watcher = vscode.workspace.createFileSystemWatcher('**/*');
@@ -135,8 +137,11 @@ export class ReviewCenter implements vscode.Disposable {
   /** Records a write we performed for the agent (`fs/write_text_file`). */
   clientWrote(state: SessionState, absPath: string, base: Base, after: string): void {
     const turn = turnOf(state);
-    // The tool call it belongs to: the latest one that names the file.
+    // The tool call it belongs to: the latest one of this turn that names the file.
+    const lastUser = state.entries.map((e) => e.kind).lastIndexOf('user');
+    const ids = new Set(state.entries.slice(lastUser + 1).flatMap((e) => (e.kind === 'tool_call' ? [e.toolCallId] : [])));
     const call = Object.values(state.toolCalls)
+      .filter((tc) => ids.has(tc.toolCallId))
       .filter((tc) => tc.locations.some((l) => path.resolve(state.cwd, l.path) === absPath) || tc.content.some((c) => c.type === 'diff' && path.resolve(state.cwd, c.path) === absPath))
       .at(-1);
     this.model.record(state.key, turn, absPath, 'client', base, after, call?.toolCallId);
@@ -162,8 +167,8 @@ export class ReviewCenter implements vscode.Disposable {
   private documentChanged(e: vscode.TextDocumentChangeEvent): void {
     if (e.document.uri.scheme !== 'file' || !e.contentChanges.length || isOwnEdit(e.document.uri)) return;
     const p = e.document.uri.fsPath;
-    if (!this.model.latestFor(p) || this.baselines.isAgentWriting(p)) return;
-    if (this.saving.has(e.document.uri.toString())) return this.model.noteLater(p, 'formatter');
+    if (!this.model.latestFor(p)) return;
+    if (this.saving.has(e.document.uri.toString()) || isSavingByUs(e.document.uri)) return this.model.noteLater(p, 'formatter');
     // A document that now equals the disk was reloaded from it (the watcher attributes that change);
     // isDirty cannot tell, as the editor updates it after this event.
     const disk = readSnapshot(p);
@@ -219,37 +224,35 @@ export class ReviewCenter implements vscode.Disposable {
     this.model.undone(id, hunk);
   }
 
-  /** Carries out an undo or restore plan on a file whose text was `current` when planned. */
+  /**
+   * Carries out an undo or restore plan on a file whose text was `current` when planned. Unsaved
+   * text is only ever edited in its document (undoable, left unsaved); otherwise the disk is the
+   * truth, checked again right before the bytes are written (no save participants run on them, so
+   * a formatter cannot alter a restored base).
+   */
   private async perform(p: string, plan: Exclude<UndoPlan, { action: 'none' | 'conflict' }>, doc: vscode.TextDocument | undefined, current: string | null): Promise<void> {
     const uri = vscode.Uri.file(p);
     if (plan.action === 'delete') {
+      if (doc?.isDirty) throw new Error('the file has unsaved changes; it was left alone.');
       const edit = new vscode.WorkspaceEdit();
       edit.deleteFile(uri, { ignoreIfNotExists: true });
       this.ownWrites.set(p, Date.now());
       if (!(await asOwnEdit(uri, () => vscode.workspace.applyEdit(edit)))) throw new Error('the editor refused to delete the file.');
       return;
     }
-    // Exact bytes go straight to disk when no unsaved text could be hit; otherwise through the document.
-    if (plan.action === 'restoreBase' && plan.bytes && (!doc || !doc.isDirty)) {
-      this.ownWrites.set(p, Date.now());
-      await asOwnEdit(uri, () => vscode.workspace.fs.writeFile(uri, plan.bytes!));
+    if (doc?.isDirty) {
+      const refusal = await replaceChecked(doc, { text: current ?? '', version: doc.version }, plan.text);
+      if (refusal) throw new Error(refusal.reason === 'edit_rejected' ? 'the editor rejected the edit.' : 'the file changed while undoing; nothing was changed.');
       return;
     }
-    if (current === null) {
-      await vscode.workspace.fs.createDirectory(vscode.Uri.file(path.dirname(p)));
-      const edit = new vscode.WorkspaceEdit();
-      edit.createFile(uri, { overwrite: false, contents: new TextEncoder().encode(plan.text) });
-      this.ownWrites.set(p, Date.now());
-      if (!(await asOwnEdit(uri, () => vscode.workspace.applyEdit(edit)))) throw new Error('the file appeared meanwhile; it was left alone.');
-      return;
-    }
-    const target = doc ?? (await vscode.workspace.openTextDocument(uri));
-    const wasDirty = target.isDirty;
-    const refusal = await replaceChecked(target, { text: current, version: doc?.version }, plan.text);
-    if (refusal) throw new Error(refusal.reason === 'edit_rejected' ? 'the editor rejected the edit.' : 'the file changed while undoing; nothing was changed.');
+    const disk = readSnapshot(p);
+    if ((disk === null ? null : disk.text) !== current) throw new Error('the file changed while undoing; nothing was changed.');
+    // The exact base bytes when we have them; else the text in the file's own encoding and BOM.
+    const format = disk?.bytes ? decodeFile(disk.bytes, fileEncoding(uri)).format : { encoding: 'utf8', bom: false, eol: detectEol(plan.text) };
+    const bytes = plan.action === 'restoreBase' && plan.bytes ? plan.bytes : encodeFile(plan.text, format);
+    if (disk === null) await vscode.workspace.fs.createDirectory(vscode.Uri.file(path.dirname(p)));
     this.ownWrites.set(p, Date.now());
-    // A document without unsaved work is saved, like the agent's write was; unsaved work stays unsaved.
-    if (!wasDirty) await asOwnEdit(uri, () => target.save());
+    await asOwnEdit(uri, () => vscode.workspace.fs.writeFile(uri, bytes));
   }
 
   /**
@@ -272,19 +275,21 @@ export class ReviewCenter implements vscode.Disposable {
     }
     const done: string[] = [];
     for (const e of entries) {
-      const doc = await freshDocument(e.path);
-      let current: string | null;
+      let doc: vscode.TextDocument | undefined;
+      let current: string | null | undefined;
       try {
+        doc = await freshDocument(e.path);
         current = doc ? doc.getText() : currentDiskText(e.path);
       } catch {
-        current = undefined as never;
+        current = undefined;
       }
-      if (current !== e.expected) {
+      if (!e.continuous || current === undefined || current !== e.expected) {
         result.skipped.push(e.path);
         continue;
       }
       const plan: Exclude<UndoPlan, { action: 'none' | 'conflict' }> = e.base.text === null ? { action: 'delete' } : { action: 'restoreBase', bytes: e.base.bytes, text: e.base.text };
       if (current === null && plan.action === 'delete') {
+        // Created in the turn and already gone: nothing to restore.
         done.push(...e.ids);
         continue;
       }

@@ -191,4 +191,35 @@ describe('review of agents\' changes', () => {
       formatter.dispose();
     }
   });
+
+  it('a format-on-save after the agent\'s write is noted as the formatter\'s; undo keeps the formatter\'s line', async function () {
+    this.timeout(60_000);
+    const a = await api();
+    const dir = freshDir('review-format-on-save');
+    const file = path.join(dir, 'f.txt');
+    fs.writeFileSync(file, lines(12));
+    const formatter = vscode.languages.registerDocumentFormattingEditProvider(
+      { pattern: '**/review-format-on-save/*.txt' },
+      { provideDocumentFormattingEdits: (d) => [vscode.TextEdit.replace(d.lineAt(0).range, d.lineAt(0).text.toUpperCase())] },
+    );
+    await vscode.workspace.getConfiguration('editor').update('formatOnSave', true, vscode.ConfigurationTarget.Global);
+    try {
+      const doc = await vscode.workspace.openTextDocument(file);
+      await vscode.window.showTextDocument(doc);
+      const key = await a.startSession({ agentId: 'disk', cwd: dir });
+      const agentText = lines(12).replace('line 10\n', 'line 10 (agent)\n');
+      await a.prompt(key, edits([{ path: 'f.txt', content: agentText, via: 'client' }]));
+      assert.strictEqual(fs.readFileSync(file, 'utf8'), agentText.replace('line 1\n', 'LINE 1\n'), 'saved through format on save');
+      const f = change(a, key, 1, file);
+      assert.strictEqual(f.after, agentText, 'the agent\'s text is what its write left, before the formatter');
+      assert.deepStrictEqual(f.later.map((l) => l.by), ['formatter']);
+      await vscode.commands.executeCommand('agentSwitchboard.review.undo', { type: 'file', changeId: f.id });
+      assert.strictEqual(fs.readFileSync(file, 'utf8'), lines(12).replace('line 1\n', 'LINE 1\n'), 'the agent\'s hunk undone, the formatter\'s line kept');
+      await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
+      await a.closeSession(key);
+    } finally {
+      await vscode.workspace.getConfiguration('editor').update('formatOnSave', undefined, vscode.ConfigurationTarget.Global);
+      formatter.dispose();
+    }
+  });
 });

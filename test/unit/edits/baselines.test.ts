@@ -25,9 +25,8 @@ describe('baselines for agents that write to disk themselves', () => {
     const { files, read } = disk();
     files.set('/w/a.txt', 'one\ntwo\n');
     const review = new ReviewModel();
-    const b = new DiskBaselines(review, read, () => false);
+    const b = new DiskBaselines(review, read);
     b.toolCall('s', 1, '/w', call({}));
-    assert.ok(b.isAgentWriting('/w/a.txt'));
     files.set('/w/a.txt', 'one\nTWO\n'); // the agent writes by itself
     b.toolCall('s', 1, '/w', call({ status: 'completed' }));
     const c = review.get('s#1#/w/a.txt')!;
@@ -36,14 +35,13 @@ describe('baselines for agents that write to disk themselves', () => {
     assert.deepEqual(Buffer.from(c.base.bytes!).toString(), 'one\ntwo\n');
     assert.equal(c.after, 'one\nTWO\n');
     assert.deepEqual(c.toolCallIds, ['t1']);
-    assert.ok(!b.isAgentWriting('/w/a.txt'));
   });
 
   it('records live when the watcher sees the file change during the call; creations and deletions too', () => {
     const { files, read } = disk();
     files.set('/w/old.txt', 'bye\n');
     const review = new ReviewModel();
-    const b = new DiskBaselines(review, read, () => false);
+    const b = new DiskBaselines(review, read);
     b.toolCall('s', 1, '/w', call({ toolCallId: 'c', locations: [], content: [{ type: 'diff', path: 'new.txt', oldText: null, newText: 'hi\n', added: 1, removed: 0 }] }));
     b.toolCall('s', 1, '/w', call({ toolCallId: 'd', kind: 'delete', locations: [{ path: '/w/old.txt' }] }));
     files.set('/w/new.txt', 'hi\n');
@@ -59,14 +57,16 @@ describe('baselines for agents that write to disk themselves', () => {
     const { files, read } = disk();
     files.set('/w/a.txt', 'x\n');
     const review = new ReviewModel();
-    const b = new DiskBaselines(review, read, (_s, _t, p) => p === '/w/a.txt');
+    const b = new DiskBaselines(review, read);
     b.toolCall('s', 1, '/w', call({}));
     files.set('/w/a.txt', 'y\n');
+    // We wrote it for the agent (fs/write_text_file) during the call: our record is exact.
+    review.record('s', 1, '/w/a.txt', 'client', { text: 'x\n' }, 'y\n', 't1');
     b.toolCall('s', 1, '/w', call({ status: 'completed' }));
     b.toolCall('s', 1, '/w', call({ toolCallId: 'r', kind: 'read', locations: [{ path: '/w/b.txt' }] }));
     b.toolCall('s', 1, '/w', call({ toolCallId: 'u', locations: [{ path: '/w/c.txt' }] }));
     b.toolCall('s', 1, '/w', call({ toolCallId: 'u', locations: [{ path: '/w/c.txt' }], status: 'completed' }));
-    assert.equal(review.turns().length, 0);
+    assert.deepEqual(review.turns()[0].files.map((f) => [f.path, f.via]), [['/w/a.txt', 'client']]);
   });
 
   it('resolves relative paths against the session folder', () => {
@@ -79,7 +79,7 @@ describe('baselines when the agent was faster than its announcement', () => {
     const { files, read } = disk();
     files.set('/w/a.txt', 'new\n');
     const review = new ReviewModel();
-    const b = new DiskBaselines(review, read, () => false);
+    const b = new DiskBaselines(review, read);
     b.toolCall('s', 1, '/w', call({ content: [{ type: 'diff', path: '/w/a.txt', oldText: 'old\n', newText: 'new\n', added: 1, removed: 1 }] }));
     b.toolCall('s', 1, '/w', call({ status: 'completed' }));
     assert.equal(review.get('s#1#/w/a.txt')!.base.text, 'old\n');
@@ -91,7 +91,7 @@ describe('baselines and the person saving during an agent call', () => {
     const { files, read } = disk();
     files.set('/w/a.txt', 'line one\n');
     const review = new ReviewModel();
-    const b = new DiskBaselines(review, read, () => false);
+    const b = new DiskBaselines(review, read);
     b.toolCall('s', 1, '/w', call({}));
     files.set('/w/a.txt', 'LINE ONE\n'); // the person formats and saves
     b.savedByOthers('/w/a.txt');
@@ -99,3 +99,30 @@ describe('baselines and the person saving during an agent call', () => {
     assert.equal(review.turns().length, 0);
   });
 });
+
+describe('baselines: several calls and late announcements', () => {
+  it('two calls on one file in a turn make one change from the first base', () => {
+    const { files, read } = disk();
+    files.set('/w/a.txt', 'one\n');
+    const review = new ReviewModel();
+    const b = new DiskBaselines(review, read);
+    b.toolCall('s', 1, '/w', call({ toolCallId: 'x' }));
+    files.set('/w/a.txt', 'two\n');
+    b.toolCall('s', 1, '/w', call({ toolCallId: 'x', status: 'completed' }));
+    b.toolCall('s', 1, '/w', call({ toolCallId: 'y' }));
+    files.set('/w/a.txt', 'three\n');
+    b.toolCall('s', 1, '/w', call({ toolCallId: 'y', status: 'completed' }));
+    const [c] = review.turns()[0].files;
+    assert.deepEqual([c.base.text, c.after, c.toolCallIds], ['one\n', 'three\n', ['x', 'y']]);
+  });
+
+  it('a call first seen finished is recorded from its diff when the file holds the new text', () => {
+    const { files, read } = disk();
+    files.set('/w/a.txt', 'new\n');
+    const review = new ReviewModel();
+    const b = new DiskBaselines(review, read);
+    b.toolCall('s', 1, '/w', call({ status: 'completed', content: [{ type: 'diff', path: '/w/a.txt', oldText: 'old\n', newText: 'new\n', added: 1, removed: 1 }] }));
+    assert.equal(review.get('s#1#/w/a.txt')!.base.text, 'old\n');
+  });
+});
+

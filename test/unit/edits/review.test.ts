@@ -21,7 +21,7 @@ describe('review model', () => {
     m.onDidChange(() => fired++);
     m.turnStarted('s', 1, 'edit it');
     const c = m.record('s', 1, '/w/a.txt', 'client', { text: base }, base.replace('line 3\n', 'x\n'), 't1')!;
-    m.record('s', 1, '/w/a.txt', 'agent', { text: 'ignored' }, agent, 't2');
+    m.record('s', 1, '/w/a.txt', 'agent', { text: base.replace('line 3\n', 'x\n') }, agent, 't2');
     assert.equal(c.base.text, base);
     assert.equal(c.via, 'client', 'a change we applied stays verified');
     assert.deepEqual(c.toolCallIds, ['t1', 't2']);
@@ -107,15 +107,43 @@ describe('review model', () => {
     m.record('s', 2, '/w/b.txt', 'agent', { text: null }, 'b2\n');
     m.record('s', 3, '/w/c.txt', 'agent', { text: 'c0\n' }, 'c3\n');
     m.record('other', 2, '/w/d.txt', 'agent', { text: 'd0\n' }, 'd2\n');
-    const plan = m.checkpoint('s', 2).map((p) => [p.path, p.base.text, p.expected, p.ids.length]);
+    const plan = m.checkpoint('s', 2).map((p) => [p.path, p.base.text, p.expected, p.ids.length, p.continuous]);
     assert.deepEqual(plan, [
-      ['/w/a.txt', 'a1\n', 'a2\n', 1],
-      ['/w/b.txt', null, 'b2\n', 1],
-      ['/w/c.txt', 'c0\n', 'c3\n', 1],
+      ['/w/a.txt', 'a1\n', 'a2\n', 1, true],
+      ['/w/b.txt', null, 'b2\n', 1, true],
+      ['/w/c.txt', 'c0\n', 'c3\n', 1, true],
     ]);
     m.restored(m.checkpoint('s', 2).flatMap((p) => p.ids));
     assert.equal(m.get('s#1#/w/a.txt')!.fileDecision, 'pending', 'turn 1 untouched');
     assert.equal(m.get('s#3#/w/c.txt')!.fileDecision, 'undone');
+  });
+
+  it('a second write in the turn over text someone else changed is a change of its own; their edit survives its undo', () => {
+    const m = new ReviewModel();
+    const first = m.record('s', 1, '/w/a.txt', 'client', { text: base }, agent)!;
+    const person = agent.replace('line 20\n', 'line 20 (person)\n');
+    const again = person.replace('line 38\n', 'line 38 (agent)\n');
+    const second = m.record('s', 1, '/w/a.txt', 'client', { text: person }, again)!;
+    assert.notEqual(second.id, first.id);
+    assert.equal(second.base.text, person);
+    const file = { text: again as string | null };
+    perform(m.planUndo(second.id, file.text), file);
+    assert.equal(file.text, person, 'only the second write is undone');
+    const plan = m.planUndo(first.id, file.text);
+    perform(plan, file);
+    assert.equal(file.text, base.replace('line 20\n', 'line 20 (person)\n'), 'the first write is reverted around the person\'s line');
+    assert.equal(m.checkpoint('s', 1)[0].continuous, false, 'a checkpoint would take the person\'s edit: skipped');
+  });
+
+  it('undo never lands on a similar block elsewhere (exact positions only)', () => {
+    const fn = (name: string, extra: string) => `function ${name}() {\n  a();\n  b();\n${extra}  c();\n}\n`;
+    const b0 = '// top\n\n' + fn('handle', '') + '// end\n';
+    const a0 = '// top\n\n' + fn('handle', '  v();\n') + '// end\n';
+    const m = new ReviewModel();
+    const c = m.record('s', 1, '/w/f.js', 'agent', { text: b0 }, a0)!;
+    const person = '// top\n\n' + fn('copy', '  v();\n') + fn('handle', '  v();\n') + '// end\n';
+    const plan = m.planUndo(c.id, person, 0) as { action: string; text: string };
+    assert.equal(plan.text, '// top\n\n' + fn('copy', '  v();\n') + fn('handle', '') + '// end\n');
   });
 
   it('notes who changed a file after the agent', () => {
