@@ -74,6 +74,24 @@ describe('permission gate end to end (scripted agent, in-memory)', () => {
   };
   const editCall = (p: string, oldText: string | null, newText: string): acp.ToolCallUpdate => ({ toolCallId: 'w', title: 'Write', kind: 'edit', content: [{ type: 'diff', path: p, oldText, newText }] });
 
+  it('approving an empty new file or a no-op change counts: the write passes and is verified', async () => {
+    const empty = path.join(dir, 'empty.txt');
+    const same = path.join(dir, 'same.txt');
+    files.docs.set(same, { text: 'unchanged\n', version: 1, dirty: false });
+    const results: (Err | undefined)[] = [];
+    const c = await start(async (t) => {
+      await ask(t, editCall(empty, null, ''));
+      results.push(await write(t, empty, ''));
+      await ask(t, { ...editCall(same, 'unchanged\n', 'unchanged\n'), toolCallId: 'w2' });
+      results.push(await write(t, same, 'unchanged\n'));
+      return 'end_turn';
+    });
+    await c.prompt('go');
+    assert.deepEqual(results, [undefined, undefined]);
+    assert.equal(c.state.toolCalls.w.verification, 'client');
+    assert.equal(c.state.toolCalls.w2.verification, 'client');
+  });
+
   it('the approved write passes; the card carries the intent hash; a second use of allow-once is refused', async () => {
     const file = path.join(dir, 'a.txt');
     const results: (Err | undefined)[] = [];
