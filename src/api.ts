@@ -13,6 +13,7 @@
 import type { SessionPatch, SessionState } from './acp/session/types';
 import type { AgentChoice, SessionSummary } from './views/session/protocol';
 import type { TurnChanges } from './edits/review';
+import type { McpServerState } from './mcp/connection';
 
 export type { SessionPatch, SessionState, AgentChoice, SessionSummary };
 
@@ -78,6 +79,12 @@ export interface SwitchboardApi {
    * commands `agentSwitchboard.review.*` with `{type: 'hunk' | 'file' | 'turn', ...}`.
    */
   changes(sessionKey?: string): TurnChanges[];
+  /**
+   * The MCP servers the window knows (settings, `.vscode/mcp.json`, `.mcp.json`): their state, or
+   * why they are held back, and their tools. Start them with the command `agentSwitchboard.mcp.start`;
+   * run a tool with `agentSwitchboard.mcp.runTool` and `({type: 'tool', serverId, name}, args)`.
+   */
+  mcpServers(): { id: string; name: string; source: string; held?: string; state?: McpServerState; tools: string[] }[];
   /** Closes a session and ends its agent and terminals. */
   closeSession(sessionKey: string): Promise<void>;
 }

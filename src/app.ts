@@ -20,6 +20,7 @@ import { showTerminal } from './views/terminalView';
 import { ApprovalsTree, GrantsTree } from './views/policyViews';
 import { ConflictCenter } from './views/conflicts';
 import { ReviewCenter } from './views/review';
+import { McpCenter } from './views/mcp';
 
 /** The running extension. */
 export class App implements vscode.Disposable {
@@ -29,6 +30,7 @@ export class App implements vscode.Disposable {
   readonly policy: EffectPolicy;
   readonly conflicts: ConflictCenter;
   readonly review: ReviewCenter;
+  readonly mcp: McpCenter;
   readonly audit: AuditLog;
   private readonly terminals = new Map<string, SessionTerminals>();
   private readonly disposables: vscode.Disposable[] = [];
@@ -57,6 +59,7 @@ export class App implements vscode.Disposable {
     });
     const roots = () => (vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.fsPath);
     this.conflicts = new ConflictCenter(vscode.Uri.joinPath(context.storageUri ?? context.globalStorageUri, 'merges'));
+    this.mcp = new McpCenter(context, (m) => this.log.warn(m));
     this.review = new ReviewCenter((key) => this.manager.get(key)?.state.agentName ?? 'closed session', roots);
     this.manager = new SessionManager({
       agents: () => this.resolvedAgents(),
@@ -96,6 +99,7 @@ export class App implements vscode.Disposable {
     this.disposables.push(
       this.conflicts,
       this.review,
+      this.mcp,
       this.log,
       this.view,
       vscode.window.registerWebviewViewProvider(SESSION_VIEW_ID, this.view),
@@ -234,6 +238,15 @@ export class App implements vscode.Disposable {
         }),
       answerPermission: (key, pid, oid, options) => this.manager.get(key)?.answerPermission(pid, oid, 'api', options?.grant) ?? false,
       grants: () => this.policy.grants.list(Date.now()).map((g) => structuredClone(g)),
+      mcpServers: () =>
+        this.mcp.host.list().map((s) => ({
+          id: s.definition.id,
+          name: s.definition.name,
+          source: s.definition.source,
+          held: s.held,
+          state: s.connection ? structuredClone(s.connection.state) : undefined,
+          tools: s.connection?.catalog.tools.map((t) => t.name) ?? [],
+        })),
       changes: (sessionKey) =>
         this.review.model.turns(sessionKey).map((t) => ({ ...t, files: t.files.map(({ base, ...f }) => structuredClone({ ...f, base: { text: base.text } })) })),
       revokeGrant: (id) => this.policy.revokeGrant(id, 'api'),

@@ -68,9 +68,9 @@ export interface TurnChanges {
  * `expected`), restore the base bytes, delete it, or nothing; or refuse with a reason.
  */
 export type UndoPlan =
-  | { action: 'text'; text: string }
-  | { action: 'restoreBase'; bytes?: Uint8Array; text: string }
-  | { action: 'delete' }
+  | { action: 'text'; text: string; hunks: number[] }
+  | { action: 'restoreBase'; bytes?: Uint8Array; text: string; hunks: number[] }
+  | { action: 'delete'; hunks: number[] }
   | { action: 'none' }
   | { action: 'conflict'; message: string };
 
@@ -101,6 +101,15 @@ export class ReviewModel {
     const stem = `${sessionKey}#${turn}#${path}`;
     const latest = this.latest(sessionKey, turn, path);
     let c: FileChange;
+    if (latest && latest.base.text === base.text && latest.after === after) {
+      // The same change seen twice (the file watcher, then our own report of the write): one change.
+      if (via === 'client' && latest.via !== 'client') {
+        latest.via = 'client';
+        this.emitter.fire();
+      }
+      if (toolCallId && !latest.toolCallIds.includes(toolCallId)) latest.toolCallIds.push(toolCallId);
+      return latest;
+    }
     if (latest && base.text === this.expectedText(latest)) {
       if (after === this.expectedText(latest)) return latest;
       c = latest;
@@ -185,15 +194,18 @@ export class ReviewModel {
    */
   planUndo(id: string, current: string | null, hunk?: number): UndoPlan {
     const c = this.must(id);
-    const targets = hunk === undefined ? c.hunks.map((_, i) => i).filter((i) => c.decisions[i] !== 'undone') : c.decisions[hunk] === 'undone' ? [] : [hunk];
     if (hunk !== undefined && (hunk < 0 || hunk >= c.hunks.length)) throw new Error(`Change ${id} has no hunk ${hunk}.`);
+    // Undo of a whole file reverts the hunks still to review, leaving kept ones; when none is left
+    // to review, it reverts the kept ones too (the person changed their mind about the file).
+    const pending = c.hunks.map((_, i) => i).filter((i) => c.decisions[i] === 'pending');
+    const targets = hunk !== undefined ? (c.decisions[hunk] === 'undone' ? [] : [hunk]) : pending.length ? pending : c.hunks.map((_, i) => i).filter((i) => c.decisions[i] !== 'undone');
     const undone = new Set(c.hunks.map((_, i) => i).filter((i) => c.decisions[i] === 'undone' || targets.includes(i)));
     const all = undone.size === c.hunks.length;
     if (!targets.length && !(all && hunk === undefined && c.fileDecision !== 'undone')) return { action: 'none' };
     const expected = this.expectedText(c);
     if (current === expected) {
-      if (all) return c.base.text === null ? { action: 'delete' } : { action: 'restoreBase', bytes: c.base.bytes, text: c.base.text };
-      return { action: 'text', text: textWithout(c, undone) };
+      if (all) return c.base.text === null ? { action: 'delete', hunks: targets } : { action: 'restoreBase', bytes: c.base.bytes, text: c.base.text, hunks: targets };
+      return { action: 'text', text: textWithout(c, undone), hunks: targets };
     }
     if (current === null) return { action: 'conflict', message: 'the file no longer exists; nothing to undo.' };
     if (expected === null) return { action: 'conflict', message: 'the file was deleted by the agent and has been recreated since; it was left alone.' };
@@ -205,11 +217,11 @@ export class ReviewModel {
       const next = carryHunk(text, invertHunk(c.hunks[i]), this.positionInExpected(c, i), map, false);
       if (next === false) {
         const h = c.hunks[i];
-        return { action: 'conflict', message: `lines ${h.newStart}–${h.newStart + Math.max(h.newLines, 1) - 1} changed after the agent wrote them; undo them by hand (Compare shows the agent's base).` };
+        return { action: 'conflict', message: `lines ${h.newStart}–${h.newStart + Math.max(h.newLines, 1) - 1} changed after the agent wrote them; undo them by hand (Open Diff shows the text before the turn).` };
       }
       text = next;
     }
-    return { action: 'text', text };
+    return { action: 'text', text, hunks: targets };
   }
 
   /** 0-based line where hunk `i`'s new side starts in {@link expectedText} (earlier undone hunks shift it). */
@@ -219,13 +231,18 @@ export class ReviewModel {
     return pos;
   }
 
-  /** Records that an undo planned by {@link planUndo} was performed. */
-  undone(id: string, hunk?: number): void {
+  /**
+   * Records that an undo was performed: of the plan's hunks (`plan.hunks` of {@link planUndo}), one
+   * hunk, or — with nothing given — the whole change.
+   */
+  undone(id: string, hunks?: number | number[]): void {
     const c = this.must(id);
-    if (hunk === undefined) {
+    if (hunks === undefined) {
       c.decisions = c.decisions.map(() => 'undone');
       c.fileDecision = 'undone';
-    } else c.decisions[hunk] = 'undone';
+    } else for (const i of typeof hunks === 'number' ? [hunks] : hunks) c.decisions[i] = 'undone';
+    // A change without hunks (an empty created file) is undone as a whole.
+    if (!c.hunks.length) c.fileDecision = 'undone';
     settle(c);
     this.emitter.fire();
   }

@@ -79,8 +79,10 @@ export class ConflictCenter implements vscode.Disposable {
     const proposal = vscode.Uri.from({ scheme: PROPOSAL_SCHEME, path: file.path, query: `id=${id}&side=proposal` });
     await vscode.commands.executeCommand('vscode.diff', file, proposal, `${file.path.split('/').pop()}: your text ↔ the agent's refused proposal`);
     // The first notification is gone once Compare was chosen: offer the merge again beside the diff.
-    void vscode.window.showInformationMessage("Take the agent's hunks that do not overlap your changes?", 'Take Clean Hunks').then((choice) => {
-      if (choice) void this.takeCleanHunks(id);
+    void vscode.window.showInformationMessage("Take the agent's hunks that do not overlap your changes, merge by hand, or reject the proposal?", 'Take Clean Hunks', 'Open Merge', 'Reject').then((choice) => {
+      if (choice === 'Take Clean Hunks') void this.takeCleanHunks(id);
+      if (choice === 'Open Merge') void this.openMerge(id);
+      if (choice === 'Reject') this.reject(id);
     });
   }
 
@@ -146,6 +148,7 @@ export class ConflictCenter implements vscode.Disposable {
       input2: { uri: side('proposal'), title: 'Agent', description: "the agent's refused proposal" },
       output: result,
     });
+    void vscode.window.showInformationMessage(`Resolve the conflicts in the merge editor, then save the result (Ctrl+S / Cmd+S) to put it into ${name}, unsaved. Closing without saving changes nothing.`);
     return result;
   }
 

@@ -151,9 +151,8 @@ export class ReviewCenter implements vscode.Disposable {
     const own = this.ownWrites.get(p);
     if (own !== undefined && Date.now() - own < 3000) return;
     if (this.baselines.fileChanged(p)) return;
-    // An open document is attributed by its own change events (the person, a formatter).
     const latest = this.model.latestFor(p);
-    if (!latest || openDocument(p)) return;
+    if (!latest) return;
     // Watcher events arrive late: a file that holds what the agent (or our undo) left is no news.
     let now: string | null | undefined;
     try {
@@ -161,6 +160,10 @@ export class ReviewCenter implements vscode.Disposable {
     } catch {
       now = undefined;
     }
+    // An open document with unsaved changes is attributed by its own change events; one whose text
+    // is what is now on disk was just saved from the editor (the person's save, already attributed).
+    const doc = openDocument(p);
+    if (doc && (doc.isDirty || doc.getText() === now)) return;
     if (now !== this.model.expectedText(latest)) this.model.noteLater(p, 'other');
   }
 
@@ -221,7 +224,7 @@ export class ReviewCenter implements vscode.Disposable {
     if (plan.action === 'none') return;
     if (plan.action === 'conflict') throw new Error(plan.message);
     await this.perform(c.path, plan, doc, current);
-    this.model.undone(id, hunk);
+    this.model.undone(id, plan.hunks);
   }
 
   /**
@@ -287,7 +290,7 @@ export class ReviewCenter implements vscode.Disposable {
         result.skipped.push(e.path);
         continue;
       }
-      const plan: Exclude<UndoPlan, { action: 'none' | 'conflict' }> = e.base.text === null ? { action: 'delete' } : { action: 'restoreBase', bytes: e.base.bytes, text: e.base.text };
+      const plan: Exclude<UndoPlan, { action: 'none' | 'conflict' }> = e.base.text === null ? { action: 'delete', hunks: [] } : { action: 'restoreBase', bytes: e.base.bytes, text: e.base.text, hunks: [] };
       if (current === null && plan.action === 'delete') {
         // Created in the turn and already gone: nothing to restore.
         done.push(...e.ids);

@@ -101,7 +101,10 @@ export class ReviewTree implements vscode.TreeDataProvider<ReviewNode>, vscode.D
     const removed = c.hunks.reduce((n, h) => n + h.lines.filter((l) => l[0] === '-').length, 0);
     const what = c.base.text === null ? 'created' : c.after === null ? 'deleted' : `+${added} −${removed}`;
     const later = c.later.length ? ` · then changed by ${c.later.map((l) => LATER_WORD[l.by]).join(', ')}` : '';
-    item.description = `${this.relativeDir(c.path)}${what} · ${STATE_WORD[c.fileDecision]}${later}`;
+    const kept = c.decisions.filter((d) => d === 'kept').length;
+    const undone = c.decisions.filter((d) => d === 'undone').length;
+    const state = kept && undone && kept + undone === c.hunks.length ? `${kept} kept, ${undone} undone` : STATE_WORD[c.fileDecision];
+    item.description = `${this.relativeDir(c.path)}${what} · ${state}${later}`;
     item.iconPath = STATE_ICON[c.fileDecision];
     item.contextValue = `file.${c.fileDecision}`;
     item.tooltip = new vscode.MarkdownString(
@@ -119,8 +122,10 @@ export class ReviewTree implements vscode.TreeDataProvider<ReviewNode>, vscode.D
   private hunkItem(c: FileChange, i: number): vscode.TreeItem {
     const h = c.hunks[i];
     const decision = c.decisions[i];
-    const first = h.newStart;
-    const last = h.newStart + Math.max(h.newLines, 1) - 1;
+    // A hunk that only removes lines is named by the lines it removed (there are no new ones).
+    const side = h.newLines === 0 ? { start: h.oldStart, lines: h.oldLines } : { start: h.newStart, lines: h.newLines };
+    const first = side.start;
+    const last = side.start + Math.max(side.lines, 1) - 1;
     const added = h.lines.filter((l) => l[0] === '+').length;
     const removed = h.lines.filter((l) => l[0] === '-').length;
     const item = new vscode.TreeItem(first === last ? `Line ${first}` : `Lines ${first}–${last}`);

@@ -81,7 +81,7 @@ describe('review model', () => {
   it('a created file the person rejects is deleted; an empty created file can be kept', () => {
     const m = new ReviewModel();
     const c = m.record('s', 1, '/w/new.txt', 'agent', { text: null }, 'hello\n')!;
-    assert.deepEqual(m.planUndo(c.id, 'hello\n'), { action: 'delete' });
+    assert.deepEqual(m.planUndo(c.id, 'hello\n'), { action: 'delete', hunks: [0] });
     const empty = m.record('s', 1, '/w/empty.txt', 'client', { text: null }, '')!;
     assert.equal(empty.hunks.length, 0);
     m.keep(empty.id);
@@ -144,6 +144,34 @@ describe('review model', () => {
     const person = '// top\n\n' + fn('copy', '  v();\n') + fn('handle', '  v();\n') + '// end\n';
     const plan = m.planUndo(c.id, person, 0) as { action: string; text: string };
     assert.equal(plan.text, '// top\n\n' + fn('copy', '  v();\n') + fn('handle', '') + '// end\n');
+  });
+
+  it('the same change seen twice (watcher, then our own report) is one change, marked as ours', () => {
+    const m = new ReviewModel();
+    m.record('s', 1, '/w/new.md', 'agent', { text: null }, 'hi\n', 't1');
+    m.record('s', 1, '/w/new.md', 'client', { text: null }, 'hi\n', 't1');
+    const files = m.turns()[0].files;
+    assert.equal(files.length, 1);
+    assert.equal(files[0].via, 'client');
+    assert.equal(m.pendingCount(), 1);
+  });
+
+  it('undo of a whole file reverts the hunks to review and leaves kept ones; then the kept ones', () => {
+    const m = new ReviewModel();
+    const c = m.record('s', 1, '/w/a.txt', 'client', { text: base }, agent)!;
+    m.keep(c.id, 0);
+    const file = { text: agent as string | null };
+    const plan = m.planUndo(c.id, file.text);
+    perform(plan, file);
+    m.undone(c.id, (plan as { hunks: number[] }).hunks);
+    assert.equal(file.text, base.replace('line 3\n', 'line 3 (agent)\n'), 'the kept hunk stays');
+    assert.deepEqual(c.decisions, ['kept', 'undone']);
+    const again = m.planUndo(c.id, file.text);
+    assert.equal(again.action, 'restoreBase');
+    perform(again, file);
+    m.undone(c.id, (again as { hunks: number[] }).hunks);
+    assert.equal(file.text, base);
+    assert.equal(c.fileDecision, 'undone');
   });
 
   it('notes who changed a file after the agent', () => {

@@ -1,0 +1,171 @@
+/**
+ * MCP server definitions from the places people already keep them: our setting
+ * `agentSwitchboard.mcpServers`, VS Code's `.vscode/mcp.json` (`servers` + `inputs`, JSON with
+ * comments) and the `.mcp.json` of Claude Code and others (`mcpServers`). Each entry becomes one
+ * {@link McpServerDefinition}; a malformed entry is skipped with a sentence saying why, never
+ * guessed at.
+ *
+ * Pure: no `vscode`, no I/O (the adapter reads the files). Shapes: VS Code's MCP configuration
+ * (https://code.visualstudio.com/docs/copilot/reference/mcp-configuration), Claude Code's `.mcp.json`.
+ */
+import { parse as parseJsonc, printParseErrorCode, type ParseError } from 'jsonc-parser';
+import { z } from 'zod';
+
+/** Where a definition came from. Workspace files obey Workspace Trust; settings may be user-level. */
+export type McpSource = 'settings' | 'vscode-mcp.json' | 'mcp.json';
+
+/** How to reach a server. Values may hold `${input:id}`, `${env:NAME}`, `${workspaceFolder}`. */
+export type McpTransportSpec =
+  | { type: 'stdio'; command: string; args: string[]; env: Record<string, string | null>; cwd?: string }
+  | { type: 'http'; url: string; headers: Record<string, string> };
+
+/** One MCP server the person configured. */
+export interface McpServerDefinition {
+  /** `<source>:<name>`, unique across sources. */
+  id: string;
+  name: string;
+  source: McpSource;
+  /** The file it came from (absolute), for workspace files. */
+  file?: string;
+  transport: McpTransportSpec;
+  /** False when the person turned it off (`"disabled": true` or `"enabled": false`). */
+  enabled: boolean;
+}
+
+/** A `promptString` input of `.vscode/mcp.json`, asked once and kept in SecretStorage. */
+export interface McpInputSpec {
+  id: string;
+  description: string;
+  password: boolean;
+  default?: string;
+}
+
+const Env = z.record(z.string(), z.union([z.string(), z.null()])).default({});
+const StdioEntry = z.object({
+  type: z.literal('stdio').optional(),
+  command: z.string().min(1),
+  args: z.array(z.string()).default([]),
+  env: Env,
+  cwd: z.string().optional(),
+  enabled: z.boolean().optional(),
+  disabled: z.boolean().optional(),
+});
+const HttpEntry = z.object({
+  type: z.enum(['http', 'sse', 'streamable-http']).optional(),
+  url: z.string().url(),
+  headers: z.record(z.string(), z.string()).default({}),
+  enabled: z.boolean().optional(),
+  disabled: z.boolean().optional(),
+});
+const Entry = z.union([StdioEntry, HttpEntry]);
+const InputEntry = z.object({
+  type: z.literal('promptString'),
+  id: z.string().min(1),
+  description: z.string().default(''),
+  password: z.boolean().default(false),
+  default: z.string().optional(),
+});
+
+/** Definitions parsed from one source, plus a sentence per skipped entry. */
+export interface ParsedServers {
+  servers: McpServerDefinition[];
+  inputs: McpInputSpec[];
+  problems: string[];
+}
+
+/**
+ * Parses a map of server entries (`{ name: {command, args, env, cwd} | {url, headers} }`).
+ * @param where names the source in problem sentences, e.g. `.vscode/mcp.json`.
+ */
+export function parseServerMap(raw: unknown, source: McpSource, where: string, file?: string): ParsedServers {
+  const out: ParsedServers = { servers: [], inputs: [], problems: [] };
+  if (raw === undefined || raw === null) return out;
+  if (typeof raw !== 'object' || Array.isArray(raw)) {
+    out.problems.push(`${where}: expected an object of servers by name; ignored.`);
+    return out;
+  }
+  for (const [name, value] of Object.entries(raw as Record<string, unknown>)) {
+    const r = Entry.safeParse(value);
+    if (!r.success) {
+      out.problems.push(`${where}: server "${name}" is skipped: it needs either "command" (stdio) or a valid "url" (HTTP).`);
+      continue;
+    }
+    const e = r.data;
+    const enabled = e.enabled !== false && e.disabled !== true;
+    const transport: McpTransportSpec =
+      'command' in e ? { type: 'stdio', command: e.command, args: e.args, env: e.env, cwd: e.cwd } : { type: 'http', url: e.url, headers: e.headers };
+    out.servers.push({ id: `${source}:${name}`, name, source, file, transport, enabled });
+  }
+  return out;
+}
+
+/** Parses the text of `.vscode/mcp.json` (JSON with comments: `servers`, `inputs`). */
+export function parseVscodeMcpJson(text: string, file: string): ParsedServers {
+  const doc = parseJsoncText(text, '.vscode/mcp.json');
+  if ('problem' in doc) return { servers: [], inputs: [], problems: [doc.problem] };
+  const out = parseServerMap((doc.value as { servers?: unknown })?.servers, 'vscode-mcp.json', '.vscode/mcp.json', file);
+  const inputs = (doc.value as { inputs?: unknown })?.inputs;
+  if (Array.isArray(inputs)) {
+    for (const i of inputs) {
+      const r = InputEntry.safeParse(i);
+      if (r.success) out.inputs.push(r.data);
+      else out.problems.push(`.vscode/mcp.json: an input is skipped: only {"type": "promptString", "id", "description", "password"} inputs are supported.`);
+    }
+  }
+  return out;
+}
+
+/** Parses the text of a `.mcp.json` (`{ "mcpServers": { ... } }`). */
+export function parseDotMcpJson(text: string, file: string): ParsedServers {
+  const doc = parseJsoncText(text, '.mcp.json');
+  if ('problem' in doc) return { servers: [], inputs: [], problems: [doc.problem] };
+  return parseServerMap((doc.value as { mcpServers?: unknown })?.mcpServers, 'mcp.json', '.mcp.json', file);
+}
+
+function parseJsoncText(text: string, where: string): { value: unknown } | { problem: string } {
+  const errors: ParseError[] = [];
+  const value: unknown = parseJsonc(text, errors, { allowTrailingComma: true });
+  if (errors.length) {
+    const e = errors[0];
+    return { problem: `${where}: ${printParseErrorCode(e.error)} at offset ${e.offset}; its servers are not loaded until it is fixed.` };
+  }
+  return { value };
+}
+
+/** The `${input:id}` references in a definition, in order of first use. */
+export function inputReferences(def: McpServerDefinition): string[] {
+  const ids = new Set<string>();
+  for (const v of stringsOf(def.transport)) for (const m of v.matchAll(/\$\{input:([^}]+)\}/g)) ids.add(m[1]);
+  return [...ids];
+}
+
+/**
+ * Replaces `${input:id}`, `${env:NAME}` and `${workspaceFolder}` in every string of a transport.
+ * @throws Error naming the first input that has no value.
+ */
+export function resolveTransport(t: McpTransportSpec, vars: { inputs: Record<string, string>; env: Record<string, string | undefined>; workspaceFolder?: string }): McpTransportSpec {
+  const sub = (s: string) =>
+    s.replace(/\$\{(input|env):([^}]+)\}|\$\{workspaceFolder\}/g, (whole, kind: string | undefined, name: string | undefined) => {
+      if (!kind) return vars.workspaceFolder ?? whole;
+      if (kind === 'env') return vars.env[name!] ?? '';
+      const v = vars.inputs[name!];
+      if (v === undefined) throw new Error(`The input "${name}" has no value.`);
+      return v;
+    });
+  if (t.type === 'stdio') {
+    return {
+      type: 'stdio',
+      command: sub(t.command),
+      args: t.args.map(sub),
+      env: Object.fromEntries(Object.entries(t.env).map(([k, v]) => [k, v === null ? null : sub(v)])),
+      cwd: t.cwd === undefined ? undefined : sub(t.cwd),
+    };
+  }
+  return { type: 'http', url: sub(t.url), headers: Object.fromEntries(Object.entries(t.headers).map(([k, v]) => [k, sub(v)])) };
+}
+
+function stringsOf(t: McpTransportSpec): string[] {
+  return t.type === 'stdio'
+    ? [t.command, ...t.args, ...Object.values(t.env).filter((v): v is string => typeof v === 'string'), ...(t.cwd ? [t.cwd] : [])]
+    : [t.url, ...Object.values(t.headers)];
+}

@@ -1,0 +1,233 @@
+/**
+ * One MCP server as the host runs it: a `@modelcontextprotocol/client` 2.x `Client` in `auto`
+ * version negotiation (the 2026-07-28 stateless revision when the server offers `server/discover`,
+ * else the 2025 `initialize` handshake), over stdio or Streamable HTTP. It keeps the server's status
+ * (starting, running, error with the stderr tail), its catalog (tools, resources, prompts; refreshed
+ * on `list_changed`), and calls tools with cancellation.
+ *
+ * A server that is not up within the startup budget is shown as slow but still waited for, so one
+ * that comes up late is registered late. No `vscode`. Spec: PROTOCOLS.md §2 (MCP eras), §3.
+ */
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import type { CallToolResult, Prompt, Resource, Tool } from '@modelcontextprotocol/client';
+import { Emitter, type Event } from '../common/lifecycle';
+import type { McpTransportSpec } from './config';
+
+/** Where a server is in its life. */
+export type McpServerState =
+  | { state: 'stopped' }
+  | { state: 'starting'; since: number; slow: boolean }
+  | { state: 'running'; since: number; era: 'modern' | 'legacy'; protocolVersion: string; serverName: string; serverVersion: string; instructions?: string }
+  | { state: 'error'; message: string; stderrTail: string[] };
+
+/** What a server offers. */
+export interface McpCatalog {
+  tools: Tool[];
+  resources: Resource[];
+  prompts: Prompt[];
+}
+
+/** Options of a connection. */
+export interface McpConnectionOptions {
+  clientInfo: { name: string; version: string };
+  /** Milliseconds after which a starting server is shown as slow (it is still waited for). */
+  startupBudgetMs: number;
+  /** The environment stdio servers inherit (the person's); entries of the definition override it. */
+  baseEnv: NodeJS.ProcessEnv;
+  /** Lines of stderr kept for error reports. */
+  stderrLines?: number;
+}
+
+const EMPTY: McpCatalog = { tools: [], resources: [], prompts: [] };
+
+/** A running (or failed) MCP server. */
+export class McpServerConnection {
+  private client: Client | undefined;
+  private stderr: string[] = [];
+  private stopping = false;
+  private _state: McpServerState = { state: 'stopped' };
+  private _catalog: McpCatalog = EMPTY;
+  private readonly emitter = new Emitter<void>();
+  /** Fires when the state or the catalog changes. */
+  readonly onDidChange: Event<void> = this.emitter.event;
+
+  constructor(
+    readonly id: string,
+    readonly name: string,
+    private readonly transport: McpTransportSpec,
+    private readonly options: McpConnectionOptions,
+  ) {}
+
+  get state(): McpServerState {
+    return this._state;
+  }
+
+  get catalog(): McpCatalog {
+    return this._catalog;
+  }
+
+  /** The last lines the server wrote to stderr (stdio only). */
+  get stderrTail(): string[] {
+    return [...this.stderr];
+  }
+
+  /**
+   * Starts the server and lists its catalog. Resolves when it is running or has failed (the state
+   * says which); never rejects.
+   */
+  async start(): Promise<void> {
+    this.stopping = false;
+    this.stderr = [];
+    this.set({ state: 'starting', since: Date.now(), slow: false });
+    const slowTimer = setTimeout(() => {
+      if (this._state.state === 'starting') this.set({ ...this._state, slow: true });
+    }, this.options.startupBudgetMs);
+    const client = new Client(this.options.clientInfo, {
+      capabilities: {},
+      versionNegotiation: { mode: 'auto', probe: { timeoutMs: Math.min(5000, this.options.startupBudgetMs), maxRetries: 0 } },
+      listChanged: {
+        tools: { onChanged: (err, tools) => this.listChanged(err, () => (this._catalog = { ...this._catalog, tools: tools ?? [] })) },
+        resources: { onChanged: (err, resources) => this.listChanged(err, () => (this._catalog = { ...this._catalog, resources: resources ?? [] })) },
+        prompts: { onChanged: (err, prompts) => this.listChanged(err, () => (this._catalog = { ...this._catalog, prompts: prompts ?? [] })) },
+      },
+    });
+    this.client = client;
+    try {
+      const transport = this.createTransport();
+      client.onclose = () => this.closed();
+      await client.connect(transport);
+      const info = client.getServerVersion();
+      this.set({
+        state: 'running',
+        since: Date.now(),
+        era: client.getProtocolEra() ?? 'legacy',
+        protocolVersion: client.getNegotiatedProtocolVersion() ?? '?',
+        serverName: info?.title ?? info?.name ?? this.name,
+        serverVersion: info?.version ?? '?',
+        instructions: client.getInstructions(),
+      });
+      await this.refresh();
+    } catch (err) {
+      if (!this.stopping) {
+        // A process that died says why on stderr, often a moment after the pipe closed.
+        if (this.transport.type === 'stdio') await new Promise((r) => setTimeout(r, 150));
+        const tail = this.stderr.at(-1);
+        this.fail(`could not start: ${tail ? `${tail} (${message(err)})` : message(err)}`);
+      }
+      await client.close().catch(() => undefined);
+    } finally {
+      clearTimeout(slowTimer);
+    }
+  }
+
+  /** Lists tools, resources and prompts again (each only when the server offers it). */
+  async refresh(): Promise<void> {
+    const client = this.client;
+    if (!client || this._state.state !== 'running') return;
+    const caps = client.getServerCapabilities() ?? {};
+    try {
+      const [tools, resources, prompts] = await Promise.all([
+        caps.tools ? client.listTools().then((r) => r.tools) : [],
+        caps.resources ? client.listResources().then((r) => r.resources) : [],
+        caps.prompts ? client.listPrompts().then((r) => r.prompts) : [],
+      ]);
+      this._catalog = { tools, resources, prompts };
+      this.emitter.fire();
+    } catch (err) {
+      this.fail(`listing its tools failed: ${message(err)}`);
+    }
+  }
+
+  /**
+   * Calls a tool. Aborting `signal` cancels the call the way the server's era expects (the SDK
+   * sends `notifications/cancelled`).
+   * @throws Error when the server is not running, or the server's JSON-RPC error.
+   */
+  async callTool(name: string, args: Record<string, unknown>, signal?: AbortSignal): Promise<CallToolResult> {
+    const client = this.runningClient();
+    return (await client.callTool({ name, arguments: args }, { signal })) as CallToolResult;
+  }
+
+  /** Reads a resource. @throws Error when not running, or the server's error. */
+  async readResource(uri: string): Promise<Awaited<ReturnType<Client['readResource']>>> {
+    return this.runningClient().readResource({ uri });
+  }
+
+  /** Gets a prompt. @throws Error when not running, or the server's error. */
+  async getPrompt(name: string, args: Record<string, string>): Promise<Awaited<ReturnType<Client['getPrompt']>>> {
+    return this.runningClient().getPrompt({ name, arguments: args });
+  }
+
+  /** Stops the server (closes the transport; a stdio server's process ends with it). */
+  async stop(): Promise<void> {
+    this.stopping = true;
+    const client = this.client;
+    this.client = undefined;
+    await client?.close().catch(() => undefined);
+    this._catalog = EMPTY;
+    this.set({ state: 'stopped' });
+  }
+
+  /** Stops and starts again. */
+  async restart(): Promise<void> {
+    await this.stop();
+    await this.start();
+  }
+
+  dispose(): void {
+    void this.stop();
+    this.emitter.dispose();
+  }
+
+  private runningClient(): Client {
+    if (!this.client || this._state.state !== 'running') throw new Error(`The MCP server "${this.name}" is not running.`);
+    return this.client;
+  }
+
+  private createTransport() {
+    const t = this.transport;
+    if (t.type === 'http') return new StreamableHTTPClientTransport(new URL(t.url), { requestInit: { headers: t.headers } });
+    const env: Record<string, string> = {};
+    for (const [k, v] of Object.entries(this.options.baseEnv)) if (v !== undefined) env[k] = v;
+    for (const [k, v] of Object.entries(t.env)) {
+      if (v === null) delete env[k];
+      else env[k] = v;
+    }
+    const transport = new StdioClientTransport({ command: t.command, args: t.args, env, cwd: t.cwd, stderr: 'pipe' });
+    const max = this.options.stderrLines ?? 40;
+    let partial = '';
+    transport.stderr?.on('data', (chunk: Buffer) => {
+      const lines = (partial + chunk.toString('utf8')).split(/\r?\n/);
+      partial = lines.pop() ?? '';
+      this.stderr.push(...lines.filter((l) => l.length));
+      if (this.stderr.length > max) this.stderr.splice(0, this.stderr.length - max);
+    });
+    return transport;
+  }
+
+  private closed(): void {
+    if (this.stopping) return;
+    const tail = this.stderr.at(-1);
+    this.fail(`the server stopped${tail ? `: ${tail}` : ''}.`);
+  }
+
+  private listChanged(err: Error | null, apply: () => void): void {
+    if (err) return;
+    apply();
+    this.emitter.fire();
+  }
+
+  private fail(msg: string): void {
+    this.set({ state: 'error', message: `MCP server "${this.name}" ${msg}`, stderrTail: this.stderrTail });
+  }
+
+  private set(s: McpServerState): void {
+    this._state = s;
+    this.emitter.fire();
+  }
+}
+
+function message(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}

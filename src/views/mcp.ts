@@ -1,0 +1,290 @@
+/**
+ * The MCP host in the editor: gathers server definitions (settings, `.vscode/mcp.json`,
+ * `.mcp.json`), holds back workspace-defined servers until the person approves them (again after
+ * any change) and in untrusted workspaces, resolves `${input:…}` from SecretStorage, runs the
+ * servers through {@link McpHost}, and offers the MCP Servers explorer with its actions.
+ */
+import { createHash } from 'node:crypto';
+import canonicalize from 'canonicalize';
+import * as vscode from 'vscode';
+import { inputReferences, parseDotMcpJson, parseServerMap, parseVscodeMcpJson, resolveTransport, type McpInputSpec, type McpServerDefinition } from '../mcp/config';
+import { McpHost, type ResolvedServer } from '../mcp/host';
+import { McpTree, parseMcpNode, type McpNode } from './mcpTree';
+import { renderToolResult, schemaSkeleton } from '../mcp/render';
+
+const APPROVED_KEY = 'agentSwitchboard.mcp.approved';
+/** Read-only documents that show tool results, resources and prompts (nothing to save or lose). */
+const RESULT_SCHEME = 'agent-switchboard-mcp';
+const SECTION = 'agentSwitchboard';
+
+/** The MCP Servers view and its commands. */
+export class McpCenter implements vscode.Disposable {
+  readonly host: McpHost;
+  private readonly tree: McpTree;
+  private readonly view: vscode.TreeView<McpNode>;
+  private readonly disposables: vscode.Disposable[] = [];
+  private inputs: McpInputSpec[] = [];
+  private started = false;
+  private reloadSeq = 0;
+  private ticker: NodeJS.Timeout | undefined;
+  private readonly results = new Map<string, string>();
+  private resultSeq = 0;
+
+  constructor(
+    private readonly context: vscode.ExtensionContext,
+    private readonly log: (message: string) => void,
+  ) {
+    const version = String(context.extension.packageJSON.version ?? '0.0.0');
+    this.host = new McpHost({
+      clientInfo: { name: 'agent-switchboard', version },
+      startupBudgetMs: this.startupSeconds() * 1000,
+      baseEnv: process.env,
+    });
+    this.tree = new McpTree(this.host);
+    this.view = vscode.window.createTreeView('agentSwitchboard.mcp', { treeDataProvider: this.tree, showCollapseAll: true });
+    const watcher = vscode.workspace.createFileSystemWatcher('**/{.vscode/mcp.json,.mcp.json}');
+    const reload = () => void this.reload();
+    this.disposables.push(
+      this.view,
+      this.tree,
+      watcher,
+      watcher.onDidChange(reload),
+      watcher.onDidCreate(reload),
+      watcher.onDidDelete(reload),
+      vscode.workspace.onDidChangeConfiguration((e) => e.affectsConfiguration(`${SECTION}.mcpServers`) && reload()),
+      vscode.workspace.onDidGrantWorkspaceTrust(reload),
+      vscode.workspace.onDidChangeWorkspaceFolders(reload),
+      // Servers start when the person first looks at them (or when asked to), not with every window.
+      this.view.onDidChangeVisibility((e) => e.visible && this.startAll()),
+      this.host.onDidChange(() => this.onHostChange()),
+      vscode.workspace.registerTextDocumentContentProvider(RESULT_SCHEME, { provideTextDocumentContent: (uri) => this.results.get(uri.path) ?? 'This result is no longer available.' }),
+      vscode.commands.registerCommand('agentSwitchboard.mcp.start', () => this.startAll()),
+      vscode.commands.registerCommand('agentSwitchboard.mcp.restart', (n: unknown) => this.restart(parseMcpNode(n))),
+      vscode.commands.registerCommand('agentSwitchboard.mcp.approve', (n: unknown, confirmed?: unknown) => this.approve(parseMcpNode(n), confirmed === true)),
+      vscode.commands.registerCommand('agentSwitchboard.mcp.provideInputs', (n: unknown) => this.provideInputs(parseMcpNode(n))),
+      vscode.commands.registerCommand('agentSwitchboard.mcp.runTool', (n: unknown, args?: unknown) => this.runTool(parseMcpNode(n), args)),
+      vscode.commands.registerCommand('agentSwitchboard.mcp.readResource', (n: unknown) => this.readResource(parseMcpNode(n))),
+      vscode.commands.registerCommand('agentSwitchboard.mcp.getPrompt', (n: unknown) => this.getPrompt(parseMcpNode(n))),
+    );
+  }
+
+  /** Starts the configured servers (once); later changes of the definitions are applied as they come. */
+  async startAll(): Promise<void> {
+    this.started = true;
+    await this.reload();
+  }
+
+  /** Re-reads every definition and reconciles the running servers. */
+  async reload(): Promise<void> {
+    if (!this.started) return;
+    // Reloads overlap (a settings change and a file change at once): only the newest one applies.
+    const seq = ++this.reloadSeq;
+    const { servers, inputs, problems } = await this.definitions();
+    this.inputs = inputs;
+    for (const p of problems) this.log(p);
+    const approved = this.context.workspaceState.get<Record<string, string>>(APPROVED_KEY, {});
+    const wanted: ResolvedServer[] = [];
+    const held: { definition: McpServerDefinition; reason: string }[] = [];
+    for (const d of servers) {
+      if (!d.enabled) {
+        held.push({ definition: d, reason: 'disabled' });
+        continue;
+      }
+      // Even a server from user settings would run in the folder (npx reads its .npmrc, for one).
+      if (!vscode.workspace.isTrusted) {
+        held.push({ definition: d, reason: 'workspace not trusted' });
+        continue;
+      }
+      if (d.source !== 'settings' || d.file) {
+        if (approved[d.id] !== definitionHash(d)) {
+          held.push({ definition: d, reason: approved[d.id] ? 'changed since you approved it: approve again' : 'defined by the workspace: approve to start' });
+          continue;
+        }
+      }
+      const values: Record<string, string> = {};
+      const missing: string[] = [];
+      for (const id of inputReferences(d)) {
+        const v = await this.context.secrets.get(`mcp.input.${id}`);
+        if (v === undefined) missing.push(id);
+        else values[id] = v;
+      }
+      if (missing.length) {
+        held.push({ definition: d, reason: `needs input ${missing.join(', ')}` });
+        continue;
+      }
+      const folder = d.file ? vscode.workspace.getWorkspaceFolder(vscode.Uri.file(d.file))?.uri.fsPath : vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
+      try {
+        const transport = resolveTransport(d.transport, { inputs: values, env: process.env, workspaceFolder: folder });
+        // A stdio server runs in the workspace folder unless it says otherwise.
+        if (transport.type === 'stdio' && !transport.cwd && folder) transport.cwd = folder;
+        wanted.push({ definition: d, transport });
+      } catch (err) {
+        held.push({ definition: d, reason: err instanceof Error ? err.message : String(err) });
+      }
+    }
+    if (seq === this.reloadSeq) this.host.reconcile(wanted, held);
+  }
+
+  /** Definitions from user settings (trusted), workspace settings and workspace files (both need approval). */
+  private async definitions(): Promise<{ servers: McpServerDefinition[]; inputs: McpInputSpec[]; problems: string[] }> {
+    const inspect = vscode.workspace.getConfiguration(SECTION).inspect<unknown>('mcpServers');
+    const user = parseServerMap(inspect?.globalValue, 'settings', 'agentSwitchboard.mcpServers (user settings)');
+    const out = { servers: [...user.servers], inputs: [] as McpInputSpec[], problems: [...user.problems] };
+    const folders = vscode.workspace.workspaceFolders ?? [];
+    if (inspect?.workspaceValue !== undefined) {
+      const file = vscode.workspace.workspaceFile?.fsPath ?? (folders[0] ? vscode.Uri.joinPath(folders[0].uri, '.vscode', 'settings.json').fsPath : 'workspace settings');
+      const ws = parseServerMap(inspect.workspaceValue, 'settings', 'agentSwitchboard.mcpServers (workspace settings)', file);
+      out.servers.push(...ws.servers.map((s) => ({ ...s, id: `workspace-${s.id}` })));
+      out.problems.push(...ws.problems);
+    }
+    for (const f of folders) {
+      for (const [rel, parse] of [['.vscode/mcp.json', parseVscodeMcpJson], ['.mcp.json', parseDotMcpJson]] as const) {
+        const uri = vscode.Uri.joinPath(f.uri, rel);
+        let text: string;
+        try {
+          text = new TextDecoder().decode(await vscode.workspace.fs.readFile(uri));
+        } catch {
+          continue;
+        }
+        const parsed = parse(text, uri.fsPath);
+        // Two folders may name servers alike: the folder keeps them apart.
+        const prefix = folders.length > 1 ? `${f.name}/` : '';
+        out.servers.push(...parsed.servers.map((s) => ({ ...s, id: `${prefix}${s.id}` })));
+        out.inputs.push(...parsed.inputs);
+        out.problems.push(...parsed.problems.map((p) => `${f.name}: ${p}`));
+      }
+    }
+    return out;
+  }
+
+  private startupSeconds(): number {
+    const v = vscode.workspace.getConfiguration(SECTION).get<number>('mcpStartupTimeoutSeconds', 30);
+    return typeof v === 'number' && v >= 1 && v <= 600 ? v : 30;
+  }
+
+  private onHostChange(): void {
+    this.tree.refresh();
+    // The "starting… N s" timer in the tree ticks while any server is starting.
+    const starting = this.host.list().some((s) => s.connection?.state.state === 'starting');
+    if (starting && !this.ticker) this.ticker = setInterval(() => this.tree.refresh(), 1000);
+    if (!starting && this.ticker) {
+      clearInterval(this.ticker);
+      this.ticker = undefined;
+    }
+  }
+
+  private async restart(n: McpNode): Promise<void> {
+    await this.host.connection(n.serverId).restart();
+  }
+
+  /**
+   * Approves a workspace-defined server exactly as it is defined now, after the person confirms
+   * (`confirmed` is for callers that already asked, such as the API and tests).
+   */
+  private async approve(n: McpNode, confirmed = false): Promise<void> {
+    const s = this.host.list().find((x) => x.definition.id === n.serverId);
+    if (!s) return;
+    const d = s.definition;
+    const what = d.transport.type === 'stdio' ? `runs: ${[d.transport.command, ...d.transport.args].join(' ')}` : `connects to ${d.transport.url}`;
+    // A notification, not a modal: it names exactly what will run, and waits for the person.
+    const ok = confirmed ? 'Approve and Start' : await vscode.window.showWarningMessage(`Start the MCP server "${d.name}" from ${d.file ?? 'the workspace'}? It ${what}. Any later change to it needs your approval again.`, 'Approve and Start');
+    if (ok !== 'Approve and Start') return;
+    const approved = this.context.workspaceState.get<Record<string, string>>(APPROVED_KEY, {});
+    await this.context.workspaceState.update(APPROVED_KEY, { ...approved, [d.id]: definitionHash(d) });
+    await this.reload();
+  }
+
+  /** Asks for the inputs a server needs; secrets go to SecretStorage, never to settings or logs. */
+  private async provideInputs(n: McpNode): Promise<void> {
+    const s = this.host.list().find((x) => x.definition.id === n.serverId);
+    if (!s) return;
+    for (const id of inputReferences(s.definition)) {
+      const spec = this.inputs.find((i) => i.id === id);
+      const value = await vscode.window.showInputBox({ title: `${s.definition.name}: ${id}`, prompt: spec?.description || `Value for \${input:${id}}`, password: spec?.password ?? true, value: spec?.default, ignoreFocusOut: true });
+      if (value === undefined) return;
+      await this.context.secrets.store(`mcp.input.${id}`, value);
+    }
+    await this.reload();
+  }
+
+  /**
+   * Runs a tool by hand: arguments as JSON (prefilled from the input schema) or given, the result
+   * shown in a read-only document. Cancellable from the progress notification.
+   * @returns the tool's result.
+   */
+  private async runTool(n: McpNode, given?: unknown): Promise<unknown> {
+    if (n.type !== 'tool') throw new Error('Run Tool applies to a tool.');
+    const connection = this.host.connection(n.serverId);
+    const tool = connection.catalog.tools.find((t) => t.name === n.name);
+    if (!tool) throw new Error(`The server no longer offers the tool "${n.name}".`);
+    let args = given;
+    if (args === undefined) {
+      const text = await vscode.window.showInputBox({
+        title: `Run ${tool.name} on ${connection.name}`,
+        prompt: 'Arguments as a JSON object',
+        value: JSON.stringify(schemaSkeleton(tool.inputSchema)),
+        ignoreFocusOut: true,
+        validateInput: (v) => {
+          try {
+            const parsed: unknown = JSON.parse(v);
+            return parsed && typeof parsed === 'object' && !Array.isArray(parsed) ? undefined : 'Enter a JSON object.';
+          } catch (err) {
+            return `Not JSON: ${err instanceof Error ? err.message : String(err)}`;
+          }
+        },
+      });
+      if (text === undefined) return undefined;
+      args = JSON.parse(text);
+    }
+    if (!args || typeof args !== 'object' || Array.isArray(args)) throw new Error('Tool arguments must be a JSON object.');
+    const result = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `${tool.name} on ${connection.name}…`, cancellable: true }, (_p, token) => {
+      const ac = new AbortController();
+      token.onCancellationRequested(() => ac.abort());
+      return connection.callTool(tool.name, args as Record<string, unknown>, ac.signal);
+    });
+    await this.show(`${tool.name}.md`, renderToolResult(connection.name, tool.name, args as Record<string, unknown>, result));
+    return result;
+  }
+
+  private async readResource(n: McpNode): Promise<void> {
+    if (n.type !== 'resource') return;
+    const r = await this.host.connection(n.serverId).readResource(n.uri);
+    const body = r.contents.map((c) => ('text' in c ? c.text : `(binary, ${c.mimeType ?? 'unknown type'}, ${String(c.blob).length} base64 characters)`)).join('\n\n');
+    await this.show(`${n.uri.split('/').pop() || 'resource'}.txt`, body);
+  }
+
+  private async getPrompt(n: McpNode): Promise<void> {
+    if (n.type !== 'prompt') return;
+    const connection = this.host.connection(n.serverId);
+    const prompt = connection.catalog.prompts.find((p) => p.name === n.name);
+    const args: Record<string, string> = {};
+    for (const a of prompt?.arguments ?? []) {
+      const v = await vscode.window.showInputBox({ title: `${n.name}: ${a.name}`, prompt: a.description, ignoreFocusOut: true });
+      if (v === undefined) return;
+      args[a.name] = v;
+    }
+    const r = await connection.getPrompt(n.name, args);
+    const body = r.messages.map((m) => `**${m.role}**: ${m.content.type === 'text' ? m.content.text : `(${m.content.type})`}`).join('\n\n');
+    await this.show(`${n.name}.md`, body);
+  }
+
+  /** Shows `content` in a read-only document named `name` (the extension picks the language). */
+  private async show(name: string, content: string): Promise<void> {
+    const path = `/${++this.resultSeq}/${name.replace(/[\\/]/g, '_')}`;
+    this.results.set(path, content);
+    // Keep the last results only: they are for reading now, not an archive.
+    for (const k of [...this.results.keys()].slice(0, -20)) this.results.delete(k);
+    await vscode.window.showTextDocument(vscode.Uri.from({ scheme: RESULT_SCHEME, path }), { preview: true });
+  }
+
+  dispose(): void {
+    if (this.ticker) clearInterval(this.ticker);
+    this.disposables.forEach((d) => d.dispose());
+    this.host.dispose();
+  }
+}
+
+/** SHA-256 of a definition as written (before inputs are resolved): what the person approved. */
+function definitionHash(d: McpServerDefinition): string {
+  return createHash('sha256').update(canonicalize({ name: d.name, transport: d.transport }) ?? '').digest('hex');
+}

@@ -1,0 +1,59 @@
+#!/usr/bin/env node
+// A small MCP server over stdio, written with @modelcontextprotocol/server 2.x, for the host's tests.
+//   --era modern   serveStdio(): answers server/discover (2026-07-28) and also the 2025 handshake
+//   --era legacy   McpServer.connect(StdioServerTransport): the 2025 `initialize` handshake only
+//   --delay-ms N   start serving only after N ms (a slow server, registered late)
+//   --crash        print a line to stderr and exit 3 before speaking MCP
+//   --description S  the description of the `add` tool (a changed catalog)
+// Tools: `add` {a, b} → "a+b=<sum>"; `sleep` {ms} → waits (cancellable); `env` {name} → the variable.
+import { McpServer } from '@modelcontextprotocol/server';
+import { serveStdio, StdioServerTransport } from '@modelcontextprotocol/server/stdio';
+import { z } from 'zod';
+
+const argv = process.argv.slice(2);
+const opt = (name, fallback) => {
+  const i = argv.indexOf(name);
+  return i >= 0 ? argv[i + 1] : fallback;
+};
+const era = opt('--era', 'modern');
+const delayMs = Number(opt('--delay-ms', '0'));
+const description = opt('--description', 'Adds two numbers.');
+
+if (argv.includes('--crash')) {
+  process.stderr.write('fake-mcp: cannot open database /nonexistent/db.sqlite\n');
+  process.exit(3);
+}
+
+function build() {
+  const server = new McpServer({ name: `fake-${era}`, version: '1.0.0' }, { capabilities: { tools: { listChanged: true }, resources: {}, prompts: {} } });
+  server.registerTool('add', { description, inputSchema: z.object({ a: z.number(), b: z.number() }), annotations: { readOnlyHint: true } }, async ({ a, b }) => ({
+    content: [{ type: 'text', text: `${a}+${b}=${a + b}` }],
+  }));
+  server.registerTool('sleep', { description: 'Waits ms milliseconds.', inputSchema: z.object({ ms: z.number() }) }, async ({ ms }, ctx) => {
+    await new Promise((resolve, reject) => {
+      const t = setTimeout(resolve, ms);
+      ctx?.mcpReq?.signal?.addEventListener?.('abort', () => {
+        clearTimeout(t);
+        process.stderr.write('fake-mcp: sleep cancelled\n');
+        reject(new Error('cancelled'));
+      });
+    });
+    return { content: [{ type: 'text', text: `slept ${ms}` }] };
+  });
+  server.registerTool('env', { description: 'Returns an environment variable.', inputSchema: z.object({ name: z.string() }) }, async ({ name }) => ({
+    content: [{ type: 'text', text: String(process.env[name] ?? '(unset)') }],
+  }));
+  server.registerResource('readme', 'fake://readme', { mimeType: 'text/plain', description: 'A fixed text.' }, async () => ({
+    contents: [{ uri: 'fake://readme', mimeType: 'text/plain', text: 'hello from the fake server' }],
+  }));
+  server.registerPrompt('greet', { description: 'Greets someone.', argsSchema: z.object({ who: z.string() }) }, async ({ who }) => ({
+    messages: [{ role: 'user', content: { type: 'text', text: `Say hello to ${who}.` } }],
+  }));
+  return server;
+}
+
+setTimeout(async () => {
+  process.stderr.write(`fake-mcp: serving (${era})\n`);
+  if (era === 'legacy') await build().connect(new StdioServerTransport());
+  else serveStdio(() => build(), { legacy: 'serve' });
+}, delayMs);

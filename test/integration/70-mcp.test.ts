@@ -1,0 +1,92 @@
+/**
+ * The MCP host inside a real VS Code: servers from user settings start (server-everything from npm in
+ * the 2025 era, the project's fake server in the 2026-07-28 era), a crashing one shows its stderr,
+ * a server defined by the workspace waits for the person's approval, and a tool runs by hand.
+ */
+import * as assert from 'assert';
+import * as fs from 'fs';
+import * as path from 'path';
+import * as vscode from 'vscode';
+import type { SwitchboardApi } from '../../src/api';
+import { api, workspaceDir } from './util';
+import { screenshot } from './screenshot';
+
+const ROOT = path.resolve(__dirname, '..', '..', '..');
+const FAKE = path.join(ROOT, 'test', 'fakes', 'mcp-server.mjs');
+const EVERYTHING = path.join(ROOT, 'node_modules', '@modelcontextprotocol', 'server-everything', 'dist', 'index.js');
+const node = { command: process.execPath, env: { ELECTRON_RUN_AS_NODE: '1' } };
+
+async function until<T>(what: string, get: () => T | undefined | false, ms = 60_000): Promise<T> {
+  const end = Date.now() + ms;
+  for (;;) {
+    const v = get();
+    if (v) return v;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+const server = (a: SwitchboardApi, id: string) => a.mcpServers().find((s) => s.id === id);
+
+describe('MCP host in the editor', () => {
+  after(async () => {
+    await vscode.workspace.getConfiguration('agentSwitchboard').update('mcpServers', undefined, vscode.ConfigurationTarget.Global);
+  });
+
+  it('starts configured servers in both eras, shows a crash with its stderr, and holds a workspace server until approved', async function () {
+    this.timeout(120_000);
+    const a = await api();
+    fs.mkdirSync(path.join(workspaceDir(), '.vscode'), { recursive: true });
+    fs.writeFileSync(
+      path.join(workspaceDir(), '.vscode', 'mcp.json'),
+      `{\n  // a server the workspace brings along\n  "servers": { "workspace-fake": { "command": ${JSON.stringify(process.execPath)}, "args": [${JSON.stringify(FAKE)}, "--era", "legacy"], "env": { "ELECTRON_RUN_AS_NODE": "1" } } }\n}\n`,
+    );
+    await vscode.workspace.getConfiguration('agentSwitchboard').update(
+      'mcpServers',
+      {
+        everything: { ...node, args: [EVERYTHING, 'stdio'] },
+        'fake-modern': { ...node, args: [FAKE, '--era', 'modern'] },
+        broken: { ...node, args: [FAKE, '--crash'] },
+      },
+      vscode.ConfigurationTarget.Global,
+    );
+    await vscode.commands.executeCommand('agentSwitchboard.mcp.focus');
+    await vscode.commands.executeCommand('agentSwitchboard.mcp.start');
+    const everything = await until('server-everything running', () => server(a, 'settings:everything')?.state?.state === 'running' && server(a, 'settings:everything'));
+    assert.ok(everything.tools.includes('echo'), everything.tools.join(', '));
+    assert.strictEqual((everything.state as { era: string }).era, 'legacy');
+    const modern = await until('the modern fake running', () => server(a, 'settings:fake-modern')?.state?.state === 'running' && server(a, 'settings:fake-modern'));
+    assert.strictEqual((modern.state as { era: string; protocolVersion: string }).protocolVersion, '2026-07-28');
+    const broken = await until('the broken server failed', () => server(a, 'settings:broken')?.state?.state === 'error' && server(a, 'settings:broken'));
+    assert.ok((broken.state as { stderrTail: string[] }).stderrTail.some((l) => /cannot open database/.test(l)));
+    const held = await until('the workspace server listed', () => server(a, 'vscode-mcp.json:workspace-fake'));
+    assert.match(held.held ?? '', /approve/);
+    assert.strictEqual(held.state, undefined, 'not started before approval');
+    await screenshot('mcp-explorer', 30000, { waitForSelector: '.monaco-list-row:has-text("fake-modern")', sidebarWidth: 520 });
+
+    // The person approves it (the notification's button; tests pass the confirmation along).
+    await vscode.commands.executeCommand('agentSwitchboard.mcp.approve', { type: 'server', serverId: 'vscode-mcp.json:workspace-fake' }, true);
+    await until('the approved workspace server running', () => server(a, 'vscode-mcp.json:workspace-fake')?.state?.state === 'running');
+  });
+
+  it('runs a tool by hand and shows its result', async function () {
+    this.timeout(60_000);
+    const result = (await vscode.commands.executeCommand('agentSwitchboard.mcp.runTool', { type: 'tool', serverId: 'settings:fake-modern', name: 'add' }, { a: 2, b: 40 })) as { content: { text: string }[] };
+    assert.strictEqual(result.content[0].text, '2+40=42');
+    const doc = vscode.window.activeTextEditor?.document;
+    assert.ok(doc?.getText().includes('2+40=42'), 'the result document is shown');
+    await screenshot('mcp-tool-result', 30000, { waitForSelector: '.monaco-editor', sidebarWidth: 520 });
+    await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
+  });
+
+  it('a changed workspace definition is held again until approved again', async function () {
+    this.timeout(60_000);
+    const a = await api();
+    const file = path.join(workspaceDir(), '.vscode', 'mcp.json');
+    fs.writeFileSync(file, fs.readFileSync(file, 'utf8').replace('"--era", "legacy"', '"--era", "modern"'));
+    const held = await until('the changed server held', () => (server(a, 'vscode-mcp.json:workspace-fake')?.held ? server(a, 'vscode-mcp.json:workspace-fake') : undefined));
+    assert.match(held.held ?? '', /changed since you approved it/);
+    fs.rmSync(file);
+    await until('the removed server gone', () => !server(a, 'vscode-mcp.json:workspace-fake'));
+  });
+});

@@ -1,0 +1,103 @@
+/**
+ * The host's MCP client against real servers: @modelcontextprotocol/server-everything (npm, 2025
+ * era) and the project's fake server written with @modelcontextprotocol/server 2.x in both eras.
+ */
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import { McpServerConnection, type McpServerState } from '../../../src/mcp/connection';
+import type { McpTransportSpec } from '../../../src/mcp/config';
+
+const FAKE = path.join(__dirname, '..', '..', 'fakes', 'mcp-server.mjs');
+const EVERYTHING = require.resolve('@modelcontextprotocol/server-everything/dist/index.js');
+const stdio = (args: string[], env: Record<string, string | null> = {}): McpTransportSpec => ({ type: 'stdio', command: process.execPath, args, env });
+const options = { clientInfo: { name: 'agent-switchboard-test', version: '0' }, startupBudgetMs: 10_000, baseEnv: process.env };
+
+async function until(what: string, check: () => boolean, ms = 20_000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+describe('MCP host connection (real servers over stdio)', function () {
+  this.timeout(60_000);
+  const open: McpServerConnection[] = [];
+  const connect = (args: string[], env: Record<string, string | null> = {}, budget = options.startupBudgetMs) => {
+    const c = new McpServerConnection(`t${open.length}`, `test ${open.length}`, stdio(args, env), { ...options, startupBudgetMs: budget });
+    open.push(c);
+    return c;
+  };
+  afterEach(async () => {
+    await Promise.all(open.splice(0).map((c) => c.stop()));
+  });
+
+  it('server-everything: 2025 era, its tools with annotations, resources, prompts, and a tool call', async () => {
+    const c = connect([EVERYTHING, 'stdio']);
+    await c.start();
+    const s = c.state as Extract<McpServerState, { state: 'running' }>;
+    assert.equal(s.state, 'running', JSON.stringify(c.state));
+    assert.equal(s.era, 'legacy');
+    assert.equal(s.protocolVersion, '2025-11-25');
+    assert.ok(c.catalog.tools.some((t) => t.name === 'echo' && t.annotations?.readOnlyHint === true));
+    assert.ok(c.catalog.resources.length > 0 && c.catalog.prompts.some((p) => p.name === 'simple-prompt'));
+    const r = await c.callTool('echo', { message: 'hi' });
+    assert.deepEqual(r.content, [{ type: 'text', text: 'Echo: hi' }]);
+  });
+
+  it('a 2026-07-28 server is spoken to in the modern era; a 2025 one in the legacy era', async () => {
+    const modern = connect([FAKE, '--era', 'modern']);
+    const legacy = connect([FAKE, '--era', 'legacy']);
+    await Promise.all([modern.start(), legacy.start()]);
+    assert.deepEqual([modern.state.state, legacy.state.state], ['running', 'running'], JSON.stringify([modern.state, legacy.state]));
+    assert.equal((modern.state as { era: string }).era, 'modern');
+    assert.equal((modern.state as { protocolVersion: string }).protocolVersion, '2026-07-28');
+    assert.equal((legacy.state as { era: string }).era, 'legacy');
+    for (const c of [modern, legacy]) {
+      assert.deepEqual((await c.callTool('add', { a: 2, b: 3 })).content, [{ type: 'text', text: '2+3=5' }]);
+      assert.deepEqual(c.catalog.resources.map((r) => r.uri), ['fake://readme']);
+      assert.deepEqual(c.catalog.prompts.map((p) => p.name), ['greet']);
+    }
+  });
+
+  it('passes the person\'s environment through, with the definition\'s entries overriding or removing', async () => {
+    process.env.SWITCHBOARD_MCP_TEST_A = 'from-host';
+    process.env.SWITCHBOARD_MCP_TEST_B = 'removed';
+    try {
+      const c = connect([FAKE, '--era', 'legacy'], { SWITCHBOARD_MCP_TEST_B: null, SWITCHBOARD_MCP_TEST_C: 'from-definition' });
+      await c.start();
+      const text = async (name: string) => ((await c.callTool('env', { name })).content as { text: string }[])[0].text;
+      assert.deepEqual([await text('SWITCHBOARD_MCP_TEST_A'), await text('SWITCHBOARD_MCP_TEST_B'), await text('SWITCHBOARD_MCP_TEST_C')], ['from-host', '(unset)', 'from-definition']);
+    } finally {
+      delete process.env.SWITCHBOARD_MCP_TEST_A;
+      delete process.env.SWITCHBOARD_MCP_TEST_B;
+    }
+  });
+
+  it('a server that crashes shows its stderr', async () => {
+    const c = connect([FAKE, '--crash']);
+    await c.start();
+    assert.equal(c.state.state, 'error');
+    const s = c.state as Extract<McpServerState, { state: 'error' }>;
+    assert.ok(s.stderrTail.some((l) => /cannot open database/.test(l)), JSON.stringify(s));
+  });
+
+  it('a slow server is shown as slow after the budget and registered when it comes up', async () => {
+    const c = connect([FAKE, '--era', 'legacy', '--delay-ms', '2500'], {}, 800);
+    const started = c.start();
+    await until('slow', () => c.state.state === 'starting' && (c.state as { slow: boolean }).slow);
+    await started;
+    assert.equal(c.state.state, 'running');
+    assert.ok(c.catalog.tools.some((t) => t.name === 'add'), 'tools listed late');
+  });
+
+  it('cancelling a long tool call aborts it on the server', async () => {
+    const c = connect([FAKE, '--era', 'legacy']);
+    await c.start();
+    const ac = new AbortController();
+    const call = c.callTool('sleep', { ms: 30_000 }, ac.signal);
+    setTimeout(() => ac.abort(), 300);
+    await assert.rejects(call);
+    await until('the server saw the cancellation', () => c.stderrTail.some((l) => /sleep cancelled/.test(l)), 5000);
+  });
+});
