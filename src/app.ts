@@ -21,6 +21,7 @@ import { ApprovalsTree, GrantsTree } from './views/policyViews';
 import { ConflictCenter } from './views/conflicts';
 import { ReviewCenter } from './views/review';
 import { McpCenter } from './views/mcp';
+import { forwardServers } from './mcp/forward';
 
 /** The running extension. */
 export class App implements vscode.Disposable {
@@ -75,6 +76,7 @@ export class App implements vscode.Disposable {
             if (state) this.review.clientWrote(state, file, base, after);
           },
         ),
+      mcpServers: async (caps) => forwardServers(await this.mcp.forwardable(), caps),
       terminalsFor: (key, cwd) => {
         const t = new SessionTerminals(cwd, () => process.env);
         this.terminals.set(key, t);
@@ -244,6 +246,7 @@ export class App implements vscode.Disposable {
           name: s.definition.name,
           source: s.definition.source,
           held: s.held,
+          catalogChanged: this.mcp.catalogChange(s.definition.id),
           state: s.connection ? structuredClone(s.connection.state) : undefined,
           tools: s.connection?.catalog.tools.map((t) => t.name) ?? [],
         })),

@@ -129,12 +129,17 @@ export class AgentConnection {
     return this.proc?.pid;
   }
 
+  /** The agent's MCP transports besides stdio (`agentCapabilities.mcpCapabilities` from `initialize`). */
+  get mcpCapabilities(): acp.McpCapabilities | undefined {
+    return this.init.agentCapabilities?.mcpCapabilities ?? undefined;
+  }
+
   /**
-   * `session/new` with `cwd` and no MCP servers; `handlers` receive the session's client-side
-   * requests and updates from then on.
+   * `session/new` with `cwd` and the MCP servers to hand the agent; `handlers` receive the
+   * session's client-side requests and updates from then on.
    */
-  async newSession(cwd: string, handlers: SessionHandlers): Promise<acp.NewSessionResponse> {
-    const res = await this.conn.agent.request(acp.methods.agent.session.new, { cwd, mcpServers: [] });
+  async newSession(cwd: string, handlers: SessionHandlers, mcpServers: acp.McpServer[] = []): Promise<acp.NewSessionResponse> {
+    const res = await this.conn.agent.request(acp.methods.agent.session.new, { cwd, mcpServers });
     this.sessions.set(res.sessionId, handlers);
     return res;
   }

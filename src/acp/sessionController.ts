@@ -14,6 +14,7 @@ import { ErrorCodes } from './extensions';
 import type { Actor, EffectCheck, EffectPolicy } from '../policy/effectPolicy';
 import type { DeclaredIntent } from '../policy/declare';
 import { intentHash } from '../policy/intent';
+import { forwardNotice, type ForwardResult } from '../mcp/forward';
 import { mergeToolCall, reduce, type SessionAction } from './session/reducer';
 import { createSessionState, type SessionPatch, type SessionState, type TerminalView, type ToolCallView } from './session/types';
 /** Client-hosted file access for one session (ACP `fs/*`). Errors thrown become JSON-RPC errors. */
@@ -74,15 +75,18 @@ export class SessionController implements SessionHandlers {
   private connection: AgentConnection | undefined;
 
   /**
-   * Sends `session/new` on `connection` and routes the session's traffic here.
+   * Sends `session/new` on `connection` (with the MCP servers chosen for this agent) and routes the
+   * session's traffic here; the thread says which MCP servers the agent received and which not.
    * @throws the agent's JSON-RPC error when `session/new` fails (also recorded in the thread).
    */
-  async attach(connection: AgentConnection): Promise<void> {
+  async attach(connection: AgentConnection, mcp?: ForwardResult): Promise<void> {
     this.connection = connection;
     connection.onDidDie((error) => this.dispatch({ type: 'agentError', error }));
     try {
-      const res = await connection.newSession(this.state.cwd, this);
+      const res = await connection.newSession(this.state.cwd, this, mcp?.servers ?? []);
       this.dispatch({ type: 'ready', sessionId: res.sessionId, currentModeId: res.modes?.currentModeId });
+      const notice = mcp && forwardNotice(mcp.report);
+      if (notice) this.dispatch({ type: 'notice', severity: mcp.report.some((r) => !r.sent) ? 'warning' : 'info', text: notice });
     } catch (err) {
       this.dispatch({ type: 'agentError', error: { message: `session/new failed: ${errorMessage(err)}` } });
       throw err;

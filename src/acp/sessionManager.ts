@@ -4,6 +4,8 @@
  *
  * No `vscode`: editor services come in through the {@link SessionManagerDeps} ports.
  */
+import type { McpCapabilities } from '@agentclientprotocol/sdk';
+import type { ForwardResult } from '../mcp/forward';
 import { Emitter, type Event } from '../common/lifecycle';
 import { agentEnv, type ResolvedAgent } from '../config/agents';
 import { AgentConnection, AgentLaunchError, errorMessage } from './connection';
@@ -23,6 +25,8 @@ export interface SessionManagerDeps {
   /** The window's permission gate (shared by all sessions). */
   policy: EffectPolicy;
   terminalsFor(key: string, cwd: string): TerminalsPort;
+  /** The MCP servers to hand an agent with these capabilities in `session/new` (none when absent). */
+  mcpServers?(caps: McpCapabilities | undefined): Promise<ForwardResult>;
   /** Agent stderr, for an output channel. */
   onStderr?(agentId: string, text: string): void;
 }
@@ -90,7 +94,7 @@ export class SessionManager {
       throw new Error('The session was closed while the agent was starting.');
     }
     try {
-      await controller.attach(connection);
+      await controller.attach(connection, await this.deps.mcpServers?.(connection.mcpCapabilities));
     } catch (err) {
       await connection.dispose();
       throw err;

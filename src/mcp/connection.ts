@@ -48,6 +48,7 @@ export class McpServerConnection {
   private stopping = false;
   private _state: McpServerState = { state: 'stopped' };
   private _catalog: McpCatalog = EMPTY;
+  private _listed = false;
   private readonly emitter = new Emitter<void>();
   /** Fires when the state or the catalog changes. */
   readonly onDidChange: Event<void> = this.emitter.event;
@@ -67,6 +68,11 @@ export class McpServerConnection {
     return this._catalog;
   }
 
+  /** True once the catalog has been listed since the server started (pins compare only then). */
+  get listed(): boolean {
+    return this._listed;
+  }
+
   /** The last lines the server wrote to stderr (stdio only). */
   get stderrTail(): string[] {
     return [...this.stderr];
@@ -78,6 +84,7 @@ export class McpServerConnection {
    */
   async start(): Promise<void> {
     this.stopping = false;
+    this._listed = false;
     this.stderr = [];
     this.set({ state: 'starting', since: Date.now(), slow: false });
     const slowTimer = setTimeout(() => {
@@ -97,6 +104,9 @@ export class McpServerConnection {
       const transport = this.createTransport();
       client.onclose = () => this.closed();
       await client.connect(transport);
+      // The catalog is listed before the server counts as running, so "running" always has its tools.
+      this._catalog = await this.listCatalog(client);
+      this._listed = true;
       const info = client.getServerVersion();
       this.set({
         state: 'running',
@@ -107,7 +117,6 @@ export class McpServerConnection {
         serverVersion: info?.version ?? '?',
         instructions: client.getInstructions(),
       });
-      await this.refresh();
     } catch (err) {
       if (!this.stopping) {
         // A process that died says why on stderr, often a moment after the pipe closed.
@@ -125,18 +134,23 @@ export class McpServerConnection {
   async refresh(): Promise<void> {
     const client = this.client;
     if (!client || this._state.state !== 'running') return;
-    const caps = client.getServerCapabilities() ?? {};
     try {
-      const [tools, resources, prompts] = await Promise.all([
-        caps.tools ? client.listTools().then((r) => r.tools) : [],
-        caps.resources ? client.listResources().then((r) => r.resources) : [],
-        caps.prompts ? client.listPrompts().then((r) => r.prompts) : [],
-      ]);
-      this._catalog = { tools, resources, prompts };
+      this._catalog = await this.listCatalog(client);
+      this._listed = true;
       this.emitter.fire();
     } catch (err) {
       this.fail(`listing its tools failed: ${message(err)}`);
     }
+  }
+
+  private async listCatalog(client: Client): Promise<McpCatalog> {
+    const caps = client.getServerCapabilities() ?? {};
+    const [tools, resources, prompts] = await Promise.all([
+      caps.tools ? client.listTools().then((r) => r.tools) : [],
+      caps.resources ? client.listResources().then((r) => r.resources) : [],
+      caps.prompts ? client.listPrompts().then((r) => r.prompts) : [],
+    ]);
+    return { tools, resources, prompts };
   }
 
   /**

@@ -8,11 +8,14 @@ import { createHash } from 'node:crypto';
 import canonicalize from 'canonicalize';
 import * as vscode from 'vscode';
 import { inputReferences, parseDotMcpJson, parseServerMap, parseVscodeMcpJson, resolveTransport, type McpInputSpec, type McpServerDefinition } from '../mcp/config';
+import type { ForwardCandidate } from '../mcp/forward';
+import { describeDiff, diffCatalog, pinCatalog, type CatalogDiff, type CatalogPins } from '../mcp/pinning';
 import { McpHost, type ResolvedServer } from '../mcp/host';
 import { McpTree, parseMcpNode, type McpNode } from './mcpTree';
 import { renderToolResult, schemaSkeleton } from '../mcp/render';
 
 const APPROVED_KEY = 'agentSwitchboard.mcp.approved';
+const PINS_KEY = 'agentSwitchboard.mcp.pins';
 /** Read-only documents that show tool results, resources and prompts (nothing to save or lose). */
 const RESULT_SCHEME = 'agent-switchboard-mcp';
 const SECTION = 'agentSwitchboard';
@@ -26,8 +29,12 @@ export class McpCenter implements vscode.Disposable {
   private inputs: McpInputSpec[] = [];
   private started = false;
   private reloadSeq = 0;
+  /** Problems already logged, so a reload does not repeat them. */
+  private readonly reported = new Set<string>();
   private ticker: NodeJS.Timeout | undefined;
   private readonly results = new Map<string, string>();
+  /** Servers whose tools changed since the person accepted them, with what changed. */
+  private readonly catalogChanges = new Map<string, CatalogDiff>();
   private resultSeq = 0;
 
   constructor(
@@ -40,7 +47,7 @@ export class McpCenter implements vscode.Disposable {
       startupBudgetMs: this.startupSeconds() * 1000,
       baseEnv: process.env,
     });
-    this.tree = new McpTree(this.host);
+    this.tree = new McpTree(this.host, (id) => this.catalogChanges.get(id));
     this.view = vscode.window.createTreeView('agentSwitchboard.mcp', { treeDataProvider: this.tree, showCollapseAll: true });
     const watcher = vscode.workspace.createFileSystemWatcher('**/{.vscode/mcp.json,.mcp.json}');
     const reload = () => void this.reload();
@@ -61,6 +68,7 @@ export class McpCenter implements vscode.Disposable {
       vscode.commands.registerCommand('agentSwitchboard.mcp.start', () => this.startAll()),
       vscode.commands.registerCommand('agentSwitchboard.mcp.restart', (n: unknown) => this.restart(parseMcpNode(n))),
       vscode.commands.registerCommand('agentSwitchboard.mcp.approve', (n: unknown, confirmed?: unknown) => this.approve(parseMcpNode(n), confirmed === true)),
+      vscode.commands.registerCommand('agentSwitchboard.mcp.acceptCatalog', (n: unknown) => this.acceptCatalog(parseMcpNode(n))),
       vscode.commands.registerCommand('agentSwitchboard.mcp.provideInputs', (n: unknown) => this.provideInputs(parseMcpNode(n))),
       vscode.commands.registerCommand('agentSwitchboard.mcp.runTool', (n: unknown, args?: unknown) => this.runTool(parseMcpNode(n), args)),
       vscode.commands.registerCommand('agentSwitchboard.mcp.readResource', (n: unknown) => this.readResource(parseMcpNode(n))),
@@ -79,9 +87,72 @@ export class McpCenter implements vscode.Disposable {
     if (!this.started) return;
     // Reloads overlap (a settings change and a file change at once): only the newest one applies.
     const seq = ++this.reloadSeq;
+    const { wanted, held } = await this.plan();
+    if (seq === this.reloadSeq) this.host.reconcile(wanted, held);
+  }
+
+  /**
+   * The servers to hand an agent at `session/new`, in definition order: each resolved (inputs and
+   * secrets filled in now) or held back with the reason.
+   */
+  async forwardable(): Promise<ForwardCandidate[]> {
+    const { wanted, held, order } = await this.plan();
+    const byId = new Map<string, ForwardCandidate>([
+      ...wanted.map((w) => [w.definition.id, { definition: w.definition, transport: w.transport }] as const),
+      ...held.map((h) => [h.definition.id, { definition: h.definition, held: h.reason }] as const),
+    ]);
+    // A server whose tools changed since the person accepted them is not handed to agents.
+    for (const [id, diff] of this.catalogChanges) {
+      const c = byId.get(id);
+      if (c?.transport) byId.set(id, { definition: c.definition, held: describeDiff(diff) });
+    }
+    return order.flatMap((id) => byId.get(id) ?? []);
+  }
+
+  /** Pins each server's first listed catalog; marks a later one that differs as changed. */
+  private checkCatalogs(): void {
+    const pins = this.context.workspaceState.get<Record<string, CatalogPins>>(PINS_KEY, {});
+    let stored = false;
+    for (const s of this.host.list()) {
+      const c = s.connection;
+      if (!c || !c.listed || c.state.state !== 'running') continue;
+      const now = pinCatalog(c.catalog.tools);
+      const pinned = pins[s.definition.id];
+      if (!pinned) {
+        pins[s.definition.id] = now;
+        stored = true;
+        continue;
+      }
+      const diff = diffCatalog(pinned, now);
+      if (diff) this.catalogChanges.set(s.definition.id, diff);
+      else this.catalogChanges.delete(s.definition.id);
+    }
+    if (stored) void this.context.workspaceState.update(PINS_KEY, pins);
+  }
+
+  /** The person accepts a server's changed tools: they become its pins. */
+  private async acceptCatalog(n: McpNode): Promise<void> {
+    const c = this.host.connection(n.serverId);
+    const pins = this.context.workspaceState.get<Record<string, CatalogPins>>(PINS_KEY, {});
+    await this.context.workspaceState.update(PINS_KEY, { ...pins, [n.serverId]: pinCatalog(c.catalog.tools) });
+    this.catalogChanges.delete(n.serverId);
+    this.tree.refresh();
+  }
+
+  /** What changed in a server's tools since they were accepted, if anything. */
+  catalogChange(id: string): string | undefined {
+    const d = this.catalogChanges.get(id);
+    return d && describeDiff(d);
+  }
+
+  /** Which servers may run (resolved) and which are held back, and why. */
+  private async plan(): Promise<{ wanted: ResolvedServer[]; held: { definition: McpServerDefinition; reason: string }[]; order: string[] }> {
     const { servers, inputs, problems } = await this.definitions();
     this.inputs = inputs;
-    for (const p of problems) this.log(p);
+    for (const p of problems.filter((x) => !this.reported.has(x))) {
+      this.reported.add(p);
+      this.log(p);
+    }
     const approved = this.context.workspaceState.get<Record<string, string>>(APPROVED_KEY, {});
     const wanted: ResolvedServer[] = [];
     const held: { definition: McpServerDefinition; reason: string }[] = [];
@@ -122,7 +193,7 @@ export class McpCenter implements vscode.Disposable {
         held.push({ definition: d, reason: err instanceof Error ? err.message : String(err) });
       }
     }
-    if (seq === this.reloadSeq) this.host.reconcile(wanted, held);
+    return { wanted, held, order: servers.map((d) => d.id) };
   }
 
   /** Definitions from user settings (trusted), workspace settings and workspace files (both need approval). */
@@ -163,6 +234,7 @@ export class McpCenter implements vscode.Disposable {
   }
 
   private onHostChange(): void {
+    this.checkCatalogs();
     this.tree.refresh();
     // The "starting… N s" timer in the tree ticks while any server is starting.
     const starting = this.host.list().some((s) => s.connection?.state.state === 'starting');

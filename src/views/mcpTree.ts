@@ -7,6 +7,7 @@
 import * as vscode from 'vscode';
 import { z } from 'zod';
 import type { HostedServer, McpHost } from '../mcp/host';
+import { describeDiff, type CatalogDiff } from '../mcp/pinning';
 
 /** A node of the MCP Servers view; also the argument of the MCP commands. */
 export type McpNode =
@@ -39,7 +40,10 @@ export class McpTree implements vscode.TreeDataProvider<McpNode>, vscode.Disposa
   private readonly changed = new vscode.EventEmitter<McpNode | undefined>();
   readonly onDidChangeTreeData = this.changed.event;
 
-  constructor(private readonly host: McpHost) {}
+  constructor(
+    private readonly host: McpHost,
+    private readonly catalogChange: (serverId: string) => CatalogDiff | undefined,
+  ) {}
 
   refresh(): void {
     this.changed.fire(undefined);
@@ -64,7 +68,7 @@ export class McpTree implements vscode.TreeDataProvider<McpNode>, vscode.Disposa
     if (!s) return new vscode.TreeItem('(removed)');
     switch (node.type) {
       case 'server':
-        return serverItem(s);
+        return serverItem(s, this.catalogChange(s.definition.id));
       case 'group': {
         const n = s.connection?.catalog[node.group].length ?? 0;
         const item = new vscode.TreeItem(`${node.group[0].toUpperCase()}${node.group.slice(1)} (${n})`, node.group === 'tools' ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.Collapsed);
@@ -123,7 +127,7 @@ export class McpTree implements vscode.TreeDataProvider<McpNode>, vscode.Disposa
   }
 }
 
-function serverItem(s: HostedServer): vscode.TreeItem {
+function serverItem(s: HostedServer, change: CatalogDiff | undefined): vscode.TreeItem {
   const d = s.definition;
   const state = s.connection?.state;
   const running = state?.state === 'running';
@@ -157,12 +161,19 @@ function serverItem(s: HostedServer): vscode.TreeItem {
     icon = new vscode.ThemeIcon('circle-outline');
     item.contextValue = 'mcpServer.stopped';
   }
+  if (change && state?.state === 'running') {
+    // Held back from agents until the person looks: the tooltip says what changed.
+    description = `tools changed — not given to agents until you accept · ${description}`;
+    icon = new vscode.ThemeIcon('warning', new vscode.ThemeColor('list.warningForeground'));
+    item.contextValue = 'mcpServer.catalogChanged';
+  }
   item.description = description;
   item.iconPath = icon;
   const md = new vscode.MarkdownString();
   md.appendMarkdown(`**${d.name}** (${d.transport.type}) from ${source}\n\n`);
   md.appendCodeblock(how, 'sh');
   if (state?.state === 'running') md.appendMarkdown(`\n\n${state.serverName} ${state.serverVersion}, protocol ${state.protocolVersion} (${state.era === 'modern' ? '2026-07-28 stateless' : '2025 handshake'})`);
+  if (change) md.appendMarkdown(`\n\n**${describeDiff(change)}.** Check the tools' descriptions below, then *Accept Tool Changes* to give it to agents again.`);
   if (state?.state === 'error' && state.stderrTail.length) md.appendCodeblock(state.stderrTail.slice(-12).join('\n'), 'text');
   item.tooltip = md;
   return item;

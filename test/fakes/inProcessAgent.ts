@@ -16,19 +16,28 @@ export interface TurnContext {
   isCancelled(): boolean;
 }
 
+/** Optional behaviour of the scripted agent. */
+export interface ScriptedAgentOptions {
+  /** Announced in `initialize` as `agentCapabilities.mcpCapabilities`. */
+  mcpCapabilities?: acp.McpCapabilities;
+  /** Receives every `session/new` request's params (e.g. to check the `mcpServers` sent). */
+  onNewSession?: (params: acp.NewSessionRequest) => void;
+}
+
 /** Builds an in-process agent whose turns run `script`; it returns the stop reason. */
-export function scriptedAgent(script: (t: TurnContext) => Promise<acp.StopReason>): acp.AgentApp {
+export function scriptedAgent(script: (t: TurnContext) => Promise<acp.StopReason>, options: ScriptedAgentOptions = {}): acp.AgentApp {
   const sessions = new Map<string, { cwd: string; cancel?: () => void; cancelled: boolean }>();
   let n = 0;
   return acp
     .agent({ name: 'scripted-test-agent' })
     .onRequest('initialize', () => ({
       protocolVersion: acp.PROTOCOL_VERSION,
-      agentCapabilities: { loadSession: false },
+      agentCapabilities: { loadSession: false, ...(options.mcpCapabilities ? { mcpCapabilities: options.mcpCapabilities } : {}) },
       agentInfo: { name: 'scripted-test-agent', version: '0.0.1' },
       authMethods: [],
     }))
     .onRequest('session/new', ({ params }) => {
+      options.onNewSession?.(params);
       const sessionId = `scripted-${++n}`;
       sessions.set(sessionId, { cwd: params.cwd, cancelled: false });
       return { sessionId };
