@@ -21,7 +21,10 @@ import { ApprovalsTree, GrantsTree } from './views/policyViews';
 import { ConflictCenter } from './views/conflicts';
 import { ReviewCenter } from './views/review';
 import { McpCenter } from './views/mcp';
-import { forwardServers } from './mcp/forward';
+import { forwardServers, type ForwardResult } from './mcp/forward';
+import { EditorMcpServer } from './mcp/editorServer';
+import { VscodeLanguagePort } from './views/editorLanguage';
+import type { McpCapabilities } from '@agentclientprotocol/sdk';
 
 /** The running extension. */
 export class App implements vscode.Disposable {
@@ -32,6 +35,7 @@ export class App implements vscode.Disposable {
   readonly conflicts: ConflictCenter;
   readonly review: ReviewCenter;
   readonly mcp: McpCenter;
+  readonly editorMcp: EditorMcpServer;
   readonly audit: AuditLog;
   private readonly terminals = new Map<string, SessionTerminals>();
   private readonly disposables: vscode.Disposable[] = [];
@@ -61,6 +65,11 @@ export class App implements vscode.Disposable {
     const roots = () => (vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.fsPath);
     this.conflicts = new ConflictCenter(vscode.Uri.joinPath(context.storageUri ?? context.globalStorageUri, 'merges'));
     this.mcp = new McpCenter(context, (m) => this.log.warn(m));
+    this.editorMcp = new EditorMcpServer(
+      new VscodeLanguagePort(roots),
+      (sessionKey, tool, args, outcome) => this.policy.recordEditorToolCall(sessionKey, tool, typeof args.path === 'string' ? args.path : undefined, outcome),
+      version,
+    );
     this.review = new ReviewCenter((key) => this.manager.get(key)?.state.agentName ?? 'closed session', roots);
     this.manager = new SessionManager({
       agents: () => this.resolvedAgents(),
@@ -76,7 +85,7 @@ export class App implements vscode.Disposable {
             if (state) this.review.clientWrote(state, file, base, after);
           },
         ),
-      mcpServers: async (caps) => forwardServers(await this.mcp.forwardable(), caps),
+      mcpServers: async (caps, key) => this.forwardMcp(caps, key),
       terminalsFor: (key, cwd) => {
         const t = new SessionTerminals(cwd, () => process.env);
         this.terminals.set(key, t);
@@ -102,6 +111,7 @@ export class App implements vscode.Disposable {
       this.conflicts,
       this.review,
       this.mcp,
+      { dispose: () => void this.editorMcp.dispose() },
       this.log,
       this.view,
       vscode.window.registerWebviewViewProvider(SESSION_VIEW_ID, this.view),
@@ -186,7 +196,30 @@ export class App implements vscode.Disposable {
     await this.session(key).cancel();
   }
 
+  /**
+   * The MCP servers for session `key`'s agent: the person's (approved, resolved now) and, unless
+   * turned off (`agentSwitchboard.editorMcpServer`), the editor's own server with a token for
+   * this session only.
+   */
+  private async forwardMcp(caps: McpCapabilities | undefined, key: string): Promise<ForwardResult> {
+    const result = forwardServers(await this.mcp.forwardable(), caps);
+    if (!vscode.workspace.getConfiguration('agentSwitchboard').get<boolean>('editorMcpServer', true)) return result;
+    if (!caps?.http) {
+      result.report.push({ name: 'editor', sent: false, reason: 'the agent does not take HTTP MCP servers (mcpCapabilities.http); a stdio bridge is not built yet' });
+      return result;
+    }
+    try {
+      const url = await this.editorMcp.start();
+      result.servers.push({ type: 'http', name: 'editor', url, headers: [{ name: 'Authorization', value: `Bearer ${this.editorMcp.tokenFor(key)}` }] });
+      result.report.push({ name: 'editor', sent: true });
+    } catch (err) {
+      result.report.push({ name: 'editor', sent: false, reason: `it could not start: ${err instanceof Error ? err.message : String(err)}` });
+    }
+    return result;
+  }
+
   async closeSession(key: string): Promise<void> {
+    this.editorMcp.revoke(key);
     await this.manager.close(key);
     this.terminals.delete(key);
   }

@@ -25,8 +25,8 @@ export interface SessionManagerDeps {
   /** The window's permission gate (shared by all sessions). */
   policy: EffectPolicy;
   terminalsFor(key: string, cwd: string): TerminalsPort;
-  /** The MCP servers to hand an agent with these capabilities in `session/new` (none when absent). */
-  mcpServers?(caps: McpCapabilities | undefined): Promise<ForwardResult>;
+  /** The MCP servers to hand session `key`'s agent, given its capabilities, in `session/new`. */
+  mcpServers?(caps: McpCapabilities | undefined, key: string): Promise<ForwardResult>;
   /** Agent stderr, for an output channel. */
   onStderr?(agentId: string, text: string): void;
 }
@@ -94,7 +94,7 @@ export class SessionManager {
       throw new Error('The session was closed while the agent was starting.');
     }
     try {
-      await controller.attach(connection, await this.deps.mcpServers?.(connection.mcpCapabilities));
+      await controller.attach(connection, await this.deps.mcpServers?.(connection.mcpCapabilities, key));
     } catch (err) {
       await connection.dispose();
       throw err;

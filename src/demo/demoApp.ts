@@ -29,6 +29,7 @@ export const DEMO_SCENARIOS: readonly DemoScenario[] = [
   'gate-probe',
   'gate-borrow',
   'disk-writer',
+  'editor-mcp',
 ];
 
 /** Environment variables the demo agent reads. */
@@ -102,6 +103,8 @@ export function createDemoAgentApp(scenario: ProtocolScenario, options: DemoOpti
         agentCapabilities: {
           loadSession: false,
           promptCapabilities: { image: false, audio: false, embeddedContext: true },
+          // The editor-mcp scenario calls the client's HTTP MCP servers.
+          mcpCapabilities: { http: true, sse: false },
         },
         agentInfo: { ...DEMO_AGENT_INFO },
         authMethods: [],
@@ -112,7 +115,7 @@ export function createDemoAgentApp(scenario: ProtocolScenario, options: DemoOpti
         throw acp.RequestError.invalidParams({ cwd: params.cwd }, 'cwd must be an absolute path');
       }
       const sessionId = `demo-${randomUUID()}`;
-      sessions.set(sessionId, { cwd: params.cwd, memory: { alwaysAllowed: new Set(), turns: 0 } });
+      sessions.set(sessionId, { cwd: params.cwd, memory: { alwaysAllowed: new Set(), turns: 0, mcpServers: params.mcpServers ?? [] } });
       return { sessionId };
     })
     .onNotification('session/cancel', ({ params }) => {

@@ -10,11 +10,12 @@
  */
 import { gateBorrowTurn, gateProbeTurn } from './gateProbe';
 import { diskWriterTurn } from './diskWriter';
+import { editorMcpTurn } from './editorMcp';
 import type { PlanEntry, StopReason, ToolCallContent, ToolCallUpdate } from '@agentclientprotocol/sdk';
 import { type DemoTurn, TurnCancelled, errorText, textContent } from './turn';
 
 /** Scenario names that run over the protocol (the others fail before speaking ACP at all). */
-export type ProtocolScenario = 'demo' | 'grandchild-terminal' | 'write-conflict' | 'permission-only' | 'echo' | 'chunks' | 'gate-probe' | 'gate-borrow' | 'disk-writer';
+export type ProtocolScenario = 'demo' | 'grandchild-terminal' | 'write-conflict' | 'permission-only' | 'echo' | 'chunks' | 'gate-probe' | 'gate-borrow' | 'disk-writer' | 'editor-mcp';
 
 /** File the `demo` turn writes, relative to the session's cwd. */
 export const DEMO_FILE = 'demo/hello.md';
@@ -58,6 +59,7 @@ export const SCENARIOS: Record<ProtocolScenario, ScenarioScript> = {
   'gate-probe': gateProbeTurn,
   'gate-borrow': gateBorrowTurn,
   'disk-writer': diskWriterTurn,
+  'editor-mcp': editorMcpTurn,
 };
 
 // ---------------------------------------------------------------------------------------------

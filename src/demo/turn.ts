@@ -8,6 +8,7 @@
  * that signal, so the turn answers `stopReason: "cancelled"` at once, even while a request to the
  * client is still open. The late answer to that request is then ignored.
  */
+import type { McpServer } from '@agentclientprotocol/sdk';
 import { randomUUID } from 'node:crypto';
 import * as nodeFs from 'node:fs/promises';
 import * as path from 'node:path';
@@ -34,6 +35,8 @@ export interface SessionMemory {
   alwaysAllowed: Set<string>;
   /** Counts turns so tool call ids stay unique within the session. */
   turns: number;
+  /** The MCP servers the client gave in `session/new`. */
+  mcpServers: McpServer[];
 }
 
 /** Knobs read from the environment (see `readDemoOptions`). */

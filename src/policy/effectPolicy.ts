@@ -206,6 +206,14 @@ export class EffectPolicy {
     this.audit({ ...who3(who), event: 'effect', decision: 'performed_by_agent_unverified', decidedBy: 'agent', detail: { toolCallId, title } });
   }
 
+  /**
+   * Records a call of the editor MCP server's tools (read-only language features) by a session's
+   * agent: which tool, on which file, and the outcome. No file contents.
+   */
+  recordEditorToolCall(sessionId: string, tool: string, path: string | undefined, outcome: string): void {
+    this.audit({ sessionId, agentId: 'editor-mcp', event: 'effect', decision: outcome === 'ok' ? 'read' : 'read_failed', decidedBy: 'policy:read-only', detail: { tool, path, outcome } });
+  }
+
   /** Drops the session's approvals and session grants (it ended). */
   forgetSession(sessionId: string): void {
     this.approvals.forgetSession(sessionId);

@@ -86,7 +86,7 @@ describe('MCP host in the editor', () => {
     const s = a.session(key)!;
     const notice = s.entries.find((e) => e.kind === 'notice' && /MCP servers given to the agent/.test(e.text));
     assert.ok(notice && notice.kind === 'notice', JSON.stringify(s.entries));
-    assert.match(notice.text, /given to the agent: everything, fake-modern, broken, workspace-fake\./);
+    assert.match(notice.text, /given to the agent: everything, fake-modern, broken, workspace-fake, editor\./);
     await a.closeSession(key);
   });
 
