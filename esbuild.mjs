@@ -13,6 +13,8 @@ const node = {
 await esbuild.build({ ...node, entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js' });
 // The offline demo agent runs as its own process (`node dist/demo-agent.js`), like any ACP agent.
 await esbuild.build({ ...node, external: [], entryPoints: ['src/demo/demoAgent.ts'], outfile: 'dist/demo-agent.js' });
+// The stdio bridge to the editor's MCP server, started by agents that take only stdio MCP servers.
+await esbuild.build({ ...node, external: [], entryPoints: ['src/mcp/bridge.ts'], outfile: 'dist/mcp-bridge.js' });
 
 const webviews = fs.readdirSync('webview', { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name);
 for (const name of webviews) {

@@ -204,13 +204,24 @@ export class App implements vscode.Disposable {
   private async forwardMcp(caps: McpCapabilities | undefined, key: string): Promise<ForwardResult> {
     const result = forwardServers(await this.mcp.forwardable(), caps);
     if (!vscode.workspace.getConfiguration('agentSwitchboard').get<boolean>('editorMcpServer', true)) return result;
-    if (!caps?.http) {
-      result.report.push({ name: 'editor', sent: false, reason: 'the agent does not take HTTP MCP servers (mcpCapabilities.http); a stdio bridge is not built yet' });
-      return result;
-    }
     try {
       const url = await this.editorMcp.start();
-      result.servers.push({ type: 'http', name: 'editor', url, headers: [{ name: 'Authorization', value: `Bearer ${this.editorMcp.tokenFor(key)}` }] });
+      const token = this.editorMcp.tokenFor(key);
+      if (caps?.http) result.servers.push({ type: 'http', name: 'editor', url, headers: [{ name: 'Authorization', value: `Bearer ${token}` }] });
+      else {
+        // Agents without HTTP MCP start our stdio bridge with the runtime VS Code runs on (as plain Node).
+        const bridge = vscode.Uri.joinPath(this.context.extensionUri, 'dist', 'mcp-bridge.js').fsPath;
+        result.servers.push({
+          name: 'editor',
+          command: process.execPath,
+          args: [bridge],
+          env: [
+            { name: 'ELECTRON_RUN_AS_NODE', value: '1' },
+            { name: 'AGENT_SWITCHBOARD_MCP_URL', value: url },
+            { name: 'AGENT_SWITCHBOARD_MCP_TOKEN', value: token },
+          ],
+        });
+      }
       result.report.push({ name: 'editor', sent: true });
     } catch (err) {
       result.report.push({ name: 'editor', sent: false, reason: `it could not start: ${err instanceof Error ? err.message : String(err)}` });

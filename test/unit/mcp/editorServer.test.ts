@@ -64,3 +64,29 @@ describe('the editor MCP server', function () {
     assert.equal(await post(url, { Authorization: `Bearer ${server.tokenFor('s3')}`, Host: 'evil.example:80' }), 403);
   });
 });
+
+describe('the stdio bridge to the editor MCP server', function () {
+  this.timeout(60_000);
+  const server = new EditorMcpServer(port, () => undefined, '0.0.0');
+  after(() => server.dispose());
+
+  it('relays tools/list and tools/call over stdio with the session token, and refuses to start without it', async () => {
+    const url = await server.start();
+    const bridge = require.resolve('../../../src/mcp/bridge.ts');
+    const tsx = require.resolve('tsx/cli');
+    const c = new McpServerConnection('bridge', 'editor', { type: 'stdio', command: process.execPath, args: [tsx, bridge], env: { AGENT_SWITCHBOARD_MCP_URL: url, AGENT_SWITCHBOARD_MCP_TOKEN: server.tokenFor('s9') } }, { clientInfo: { name: 't', version: '0' }, startupBudgetMs: 20_000, baseEnv: process.env });
+    try {
+      await c.start();
+      assert.equal(c.state.state, 'running', JSON.stringify(c.state));
+      assert.equal(c.catalog.tools.length, 8);
+      const r = await c.callTool('hover', { path: '/w/a.ts', line: 1, column: 1 });
+      assert.deepEqual((r.structuredContent as { result: unknown }).result, ['function add(a: number, b: number): number']);
+    } finally {
+      await c.stop();
+    }
+    const bare = new McpServerConnection('bare', 'editor', { type: 'stdio', command: process.execPath, args: [tsx, bridge], env: { AGENT_SWITCHBOARD_MCP_URL: null, AGENT_SWITCHBOARD_MCP_TOKEN: null } }, { clientInfo: { name: 't', version: '0' }, startupBudgetMs: 20_000, baseEnv: process.env });
+    await bare.start();
+    assert.equal(bare.state.state, 'error');
+    assert.ok(bare.stderrTail.some((l) => /AGENT_SWITCHBOARD_MCP_URL and AGENT_SWITCHBOARD_MCP_TOKEN must be set/.test(l)), bare.stderrTail.join('\n'));
+  });
+});
