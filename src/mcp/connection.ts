@@ -3,13 +3,14 @@
  * version negotiation (the 2026-07-28 stateless revision when the server offers `server/discover`,
  * else the 2025 `initialize` handshake), over stdio or Streamable HTTP. It keeps the server's status
  * (starting, running, error with the stderr tail), its catalog (tools, resources, prompts; refreshed
- * on `list_changed`), and calls tools with cancellation.
+ * on `list_changed`), and calls tools with cancellation. A stdio server runs in its own process
+ * group ({@link GroupStdioTransport}), so stopping it leaves no orphan behind.
  *
  * A server that is not up within the startup budget is shown as slow but still waited for, so one
  * that comes up late is registered late. No `vscode`. Spec: PROTOCOLS.md §2 (MCP eras), §3.
  */
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { GroupStdioTransport } from './stdioTransport';
 import type { CallToolResult, Prompt, Resource, Tool } from '@modelcontextprotocol/client';
 import { Emitter, type Event } from '../common/lifecycle';
 import type { McpTransportSpec } from './config';
@@ -44,6 +45,7 @@ const EMPTY: McpCatalog = { tools: [], resources: [], prompts: [] };
 /** A running (or failed) MCP server. */
 export class McpServerConnection {
   private client: Client | undefined;
+  private stdio: GroupStdioTransport | undefined;
   private stderr: string[] = [];
   private stopping = false;
   private _state: McpServerState = { state: 'stopped' };
@@ -73,6 +75,11 @@ export class McpServerConnection {
     return this._listed;
   }
 
+  /** The stdio server's process id, which is also its process-group id on POSIX. */
+  get pid(): number | undefined {
+    return this.stdio?.pid;
+  }
+
   /** The last lines the server wrote to stderr (stdio only). */
   get stderrTail(): string[] {
     return [...this.stderr];
@@ -92,7 +99,8 @@ export class McpServerConnection {
     }, this.options.startupBudgetMs);
     const client = new Client(this.options.clientInfo, {
       capabilities: {},
-      versionNegotiation: { mode: 'auto', probe: { timeoutMs: Math.min(5000, this.options.startupBudgetMs), maxRetries: 0 } },
+      // The probe waits a while on its own: a slow server is still starting, not an old one.
+      versionNegotiation: { mode: 'auto', probe: { timeoutMs: 10_000, maxRetries: 0 } },
       listChanged: {
         tools: { onChanged: (err, tools) => this.listChanged(err, () => (this._catalog = { ...this._catalog, tools: tools ?? [] })) },
         resources: { onChanged: (err, resources) => this.listChanged(err, () => (this._catalog = { ...this._catalog, resources: resources ?? [] })) },
@@ -208,15 +216,14 @@ export class McpServerConnection {
       if (v === null) delete env[k];
       else env[k] = v;
     }
-    const transport = new StdioClientTransport({ command: t.command, args: t.args, env, cwd: t.cwd, stderr: 'pipe' });
     const max = this.options.stderrLines ?? 40;
     let partial = '';
-    transport.stderr?.on('data', (chunk: Buffer) => {
+    const transport = (this.stdio = new GroupStdioTransport({ command: t.command, args: t.args, env, cwd: t.cwd }, (chunk) => {
       const lines = (partial + chunk.toString('utf8')).split(/\r?\n/);
       partial = lines.pop() ?? '';
       this.stderr.push(...lines.filter((l) => l.length));
       if (this.stderr.length > max) this.stderr.splice(0, this.stderr.length - max);
-    });
+    }));
     return transport;
   }
 

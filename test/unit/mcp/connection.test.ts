@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import path from 'node:path';
 import { McpServerConnection, type McpServerState } from '../../../src/mcp/connection';
 import type { McpTransportSpec } from '../../../src/mcp/config';
+import { liveGroupMembersFromProc } from '../../../src/terminals/processGroup';
 
 const FAKE = path.join(__dirname, '..', '..', 'fakes', 'mcp-server.mjs');
 const EVERYTHING = require.resolve('@modelcontextprotocol/server-everything/dist/index.js');
@@ -99,5 +100,20 @@ describe('MCP host connection (real servers over stdio)', function () {
     setTimeout(() => ac.abort(), 300);
     await assert.rejects(call);
     await until('the server saw the cancellation', () => c.stderrTail.some((l) => /sleep cancelled/.test(l)), 5000);
+  });
+});
+
+describe('MCP stdio servers run in their own process group', function () {
+  this.timeout(30_000);
+  it('stopping a server also ends what it started (as npx leaves node behind)', async function () {
+    if (process.platform === 'win32') this.skip();
+    // The command is a shell that leaves a background child, then becomes the server.
+    const c = new McpServerConnection('wrapped', 'wrapped', { type: 'stdio', command: '/bin/sh', args: ['-c', `sleep 300 & exec "${process.execPath}" "${FAKE}" --era legacy`], env: {} }, options);
+    await c.start();
+    assert.equal(c.state.state, 'running', JSON.stringify(c.state));
+    const pgid = c.pid!;
+    assert.ok((await liveGroupMembersFromProc(pgid))!.length >= 2, 'the server and its background child share a group');
+    await c.stop();
+    assert.deepEqual(await liveGroupMembersFromProc(pgid), [], 'nothing of the group is left');
   });
 });

@@ -1,0 +1,114 @@
+/**
+ * A stdio transport for MCP servers that runs each server in its own process group, so stopping
+ * a server also ends what it started (`npx` → `node`, a Python server's workers): the SDK's
+ * `StdioClientTransport` signals only its direct child, which can leave the real server orphaned.
+ * Framing and parsing are the SDK's (`ReadBuffer`, `serializeMessage`); the group handling is the
+ * one our terminals use (`terminateProcessGroup`: SIGTERM, grace, SIGKILL; `taskkill /T` on Windows).
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import type { Readable } from 'node:stream';
+import { ReadBuffer, serializeMessage, type JSONRPCMessage, type Transport } from '@modelcontextprotocol/client';
+import { terminateProcessGroup } from '../terminals/processGroup';
+
+/** How to start a stdio server. `env` is the complete environment. */
+export interface StdioLaunch {
+  command: string;
+  args: string[];
+  env: Record<string, string>;
+  cwd?: string;
+}
+
+/** MCP over the stdin/stdout of a child process that leads its own process group. */
+export class GroupStdioTransport implements Transport {
+  private proc: ChildProcess | undefined;
+  private readonly buffer = new ReadBuffer();
+  private closed = false;
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+  onmessage?: (message: JSONRPCMessage) => void;
+
+  constructor(
+    private readonly launch: StdioLaunch,
+    private readonly onStderr: (chunk: Buffer) => void,
+    private readonly graceMs = 2000,
+  ) {}
+
+  /** The server's process id (also its process-group id on POSIX). */
+  get pid(): number | undefined {
+    return this.proc?.pid;
+  }
+
+  /**
+   * The server's stderr. With {@link pid} it marks this transport as stdio-shaped for the SDK's
+   * version negotiation: a server silent on the `server/discover` probe is then a 2025-era server,
+   * not an outage.
+   */
+  get stderr(): Readable | null {
+    return this.proc?.stderr ?? null;
+  }
+
+  /** Spawns the server. @throws Error when it cannot be started (e.g. the command does not exist). */
+  start(): Promise<void> {
+    return new Promise((resolve, reject) => {
+      const proc = spawn(this.launch.command, this.launch.args, {
+        env: this.launch.env,
+        cwd: this.launch.cwd,
+        stdio: ['pipe', 'pipe', 'pipe'],
+        detached: process.platform !== 'win32',
+        windowsHide: true,
+      });
+      this.proc = proc;
+      proc.once('error', (err) => {
+        reject(err);
+        this.onerror?.(err);
+      });
+      proc.once('spawn', () => resolve());
+      proc.stdout!.on('data', (chunk: Buffer) => {
+        this.buffer.append(chunk);
+        for (;;) {
+          let message: JSONRPCMessage | null;
+          try {
+            message = this.buffer.readMessage();
+          } catch (err) {
+            this.onerror?.(err instanceof Error ? err : new Error(String(err)));
+            continue;
+          }
+          if (message === null) break;
+          this.onmessage?.(message);
+        }
+      });
+      proc.stderr!.on('data', (chunk: Buffer) => this.onStderr(chunk));
+      proc.stdin!.on('error', (err) => this.onerror?.(err));
+      proc.once('close', () => {
+        // The leader is gone; anything it left in its group goes with it.
+        if (proc.pid && proc.pid > 1) void terminateProcessGroup(proc.pid, { graceMs: this.graceMs }).catch(() => undefined);
+        this.finish();
+      });
+    });
+  }
+
+  send(message: JSONRPCMessage): Promise<void> {
+    return new Promise((resolve, reject) => {
+      const stdin = this.proc?.stdin;
+      if (!stdin || stdin.destroyed) return reject(new Error('The MCP server is not running.'));
+      if (stdin.write(serializeMessage(message))) resolve();
+      else stdin.once('drain', resolve);
+    });
+  }
+
+  /** Closes stdin and ends the server's whole process group. */
+  async close(): Promise<void> {
+    const proc = this.proc;
+    if (!proc || this.closed) return this.finish();
+    proc.stdin?.end();
+    if (proc.pid && proc.pid > 1 && proc.exitCode === null) await terminateProcessGroup(proc.pid, { graceMs: this.graceMs }).catch(() => undefined);
+    this.finish();
+  }
+
+  private finish(): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.buffer.clear();
+    this.onclose?.();
+  }
+}
