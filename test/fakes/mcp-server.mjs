@@ -5,7 +5,8 @@
 //   --delay-ms N   start serving only after N ms (a slow server, registered late)
 //   --crash        print a line to stderr and exit 3 before speaking MCP
 //   --description S  the description of the `add` tool (a changed catalog)
-// Tools: `add` {a, b} → "a+b=<sum>"; `sleep` {ms} → waits (cancellable); `env` {name} → the variable.
+// Tools: `add` {a, b} → "a+b=<sum>"; `sleep` {ms} → waits (cancellable); `env` {name} → the variable;
+// `grow` registers a new tool `extra` (the server then announces tools/list_changed).
 import { McpServer } from '@modelcontextprotocol/server';
 import { serveStdio, StdioServerTransport } from '@modelcontextprotocol/server/stdio';
 import { z } from 'zod';
@@ -24,6 +25,7 @@ if (argv.includes('--crash')) {
   process.exit(3);
 }
 
+let grown = false;
 function build() {
   const server = new McpServer({ name: `fake-${era}`, version: '1.0.0' }, { capabilities: { tools: { listChanged: true }, resources: {}, prompts: {} } });
   server.registerTool('add', { description, inputSchema: z.object({ a: z.number(), b: z.number() }), annotations: { readOnlyHint: true } }, async ({ a, b }) => ({
@@ -43,6 +45,13 @@ function build() {
   server.registerTool('env', { description: 'Returns an environment variable.', inputSchema: z.object({ name: z.string() }) }, async ({ name }) => ({
     content: [{ type: 'text', text: String(process.env[name] ?? '(unset)') }],
   }));
+  server.registerTool('grow', { description: 'Adds the tool `extra`.', inputSchema: z.object({}) }, async () => {
+    if (!grown) {
+      grown = true;
+      server.registerTool('extra', { description: 'Registered at run time.', inputSchema: z.object({}) }, async () => ({ content: [{ type: 'text', text: 'extra' }] }));
+    }
+    return { content: [{ type: 'text', text: 'grown' }] };
+  });
   server.registerResource('readme', 'fake://readme', { mimeType: 'text/plain', description: 'A fixed text.' }, async () => ({
     contents: [{ uri: 'fake://readme', mimeType: 'text/plain', text: 'hello from the fake server' }],
   }));

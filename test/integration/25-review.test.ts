@@ -8,7 +8,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import * as vscode from 'vscode';
 import type { SwitchboardApi } from '../../src/api';
-import { api, personEdit, scenarioAgent, setAgents, waitForState, workspaceDir } from './util';
+import { api, until, personEdit, scenarioAgent, setAgents, waitForState, workspaceDir } from './util';
 import { click, screenshot } from './screenshot';
 
 const lines = (n: number, f = (i: number) => `line ${i}`) => Array.from({ length: n }, (_, i) => f(i + 1)).join('\n') + '\n';
@@ -19,14 +19,6 @@ function freshDir(name: string): string {
   fs.rmSync(dir, { recursive: true, force: true });
   fs.mkdirSync(dir, { recursive: true });
   return dir;
-}
-
-async function until(what: string, check: () => boolean, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
 }
 
 function change(a: SwitchboardApi, key: string, turn: number, file: string) {

@@ -8,23 +8,13 @@ import * as fs from 'fs';
 import * as path from 'path';
 import * as vscode from 'vscode';
 import type { SwitchboardApi } from '../../src/api';
-import { api, workspaceDir } from './util';
+import { api, until, workspaceDir } from './util';
 import { screenshot } from './screenshot';
 
 const ROOT = path.resolve(__dirname, '..', '..', '..');
 const FAKE = path.join(ROOT, 'test', 'fakes', 'mcp-server.mjs');
 const EVERYTHING = path.join(ROOT, 'node_modules', '@modelcontextprotocol', 'server-everything', 'dist', 'index.js');
 const node = { command: process.execPath, env: { ELECTRON_RUN_AS_NODE: '1' } };
-
-async function until<T>(what: string, get: () => T | undefined | false, ms = 60_000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = get();
-    if (v) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 const server = (a: SwitchboardApi, id: string) => a.mcpServers().find((s) => s.id === id);
 

@@ -7,17 +7,7 @@ import * as assert from 'assert';
 import * as fs from 'fs';
 import * as path from 'path';
 import * as vscode from 'vscode';
-import { api, scenarioAgent, setAgents, workspaceDir } from './util';
-
-async function until<T>(what: string, get: () => T | undefined | false, ms = 90_000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = get();
-    if (v) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
+import { api, until, scenarioAgent, setAgents, workspaceDir } from './util';
 
 describe("the editor's MCP server", () => {
   it("answers an agent's diagnostics and definition calls as VS Code's TypeScript support does", async function () {
@@ -33,7 +23,7 @@ describe("the editor's MCP server", () => {
     const diagnostics = await until('TypeScript diagnostics', () => {
       const d = vscode.languages.getDiagnostics(uri);
       return d.length ? d : undefined;
-    });
+    }, 90_000);
     const expectedDefinition = (await vscode.commands.executeCommand<(vscode.Location | vscode.LocationLink)[]>('vscode.executeDefinitionProvider', uri, new vscode.Position(4, 20))).map((l) => {
       const [u, r] = 'targetUri' in l ? [l.targetUri, l.targetSelectionRange ?? l.targetRange] : [l.uri, l.range];
       return { path: u.fsPath, line: r.start.line + 1, column: r.start.character + 1 };

@@ -83,3 +83,14 @@ export async function personEdit(editor: vscode.TextEditor, callback: (b: vscode
   }
   throw new Error(`could not type into ${editor.document.uri.fsPath}`);
 }
+
+/** Polls `get` until it returns something truthy (resolved with it), or fails after `ms`. */
+export async function until<T>(what: string, get: () => T | undefined | false | null, ms = 60_000): Promise<T> {
+  const end = Date.now() + ms;
+  for (;;) {
+    const v = get();
+    if (v) return v;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
