@@ -5,7 +5,6 @@
  * "args": {...}}]}`; the answer is one JSON line per call: `{"tool", "result"}` or `{"tool", "error"}`.
  */
 import type { StopReason } from '@agentclientprotocol/sdk';
-import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import type { DemoTurn } from './turn';
 
 /** Runs the prompt's MCP calls; returns `end_turn`. */
@@ -23,6 +22,8 @@ export async function editorMcpTurn(turn: DemoTurn): Promise<StopReason> {
     await turn.say([`No HTTP MCP server "${name}" was given to me; I got: ${turn.memory.mcpServers.map((s) => s.name).join(', ') || 'none'}.`], 0);
     return 'end_turn';
   }
+  // Loaded on use: the other scenarios (and the demo's start-up) do not pay for the MCP client.
+  const { Client, StreamableHTTPClientTransport } = await import('@modelcontextprotocol/client');
   const headers = Object.fromEntries(server.headers.map((h) => [h.name, h.value]));
   const client = new Client({ name: 'agent-switchboard-demo-agent', version: '0' }, { versionNegotiation: { mode: 'auto' } });
   const lines: string[] = [];

@@ -169,3 +169,24 @@ function stringsOf(t: McpTransportSpec): string[] {
     ? [t.command, ...t.args, ...Object.values(t.env).filter((v): v is string => typeof v === 'string'), ...(t.cwd ? [t.cwd] : [])]
     : [t.url, ...Object.values(t.headers)];
 }
+
+/** Variables that make a program load code of someone else's choosing. */
+const CODE_LOADING_ENV = /^(NODE_OPTIONS|NODE_PATH|LD_PRELOAD|LD_LIBRARY_PATH|DYLD_.*|PYTHONPATH|PYTHONSTARTUP|PERL5OPT|RUBYOPT|BASH_ENV|ENV|npm_config_.*|GIT_.*)$/i;
+
+/**
+ * What approving a definition lets run: the command line, the folder and every environment
+ * variable (a variable such as NODE_OPTIONS can load any code, so it is named as such); or the URL
+ * and header names (their values may be secrets).
+ */
+export function describeDefinition(d: McpServerDefinition): string {
+  const t = d.transport;
+  if (t.type === 'http') return `connects to ${t.url}${Object.keys(t.headers).length ? ` with headers ${Object.keys(t.headers).join(', ')}` : ''}`;
+  const env = Object.entries(t.env).map(([k, v]) => (v === null ? `without ${k}` : `${k}=${v}`));
+  const risky = Object.keys(t.env).filter((k) => CODE_LOADING_ENV.test(k));
+  return [
+    `runs: ${[t.command, ...t.args].join(' ')}`,
+    t.cwd ? `in ${t.cwd}` : '',
+    env.length ? `with environment ${env.join(' ')}` : '',
+    risky.length ? `WARNING: ${risky.join(', ')} can make it load other code` : '',
+  ].filter(Boolean).join('; ');
+}

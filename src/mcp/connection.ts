@@ -129,8 +129,8 @@ export class McpServerConnection {
       if (!this.stopping) {
         // A process that died says why on stderr, often a moment after the pipe closed.
         if (this.transport.type === 'stdio') await new Promise((r) => setTimeout(r, 150));
-        const tail = this.stderr.at(-1);
-        this.fail(`could not start: ${tail ? `${tail} (${message(err)})` : message(err)}`);
+        const why = telling(this.stderr);
+        this.fail(`could not start${this.exitText()}: ${why ? `${why} (${message(err)})` : message(err)}`);
       }
       await client.close().catch(() => undefined);
     } finally {
@@ -198,6 +198,8 @@ export class McpServerConnection {
   }
 
   dispose(): void {
+    // The window may be closing: the process group is told to stop now, not after an await.
+    this.stdio?.killNow();
     void this.stop();
     this.emitter.dispose();
   }
@@ -229,8 +231,15 @@ export class McpServerConnection {
 
   private closed(): void {
     if (this.stopping) return;
-    const tail = this.stderr.at(-1);
-    this.fail(`the server stopped${tail ? `: ${tail}` : ''}.`);
+    const why = telling(this.stderr);
+    this.fail(`stopped${this.exitText()}${why ? `: ${why}` : ''}.`);
+  }
+
+  /** " (exit code 3)" / " (signal SIGKILL)" once the stdio process has ended, else "". */
+  private exitText(): string {
+    const e = this.stdio?.exit;
+    if (!e) return '';
+    return e.signal ? ` (signal ${e.signal})` : ` (exit code ${e.code})`;
   }
 
   private listChanged(err: Error | null, apply: () => void): void {
@@ -247,6 +256,12 @@ export class McpServerConnection {
     this._state = s;
     this.emitter.fire();
   }
+}
+
+/** The stderr line that best says what went wrong: the last error-like line, else the last line. */
+export function telling(lines: readonly string[]): string | undefined {
+  const errorLike = /error|cannot|can't|not found|no such|ENOENT|EACCES|denied|fatal|exception|failed|refused/i;
+  return [...lines].reverse().find((l) => errorLike.test(l)) ?? lines.at(-1);
 }
 
 function message(err: unknown): string {

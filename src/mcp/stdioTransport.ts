@@ -23,6 +23,8 @@ export class GroupStdioTransport implements Transport {
   private proc: ChildProcess | undefined;
   private readonly buffer = new ReadBuffer();
   private closed = false;
+  /** How the server's process ended, once it has. */
+  exit: { code: number | null; signal: NodeJS.Signals | null } | undefined;
   onclose?: () => void;
   onerror?: (error: Error) => void;
   onmessage?: (message: JSONRPCMessage) => void;
@@ -79,6 +81,7 @@ export class GroupStdioTransport implements Transport {
       });
       proc.stderr!.on('data', (chunk: Buffer) => this.onStderr(chunk));
       proc.stdin!.on('error', (err) => this.onerror?.(err));
+      proc.once('exit', (code, signal) => (this.exit = { code, signal }));
       proc.once('close', () => {
         // The leader is gone; anything it left in its group goes with it.
         if (proc.pid && proc.pid > 1) void terminateProcessGroup(proc.pid, { graceMs: this.graceMs }).catch(() => undefined);
@@ -94,6 +97,17 @@ export class GroupStdioTransport implements Transport {
       if (stdin.write(serializeMessage(message))) resolve();
       else stdin.once('drain', resolve);
     });
+  }
+
+  /** Asks the whole process group to stop at once (SIGTERM), for when there is no time to wait. */
+  killNow(): void {
+    const pid = this.proc?.pid;
+    if (!pid || pid <= 1 || this.proc?.exitCode !== null) return;
+    try {
+      process.kill(process.platform === 'win32' ? pid : -pid, 'SIGTERM');
+    } catch {
+      // Already gone.
+    }
   }
 
   /** Closes stdin and ends the server's whole process group. */

@@ -7,12 +7,13 @@
 import { createHash } from 'node:crypto';
 import canonicalize from 'canonicalize';
 import * as vscode from 'vscode';
-import { inputReferences, parseDotMcpJson, parseServerMap, parseVscodeMcpJson, resolveTransport, type McpInputSpec, type McpServerDefinition } from '../mcp/config';
+import { describeDefinition, inputReferences, parseDotMcpJson, parseServerMap, parseVscodeMcpJson, resolveTransport, type McpInputSpec, type McpServerDefinition } from '../mcp/config';
 import type { ForwardCandidate } from '../mcp/forward';
 import { describeDiff, diffCatalog, pinCatalog, type CatalogDiff, type CatalogPins } from '../mcp/pinning';
 import { McpHost, type ResolvedServer } from '../mcp/host';
 import { McpTree, parseMcpNode, type McpNode } from './mcpTree';
 import { renderToolResult, schemaSkeleton } from '../mcp/render';
+import { openToolRunPanel } from './toolRun/panel';
 
 const APPROVED_KEY = 'agentSwitchboard.mcp.approved';
 const PINS_KEY = 'agentSwitchboard.mcp.pins';
@@ -33,6 +34,8 @@ export class McpCenter implements vscode.Disposable {
   private readonly reported = new Set<string>();
   private ticker: NodeJS.Timeout | undefined;
   private readonly results = new Map<string, string>();
+  /** Run Tool asks for JSON in an input box instead of the form panel (the command's second mode). */
+  private jsonInput = false;
   /** Servers whose tools changed since the person accepted them, with what changed. */
   private readonly catalogChanges = new Map<string, CatalogDiff>();
   private resultSeq = 0;
@@ -71,6 +74,14 @@ export class McpCenter implements vscode.Disposable {
       vscode.commands.registerCommand('agentSwitchboard.mcp.acceptCatalog', (n: unknown) => this.acceptCatalog(parseMcpNode(n))),
       vscode.commands.registerCommand('agentSwitchboard.mcp.provideInputs', (n: unknown) => this.provideInputs(parseMcpNode(n))),
       vscode.commands.registerCommand('agentSwitchboard.mcp.runTool', (n: unknown, args?: unknown) => this.runTool(parseMcpNode(n), args)),
+      vscode.commands.registerCommand('agentSwitchboard.mcp.runToolJson', async (n: unknown) => {
+        this.jsonInput = true;
+        try {
+          return await this.runTool(parseMcpNode(n));
+        } finally {
+          this.jsonInput = false;
+        }
+      }),
       vscode.commands.registerCommand('agentSwitchboard.mcp.readResource', (n: unknown) => this.readResource(parseMcpNode(n))),
       vscode.commands.registerCommand('agentSwitchboard.mcp.getPrompt', (n: unknown) => this.getPrompt(parseMcpNode(n))),
     );
@@ -101,6 +112,12 @@ export class McpCenter implements vscode.Disposable {
       ...wanted.map((w) => [w.definition.id, { definition: w.definition, transport: w.transport }] as const),
       ...held.map((h) => [h.definition.id, { definition: h.definition, held: h.reason }] as const),
     ]);
+    // A server that fails here would fail in the agent too: it is held with the reason.
+    for (const s of this.host.list()) {
+      const c = byId.get(s.definition.id);
+      const state = s.connection?.state;
+      if (c?.transport && state?.state === 'error') byId.set(s.definition.id, { definition: c.definition, held: `it failed to start here: ${state.message.replace(/^MCP server "[^"]*" /, '')}` });
+    }
     // A server whose tools changed since the person accepted them is not handed to agents.
     for (const [id, diff] of this.catalogChanges) {
       const c = byId.get(id);
@@ -257,7 +274,7 @@ export class McpCenter implements vscode.Disposable {
     const s = this.host.list().find((x) => x.definition.id === n.serverId);
     if (!s) return;
     const d = s.definition;
-    const what = d.transport.type === 'stdio' ? `runs: ${[d.transport.command, ...d.transport.args].join(' ')}` : `connects to ${d.transport.url}`;
+    const what = describeDefinition(d);
     // A notification, not a modal: it names exactly what will run, and waits for the person.
     const ok = confirmed ? 'Approve and Start' : await vscode.window.showWarningMessage(`Start the MCP server "${d.name}" from ${d.file ?? 'the workspace'}? It ${what}. Any later change to it needs your approval again.`, 'Approve and Start');
     if (ok !== 'Approve and Start') return;
@@ -280,9 +297,11 @@ export class McpCenter implements vscode.Disposable {
   }
 
   /**
-   * Runs a tool by hand: arguments as JSON (prefilled from the input schema) or given, the result
-   * shown in a read-only document. Cancellable from the progress notification.
-   * @returns the tool's result.
+   * Runs a tool by hand: without arguments, opens the Run Tool panel (a form generated from the
+   * input schema); in JSON mode, asks for the arguments as JSON prefilled from the schema; with
+   * arguments given (API, tests), runs at once. The result of the last two is shown in a read-only
+   * document; the call is cancellable from the progress notification.
+   * @returns the tool's result, or undefined when the panel was opened or the person cancelled.
    */
   private async runTool(n: McpNode, given?: unknown): Promise<unknown> {
     if (n.type !== 'tool') throw new Error('Run Tool applies to a tool.');
@@ -290,6 +309,11 @@ export class McpCenter implements vscode.Disposable {
     const tool = connection.catalog.tools.find((t) => t.name === n.name);
     if (!tool) throw new Error(`The server no longer offers the tool "${n.name}".`);
     let args = given;
+    // By hand: a form generated from the tool's input schema, in a panel.
+    if (args === undefined && !this.jsonInput) {
+      openToolRunPanel(this.context.extensionUri, connection, tool.name, this.log);
+      return undefined;
+    }
     if (args === undefined) {
       const text = await vscode.window.showInputBox({
         title: `Run ${tool.name} on ${connection.name}`,
@@ -309,11 +333,18 @@ export class McpCenter implements vscode.Disposable {
       args = JSON.parse(text);
     }
     if (!args || typeof args !== 'object' || Array.isArray(args)) throw new Error('Tool arguments must be a JSON object.');
-    const result = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `${tool.name} on ${connection.name}…`, cancellable: true }, (_p, token) => {
-      const ac = new AbortController();
-      token.onCancellationRequested(() => ac.abort());
-      return connection.callTool(tool.name, args as Record<string, unknown>, ac.signal);
-    });
+    const ac = new AbortController();
+    let result: Awaited<ReturnType<typeof connection.callTool>>;
+    try {
+      result = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `${tool.name} on ${connection.name}…`, cancellable: true }, (_p, token) => {
+        token.onCancellationRequested(() => ac.abort());
+        return connection.callTool(tool.name, args as Record<string, unknown>, ac.signal);
+      });
+    } catch (err) {
+      if (!ac.signal.aborted) throw err;
+      void vscode.window.showInformationMessage(`${tool.name}: cancelled; the server was told to stop.`);
+      return undefined;
+    }
     await this.show(`${tool.name}.md`, renderToolResult(connection.name, tool.name, args as Record<string, unknown>, result));
     return result;
   }

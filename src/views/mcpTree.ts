@@ -8,6 +8,7 @@ import * as vscode from 'vscode';
 import { z } from 'zod';
 import type { HostedServer, McpHost } from '../mcp/host';
 import { describeDiff, type CatalogDiff } from '../mcp/pinning';
+import { describeDefinition } from '../mcp/config';
 
 /** A node of the MCP Servers view; also the argument of the MCP commands. */
 export type McpNode =
@@ -135,7 +136,7 @@ function serverItem(s: HostedServer, change: CatalogDiff | undefined): vscode.Tr
   item.id = `server/${d.id}`;
   const source = d.file ? d.file : d.source === 'settings' ? 'user settings' : d.source;
   // What the definition says (inputs unresolved): secrets never appear in the tree.
-  const how = d.transport.type === 'stdio' ? [d.transport.command, ...d.transport.args].join(' ') : d.transport.url;
+  const how = describeDefinition(d);
   let description: string;
   let icon: vscode.ThemeIcon;
   if (!state || s.held) {
@@ -144,7 +145,7 @@ function serverItem(s: HostedServer, change: CatalogDiff | undefined): vscode.Tr
     item.contextValue = s.held?.includes('approve') ? 'mcpServer.unapproved' : s.held?.startsWith('needs input') ? 'mcpServer.needsInput' : 'mcpServer.held';
   } else if (state.state === 'running') {
     const c = s.connection!.catalog;
-    description = `${state.era === 'modern' ? 'stateless' : 'session'} ${state.protocolVersion} · ${c.tools.length} tools`;
+    description = `${state.protocolVersion} (${state.era === 'modern' ? 'stateless' : 'initialize handshake'}) · ${c.tools.length} tool${c.tools.length === 1 ? '' : 's'}`;
     icon = new vscode.ThemeIcon('pass-filled', new vscode.ThemeColor('testing.iconPassed'));
     item.contextValue = 'mcpServer.running';
   } else if (state.state === 'starting') {
@@ -171,9 +172,9 @@ function serverItem(s: HostedServer, change: CatalogDiff | undefined): vscode.Tr
   item.iconPath = icon;
   const md = new vscode.MarkdownString();
   md.appendMarkdown(`**${d.name}** (${d.transport.type}) from ${source}\n\n`);
-  md.appendCodeblock(how, 'sh');
+  md.appendText(`It ${how}.`);
   if (state?.state === 'running') md.appendMarkdown(`\n\n${state.serverName} ${state.serverVersion}, protocol ${state.protocolVersion} (${state.era === 'modern' ? '2026-07-28 stateless' : '2025 handshake'})`);
-  if (change) md.appendMarkdown(`\n\n**${describeDiff(change)}.** Check the tools' descriptions below, then *Accept Tool Changes* to give it to agents again.`);
+  if (change && state?.state === 'running') md.appendMarkdown(`\n\n**${describeDiff(change)}.** Check the tools' descriptions below, then *Accept Tool Changes* to give it to agents again.`);
   if (state?.state === 'error' && state.stderrTail.length) md.appendCodeblock(state.stderrTail.slice(-12).join('\n'), 'text');
   item.tooltip = md;
   return item;

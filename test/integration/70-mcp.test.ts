@@ -9,7 +9,7 @@ import * as path from 'path';
 import * as vscode from 'vscode';
 import type { SwitchboardApi } from '../../src/api';
 import { api, until, workspaceDir } from './util';
-import { screenshot } from './screenshot';
+import { click, screenshot } from './screenshot';
 
 const ROOT = path.resolve(__dirname, '..', '..', '..');
 const FAKE = path.join(ROOT, 'test', 'fakes', 'mcp-server.mjs');
@@ -69,6 +69,16 @@ describe('MCP host in the editor', () => {
     await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
   });
 
+  it('runs a tool from a form generated from its input schema', async function () {
+    this.timeout(60_000);
+    await vscode.commands.executeCommand('agentSwitchboard.mcp.runTool', { type: 'tool', serverId: 'settings:fake-modern', name: 'add' });
+    await screenshot('mcp-tool-form', 30000, { waitForSelector: 'vscode-button.run', sidebarWidth: 520 });
+    // The form starts from the schema (a: 0, b: 0); the person presses Run.
+    await click('vscode-button.run');
+    await screenshot('mcp-tool-form-result', 30000, { waitForSelector: '.result-text:has-text("0+0=0")', sidebarWidth: 520 });
+    await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
+  });
+
   it('hands the approved servers to an agent at session/new and says which it did not', async function () {
     this.timeout(60_000);
     const a = await api();
@@ -76,7 +86,8 @@ describe('MCP host in the editor', () => {
     const s = a.session(key)!;
     const notice = s.entries.find((e) => e.kind === 'notice' && /MCP servers given to the agent/.test(e.text));
     assert.ok(notice && notice.kind === 'notice', JSON.stringify(s.entries));
-    assert.match(notice.text, /given to the agent: everything, fake-modern, broken, workspace-fake, editor\./);
+    assert.match(notice.text, /given to the agent: everything, fake-modern, workspace-fake, editor\./);
+    assert.match(notice.text, /Not given: broken \(it failed to start here: could not start \(exit code 3\): fake-mcp: cannot open database/);
     await a.closeSession(key);
   });
 

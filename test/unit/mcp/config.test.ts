@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
-import { inputReferences, parseDotMcpJson, parseServerMap, parseVscodeMcpJson, resolveTransport } from '../../../src/mcp/config';
+import { describeDefinition, inputReferences, parseDotMcpJson, parseServerMap, parseVscodeMcpJson, resolveTransport } from '../../../src/mcp/config';
+import { telling } from '../../../src/mcp/connection';
 import { renderToolResult, schemaSkeleton } from '../../../src/mcp/render';
 
 describe('MCP server definitions', () => {
@@ -36,6 +37,22 @@ describe('MCP server definitions', () => {
     const t = resolveTransport(fs.transport, { inputs: { k: 's3cret' }, env: { HOME: '/home/me' }, workspaceFolder: '/w' });
     assert.deepEqual(t, { type: 'stdio', command: 'srv', args: ['/w', '--key=s3cret'], env: { HOME_COPY: '/home/me', DROP: null }, cwd: undefined });
     assert.throws(() => resolveTransport(fs.transport, { inputs: {}, env: {} }), /input "k" has no value/);
+  });
+});
+
+describe('what approving a server lets run', () => {
+  it('names the command, folder and every variable, and warns about code-loading ones; HTTP shows header names only', () => {
+    const [d] = parseServerMap({ s: { command: 'node', args: ['srv.mjs'], cwd: '/w', env: { NODE_OPTIONS: '--require /tmp/evil.js', X: '1', GONE: null } } }, 'vscode-mcp.json', 't').servers;
+    const text = describeDefinition(d);
+    assert.match(text, /runs: node srv\.mjs; in \/w; with environment NODE_OPTIONS=--require \/tmp\/evil\.js X=1 without GONE; WARNING: NODE_OPTIONS can make it load other code/);
+    const [h] = parseServerMap({ h: { type: 'http', url: 'https://x.example/mcp', headers: { Authorization: 'Bearer secret' } } }, 'settings', 't').servers;
+    assert.equal(describeDefinition(h), 'connects to https://x.example/mcp with headers Authorization');
+  });
+
+  it('the stderr line that says what went wrong is the error, not the banner or the runtime version', () => {
+    assert.equal(telling(['Server starting', "Error: Cannot find module '/x/nope.js'", '    at Module._resolveFilename', 'Node.js v20.20.2']), "Error: Cannot find module '/x/nope.js'");
+    assert.equal(telling(['just a banner']), 'just a banner');
+    assert.equal(telling([]), undefined);
   });
 });
 

@@ -81,6 +81,7 @@ describe('MCP host connection (real servers over stdio)', function () {
     assert.equal(c.state.state, 'error');
     const s = c.state as Extract<McpServerState, { state: 'error' }>;
     assert.ok(s.stderrTail.some((l) => /cannot open database/.test(l)), JSON.stringify(s));
+    assert.match(s.message, /could not start \(exit code 3\): fake-mcp: cannot open database/);
   });
 
   it('a slow server is shown as slow after the budget and registered when it comes up', async function () {

@@ -1,0 +1,32 @@
+/**
+ * Typed messages between the Run Tool panel (a webview with a form generated from the tool's input
+ * schema) and the extension. The webview imports this file with `import type` only.
+ */
+
+/** The tool as the form needs it. */
+export interface ToolForm {
+  server: string;
+  name: string;
+  title?: string;
+  description?: string;
+  /** The tool's JSON Schema for its arguments (`inputSchema`). */
+  inputSchema: unknown;
+  annotations?: { readOnlyHint?: boolean; destructiveHint?: boolean; openWorldHint?: boolean };
+}
+
+/** One content block of a result, reduced to what the panel shows. */
+export type ResultBlock =
+  | { type: 'text'; text: string }
+  | { type: 'image'; mimeType: string; data: string }
+  | { type: 'link'; uri: string; name: string }
+  | { type: 'json'; label: string; value: string };
+
+/** Extension → webview. */
+export type ToolRunHostMessage =
+  | { type: 'tool'; tool: ToolForm }
+  | { type: 'running' }
+  | { type: 'result'; isError: boolean; blocks: ResultBlock[] }
+  | { type: 'failed'; message: string };
+
+/** Webview → extension. */
+export type ToolRunWebviewMessage = { type: 'ready' } | { type: 'run'; args: Record<string, unknown> } | { type: 'cancel' };
