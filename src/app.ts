@@ -38,6 +38,8 @@ export class App implements vscode.Disposable {
   readonly editorMcp: EditorMcpServer;
   readonly audit: AuditLog;
   private readonly terminals = new Map<string, SessionTerminals>();
+  /** MCP server ids each session's agent received in `session/new`. */
+  private readonly mcpGiven = new Map<string, Set<string>>();
   private readonly disposables: vscode.Disposable[] = [];
   private agentCache: ResolvedAgent[] | undefined;
 
@@ -122,6 +124,12 @@ export class App implements vscode.Disposable {
         this.notifyPermission(c.key, c.patches);
       }),
       this.manager.onDidChangeSessions(() => this.view.onSessionsChange()),
+      this.mcp.onDidChangeCatalog(({ definition, description }) => {
+        // ACP cannot take a server back from a running agent: the session is told instead.
+        for (const [key, ids] of this.mcpGiven) {
+          if (ids.has(definition.id)) this.manager.get(key)?.notice('warning', `The MCP server "${definition.name}" that this agent was given: ${description}. New sessions do not get it until you accept the change; this agent still has it.`);
+        }
+      }),
       onDidChangeSettings(() => {
         this.agentCache = undefined;
         this.view.onAgentsChange();
@@ -202,7 +210,11 @@ export class App implements vscode.Disposable {
    * this session only.
    */
   private async forwardMcp(caps: McpCapabilities | undefined, key: string): Promise<ForwardResult> {
-    const result = forwardServers(await this.mcp.forwardable(), caps);
+    const candidates = await this.mcp.forwardable();
+    const result = forwardServers(candidates, caps);
+    // Which servers this session's agent holds, to tell it if their tools change later.
+    const given = new Set(result.report.filter((r) => r.sent).map((r) => r.name));
+    this.mcpGiven.set(key, new Set(candidates.filter((c) => given.has(c.definition.name)).map((c) => c.definition.id)));
     if (!vscode.workspace.getConfiguration('agentSwitchboard').get<boolean>('editorMcpServer', true)) return result;
     try {
       const url = await this.editorMcp.start();
@@ -231,6 +243,7 @@ export class App implements vscode.Disposable {
 
   async closeSession(key: string): Promise<void> {
     this.editorMcp.revoke(key);
+    this.mcpGiven.delete(key);
     await this.manager.close(key);
     this.terminals.delete(key);
   }

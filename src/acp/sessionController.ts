@@ -98,6 +98,11 @@ export class SessionController implements SessionHandlers {
     this.dispatch({ type: 'agentError', error });
   }
 
+  /** Adds a notice to the thread (something the person should know about this session). */
+  notice(severity: 'info' | 'warning' | 'error', text: string): void {
+    this.dispatch({ type: 'notice', severity, text });
+  }
+
 
   /**
    * Sends a prompt turn (`session/prompt`) and resolves with the agent's answer.

@@ -38,6 +38,9 @@ export class McpCenter implements vscode.Disposable {
   private jsonInput = false;
   /** Servers whose tools changed since the person accepted them, with what changed. */
   private readonly catalogChanges = new Map<string, CatalogDiff>();
+  private readonly catalogEmitter = new vscode.EventEmitter<{ definition: McpServerDefinition; description: string }>();
+  /** Fires when a server's tools change from what the person accepted (sessions that have it are told). */
+  readonly onDidChangeCatalog = this.catalogEmitter.event;
   private resultSeq = 0;
 
   constructor(
@@ -141,7 +144,11 @@ export class McpCenter implements vscode.Disposable {
         continue;
       }
       const diff = diffCatalog(pinned, now);
-      if (diff) this.catalogChanges.set(s.definition.id, diff);
+      if (diff) {
+        const known = this.catalogChanges.get(s.definition.id);
+        this.catalogChanges.set(s.definition.id, diff);
+        if (JSON.stringify(known) !== JSON.stringify(diff)) this.catalogEmitter.fire({ definition: s.definition, description: describeDiff(diff) });
+      }
       else this.catalogChanges.delete(s.definition.id);
     }
     if (stored) void this.context.workspaceState.update(PINS_KEY, pins);
@@ -382,6 +389,7 @@ export class McpCenter implements vscode.Disposable {
 
   dispose(): void {
     if (this.ticker) clearInterval(this.ticker);
+    this.catalogEmitter.dispose();
     this.disposables.forEach((d) => d.dispose());
     this.host.dispose();
   }
