@@ -84,7 +84,7 @@ export interface SwitchboardApi {
    * why they are held back, and their tools. Start them with the command `agentSwitchboard.mcp.start`;
    * run a tool with `agentSwitchboard.mcp.runTool` and `({type: 'tool', serverId, name}, args)`.
    */
-  mcpServers(): { id: string; name: string; source: string; held?: string; catalogChanged?: string; state?: McpServerState; tools: string[] }[];
+  mcpServers(): { id: string; name: string; source: string; held?: string; catalogChanged?: string; catalogChangeDetails: string[]; state?: McpServerState; tools: string[] }[];
   /** Closes a session and ends its agent and terminals. */
   closeSession(sessionKey: string): Promise<void>;
 }

@@ -304,6 +304,7 @@ export class App implements vscode.Disposable {
           source: s.definition.source,
           held: s.held,
           catalogChanged: this.mcp.catalogChange(s.definition.id),
+          catalogChangeDetails: this.mcp.changeDetails(s.definition.id),
           state: s.connection ? structuredClone(s.connection.state) : undefined,
           tools: s.connection?.catalog.tools.map((t) => t.name) ?? [],
         })),

@@ -17,6 +17,8 @@ import { openToolRunPanel } from './toolRun/panel';
 
 const APPROVED_KEY = 'agentSwitchboard.mcp.approved';
 const PINS_KEY = 'agentSwitchboard.mcp.pins';
+/** The accepted description of each tool, to show what a changed catalog changed. */
+const ACCEPTED_KEY = 'agentSwitchboard.mcp.acceptedTools';
 /** Read-only documents that show tool results, resources and prompts (nothing to save or lose). */
 const RESULT_SCHEME = 'agent-switchboard-mcp';
 const SECTION = 'agentSwitchboard';
@@ -53,7 +55,7 @@ export class McpCenter implements vscode.Disposable {
       startupBudgetMs: this.startupSeconds() * 1000,
       baseEnv: process.env,
     });
-    this.tree = new McpTree(this.host, (id) => this.catalogChanges.get(id));
+    this.tree = new McpTree(this.host, (id) => this.catalogChanges.get(id), (id) => this.changeDetails(id));
     this.view = vscode.window.createTreeView('agentSwitchboard.mcp', { treeDataProvider: this.tree, showCollapseAll: true });
     const watcher = vscode.workspace.createFileSystemWatcher('**/{.vscode/mcp.json,.mcp.json}');
     const reload = () => void this.reload();
@@ -140,6 +142,7 @@ export class McpCenter implements vscode.Disposable {
       const pinned = pins[s.definition.id];
       if (!pinned) {
         pins[s.definition.id] = now;
+        this.storeAccepted(s.definition.id, c.catalog.tools);
         stored = true;
         continue;
       }
@@ -159,8 +162,32 @@ export class McpCenter implements vscode.Disposable {
     const c = this.host.connection(n.serverId);
     const pins = this.context.workspaceState.get<Record<string, CatalogPins>>(PINS_KEY, {});
     await this.context.workspaceState.update(PINS_KEY, { ...pins, [n.serverId]: pinCatalog(c.catalog.tools) });
+    this.storeAccepted(n.serverId, c.catalog.tools);
     this.catalogChanges.delete(n.serverId);
     this.tree.refresh();
+  }
+
+  private storeAccepted(id: string, tools: readonly { name: string; description?: string }[]): void {
+    const all = this.context.workspaceState.get<Record<string, Record<string, string>>>(ACCEPTED_KEY, {});
+    void this.context.workspaceState.update(ACCEPTED_KEY, { ...all, [id]: Object.fromEntries(tools.map((t) => [t.name, t.description ?? ''])) });
+  }
+
+  /**
+   * What changed, tool by tool, between the accepted catalog and the current one: the description
+   * before and now (shortened), new and removed tools. For the person deciding whether to accept.
+   */
+  changeDetails(id: string): string[] {
+    const diff = this.catalogChanges.get(id);
+    const tools = this.host.list().find((s) => s.definition.id === id)?.connection?.catalog.tools ?? [];
+    if (!diff) return [];
+    const accepted = this.context.workspaceState.get<Record<string, Record<string, string>>>(ACCEPTED_KEY, {})[id] ?? {};
+    const short = (t: string) => (t.length > 300 ? `${t.slice(0, 299)}…` : t);
+    const now = (name: string) => tools.find((t) => t.name === name)?.description ?? '';
+    return [
+      ...diff.changed.map((n) => (accepted[n] !== undefined && accepted[n] !== now(n) ? `${n}: was "${short(accepted[n])}" — now "${short(now(n))}"` : `${n}: its schema or hints changed`)),
+      ...diff.added.map((n) => `${n} (new): "${short(now(n))}"`),
+      ...diff.removed.map((n) => `${n} (removed)`),
+    ];
   }
 
   /** What changed in a server's tools since they were accepted, if anything. */

@@ -44,6 +44,7 @@ export class McpTree implements vscode.TreeDataProvider<McpNode>, vscode.Disposa
   constructor(
     private readonly host: McpHost,
     private readonly catalogChange: (serverId: string) => CatalogDiff | undefined,
+    private readonly changeDetails: (serverId: string) => string[] = () => [],
   ) {}
 
   refresh(): void {
@@ -69,7 +70,7 @@ export class McpTree implements vscode.TreeDataProvider<McpNode>, vscode.Disposa
     if (!s) return new vscode.TreeItem('(removed)');
     switch (node.type) {
       case 'server':
-        return serverItem(s, this.catalogChange(s.definition.id));
+        return serverItem(s, this.catalogChange(s.definition.id), this.changeDetails(s.definition.id));
       case 'group': {
         const n = s.connection?.catalog[node.group].length ?? 0;
         const item = new vscode.TreeItem(`${node.group[0].toUpperCase()}${node.group.slice(1)} (${n})`, node.group === 'tools' ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.Collapsed);
@@ -128,7 +129,7 @@ export class McpTree implements vscode.TreeDataProvider<McpNode>, vscode.Disposa
   }
 }
 
-function serverItem(s: HostedServer, change: CatalogDiff | undefined): vscode.TreeItem {
+function serverItem(s: HostedServer, change: CatalogDiff | undefined, details: string[]): vscode.TreeItem {
   const d = s.definition;
   const state = s.connection?.state;
   const running = state?.state === 'running';
@@ -174,7 +175,11 @@ function serverItem(s: HostedServer, change: CatalogDiff | undefined): vscode.Tr
   md.appendMarkdown(`**${d.name}** (${d.transport.type}) from ${source}\n\n`);
   md.appendText(`It ${how}.`);
   if (state?.state === 'running') md.appendMarkdown(`\n\n${state.serverName} ${state.serverVersion}, protocol ${state.protocolVersion} (${state.era === 'modern' ? '2026-07-28 stateless' : '2025 handshake'})`);
-  if (change && state?.state === 'running') md.appendMarkdown(`\n\n**${describeDiff(change)}.** Check the tools' descriptions below, then *Accept Tool Changes* to give it to agents again.`);
+  if (change && state?.state === 'running') {
+    md.appendMarkdown(`\n\n**${describeDiff(change)}.** Check what changed, then *Accept Tool Changes* to give it to agents again:\n\n`);
+    // The server wrote these: shown as plain text, never as Markdown.
+    for (const line of details) md.appendText(`• ${line}\n`);
+  }
   if (state?.state === 'error' && state.stderrTail.length) md.appendCodeblock(state.stderrTail.slice(-12).join('\n'), 'text');
   item.tooltip = md;
   return item;

@@ -102,6 +102,7 @@ describe('MCP host in the editor', () => {
     await config.update('mcpServers', { ...servers, 'fake-modern': { ...servers['fake-modern'], args: [FAKE, '--era', 'modern', '--description', rewritten] } }, vscode.ConfigurationTarget.Global);
     const changed = await until('the changed catalog noticed', () => (server(a, 'settings:fake-modern')?.catalogChanged ? server(a, 'settings:fake-modern') : undefined));
     assert.match(changed.catalogChanged ?? '', /changed: add/);
+    assert.deepStrictEqual(changed.catalogChangeDetails, [`add: was "Adds two numbers." — now "${rewritten}"`], 'the person sees the old and the new description');
     await screenshot('mcp-catalog-changed', 30000, { waitForSelector: '.monaco-list-row:has-text("tools changed")', sidebarWidth: 520 });
     const warned = await until('the open session told', () => a.session(before)!.entries.find((e) => e.kind === 'notice' && /"fake-modern" that this agent was given: its tools changed/.test(e.text)));
     assert.ok(warned);
