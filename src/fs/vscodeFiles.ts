@@ -137,7 +137,8 @@ export async function readCurrentText(absPath: string): Promise<string | null> {
   }
 }
 
-function openDocument(uri: vscode.Uri): vscode.TextDocument | undefined {
+/** The open (not closed) document of a file, if any. */
+export function openDocument(uri: vscode.Uri): vscode.TextDocument | undefined {
   return vscode.workspace.textDocuments.find((d) => !d.isClosed && d.uri.scheme === 'file' && d.uri.fsPath === uri.fsPath);
 }
 

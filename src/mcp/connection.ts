@@ -13,6 +13,7 @@ import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/cli
 import { GroupStdioTransport } from './stdioTransport';
 import type { CallToolResult, Prompt, Resource, Tool } from '@modelcontextprotocol/client';
 import { Emitter, type Event } from '../common/lifecycle';
+import { errorMessage } from '../acp/connection';
 import type { McpTransportSpec } from './config';
 
 /** Where a server is in its life. */
@@ -130,7 +131,7 @@ export class McpServerConnection {
         // A process that died says why on stderr, often a moment after the pipe closed.
         if (this.transport.type === 'stdio') await new Promise((r) => setTimeout(r, 150));
         const why = telling(this.stderr);
-        this.fail(`could not start${this.exitText()}: ${why ? `${why} (${message(err)})` : message(err)}`);
+        this.fail(`could not start${this.exitText()}: ${why ? `${why} (${errorMessage(err)})` : errorMessage(err)}`);
       }
       await client.close().catch(() => undefined);
     } finally {
@@ -147,7 +148,7 @@ export class McpServerConnection {
       this._listed = true;
       this.emitter.fire();
     } catch (err) {
-      this.fail(`listing its tools failed: ${message(err)}`);
+      this.fail(`listing its tools failed: ${errorMessage(err)}`);
     }
   }
 
@@ -264,6 +265,3 @@ export function telling(lines: readonly string[]): string | undefined {
   return [...lines].reverse().find((l) => errorLike.test(l)) ?? lines.at(-1);
 }
 
-function message(err: unknown): string {
-  return err instanceof Error ? err.message : String(err);
-}

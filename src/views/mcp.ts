@@ -36,8 +36,6 @@ export class McpCenter implements vscode.Disposable {
   private readonly reported = new Set<string>();
   private ticker: NodeJS.Timeout | undefined;
   private readonly results = new Map<string, string>();
-  /** Run Tool asks for JSON in an input box instead of the form panel (the command's second mode). */
-  private jsonInput = false;
   /** Servers whose tools changed since the person accepted them, with what changed. */
   private readonly catalogChanges = new Map<string, CatalogDiff>();
   private readonly catalogEmitter = new vscode.EventEmitter<{ definition: McpServerDefinition; description: string }>();
@@ -79,14 +77,7 @@ export class McpCenter implements vscode.Disposable {
       vscode.commands.registerCommand('agentSwitchboard.mcp.acceptCatalog', (n: unknown) => this.acceptCatalog(parseMcpNode(n))),
       vscode.commands.registerCommand('agentSwitchboard.mcp.provideInputs', (n: unknown) => this.provideInputs(parseMcpNode(n))),
       vscode.commands.registerCommand('agentSwitchboard.mcp.runTool', (n: unknown, args?: unknown) => this.runTool(parseMcpNode(n), args)),
-      vscode.commands.registerCommand('agentSwitchboard.mcp.runToolJson', async (n: unknown) => {
-        this.jsonInput = true;
-        try {
-          return await this.runTool(parseMcpNode(n));
-        } finally {
-          this.jsonInput = false;
-        }
-      }),
+      vscode.commands.registerCommand('agentSwitchboard.mcp.runToolJson', (n: unknown) => this.runTool(parseMcpNode(n), undefined, true)),
       vscode.commands.registerCommand('agentSwitchboard.mcp.readResource', (n: unknown) => this.readResource(parseMcpNode(n))),
       vscode.commands.registerCommand('agentSwitchboard.mcp.getPrompt', (n: unknown) => this.getPrompt(parseMcpNode(n))),
     );
@@ -337,14 +328,14 @@ export class McpCenter implements vscode.Disposable {
    * document; the call is cancellable from the progress notification.
    * @returns the tool's result, or undefined when the panel was opened or the person cancelled.
    */
-  private async runTool(n: McpNode, given?: unknown): Promise<unknown> {
+  private async runTool(n: McpNode, given?: unknown, json = false): Promise<unknown> {
     if (n.type !== 'tool') throw new Error('Run Tool applies to a tool.');
     const connection = this.host.connection(n.serverId);
     const tool = connection.catalog.tools.find((t) => t.name === n.name);
     if (!tool) throw new Error(`The server no longer offers the tool "${n.name}".`);
     let args = given;
     // By hand: a form generated from the tool's input schema, in a panel.
-    if (args === undefined && !this.jsonInput) {
+    if (args === undefined && !json) {
       openToolRunPanel(this.context.extensionUri, connection, tool.name, this.log);
       return undefined;
     }

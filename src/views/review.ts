@@ -10,6 +10,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { SessionPatch, SessionState } from '../acp/session/types';
 import { fileEncoding } from '../config/vscodeSettings';
+import { openDocument as openFileDocument } from '../fs/vscodeFiles';
 import { asOwnEdit, isOwnEdit, isSavingByUs, replaceChecked } from '../edits/vscodeApply';
 import { DiskBaselines, type Snapshot } from '../edits/baselines';
 import { decodeFile, detectEol, encodeFile } from '../edits/encoding';
@@ -39,7 +40,7 @@ export function readSnapshot(p: string): Snapshot {
 }
 
 function openDocument(p: string): vscode.TextDocument | undefined {
-  return vscode.workspace.textDocuments.find((d) => !d.isClosed && d.uri.scheme === 'file' && d.uri.fsPath === p);
+  return openFileDocument(vscode.Uri.file(p));
 }
 
 /**
@@ -170,8 +171,11 @@ export class ReviewCenter implements vscode.Disposable {
   private documentChanged(e: vscode.TextDocumentChangeEvent): void {
     if (e.document.uri.scheme !== 'file' || !e.contentChanges.length || isOwnEdit(e.document.uri)) return;
     const p = e.document.uri.fsPath;
-    if (!this.model.latestFor(p)) return;
+    const latest = this.model.latestFor(p);
+    if (!latest) return;
     if (this.saving.has(e.document.uri.toString()) || isSavingByUs(e.document.uri)) return this.model.noteLater(p, 'formatter');
+    // Once the person is noted, further keystrokes change nothing: no disk read per keystroke.
+    if (latest.later.at(-1)?.by === 'person') return;
     // A document that now equals the disk was reloaded from it (the watcher attributes that change);
     // isDirty cannot tell, as the editor updates it after this event.
     const disk = readSnapshot(p);
