@@ -66,7 +66,7 @@ export class App implements vscode.Disposable {
     });
     const roots = () => (vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.fsPath);
     this.conflicts = new ConflictCenter(vscode.Uri.joinPath(context.storageUri ?? context.globalStorageUri, 'merges'));
-    this.mcp = new McpCenter(context, (m) => this.log.warn(m));
+    this.mcp = new McpCenter(context, (m) => this.log.warn(m), (e) => this.audit.append(e));
     this.editorMcp = new EditorMcpServer(
       new VscodeLanguagePort(roots),
       (sessionKey, tool, args, outcome) => this.policy.recordEditorToolCall(sessionKey, tool, typeof args.path === 'string' ? args.path : undefined, outcome),

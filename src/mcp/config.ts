@@ -10,6 +10,7 @@
  */
 import { parse as parseJsonc, printParseErrorCode, type ParseError } from 'jsonc-parser';
 import { z } from 'zod';
+import type { OAuthClientSettings } from './oauth';
 
 /** Where a definition came from. Workspace files obey Workspace Trust; settings may be user-level. */
 export type McpSource = 'settings' | 'vscode-mcp.json' | 'mcp.json';
@@ -17,7 +18,7 @@ export type McpSource = 'settings' | 'vscode-mcp.json' | 'mcp.json';
 /** How to reach a server. Values may hold `${input:id}`, `${env:NAME}`, `${workspaceFolder}`. */
 export type McpTransportSpec =
   | { type: 'stdio'; command: string; args: string[]; env: Record<string, string | null>; cwd?: string }
-  | { type: 'http'; url: string; headers: Record<string, string> };
+  | { type: 'http'; url: string; headers: Record<string, string>; oauth?: OAuthClientSettings };
 
 /** One MCP server the person configured. */
 export interface McpServerDefinition {
@@ -54,6 +55,8 @@ const HttpEntry = z.object({
   type: z.enum(['http', 'sse', 'streamable-http']).optional(),
   url: z.string().url(),
   headers: z.record(z.string(), z.string()).default({}),
+  // A client registered with the server's authorization server beforehand (else the client registers itself).
+  oauth: z.object({ clientId: z.string().min(1).optional(), clientSecret: z.string().optional(), scope: z.string().optional() }).optional(),
   enabled: z.boolean().optional(),
   disabled: z.boolean().optional(),
 });
@@ -93,7 +96,7 @@ export function parseServerMap(raw: unknown, source: McpSource, where: string, f
     const e = r.data;
     const enabled = e.enabled !== false && e.disabled !== true;
     const transport: McpTransportSpec =
-      'command' in e ? { type: 'stdio', command: e.command, args: e.args, env: e.env, cwd: e.cwd } : { type: 'http', url: e.url, headers: e.headers };
+      'command' in e ? { type: 'stdio', command: e.command, args: e.args, env: e.env, cwd: e.cwd } : { type: 'http', url: e.url, headers: e.headers, ...(e.oauth ? { oauth: e.oauth } : {}) };
     out.servers.push({ id: `${source}:${name}`, name, source, file, transport, enabled });
   }
   return out;
@@ -161,13 +164,14 @@ export function resolveTransport(t: McpTransportSpec, vars: { inputs: Record<str
       cwd: t.cwd === undefined ? undefined : sub(t.cwd),
     };
   }
-  return { type: 'http', url: sub(t.url), headers: Object.fromEntries(Object.entries(t.headers).map(([k, v]) => [k, sub(v)])) };
+  const oauth = t.oauth && { ...t.oauth, ...(t.oauth.clientSecret !== undefined ? { clientSecret: sub(t.oauth.clientSecret) } : {}) };
+  return { type: 'http', url: sub(t.url), headers: Object.fromEntries(Object.entries(t.headers).map(([k, v]) => [k, sub(v)])), ...(oauth ? { oauth } : {}) };
 }
 
 function stringsOf(t: McpTransportSpec): string[] {
   return t.type === 'stdio'
     ? [t.command, ...t.args, ...Object.values(t.env).filter((v): v is string => typeof v === 'string'), ...(t.cwd ? [t.cwd] : [])]
-    : [t.url, ...Object.values(t.headers)];
+    : [t.url, ...Object.values(t.headers), ...(t.oauth?.clientSecret ? [t.oauth.clientSecret] : [])];
 }
 
 /** Variables that make a program load code of someone else's choosing. */

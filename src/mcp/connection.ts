@@ -15,11 +15,14 @@ import type { CallToolResult, Prompt, Resource, Tool } from '@modelcontextprotoc
 import { Emitter, type Event } from '../common/lifecycle';
 import { errorMessage } from '../acp/connection';
 import type { McpTransportSpec } from './config';
+import { elicitationProblems, withDefaults, type Elicitor } from './elicitation';
+import { isUnauthorized, McpOAuthProvider, type AuthorizationPort, type OAuthProviderOptions, type SecretStore } from './oauth';
 
 /** Where a server is in its life. */
 export type McpServerState =
   | { state: 'stopped' }
-  | { state: 'starting'; since: number; slow: boolean }
+  /** `signIn`: the authorization page the person has to complete (HTTP servers with OAuth). */
+  | { state: 'starting'; since: number; slow: boolean; signIn?: string }
   | { state: 'running'; since: number; era: 'modern' | 'legacy'; protocolVersion: string; serverName: string; serverVersion: string; instructions?: string }
   | { state: 'error'; message: string; stderrTail: string[] };
 
@@ -39,6 +42,13 @@ export interface McpConnectionOptions {
   baseEnv: NodeJS.ProcessEnv;
   /** Lines of stderr kept for error reports. */
   stderrLines?: number;
+  /**
+   * Asks the person when the server sends a form-mode `elicitation/create`. Without it the client
+   * does not declare elicitation and servers cannot ask.
+   */
+  elicit?: Elicitor;
+  /** OAuth for HTTP servers that require it: where credentials live and how the browser is reached. */
+  oauth?: { store: SecretStore; port: AuthorizationPort; options: OAuthProviderOptions };
 }
 
 const EMPTY: McpCatalog = { tools: [], resources: [], prompts: [] };
@@ -47,6 +57,8 @@ const EMPTY: McpCatalog = { tools: [], resources: [], prompts: [] };
 export class McpServerConnection {
   private client: Client | undefined;
   private stdio: GroupStdioTransport | undefined;
+  private http: StreamableHTTPClientTransport | undefined;
+  private oauth: McpOAuthProvider | undefined;
   private stderr: string[] = [];
   private stopping = false;
   private _state: McpServerState = { state: 'stopped' };
@@ -98,21 +110,9 @@ export class McpServerConnection {
     const slowTimer = setTimeout(() => {
       if (this._state.state === 'starting') this.set({ ...this._state, slow: true });
     }, this.options.startupBudgetMs);
-    const client = new Client(this.options.clientInfo, {
-      capabilities: {},
-      // The probe waits a while on its own: a slow server is still starting, not an old one.
-      versionNegotiation: { mode: 'auto', probe: { timeoutMs: 10_000, maxRetries: 0 } },
-      listChanged: {
-        tools: { onChanged: (err, tools) => this.listChanged(err, () => (this._catalog = { ...this._catalog, tools: tools ?? [] })) },
-        resources: { onChanged: (err, resources) => this.listChanged(err, () => (this._catalog = { ...this._catalog, resources: resources ?? [] })) },
-        prompts: { onChanged: (err, prompts) => this.listChanged(err, () => (this._catalog = { ...this._catalog, prompts: prompts ?? [] })) },
-      },
-    });
-    this.client = client;
+    let client: Client | undefined;
     try {
-      const transport = this.createTransport();
-      client.onclose = () => this.closed();
-      await client.connect(transport);
+      client = await this.connect();
       // The catalog is listed before the server counts as running, so "running" always has its tools.
       this._catalog = await this.listCatalog(client);
       this._listed = true;
@@ -133,10 +133,104 @@ export class McpServerConnection {
         const why = telling(this.stderr);
         this.fail(`could not start${this.exitText()}: ${why ? `${why} (${errorMessage(err)})` : errorMessage(err)}`);
       }
-      await client.close().catch(() => undefined);
+      await (client ?? this.client)?.close().catch(() => undefined);
     } finally {
       clearTimeout(slowTimer);
     }
+  }
+
+  /**
+   * Connects a new client; when an HTTP server answers that it needs authorization, waits for the
+   * person's sign-in in the browser (the SDK's OAuth flow started it), redeems the code and connects
+   * again. @throws Error when the server cannot be reached or the sign-in fails.
+   */
+  private async connect(): Promise<Client> {
+    for (let attempt = 1; ; attempt++) {
+      const client = this.makeClient();
+      this.client = client;
+      const transport = this.createTransport();
+      try {
+        await client.connect(transport);
+        client.onclose = () => this.closed();
+        return client;
+      } catch (err) {
+        const pending = isUnauthorized(err) && attempt <= 2 ? this.oauth?.takePendingAuthorization() : undefined;
+        if (!pending || this.stopping) throw err;
+        if (this._state.state === 'starting') this.set({ ...this._state, signIn: this.oauth?.pendingUrl?.toString() });
+        await this.completeSignIn(pending);
+        await client.close().catch(() => undefined);
+        if (this._state.state === 'starting') this.set({ ...this._state, signIn: undefined });
+      }
+    }
+  }
+
+  /** Waits for the browser's redirect and exchanges its code for tokens (checking `iss`, RFC 9207). */
+  private async completeSignIn(pending: Promise<URLSearchParams>): Promise<void> {
+    let params: URLSearchParams;
+    try {
+      params = await pending;
+    } catch (err) {
+      throw new Error(`it needs you to sign in, and the sign-in did not complete: ${errorMessage(err)}`);
+    }
+    if (!this.http) throw new Error('the sign-in finished after the server was stopped.');
+    await this.http.finishAuth(params);
+  }
+
+  /**
+   * Runs a request; when the server asks for more authorization on the way (a 401, or a 403
+   * `insufficient_scope` step-up), waits for the sign-in and runs it again (at most twice).
+   */
+  private async withSignIn<T>(run: (client: Client) => Promise<T>): Promise<T> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await run(this.runningClient());
+      } catch (err) {
+        const pending = isUnauthorized(err) && attempt <= 2 ? this.oauth?.takePendingAuthorization() : undefined;
+        if (!pending) throw err;
+        await this.completeSignIn(pending);
+      }
+    }
+  }
+
+  private makeClient(): Client {
+    const client = new Client(this.options.clientInfo, {
+      // applyDefaults: the SDK fills fields the person left empty with the schema's defaults (SEP-1034).
+      capabilities: this.options.elicit ? { elicitation: { form: { applyDefaults: true } } } : {},
+      // The probe waits a while on its own: a slow server is still starting, not an old one.
+      versionNegotiation: { mode: 'auto', probe: { timeoutMs: 10_000, maxRetries: 0 } },
+      listChanged: {
+        tools: { onChanged: (err, tools) => this.listChanged(err, () => (this._catalog = { ...this._catalog, tools: tools ?? [] })) },
+        resources: { onChanged: (err, resources) => this.listChanged(err, () => (this._catalog = { ...this._catalog, resources: resources ?? [] })) },
+        prompts: { onChanged: (err, prompts) => this.listChanged(err, () => (this._catalog = { ...this._catalog, prompts: prompts ?? [] })) },
+      },
+    });
+    if (this.options.elicit) this.handleElicitation(client, this.options.elicit);
+    return client;
+  }
+
+  /** The authorization page a sign-in is waiting on, to open again if the person closed it. */
+  get signInUrl(): string | undefined {
+    return this.oauth?.pendingUrl?.toString();
+  }
+
+  /** Forgets this server's OAuth credentials (stored per server and issuer). */
+  async signOut(): Promise<void> {
+    await this.oauth?.signOut();
+  }
+
+  private handleElicitation(client: Client, elicit: Elicitor): void {
+    client.setRequestHandler('elicitation/create', async (request, ctx) => {
+      const p = request.params;
+      // Only form mode is declared; the SDK refuses URL mode before it reaches us.
+      if (p.mode === 'url') return { action: 'decline' as const };
+      const requestedSchema = p.requestedSchema as Record<string, unknown>;
+      const answer = await elicit({ serverId: this.id, serverName: this.name, message: p.message, requestedSchema }, ctx.mcpReq.signal);
+      if (answer.action !== 'accept') return answer;
+      const problems = elicitationProblems(requestedSchema, withDefaults(requestedSchema, answer.content));
+      // The form checks as the person types; this is the last guard before values leave the editor.
+      if (problems.length) throw new Error(`The answer does not match what the server asked for: ${problems.join('; ')}`);
+      return answer;
+    });
   }
 
   /** Lists tools, resources and prompts again (each only when the server offers it). */
@@ -168,18 +262,17 @@ export class McpServerConnection {
    * @throws Error when the server is not running, or the server's JSON-RPC error.
    */
   async callTool(name: string, args: Record<string, unknown>, signal?: AbortSignal): Promise<CallToolResult> {
-    const client = this.runningClient();
-    return (await client.callTool({ name, arguments: args }, { signal })) as CallToolResult;
+    return this.withSignIn(async (client) => (await client.callTool({ name, arguments: args }, { signal })) as CallToolResult);
   }
 
   /** Reads a resource. @throws Error when not running, or the server's error. */
   async readResource(uri: string): Promise<Awaited<ReturnType<Client['readResource']>>> {
-    return this.runningClient().readResource({ uri });
+    return this.withSignIn((client) => client.readResource({ uri }));
   }
 
   /** Gets a prompt. @throws Error when not running, or the server's error. */
   async getPrompt(name: string, args: Record<string, string>): Promise<Awaited<ReturnType<Client['getPrompt']>>> {
-    return this.runningClient().getPrompt({ name, arguments: args });
+    return this.withSignIn((client) => client.getPrompt({ name, arguments: args }));
   }
 
   /** Stops the server (closes the transport; a stdio server's process ends with it). */
@@ -187,6 +280,7 @@ export class McpServerConnection {
     this.stopping = true;
     const client = this.client;
     this.client = undefined;
+    this.oauth?.cancel();
     await client?.close().catch(() => undefined);
     this._catalog = EMPTY;
     this.set({ state: 'stopped' });
@@ -212,7 +306,11 @@ export class McpServerConnection {
 
   private createTransport() {
     const t = this.transport;
-    if (t.type === 'http') return new StreamableHTTPClientTransport(new URL(t.url), { requestInit: { headers: t.headers } });
+    if (t.type === 'http') {
+      const o = this.options.oauth;
+      if (o && !this.oauth) this.oauth = new McpOAuthProvider(t.url, o.store, o.port, o.options, t.oauth);
+      return (this.http = new StreamableHTTPClientTransport(new URL(t.url), { requestInit: { headers: t.headers }, authProvider: this.oauth }));
+    }
     const env: Record<string, string> = {};
     for (const [k, v] of Object.entries(this.options.baseEnv)) if (v !== undefined) env[k] = v;
     for (const [k, v] of Object.entries(t.env)) {

@@ -14,6 +14,9 @@ import { McpHost, type ResolvedServer } from '../mcp/host';
 import { McpTree, parseMcpNode, type McpNode } from './mcpTree';
 import { renderToolResult, schemaSkeleton } from '../mcp/render';
 import { openToolRunPanel } from './toolRun/panel';
+import { askInPanel } from './elicitation';
+import { McpSignIn } from './mcpSignIn';
+import type { AuditEntry } from '../policy/audit';
 
 const APPROVED_KEY = 'agentSwitchboard.mcp.approved';
 const PINS_KEY = 'agentSwitchboard.mcp.pins';
@@ -42,22 +45,28 @@ export class McpCenter implements vscode.Disposable {
   /** Fires when a server's tools change from what the person accepted (sessions that have it are told). */
   readonly onDidChangeCatalog = this.catalogEmitter.event;
   private resultSeq = 0;
+  private readonly signIn: McpSignIn;
 
   constructor(
     private readonly context: vscode.ExtensionContext,
     private readonly log: (message: string) => void,
+    audit: (entry: AuditEntry) => void,
   ) {
     const version = String(context.extension.packageJSON.version ?? '0.0.0');
+    this.signIn = new McpSignIn(context.secrets);
     this.host = new McpHost({
       clientInfo: { name: 'agent-switchboard', version },
       startupBudgetMs: this.startupSeconds() * 1000,
       baseEnv: process.env,
+      elicit: (request, signal) => askInPanel(context.extensionUri, request, signal, audit, log),
+      oauth: { store: this.signIn.store, port: this.signIn, options: { clientName: 'Agent Switchboard (VS Code)' } },
     });
     this.tree = new McpTree(this.host, (id) => this.catalogChanges.get(id), (id) => this.changeDetails(id));
     this.view = vscode.window.createTreeView('agentSwitchboard.mcp', { treeDataProvider: this.tree, showCollapseAll: true });
     const watcher = vscode.workspace.createFileSystemWatcher('**/{.vscode/mcp.json,.mcp.json}');
     const reload = () => void this.reload();
     this.disposables.push(
+      this.signIn,
       this.view,
       this.tree,
       watcher,
@@ -73,6 +82,8 @@ export class McpCenter implements vscode.Disposable {
       vscode.workspace.registerTextDocumentContentProvider(RESULT_SCHEME, { provideTextDocumentContent: (uri) => this.results.get(uri.path) ?? 'This result is no longer available.' }),
       vscode.commands.registerCommand('agentSwitchboard.mcp.start', () => this.startAll()),
       vscode.commands.registerCommand('agentSwitchboard.mcp.restart', (n: unknown) => this.restart(parseMcpNode(n))),
+      vscode.commands.registerCommand('agentSwitchboard.mcp.openSignIn', (n: unknown) => this.openSignIn(parseMcpNode(n))),
+      vscode.commands.registerCommand('agentSwitchboard.mcp.signOut', (n: unknown) => this.signOut(parseMcpNode(n))),
       vscode.commands.registerCommand('agentSwitchboard.mcp.approve', (n: unknown, confirmed?: unknown) => this.approve(parseMcpNode(n), confirmed === true)),
       vscode.commands.registerCommand('agentSwitchboard.mcp.acceptCatalog', (n: unknown) => this.acceptCatalog(parseMcpNode(n))),
       vscode.commands.registerCommand('agentSwitchboard.mcp.provideInputs', (n: unknown) => this.provideInputs(parseMcpNode(n))),
@@ -94,6 +105,8 @@ export class McpCenter implements vscode.Disposable {
     if (!this.started) return;
     // Reloads overlap (a settings change and a file change at once): only the newest one applies.
     const seq = ++this.reloadSeq;
+    // The OAuth redirect URI must be known before an HTTP server can ask for a sign-in.
+    await this.signIn.ready();
     const { wanted, held } = await this.plan();
     if (seq === this.reloadSeq) this.host.reconcile(wanted, held);
   }
@@ -289,6 +302,20 @@ export class McpCenter implements vscode.Disposable {
 
   private async restart(n: McpNode): Promise<void> {
     await this.host.connection(n.serverId).restart();
+  }
+
+  /** Opens the authorization page a server's sign-in waits on again (the person closed the tab). */
+  private async openSignIn(n: McpNode): Promise<void> {
+    const url = this.host.connection(n.serverId).signInUrl;
+    if (!url) return void vscode.window.showInformationMessage('This server is not waiting for a sign-in.');
+    await vscode.env.openExternal(vscode.Uri.parse(url, true));
+  }
+
+  /** Forgets a server's OAuth credentials and restarts it, so its next use signs in again. */
+  private async signOut(n: McpNode): Promise<void> {
+    const c = this.host.connection(n.serverId);
+    await c.signOut();
+    await c.restart();
   }
 
   /**

@@ -149,6 +149,11 @@ function serverItem(s: HostedServer, change: CatalogDiff | undefined, details: s
     description = `${state.protocolVersion} (${state.era === 'modern' ? 'stateless' : 'initialize handshake'}) · ${c.tools.length} tool${c.tools.length === 1 ? '' : 's'}`;
     icon = new vscode.ThemeIcon('pass-filled', new vscode.ThemeColor('testing.iconPassed'));
     item.contextValue = 'mcpServer.running';
+  } else if (state.state === 'starting' && state.signIn) {
+    description = `waiting for you to sign in at ${new URL(state.signIn).host} (browser)`;
+    icon = new vscode.ThemeIcon('account', new vscode.ThemeColor('notificationsWarningIcon.foreground'));
+    item.tooltip = 'The server requires OAuth. Finish the sign-in in your browser, or use "Open Sign-In Page" if you closed it.';
+    item.contextValue = 'mcpServer.signIn';
   } else if (state.state === 'starting') {
     const secs = Math.round((Date.now() - state.since) / 1000);
     description = state.slow ? `not ready after ${secs} s — still waiting` : `starting… ${secs} s`;

@@ -6,8 +6,9 @@
 //   --crash        print a line to stderr and exit 3 before speaking MCP
 //   --description S  the description of the `add` tool (a changed catalog)
 // Tools: `add` {a, b} → "a+b=<sum>"; `sleep` {ms} → waits (cancellable); `env` {name} → the variable;
+// `ask` elicits {name (default "Ada"), color (titled choice), count (1..9)} and returns the answer as JSON;
 // `grow` registers a new tool `extra` (the server then announces tools/list_changed).
-import { McpServer } from '@modelcontextprotocol/server';
+import { inputRequired, inputResponse, McpServer } from '@modelcontextprotocol/server';
 import { serveStdio, StdioServerTransport } from '@modelcontextprotocol/server/stdio';
 import { z } from 'zod';
 
@@ -45,6 +46,31 @@ function build() {
   server.registerTool('env', { description: 'Returns an environment variable.', inputSchema: z.object({ name: z.string() }) }, async ({ name }) => ({
     content: [{ type: 'text', text: String(process.env[name] ?? '(unset)') }],
   }));
+  server.registerTool('ask', { description: 'Asks the person for a name, a colour and a count.', inputSchema: z.object({}) }, async (_args, ctx) => {
+    const question = {
+      mode: 'form',
+      message: 'Which colour should the report use?',
+      requestedSchema: {
+        type: 'object',
+        properties: {
+          name: { type: 'string', title: 'Your name', default: 'Ada' },
+          color: { type: 'string', title: 'Colour', oneOf: [{ const: 'r', title: 'Red' }, { const: 'g', title: 'Green' }] },
+          count: { type: 'integer', title: 'Copies', minimum: 1, maximum: 9 },
+        },
+        required: ['color', 'count'],
+      },
+    };
+    const done = (answer) => ({ content: [{ type: 'text', text: JSON.stringify(answer) }] });
+    // 2026-07-28: a multi round-trip request (the client answers and retries); 2025: a server→client request.
+    const given = inputResponse(ctx.mcpReq.inputResponses, 'q');
+    if (given.kind === 'elicit') return done(given.content ? { action: given.action, content: given.content } : { action: given.action });
+    try {
+      return done(await ctx.mcpReq.elicitInput(question));
+    } catch (err) {
+      if (!/not available on protocol revision/.test(String(err?.message))) throw err;
+      return inputRequired({ inputRequests: { q: inputRequired.elicit(question) } });
+    }
+  });
   server.registerTool('grow', { description: 'Adds the tool `extra`.', inputSchema: z.object({}) }, async () => {
     if (!grown) {
       grown = true;

@@ -79,6 +79,18 @@ describe('MCP host in the editor', () => {
     await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
   });
 
+  it('a server that asks the person (form elicitation) gets what they accept in the panel', async function () {
+    this.timeout(60_000);
+    // The tool asks mid-call; the call resolves once the person has answered.
+    const call = vscode.commands.executeCommand('agentSwitchboard.mcp.runTool', { type: 'tool', serverId: 'settings:fake-modern', name: 'ask' }, {}) as Thenable<{ content: { text: string }[] }>;
+    await screenshot('mcp-elicitation', 30000, { waitForSelector: 'vscode-button.accept', sidebarWidth: 520 });
+    // The form starts from the schema: the name's default, the first colour, the lowest count.
+    await click('vscode-button.accept');
+    const result = await call;
+    assert.deepStrictEqual(JSON.parse(result.content[0].text), { action: 'accept', content: { name: 'Ada', color: 'r', count: 1 } });
+    await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
+  });
+
   it('hands the approved servers to an agent at session/new and says which it did not', async function () {
     this.timeout(60_000);
     const a = await api();

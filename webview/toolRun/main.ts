@@ -1,15 +1,18 @@
 /**
  * Entry point of the Run Tool panel (bundled to `dist/webview/toolRun.js`): the tool's description
  * and hints, a form generated from its input schema, Run / Cancel, and the result (text, images,
- * links, structured content). The extension runs the call; this page holds no authority.
+ * links, structured content). The same page answers a server's form-mode elicitation: its message,
+ * a form from the requested schema, and Accept / Decline / Not now. The extension runs the call and
+ * sends the answer; this page holds no authority.
  */
 import '@vscode-elements/elements/dist/vscode-button/index.js';
 import '@vscode-elements/elements/dist/vscode-checkbox/index.js';
+import '@vscode-elements/elements/dist/vscode-multi-select/index.js';
 import '@vscode-elements/elements/dist/vscode-option/index.js';
 import '@vscode-elements/elements/dist/vscode-single-select/index.js';
 import '@vscode-elements/elements/dist/vscode-textarea/index.js';
 import '@vscode-elements/elements/dist/vscode-textfield/index.js';
-import type { ResultBlock, ToolForm, ToolRunHostMessage, ToolRunWebviewMessage } from '../../src/views/toolRun/protocol';
+import type { ElicitationForm, ResultBlock, ToolForm, ToolRunHostMessage, ToolRunWebviewMessage } from '../../src/views/toolRun/protocol';
 import { buildFields, collect, type Field } from './form';
 import css from './styles.css';
 
@@ -60,6 +63,39 @@ function showTool(t: ToolForm): void {
   root.append(form, actions, problems, result);
 }
 
+function button(label: string, className: string, secondary: boolean, onClick: () => void): HTMLElement {
+  const b = document.createElement('vscode-button');
+  b.className = className;
+  if (secondary) b.setAttribute('secondary', '');
+  b.textContent = label;
+  b.addEventListener('click', onClick);
+  return b;
+}
+
+function showElicitation(r: ElicitationForm): void {
+  root.replaceChildren();
+  root.append(el('h2', undefined, `${r.server} asks for information`), el('div', 'server', 'An MCP server you run is asking. Only what you accept is sent to it.'));
+  root.append(el('p', 'description message', r.message));
+  fields = buildFields(document, r.requestedSchema);
+  const form = el('div', 'form');
+  form.append(...fields.map((f) => f.element));
+  const actions = el('div', 'actions');
+  const answer = (m: ToolRunWebviewMessage) => {
+    actions.querySelectorAll('vscode-button').forEach((b) => b.setAttribute('disabled', ''));
+    api.postMessage(m);
+  };
+  actions.append(
+    button('Accept', 'accept', false, () => {
+      const c = collect(fields);
+      problems.textContent = 'errors' in c ? c.errors.join(' ') : '';
+      if ('args' in c) answer({ type: 'answer', action: 'accept', content: c.args });
+    }),
+    button('Decline', 'decline', true, () => answer({ type: 'answer', action: 'decline' })),
+    button('Not now', 'not-now', true, () => answer({ type: 'answer', action: 'cancel' })),
+  );
+  root.append(form, actions, problems, result);
+}
+
 function block(b: ResultBlock): HTMLElement {
   if (b.type === 'text') return el('pre', 'result-text', b.text);
   if (b.type === 'image') {
@@ -77,7 +113,12 @@ function block(b: ResultBlock): HTMLElement {
 window.addEventListener('message', (ev: MessageEvent<ToolRunHostMessage>) => {
   const m = ev.data;
   if (m.type === 'tool') showTool(m.tool);
-  else if (m.type === 'running') {
+  else if (m.type === 'elicit') showElicitation(m.request);
+  else if (m.type === 'withdrawn') result.replaceChildren(el('div', 'muted', m.message));
+  else if (m.type === 'problems') {
+    problems.textContent = m.problems.join(' ');
+    root.querySelectorAll('.actions vscode-button').forEach((b) => b.removeAttribute('disabled'));
+  } else if (m.type === 'running') {
     runButton.setAttribute('disabled', '');
     cancelButton.removeAttribute('disabled');
     result.replaceChildren(el('div', 'muted', 'Running…'));

@@ -10,10 +10,12 @@ import type { McpServerConnection } from '../../mcp/connection';
 import { makeNonce, renderSessionHtml } from '../session/html';
 import type { ResultBlock, ToolRunHostMessage } from './protocol';
 
-const MessageSchema = z.discriminatedUnion('type', [
+/** Every message the form page may send (validated on arrival; the page holds no authority). */
+export const FormMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('ready') }),
   z.object({ type: z.literal('run'), args: z.record(z.string(), z.unknown()) }),
   z.object({ type: z.literal('cancel') }),
+  z.object({ type: z.literal('answer'), action: z.enum(['accept', 'decline', 'cancel']), content: z.record(z.string(), z.unknown()).optional() }),
 ]);
 
 /** Result content reduced to what the panel shows (binary parts as data URIs for images only). */
@@ -30,30 +32,39 @@ export function resultBlocks(r: CallToolResult): ResultBlock[] {
   return out;
 }
 
-/** Opens a Run Tool panel for one tool of one running server. */
-export function openToolRunPanel(extensionUri: vscode.Uri, connection: McpServerConnection, toolName: string, log: (m: string) => void): vscode.WebviewPanel {
-  const tool = connection.catalog.tools.find((t) => t.name === toolName);
-  if (!tool) throw new Error(`The server no longer offers the tool "${toolName}".`);
+/**
+ * A webview panel that runs the form page (`dist/webview/toolRun.js`) under the strict CSP with a
+ * fresh nonce; used by Run Tool and by elicitation.
+ */
+export function createFormPanel(extensionUri: vscode.Uri, title: string, preserveFocus = false): vscode.WebviewPanel {
   const root = vscode.Uri.joinPath(extensionUri, 'dist', 'webview');
-  const panel = vscode.window.createWebviewPanel('agentSwitchboard.toolRun', `Run ${tool.title ?? tool.name}`, vscode.ViewColumn.Active, { enableScripts: true, localResourceRoots: [root], retainContextWhenHidden: true });
+  const panel = vscode.window.createWebviewPanel('agentSwitchboard.toolRun', title, { viewColumn: vscode.ViewColumn.Active, preserveFocus }, { enableScripts: true, localResourceRoots: [root], retainContextWhenHidden: true });
   panel.webview.html = renderSessionHtml({
     cspSource: panel.webview.cspSource,
     nonce: makeNonce(),
     scriptUri: panel.webview.asWebviewUri(vscode.Uri.joinPath(root, 'toolRun.js')).toString(),
     codiconCssUri: panel.webview.asWebviewUri(vscode.Uri.joinPath(root, 'codicon.css')).toString(),
-    title: `Run ${tool.name}`,
+    title,
   });
+  return panel;
+}
+
+/** Opens a Run Tool panel for one tool of one running server. */
+export function openToolRunPanel(extensionUri: vscode.Uri, connection: McpServerConnection, toolName: string, log: (m: string) => void): vscode.WebviewPanel {
+  const tool = connection.catalog.tools.find((t) => t.name === toolName);
+  if (!tool) throw new Error(`The server no longer offers the tool "${toolName}".`);
+  const panel = createFormPanel(extensionUri, `Run ${tool.title ?? tool.name}`);
   const post = (m: ToolRunHostMessage) => void panel.webview.postMessage(m);
   let running: AbortController | undefined;
   const sub = panel.webview.onDidReceiveMessage(async (raw: unknown) => {
-    const parsed = MessageSchema.safeParse(raw);
+    const parsed = FormMessageSchema.safeParse(raw);
     if (!parsed.success) return log(`Run Tool panel: ignored a malformed message (${parsed.error.issues[0]?.message ?? 'invalid'}).`);
     const m = parsed.data;
     if (m.type === 'ready') {
       post({ type: 'tool', tool: { server: connection.name, name: tool.name, title: tool.title, description: tool.description, inputSchema: tool.inputSchema, annotations: tool.annotations } });
     } else if (m.type === 'cancel') {
       running?.abort();
-    } else if (!running) {
+    } else if (m.type === 'run' && !running) {
       running = new AbortController();
       post({ type: 'running' });
       try {

@@ -21,12 +21,29 @@ export type ResultBlock =
   | { type: 'link'; uri: string; name: string }
   | { type: 'json'; label: string; value: string };
 
+/** A server's form-mode elicitation, as the panel shows it. */
+export interface ElicitationForm {
+  server: string;
+  message: string;
+  /** The requested schema: an object of primitive properties. */
+  requestedSchema: unknown;
+}
+
 /** Extension → webview. */
 export type ToolRunHostMessage =
   | { type: 'tool'; tool: ToolForm }
+  | { type: 'elicit'; request: ElicitationForm }
+  /** The question is over without an answer from this panel (the server cancelled or stopped). */
+  | { type: 'withdrawn'; message: string }
+  /** The answer was refused on the extension side (it did not match the schema). */
+  | { type: 'problems'; problems: string[] }
   | { type: 'running' }
   | { type: 'result'; isError: boolean; blocks: ResultBlock[] }
   | { type: 'failed'; message: string };
 
 /** Webview → extension. */
-export type ToolRunWebviewMessage = { type: 'ready' } | { type: 'run'; args: Record<string, unknown> } | { type: 'cancel' };
+export type ToolRunWebviewMessage =
+  | { type: 'ready' }
+  | { type: 'run'; args: Record<string, unknown> }
+  | { type: 'cancel' }
+  | { type: 'answer'; action: 'accept' | 'decline' | 'cancel'; content?: Record<string, unknown> };

@@ -72,18 +72,34 @@ describe('MCP conformance suite', function () {
 
   describe('client scenarios against our client', () => {
     const command = `npx tsx ${path.join('scripts', 'mcp-conformance-client.ts')}`;
-    for (const name of ['initialize', 'tools_call', 'sse-retry']) {
+    for (const name of ['initialize', 'tools_call', 'sse-retry', 'elicitation-sep1034-client-defaults']) {
       it(name, async () => {
         const r = await scenario(['client', '--command', command, '--scenario', name]);
         results.push(`${name} ${r.passed}/${r.total}`);
         assert.ok(r.total > 0 && r.passed === r.total, r.output.slice(-2000));
       });
     }
-    it('elicitation-sep1034-client-defaults: fails as expected (the host does not offer elicitation yet)', async () => {
-      const r = await scenario(['client', '--command', command, '--scenario', 'elicitation-sep1034-client-defaults']);
-      results.push(`elicitation-sep1034-client-defaults ${r.passed}/${r.total} (elicitation not offered)`);
-      assert.ok(r.total > 0, r.output.slice(-2000));
-      assert.match(r.output, /Method not found/, 'the server asked for elicitation and our client declined it as unsupported');
+
+    // OAuth: the editor's flow with a fetch as the browser. The client-credentials and cross-app
+    // scenarios (the suite's "extension" group) are machine-to-machine grants an editor does not use.
+    const withCimd = `${command} --client-metadata-url https://conformance-test.local/client-metadata.json`;
+    const auth = [
+      'metadata-default', 'metadata-var1', 'metadata-var2', 'metadata-var3', 'basic-cimd',
+      'scope-from-www-authenticate', 'scope-from-scopes-supported', 'scope-omitted-when-undefined', 'scope-step-up', 'scope-retry-limit',
+      'token-endpoint-auth-basic', 'token-endpoint-auth-post', 'token-endpoint-auth-none', 'pre-registration',
+      '2025-03-26-oauth-endpoint-fallback', 'resource-mismatch', 'offline-access-scope', 'offline-access-not-supported',
+    ];
+    for (const name of auth.map((a) => `auth/${a}`)) {
+      it(name, async () => {
+        const r = await scenario(['client', '--command', withCimd, '--scenario', name]);
+        results.push(`${name} ${r.passed}/${r.total}`);
+        assert.ok(r.total > 0 && r.passed === r.total, r.output.slice(-2000));
+      });
+    }
+    it('auth/2025-03-26-oauth-metadata-backcompat: refused, as the authorization server metadata names another issuer (RFC 8414 §3.3)', async () => {
+      const r = await scenario(['client', '--command', withCimd, '--scenario', 'auth/2025-03-26-oauth-metadata-backcompat']);
+      results.push(`auth/2025-03-26-oauth-metadata-backcompat ${r.passed}/${r.total} (issuer mismatch refused)`);
+      assert.match(r.output, /Issuer mismatch in authorization server metadata/);
     });
   });
 });

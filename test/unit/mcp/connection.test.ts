@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import path from 'node:path';
 import { McpServerConnection, type McpServerState } from '../../../src/mcp/connection';
 import type { McpTransportSpec } from '../../../src/mcp/config';
+import type { ElicitationAnswer, ElicitationRequest } from '../../../src/mcp/elicitation';
 import { liveGroupMembersFromProc } from '../../../src/terminals/processGroup';
 
 const FAKE = path.join(__dirname, '..', '..', 'fakes', 'mcp-server.mjs');
@@ -24,8 +25,8 @@ async function until(what: string, check: () => boolean, ms = 20_000): Promise<v
 describe('MCP host connection (real servers over stdio)', function () {
   this.timeout(60_000);
   const open: McpServerConnection[] = [];
-  const connect = (args: string[], env: Record<string, string | null> = {}, budget = options.startupBudgetMs) => {
-    const c = new McpServerConnection(`t${open.length}`, `test ${open.length}`, stdio(args, env), { ...options, startupBudgetMs: budget });
+  const connect = (args: string[], env: Record<string, string | null> = {}, budget = options.startupBudgetMs, elicit?: (r: ElicitationRequest) => Promise<ElicitationAnswer>) => {
+    const c = new McpServerConnection(`t${open.length}`, `test ${open.length}`, stdio(args, env), { ...options, startupBudgetMs: budget, elicit });
     open.push(c);
     return c;
   };
@@ -104,6 +105,35 @@ describe('MCP host connection (real servers over stdio)', function () {
       await until('the new tool listed', () => c.catalog.tools.some((t) => t.name === 'extra'), 10_000);
     });
   }
+
+  for (const era of ['modern', 'legacy']) {
+    it(`form elicitation (${era} era): the person's answer reaches the server with the schema's defaults; an answer the schema refuses does not`, async () => {
+      const asked: ElicitationRequest[] = [];
+      let answer: ElicitationAnswer = { action: 'accept', content: { color: 'g', count: 2 } };
+      const c = connect([FAKE, '--era', era], {}, options.startupBudgetMs, async (r) => {
+        asked.push(r);
+        return answer;
+      });
+      await c.start();
+      const text = async () => ((await c.callTool('ask', {})).content[0] as { text: string }).text;
+      assert.deepEqual(JSON.parse(await text()), { action: 'accept', content: { color: 'g', count: 2, name: 'Ada' } });
+      assert.equal(asked[0].message, 'Which colour should the report use?');
+      assert.equal(asked[0].serverName, c.name);
+      answer = { action: 'decline' };
+      assert.deepEqual(JSON.parse(await text()), { action: 'decline' });
+      // A count out of range never leaves: the server's call fails with our sentence instead.
+      answer = { action: 'accept', content: { color: 'g', count: 42 } };
+      const r = await c.callTool('ask', {}).then((x) => JSON.stringify(x), (e: Error) => e.message);
+      assert.match(r, /does not match what the server asked for: count must be <= 9/);
+    });
+  }
+
+  it('without an elicitor the client does not offer elicitation', async () => {
+    const c = connect([FAKE, '--era', 'legacy']);
+    await c.start();
+    const r = await c.callTool('ask', {}).then((x) => JSON.stringify(x), (e: Error) => e.message);
+    assert.match(r, /elicitation/i);
+  });
 
   it('cancelling a long tool call aborts it on the server', async () => {
     const c = connect([FAKE, '--era', 'legacy']);

@@ -1,0 +1,96 @@
+/**
+ * The OAuth provider and the loopback redirect receiver (the SDK's flow itself runs against the
+ * conformance suite's authorization servers in conformance.test.ts).
+ */
+import assert from 'node:assert/strict';
+import { McpOAuthProvider, type AuthorizationPort, type SecretStore } from '../../../src/mcp/oauth';
+import { LoopbackRedirectReceiver } from '../../../src/mcp/oauthRedirect';
+
+function memoryStore(): SecretStore & { map: Map<string, string> } {
+  const map = new Map<string, string>();
+  return { map, get: async (k) => map.get(k), store: async (k, v) => void map.set(k, v), delete: async (k) => void map.delete(k) };
+}
+
+describe('MCP OAuth', () => {
+  describe('loopback redirect receiver', () => {
+    const receiver = new LoopbackRedirectReceiver();
+    after(() => receiver.dispose());
+
+    it('listens on 127.0.0.1 only and hands the redirect to the sign-in with that state', async () => {
+      const redirect = await receiver.start();
+      assert.match(redirect, /^http:\/\/127\.0\.0\.1:\d+\/callback$/);
+      const waiting = receiver.waitFor('s1', 5000);
+      const page = await fetch(`${redirect}?code=abc&state=s1&iss=https%3A%2F%2Fas.example`);
+      assert.equal(page.status, 200);
+      assert.match(await page.text(), /Signed in/);
+      const params = await waiting;
+      assert.deepEqual([params.get('code'), params.get('iss')], ['abc', 'https://as.example']);
+    });
+
+    it('refuses a redirect with an unknown state and leaves the waiting sign-in alone', async () => {
+      const redirect = await receiver.start();
+      const waiting = receiver.waitFor('mine', 5000);
+      const forged = await fetch(`${redirect}?code=evil&state=other`);
+      assert.equal(forged.status, 400);
+      await fetch(`${redirect}?code=good&state=mine`);
+      assert.equal((await waiting).get('code'), 'good');
+      assert.equal((await fetch(redirect.replace('/callback', '/elsewhere'))).status, 404);
+    });
+
+    it('a sign-in that is cancelled or times out says so', async () => {
+      const ac = new AbortController();
+      const cancelled = receiver.waitFor('c', 5000, ac.signal);
+      ac.abort();
+      await assert.rejects(cancelled, /cancelled/);
+      await assert.rejects(receiver.waitFor('t', 50), /No answer from the sign-in page/);
+    });
+  });
+
+  describe('provider', () => {
+    const port = (redirectUrl: string, opened: URL[] = []): AuthorizationPort => ({
+      redirectUrl,
+      authorize: async (url) => {
+        opened.push(url);
+        return new URLSearchParams({ code: 'c', state: url.searchParams.get('state') ?? '' });
+      },
+    });
+
+    it('keeps tokens per server and per issuer, and the latest for the transport', async () => {
+      const store = memoryStore();
+      const a = new McpOAuthProvider('https://a.example/mcp', store, port('http://127.0.0.1:1/callback'), { clientName: 'x' });
+      const b = new McpOAuthProvider('https://b.example/mcp', store, port('http://127.0.0.1:1/callback'), { clientName: 'x' });
+      await a.saveTokens({ access_token: 'ta', token_type: 'Bearer' }, { issuer: 'https://as1' });
+      assert.equal((await a.tokens({ issuer: 'https://as1' }))?.access_token, 'ta');
+      assert.equal((await a.tokens())?.access_token, 'ta');
+      assert.equal(await a.tokens({ issuer: 'https://as2' }), undefined, 'another issuer has its own credentials');
+      assert.equal(await b.tokens(), undefined, "one server's token is never another's");
+      await a.signOut();
+      assert.equal(await a.tokens(), undefined);
+      assert.deepEqual([...store.map.keys()].filter((k) => !k.endsWith(':index')), []);
+    });
+
+    it('registers again when its redirect URI changed; a pre-registered client is used as given', async () => {
+      const store = memoryStore();
+      const first = new McpOAuthProvider('https://a.example/mcp', store, port('http://127.0.0.1:1/callback'), { clientName: 'x' });
+      await first.saveClientInformation({ client_id: 'dyn', redirect_uris: ['http://127.0.0.1:1/callback'] } as never, { issuer: 'https://as' });
+      assert.equal((await first.clientInformation({ issuer: 'https://as' }))?.client_id, 'dyn');
+      const later = new McpOAuthProvider('https://a.example/mcp', store, port('http://127.0.0.1:2/callback'), { clientName: 'x' });
+      assert.equal(await later.clientInformation({ issuer: 'https://as' }), undefined);
+      const pre = new McpOAuthProvider('https://a.example/mcp', store, port('http://127.0.0.1:2/callback'), { clientName: 'x' }, { clientId: 'fixed', clientSecret: 's' });
+      assert.deepEqual(await pre.clientInformation(), { client_id: 'fixed', client_secret: 's' });
+      assert.equal(pre.clientMetadata.token_endpoint_auth_method, 'client_secret_basic');
+      assert.equal(later.clientMetadata.token_endpoint_auth_method, 'none');
+    });
+
+    it('opens the authorization page once and hands its redirect to the connection', async () => {
+      const opened: URL[] = [];
+      const p = new McpOAuthProvider('https://a.example/mcp', memoryStore(), port('http://127.0.0.1:1/callback', opened), { clientName: 'x' });
+      assert.equal(p.takePendingAuthorization(), undefined);
+      p.redirectToAuthorization(new URL('https://as.example/authorize?state=xyz'));
+      assert.equal(opened.length, 1);
+      assert.equal((await p.takePendingAuthorization())?.get('state'), 'xyz');
+      assert.equal(p.takePendingAuthorization(), undefined, 'taken once');
+      assert.throws(() => p.codeVerifier(), /No sign-in is in progress/);
+    });
+  });
+});
