@@ -215,6 +215,18 @@ browserCtx.on('close', () => { if (!finishing) finish(1, 'browser closed unexpec
 page = browserCtx.pages()[0] || await browserCtx.newPage();
 page.on('crash', () => finish(1, 'workbench page crashed'));
 page.on('pageerror', e => log('pageerror:', e.message));
+// A tab the extension opens in the person's browser (vscode.env.openExternal: an OAuth sign-in page)
+// is loaded, followed through its redirects, and closed again, as a person would after "Signed in";
+// the workbench comes back to the front so screenshots keep working.
+browserCtx.on('page', async (tab) => {
+  if (tab === page) return;
+  log(`a tab opened: ${tab.url()}`);
+  await tab.waitForLoadState('load', { timeout: 15000 }).catch(() => {});
+  await new Promise(r => setTimeout(r, 500));
+  log(`the tab ends at ${tab.url()}`);
+  await tab.close().catch(() => {});
+  await page.bringToFront().catch(() => {});
+});
 
 // Extension-host console output (the mocha reporter, console.log in tests) is mirrored into the page
 // console, mixed with the workbench's own log lines. Print the former, drop known noise. Lines are

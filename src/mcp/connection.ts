@@ -15,7 +15,8 @@ import type { CallToolResult, Prompt, Resource, Tool } from '@modelcontextprotoc
 import { Emitter, type Event } from '../common/lifecycle';
 import { errorMessage } from '../acp/connection';
 import type { McpTransportSpec } from './config';
-import { elicitationProblems, withDefaults, type Elicitor } from './elicitation';
+import { elicitationProblems, withDefaults, type ElicitationAnswer, type Elicitor } from './elicitation';
+import { callToolAsTask, offersTasks, RawDispatcher, type TaskProgress } from './tasks';
 import { isUnauthorized, McpOAuthProvider, type AuthorizationPort, type OAuthProviderOptions, type SecretStore } from './oauth';
 
 /** Where a server is in its life. */
@@ -59,6 +60,8 @@ export class McpServerConnection {
   private stdio: GroupStdioTransport | undefined;
   private http: StreamableHTTPClientTransport | undefined;
   private oauth: McpOAuthProvider | undefined;
+  /** Raw JSON-RPC on the client's transport, for servers that run tools as tasks. */
+  private dispatcher: RawDispatcher | undefined;
   private stderr: string[] = [];
   private stopping = false;
   private _state: McpServerState = { state: 'stopped' };
@@ -152,6 +155,7 @@ export class McpServerConnection {
       try {
         await client.connect(transport);
         client.onclose = () => this.closed();
+        this.dispatcher = offersTasks(client) ? new RawDispatcher(transport) : undefined;
         return client;
       } catch (err) {
         const pending = isUnauthorized(err) && attempt <= 2 ? this.oauth?.takePendingAuthorization() : undefined;
@@ -192,10 +196,14 @@ export class McpServerConnection {
     }
   }
 
+  /** What this client declares: form elicitation when someone can answer (defaults applied by the SDK, SEP-1034). */
+  private capabilities(): Record<string, unknown> {
+    return this.options.elicit ? { elicitation: { form: { applyDefaults: true } } } : {};
+  }
+
   private makeClient(): Client {
     const client = new Client(this.options.clientInfo, {
-      // applyDefaults: the SDK fills fields the person left empty with the schema's defaults (SEP-1034).
-      capabilities: this.options.elicit ? { elicitation: { form: { applyDefaults: true } } } : {},
+      capabilities: this.capabilities(),
       // The probe waits a while on its own: a slow server is still starting, not an old one.
       versionNegotiation: { mode: 'auto', probe: { timeoutMs: 10_000, maxRetries: 0 } },
       listChanged: {
@@ -213,6 +221,11 @@ export class McpServerConnection {
     return this.oauth?.pendingUrl?.toString();
   }
 
+  /** True when this (HTTP) server is used with OAuth tokens the person signed in for. */
+  get signedIn(): boolean {
+    return this.oauth?.signedIn ?? false;
+  }
+
   /** Forgets this server's OAuth credentials (stored per server and issuer). */
   async signOut(): Promise<void> {
     await this.oauth?.signOut();
@@ -223,14 +236,18 @@ export class McpServerConnection {
       const p = request.params;
       // Only form mode is declared; the SDK refuses URL mode before it reaches us.
       if (p.mode === 'url') return { action: 'decline' as const };
-      const requestedSchema = p.requestedSchema as Record<string, unknown>;
-      const answer = await elicit({ serverId: this.id, serverName: this.name, message: p.message, requestedSchema }, ctx.mcpReq.signal);
-      if (answer.action !== 'accept') return answer;
-      const problems = elicitationProblems(requestedSchema, withDefaults(requestedSchema, answer.content));
-      // The form checks as the person types; this is the last guard before values leave the editor.
-      if (problems.length) throw new Error(`The answer does not match what the server asked for: ${problems.join('; ')}`);
-      return answer;
+      return this.ask(elicit, p.message, p.requestedSchema as Record<string, unknown>, ctx.mcpReq.signal);
     });
+  }
+
+  /** Asks the person and checks an accepted answer against the schema. @throws Error when it does not match. */
+  private async ask(elicit: Elicitor, message: string, requestedSchema: Record<string, unknown>, signal: AbortSignal): Promise<ElicitationAnswer> {
+    const answer = await elicit({ serverId: this.id, serverName: this.name, message, requestedSchema }, signal);
+    if (answer.action !== 'accept') return answer;
+    const problems = elicitationProblems(requestedSchema, withDefaults(requestedSchema, answer.content));
+    // The form checks as the person types; this is the last guard before values leave the editor.
+    if (problems.length) throw new Error(`The answer does not match what the server asked for: ${problems.join('; ')}`);
+    return answer;
   }
 
   /** Lists tools, resources and prompts again (each only when the server offers it). */
@@ -258,11 +275,32 @@ export class McpServerConnection {
 
   /**
    * Calls a tool. Aborting `signal` cancels the call the way the server's era expects (the SDK
-   * sends `notifications/cancelled`).
-   * @throws Error when the server is not running, or the server's JSON-RPC error.
+   * sends `notifications/cancelled`; a task is cancelled with `tasks/cancel`). A server that offers
+   * the Tasks extension may run the call as a task: `onTask` hears each status it reports.
+   * @throws Error when the server is not running, the task failed or was cancelled, or the server's JSON-RPC error.
    */
-  async callTool(name: string, args: Record<string, unknown>, signal?: AbortSignal): Promise<CallToolResult> {
-    return this.withSignIn(async (client) => (await client.callTool({ name, arguments: args }, { signal })) as CallToolResult);
+  async callTool(name: string, args: Record<string, unknown>, signal?: AbortSignal, onTask?: (t: TaskProgress) => void): Promise<CallToolResult> {
+    return this.withSignIn(async (client) => {
+      const elicit = this.options.elicit;
+      if (this.dispatcher && offersTasks(client)) {
+        return callToolAsTask(
+          {
+            client,
+            dispatcher: this.dispatcher,
+            endpointId: this.id,
+            clientInfo: this.options.clientInfo,
+            clientCapabilities: this.capabilities(),
+            tools: () => this._catalog.tools,
+            elicit: elicit && ((message, schema, s) => this.ask(elicit, message, schema, s ?? new AbortController().signal)),
+          },
+          name,
+          args,
+          signal,
+          onTask,
+        );
+      }
+      return (await client.callTool({ name, arguments: args }, { signal })) as CallToolResult;
+    });
   }
 
   /** Reads a resource. @throws Error when not running, or the server's error. */

@@ -57,6 +57,8 @@ export interface InteractiveOAuth extends OAuthClientProvider {
   readonly pendingUrl: URL | undefined;
   /** Forgets every credential of this server (sign out). */
   signOut(): Promise<void>;
+  /** True once tokens for this server were found or saved (until sign-out or invalidation). */
+  readonly signedIn: boolean;
 }
 
 /**
@@ -68,6 +70,7 @@ export class McpOAuthProvider implements InteractiveOAuth {
   private pending: Promise<URLSearchParams> | undefined;
   private _pendingUrl: URL | undefined;
   private abort = new AbortController();
+  private _signedIn = false;
   readonly clientMetadataUrl: string | undefined;
 
   constructor(
@@ -96,6 +99,10 @@ export class McpOAuthProvider implements InteractiveOAuth {
     };
   }
 
+  get signedIn(): boolean {
+    return this._signedIn;
+  }
+
   get pendingUrl(): URL | undefined {
     return this._pendingUrl;
   }
@@ -118,13 +125,16 @@ export class McpOAuthProvider implements InteractiveOAuth {
   }
 
   async tokens(ctx?: OAuthClientInformationContext): Promise<StoredOAuthTokens | undefined> {
-    return this.read<StoredOAuthTokens>(`tokens/${ctx?.issuer ?? 'latest'}`);
+    const t = await this.read<StoredOAuthTokens>(`tokens/${ctx?.issuer ?? 'latest'}`);
+    if (t) this._signedIn = true;
+    return t;
   }
 
   async saveTokens(tokens: StoredOAuthTokens, ctx?: OAuthClientInformationContext): Promise<void> {
     await this.write(`tokens/${ctx?.issuer ?? tokens.issuer ?? 'latest'}`, tokens);
     // The transport asks for "the most recently saved" set without an issuer before every request.
     await this.write('tokens/latest', tokens);
+    this._signedIn = true;
   }
 
   saveCodeVerifier(verifier: string): void {
@@ -155,7 +165,10 @@ export class McpOAuthProvider implements InteractiveOAuth {
 
   async invalidateCredentials(scope: 'all' | 'client' | 'tokens' | 'verifier' | 'discovery'): Promise<void> {
     if (scope === 'verifier' || scope === 'all') this.verifier = undefined;
-    if (scope === 'tokens' || scope === 'all') await this.forget('tokens/');
+    if (scope === 'tokens' || scope === 'all') {
+      this._signedIn = false;
+      await this.forget('tokens/');
+    }
     if (scope === 'client' || scope === 'all') await this.forget('client/');
   }
 

@@ -12,18 +12,15 @@ import type { ForwardCandidate } from '../mcp/forward';
 import { describeDiff, diffCatalog, pinCatalog, type CatalogDiff, type CatalogPins } from '../mcp/pinning';
 import { McpHost, type ResolvedServer } from '../mcp/host';
 import { McpTree, parseMcpNode, type McpNode } from './mcpTree';
-import { renderToolResult, schemaSkeleton } from '../mcp/render';
-import { openToolRunPanel } from './toolRun/panel';
 import { askInPanel } from './elicitation';
 import { McpSignIn } from './mcpSignIn';
+import { McpRunner } from './mcpRun';
 import type { AuditEntry } from '../policy/audit';
 
 const APPROVED_KEY = 'agentSwitchboard.mcp.approved';
 const PINS_KEY = 'agentSwitchboard.mcp.pins';
 /** The accepted description of each tool, to show what a changed catalog changed. */
 const ACCEPTED_KEY = 'agentSwitchboard.mcp.acceptedTools';
-/** Read-only documents that show tool results, resources and prompts (nothing to save or lose). */
-const RESULT_SCHEME = 'agent-switchboard-mcp';
 const SECTION = 'agentSwitchboard';
 
 /** The MCP Servers view and its commands. */
@@ -38,14 +35,13 @@ export class McpCenter implements vscode.Disposable {
   /** Problems already logged, so a reload does not repeat them. */
   private readonly reported = new Set<string>();
   private ticker: NodeJS.Timeout | undefined;
-  private readonly results = new Map<string, string>();
   /** Servers whose tools changed since the person accepted them, with what changed. */
   private readonly catalogChanges = new Map<string, CatalogDiff>();
   private readonly catalogEmitter = new vscode.EventEmitter<{ definition: McpServerDefinition; description: string }>();
   /** Fires when a server's tools change from what the person accepted (sessions that have it are told). */
   readonly onDidChangeCatalog = this.catalogEmitter.event;
-  private resultSeq = 0;
   private readonly signIn: McpSignIn;
+  private readonly runner: McpRunner;
 
   constructor(
     private readonly context: vscode.ExtensionContext,
@@ -61,6 +57,7 @@ export class McpCenter implements vscode.Disposable {
       elicit: (request, signal) => askInPanel(context.extensionUri, request, signal, audit, log),
       oauth: { store: this.signIn.store, port: this.signIn, options: { clientName: 'Agent Switchboard (VS Code)' } },
     });
+    this.runner = new McpRunner(context, this.host, log);
     this.tree = new McpTree(this.host, (id) => this.catalogChanges.get(id), (id) => this.changeDetails(id));
     this.view = vscode.window.createTreeView('agentSwitchboard.mcp', { treeDataProvider: this.tree, showCollapseAll: true });
     const watcher = vscode.workspace.createFileSystemWatcher('**/{.vscode/mcp.json,.mcp.json}');
@@ -79,7 +76,7 @@ export class McpCenter implements vscode.Disposable {
       // Servers start when the person first looks at them (or when asked to), not with every window.
       this.view.onDidChangeVisibility((e) => e.visible && this.startAll()),
       this.host.onDidChange(() => this.onHostChange()),
-      vscode.workspace.registerTextDocumentContentProvider(RESULT_SCHEME, { provideTextDocumentContent: (uri) => this.results.get(uri.path) ?? 'This result is no longer available.' }),
+      this.runner,
       vscode.commands.registerCommand('agentSwitchboard.mcp.start', () => this.startAll()),
       vscode.commands.registerCommand('agentSwitchboard.mcp.restart', (n: unknown) => this.restart(parseMcpNode(n))),
       vscode.commands.registerCommand('agentSwitchboard.mcp.openSignIn', (n: unknown) => this.openSignIn(parseMcpNode(n))),
@@ -87,10 +84,10 @@ export class McpCenter implements vscode.Disposable {
       vscode.commands.registerCommand('agentSwitchboard.mcp.approve', (n: unknown, confirmed?: unknown) => this.approve(parseMcpNode(n), confirmed === true)),
       vscode.commands.registerCommand('agentSwitchboard.mcp.acceptCatalog', (n: unknown) => this.acceptCatalog(parseMcpNode(n))),
       vscode.commands.registerCommand('agentSwitchboard.mcp.provideInputs', (n: unknown) => this.provideInputs(parseMcpNode(n))),
-      vscode.commands.registerCommand('agentSwitchboard.mcp.runTool', (n: unknown, args?: unknown) => this.runTool(parseMcpNode(n), args)),
-      vscode.commands.registerCommand('agentSwitchboard.mcp.runToolJson', (n: unknown) => this.runTool(parseMcpNode(n), undefined, true)),
-      vscode.commands.registerCommand('agentSwitchboard.mcp.readResource', (n: unknown) => this.readResource(parseMcpNode(n))),
-      vscode.commands.registerCommand('agentSwitchboard.mcp.getPrompt', (n: unknown) => this.getPrompt(parseMcpNode(n))),
+      vscode.commands.registerCommand('agentSwitchboard.mcp.runTool', (n: unknown, args?: unknown) => this.runner.runTool(parseMcpNode(n), args)),
+      vscode.commands.registerCommand('agentSwitchboard.mcp.runToolJson', (n: unknown) => this.runner.runTool(parseMcpNode(n), undefined, true)),
+      vscode.commands.registerCommand('agentSwitchboard.mcp.readResource', (n: unknown) => this.runner.readResource(parseMcpNode(n))),
+      vscode.commands.registerCommand('agentSwitchboard.mcp.getPrompt', (n: unknown) => this.runner.getPrompt(parseMcpNode(n))),
     );
   }
 
@@ -346,90 +343,6 @@ export class McpCenter implements vscode.Disposable {
       await this.context.secrets.store(`mcp.input.${id}`, value);
     }
     await this.reload();
-  }
-
-  /**
-   * Runs a tool by hand: without arguments, opens the Run Tool panel (a form generated from the
-   * input schema); in JSON mode, asks for the arguments as JSON prefilled from the schema; with
-   * arguments given (API, tests), runs at once. The result of the last two is shown in a read-only
-   * document; the call is cancellable from the progress notification.
-   * @returns the tool's result, or undefined when the panel was opened or the person cancelled.
-   */
-  private async runTool(n: McpNode, given?: unknown, json = false): Promise<unknown> {
-    if (n.type !== 'tool') throw new Error('Run Tool applies to a tool.');
-    const connection = this.host.connection(n.serverId);
-    const tool = connection.catalog.tools.find((t) => t.name === n.name);
-    if (!tool) throw new Error(`The server no longer offers the tool "${n.name}".`);
-    let args = given;
-    // By hand: a form generated from the tool's input schema, in a panel.
-    if (args === undefined && !json) {
-      openToolRunPanel(this.context.extensionUri, connection, tool.name, this.log);
-      return undefined;
-    }
-    if (args === undefined) {
-      const text = await vscode.window.showInputBox({
-        title: `Run ${tool.name} on ${connection.name}`,
-        prompt: 'Arguments as a JSON object',
-        value: JSON.stringify(schemaSkeleton(tool.inputSchema)),
-        ignoreFocusOut: true,
-        validateInput: (v) => {
-          try {
-            const parsed: unknown = JSON.parse(v);
-            return parsed && typeof parsed === 'object' && !Array.isArray(parsed) ? undefined : 'Enter a JSON object.';
-          } catch (err) {
-            return `Not JSON: ${err instanceof Error ? err.message : String(err)}`;
-          }
-        },
-      });
-      if (text === undefined) return undefined;
-      args = JSON.parse(text);
-    }
-    if (!args || typeof args !== 'object' || Array.isArray(args)) throw new Error('Tool arguments must be a JSON object.');
-    const ac = new AbortController();
-    let result: Awaited<ReturnType<typeof connection.callTool>>;
-    try {
-      result = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `${tool.name} on ${connection.name}…`, cancellable: true }, (_p, token) => {
-        token.onCancellationRequested(() => ac.abort());
-        return connection.callTool(tool.name, args as Record<string, unknown>, ac.signal);
-      });
-    } catch (err) {
-      if (!ac.signal.aborted) throw err;
-      void vscode.window.showInformationMessage(`${tool.name}: cancelled; the server was told to stop.`);
-      return undefined;
-    }
-    await this.show(`${tool.name}.md`, renderToolResult(connection.name, tool.name, args as Record<string, unknown>, result));
-    return result;
-  }
-
-  private async readResource(n: McpNode): Promise<void> {
-    if (n.type !== 'resource') return;
-    const r = await this.host.connection(n.serverId).readResource(n.uri);
-    const body = r.contents.map((c) => ('text' in c ? c.text : `(binary, ${c.mimeType ?? 'unknown type'}, ${String(c.blob).length} base64 characters)`)).join('\n\n');
-    await this.show(`${n.uri.split('/').pop() || 'resource'}.txt`, body);
-  }
-
-  private async getPrompt(n: McpNode): Promise<void> {
-    if (n.type !== 'prompt') return;
-    const connection = this.host.connection(n.serverId);
-    const prompt = connection.catalog.prompts.find((p) => p.name === n.name);
-    const args: Record<string, string> = {};
-    for (const a of prompt?.arguments ?? []) {
-      const v = await vscode.window.showInputBox({ title: `${n.name}: ${a.name}`, prompt: a.description, ignoreFocusOut: true });
-      if (v === undefined) return;
-      args[a.name] = v;
-    }
-    const r = await connection.getPrompt(n.name, args);
-    const body = r.messages.map((m) => `**${m.role}**: ${m.content.type === 'text' ? m.content.text : `(${m.content.type})`}`).join('\n\n');
-    await this.show(`${n.name}.md`, body);
-  }
-
-  /** Shows `content` in a read-only document named `name` (the extension picks the language). */
-  private async show(name: string, content: string): Promise<void> {
-    const path = `/${++this.resultSeq}/${name.replace(/[\\/]/g, '_')}`;
-    this.results.set(path, content);
-    // Keep the last results only: they are for reading now, not an archive.
-    for (const k of [...this.results.keys()].slice(0, -20)) this.results.delete(k);
-    await vscode.window.showTextDocument(vscode.Uri.from({ scheme: RESULT_SCHEME, path }), { preview: true });
   }
 
   dispose(): void {

@@ -5,6 +5,7 @@
  * them.
  */
 import * as vscode from 'vscode';
+import { appResourceOf, visibleToModel } from '../mcp/apps';
 import { z } from 'zod';
 import type { HostedServer, McpHost } from '../mcp/host';
 import { describeDiff, type CatalogDiff } from '../mcp/pinning';
@@ -83,13 +84,22 @@ export class McpTree implements vscode.TreeDataProvider<McpNode>, vscode.Disposa
         const item = new vscode.TreeItem(tool?.title ?? node.name);
         item.id = `${node.serverId}/tool/${node.name}`;
         const a = tool?.annotations;
-        const tags = [a?.readOnlyHint ? 'read-only' : undefined, a?.destructiveHint ? 'destructive' : undefined, a?.openWorldHint ? 'open world' : undefined].filter(Boolean);
+        const view = tool ? appResourceOf(tool) : {};
+        const tags = [
+          a?.readOnlyHint ? 'read-only' : undefined,
+          a?.destructiveHint ? 'destructive' : undefined,
+          a?.openWorldHint ? 'open world' : undefined,
+          view.uri ? 'app' : undefined,
+          tool && !visibleToModel(tool) ? 'for apps only' : undefined,
+        ].filter(Boolean);
         item.description = [tool?.title ? node.name : undefined, ...tags].filter(Boolean).join(' · ');
         item.iconPath = new vscode.ThemeIcon(a?.destructiveHint ? 'warning' : 'symbol-method');
         item.contextValue = 'mcpTool';
         const md = new vscode.MarkdownString();
         md.appendMarkdown(`**${node.name}**${tags.length ? ` — ${tags.join(', ')}` : ''}\n\n`);
         if (tool?.description) md.appendText(tool.description.slice(0, 2000) + '\n\n');
+        if (view.uri) md.appendMarkdown(`Shows its result in an app: \`${view.uri}\`\n\n`);
+        if (view.problem) md.appendText(`${view.problem}\n\n`);
         md.appendCodeblock(JSON.stringify(tool?.inputSchema ?? {}, null, 2).slice(0, 4000), 'json');
         item.tooltip = md;
         item.command = { command: 'agentSwitchboard.mcp.runTool', title: 'Run Tool…', arguments: [node] };
@@ -146,7 +156,7 @@ function serverItem(s: HostedServer, change: CatalogDiff | undefined, details: s
     item.contextValue = s.held?.includes('approve') ? 'mcpServer.unapproved' : s.held?.startsWith('needs input') ? 'mcpServer.needsInput' : 'mcpServer.held';
   } else if (state.state === 'running') {
     const c = s.connection!.catalog;
-    description = `${state.protocolVersion} (${state.era === 'modern' ? 'stateless' : 'initialize handshake'}) · ${c.tools.length} tool${c.tools.length === 1 ? '' : 's'}`;
+    description = `${state.protocolVersion} (${state.era === 'modern' ? 'stateless' : 'initialize handshake'}) · ${c.tools.length} tool${c.tools.length === 1 ? '' : 's'}${s.connection!.signedIn ? ' · signed in' : ''}`;
     icon = new vscode.ThemeIcon('pass-filled', new vscode.ThemeColor('testing.iconPassed'));
     item.contextValue = 'mcpServer.running';
   } else if (state.state === 'starting' && state.signIn) {

@@ -13,6 +13,7 @@ import { click, screenshot } from './screenshot';
 
 const ROOT = path.resolve(__dirname, '..', '..', '..');
 const FAKE = path.join(ROOT, 'test', 'fakes', 'mcp-server.mjs');
+const TASKS = path.join(ROOT, 'test', 'fakes', 'mcp-tasks-server.mjs');
 const EVERYTHING = path.join(ROOT, 'node_modules', '@modelcontextprotocol', 'server-everything', 'dist', 'index.js');
 const node = { command: process.execPath, env: { ELECTRON_RUN_AS_NODE: '1' } };
 
@@ -89,6 +90,23 @@ describe('MCP host in the editor', () => {
     const result = await call;
     assert.deepStrictEqual(JSON.parse(result.content[0].text), { action: 'accept', content: { name: 'Ada', color: 'r', count: 1 } });
     await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
+  });
+
+  it('a tool the server runs as a task shows the task\'s progress, then its result', async function () {
+    this.timeout(90_000);
+    const a = await api();
+    const cfg = vscode.workspace.getConfiguration('agentSwitchboard');
+    const current = (cfg.inspect('mcpServers')?.globalValue ?? {}) as Record<string, unknown>;
+    await cfg.update('mcpServers', { ...current, tasks: { ...node, args: [TASKS, '--step-ms', '2500', '--poll-ms', '300'] } }, vscode.ConfigurationTarget.Global);
+    await until('the tasks server running', () => server(a, 'settings:tasks')?.state?.state === 'running', 30_000);
+    await vscode.commands.executeCommand('agentSwitchboard.mcp.runTool', { type: 'tool', serverId: 'settings:tasks', name: 'report' });
+    await screenshot('mcp-task-form', 30000, { waitForSelector: 'vscode-button.run', sidebarWidth: 520 });
+    await click('vscode-button.run');
+    await screenshot('mcp-task-progress', 30000, { waitForSelector: '.task:has-text("step")', sidebarWidth: 520 });
+    await screenshot('mcp-task-result', 30000, { waitForSelector: '.result-text:has-text("report ready (3 steps)")', sidebarWidth: 520 });
+    await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
+    // Back to the servers the later tests expect.
+    await cfg.update('mcpServers', current, vscode.ConfigurationTarget.Global);
   });
 
   it('hands the approved servers to an agent at session/new and says which it did not', async function () {

@@ -114,6 +114,7 @@ window.addEventListener('message', (ev: MessageEvent<ToolRunHostMessage>) => {
   const m = ev.data;
   if (m.type === 'tool') showTool(m.tool);
   else if (m.type === 'elicit') showElicitation(m.request);
+  else if (m.type === 'task') result.replaceChildren(el('div', 'muted task', `Running as task ${m.taskId} — ${m.status}${m.statusMessage ? `: ${m.statusMessage}` : ''}`));
   else if (m.type === 'withdrawn') result.replaceChildren(el('div', 'muted', m.message));
   else if (m.type === 'problems') {
     problems.textContent = m.problems.join(' ');

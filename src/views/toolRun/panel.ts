@@ -50,7 +50,13 @@ export function createFormPanel(extensionUri: vscode.Uri, title: string, preserv
 }
 
 /** Opens a Run Tool panel for one tool of one running server. */
-export function openToolRunPanel(extensionUri: vscode.Uri, connection: McpServerConnection, toolName: string, log: (m: string) => void): vscode.WebviewPanel {
+export function openToolRunPanel(
+  extensionUri: vscode.Uri,
+  connection: McpServerConnection,
+  toolName: string,
+  log: (m: string) => void,
+  onResult?: (args: Record<string, unknown>, result: CallToolResult) => void,
+): vscode.WebviewPanel {
   const tool = connection.catalog.tools.find((t) => t.name === toolName);
   if (!tool) throw new Error(`The server no longer offers the tool "${toolName}".`);
   const panel = createFormPanel(extensionUri, `Run ${tool.title ?? tool.name}`);
@@ -68,8 +74,9 @@ export function openToolRunPanel(extensionUri: vscode.Uri, connection: McpServer
       running = new AbortController();
       post({ type: 'running' });
       try {
-        const r = await connection.callTool(tool.name, m.args, running.signal);
+        const r = await connection.callTool(tool.name, m.args, running.signal, (t) => post({ type: 'task', taskId: t.taskId, status: t.status, statusMessage: t.statusMessage }));
         post({ type: 'result', isError: r.isError === true, blocks: resultBlocks(r) });
+        onResult?.(m.args, r);
       } catch (err) {
         post({ type: 'failed', message: running.signal.aborted ? 'Cancelled.' : err instanceof Error ? err.message : String(err) });
       } finally {

@@ -38,6 +38,8 @@ export type ToolRunHostMessage =
   /** The answer was refused on the extension side (it did not match the schema). */
   | { type: 'problems'; problems: string[] }
   | { type: 'running' }
+  /** The call runs as a task on the server (MCP Tasks extension): its latest status. */
+  | { type: 'task'; taskId: string; status: string; statusMessage?: string }
   | { type: 'result'; isError: boolean; blocks: ResultBlock[] }
   | { type: 'failed'; message: string };
 

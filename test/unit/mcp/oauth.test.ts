@@ -59,12 +59,15 @@ describe('MCP OAuth', () => {
       const store = memoryStore();
       const a = new McpOAuthProvider('https://a.example/mcp', store, port('http://127.0.0.1:1/callback'), { clientName: 'x' });
       const b = new McpOAuthProvider('https://b.example/mcp', store, port('http://127.0.0.1:1/callback'), { clientName: 'x' });
+      assert.equal(a.signedIn, false);
       await a.saveTokens({ access_token: 'ta', token_type: 'Bearer' }, { issuer: 'https://as1' });
+      assert.equal(a.signedIn, true);
       assert.equal((await a.tokens({ issuer: 'https://as1' }))?.access_token, 'ta');
       assert.equal((await a.tokens())?.access_token, 'ta');
       assert.equal(await a.tokens({ issuer: 'https://as2' }), undefined, 'another issuer has its own credentials');
       assert.equal(await b.tokens(), undefined, "one server's token is never another's");
       await a.signOut();
+      assert.equal(a.signedIn, false);
       assert.equal(await a.tokens(), undefined);
       assert.deepEqual([...store.map.keys()].filter((k) => !k.endsWith(':index')), []);
     });

@@ -1,0 +1,122 @@
+/**
+ * An MCP App in the editor: a tool's `ui://` view, opened in a webview panel after the tool ran.
+ * The MCP Apps host is `AppBridge` from `@modelcontextprotocol/ext-apps` (PROTOCOLS.md §3), running
+ * here in the extension host and talking to the view through the panel's relay page
+ * (webview/appHost), which keeps the view in a sandboxed iframe under the policies of
+ * src/mcp/apps.ts. Everything the view asks for is decided here:
+ * - tool calls go to the view's own server only, and only for tools whose visibility includes
+ *   "app" (others are refused with a sentence that says why);
+ * - resource reads and lists go to the same server;
+ * - links open in the browser only after the person agrees;
+ * - `ui/message` and model-context updates are not offered (there is no chat to post into).
+ */
+import { AppBridge, buildAllowAttribute } from '@modelcontextprotocol/ext-apps/app-bridge';
+import type { CallToolResult } from '@modelcontextprotocol/client';
+import * as vscode from 'vscode';
+import { z } from 'zod';
+import { appCsp, appResourceFrom, callableFromApp, hostCsp, prepareAppHtml, ViewTransport } from '../mcp/apps';
+import type { McpServerConnection } from '../mcp/connection';
+import type { AppHostMessage } from './appProtocol';
+import { makeNonce } from './session/html';
+
+const RelayMessage = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('ready'), theme: z.enum(['light', 'dark']), styles: z.record(z.string(), z.string()) }),
+  z.object({ type: z.literal('app'), message: z.unknown() }),
+]);
+
+/** What the view is opened for: the tool, the arguments it ran with and its result. */
+export interface AppRun {
+  toolName: string;
+  args: Record<string, unknown>;
+  result: CallToolResult;
+  /** The tool's `ui://` resource. */
+  uri: string;
+}
+
+/**
+ * Opens the view of a tool run in a panel beside the active editor.
+ * @throws Error when the view cannot be read or is not an MCP App (before any panel opens).
+ */
+export async function openAppPanel(extensionUri: vscode.Uri, connection: McpServerConnection, run: AppRun, version: string, log: (m: string) => void): Promise<vscode.WebviewPanel> {
+  const read = await connection.readResource(run.uri);
+  const app = appResourceFrom(run.uri, read as never, connection.catalog.resources.find((r) => r.uri === run.uri));
+  const nonce = makeNonce();
+  const root = vscode.Uri.joinPath(extensionUri, 'dist', 'webview');
+  const panel = vscode.window.createWebviewPanel('agentSwitchboard.mcpApp', `${run.toolName} · ${connection.name}`, { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true }, { enableScripts: true, localResourceRoots: [root], retainContextWhenHidden: true });
+  const policy = appCsp(app.csp);
+  log(`MCP App ${run.uri} of ${connection.name}: view policy "${policy}".`);
+  panel.webview.html = `<!DOCTYPE html><html lang="en"><head><meta charset="UTF-8"><meta http-equiv="Content-Security-Policy" content="${hostCsp(nonce, panel.webview.cspSource, app.csp).replace(/"/g, '&quot;')}"><title>MCP App</title></head><body><script nonce="${nonce}" src="${panel.webview.asWebviewUri(vscode.Uri.joinPath(root, 'appHost.js')).toString()}"></script></body></html>`;
+  const post = (m: AppHostMessage) => void panel.webview.postMessage(m);
+  const transport = new ViewTransport((message) => post({ type: 'app', message }));
+  transport.onerror = (err) => log(`MCP App ${run.uri}: ${err.message}`);
+  let bridge: AppBridge | undefined;
+
+  const sub = panel.webview.onDidReceiveMessage(async (raw: unknown) => {
+    const parsed = RelayMessage.safeParse(raw);
+    if (!parsed.success) return log(`MCP App panel: ignored a malformed message (${parsed.error.issues[0]?.message ?? 'invalid'}).`);
+    const m = parsed.data;
+    if (m.type === 'app') return transport.receive(m.message);
+    if (bridge) return;
+    bridge = createBridge(connection, run, version, { theme: m.theme, styles: m.styles }, log);
+    await bridge.connect(transport);
+    post({ type: 'load', html: prepareAppHtml(app.html, nonce, policy), allow: buildAllowAttribute(app.permissions), border: app.prefersBorder === true, title: `${run.toolName} (MCP App)` });
+  });
+  const onServer = connection.onDidChange(() => {
+    if (connection.state.state !== 'running') post({ type: 'ended', reason: `${connection.name} stopped; the app has ended.` });
+  });
+  panel.onDidDispose(() => {
+    sub.dispose();
+    onServer.dispose();
+    void transport.close();
+  });
+  return panel;
+}
+
+function createBridge(connection: McpServerConnection, run: AppRun, version: string, look: { theme: 'light' | 'dark'; styles: Record<string, string> }, log: (m: string) => void): AppBridge {
+  const bridge = new AppBridge(
+    null,
+    { name: 'agent-switchboard', version },
+    { openLinks: {}, serverTools: {}, serverResources: {}, logging: {} },
+    {
+      hostContext: {
+        toolInfo: { tool: connection.catalog.tools.find((t) => t.name === run.toolName) ?? { name: run.toolName, inputSchema: { type: 'object' } } },
+        theme: look.theme,
+        styles: { variables: look.styles as never },
+        displayMode: 'inline',
+        availableDisplayModes: ['inline'],
+        locale: vscode.env.language,
+        platform: 'desktop',
+      },
+    },
+  );
+  bridge.oncalltool = async (params) => {
+    const tool = connection.catalog.tools.find((t) => t.name === params.name);
+    if (!callableFromApp(tool)) {
+      log(`MCP App ${run.uri}: refused a call to "${params.name}" (${tool ? 'the tool is not visible to apps' : 'no such tool on this server'}).`);
+      return { content: [{ type: 'text', text: `"${params.name}" ${tool ? 'is not offered to apps (its visibility does not include "app")' : `is not a tool of ${connection.name}`}` }], isError: true };
+    }
+    return connection.callTool(params.name, (params.arguments ?? {}) as Record<string, unknown>);
+  };
+  bridge.onreadresource = async (params) => (await connection.readResource(params.uri)) as never;
+  bridge.onlistresources = async () => ({ resources: connection.catalog.resources });
+  bridge.onloggingmessage = (p) => log(`MCP App ${run.uri} [${p.level}]: ${typeof p.data === 'string' ? p.data : JSON.stringify(p.data)}`);
+  bridge.onrequestdisplaymode = async () => ({ mode: 'inline' });
+  bridge.onopenlink = async ({ url }) => {
+    let target: vscode.Uri;
+    try {
+      target = vscode.Uri.parse(url, true);
+    } catch {
+      return { isError: true };
+    }
+    if (target.scheme !== 'https' && target.scheme !== 'http') return { isError: true };
+    const choice = await vscode.window.showInformationMessage(`The app of ${connection.name} wants to open ${url}`, 'Open', 'Cancel');
+    if (choice !== 'Open') return { isError: true };
+    await vscode.env.openExternal(target);
+    return {};
+  };
+  // The view has said it is ready: now (not before) it gets the call's input and result.
+  bridge.oninitialized = () => {
+    void bridge.sendToolInput({ arguments: run.args }).then(() => bridge.sendToolResult(run.result as never)).catch((err: unknown) => log(`MCP App ${run.uri}: ${err instanceof Error ? err.message : String(err)}`));
+  };
+  return bridge;
+}
