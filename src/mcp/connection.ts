@@ -11,12 +11,12 @@
  */
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { GroupStdioTransport } from './stdioTransport';
-import type { CallToolResult, Prompt, Resource, Tool } from '@modelcontextprotocol/client';
+import type { CallToolResult, Prompt, Resource, Tool, Transport } from '@modelcontextprotocol/client';
 import { Emitter, type Event } from '../common/lifecycle';
 import { errorMessage } from '../acp/connection';
 import type { McpTransportSpec } from './config';
 import { elicitationProblems, withDefaults, type ElicitationAnswer, type Elicitor } from './elicitation';
-import { callToolAsTask, offersTasks, RawDispatcher, type TaskProgress } from './tasks';
+import { offersTasks, RawDispatcher, TaskRunner, type TaskProgress } from './tasks';
 import { isUnauthorized, McpOAuthProvider, type AuthorizationPort, type OAuthProviderOptions, type SecretStore } from './oauth';
 
 /** Where a server is in its life. */
@@ -60,8 +60,11 @@ export class McpServerConnection {
   private stdio: GroupStdioTransport | undefined;
   private http: StreamableHTTPClientTransport | undefined;
   private oauth: McpOAuthProvider | undefined;
-  /** Raw JSON-RPC on the client's transport, for servers that run tools as tasks. */
-  private dispatcher: RawDispatcher | undefined;
+  /** Tool calls as tasks, for servers that offer the Tasks extension. */
+  private tasks: TaskRunner | undefined;
+  /** Counts starts and stops: a start that was overtaken (restart, sign-out) gives up quietly. */
+  private generation = 0;
+  private signingIn: { pending: Promise<URLSearchParams>; done: Promise<void> } | undefined;
   private stderr: string[] = [];
   private stopping = false;
   private _state: McpServerState = { state: 'stopped' };
@@ -106,6 +109,7 @@ export class McpServerConnection {
    * says which); never rejects.
    */
   async start(): Promise<void> {
+    const gen = ++this.generation;
     this.stopping = false;
     this._listed = false;
     this.stderr = [];
@@ -115,7 +119,7 @@ export class McpServerConnection {
     }, this.options.startupBudgetMs);
     let client: Client | undefined;
     try {
-      client = await this.connect();
+      client = await this.connect(gen);
       // The catalog is listed before the server counts as running, so "running" always has its tools.
       this._catalog = await this.listCatalog(client);
       this._listed = true;
@@ -130,6 +134,7 @@ export class McpServerConnection {
         instructions: client.getInstructions(),
       });
     } catch (err) {
+      if (err instanceof Superseded) return;
       if (!this.stopping) {
         // A process that died says why on stderr, often a moment after the pipe closed.
         if (this.transport.type === 'stdio') await new Promise((r) => setTimeout(r, 150));
@@ -147,37 +152,73 @@ export class McpServerConnection {
    * person's sign-in in the browser (the SDK's OAuth flow started it), redeems the code and connects
    * again. @throws Error when the server cannot be reached or the sign-in fails.
    */
-  private async connect(): Promise<Client> {
+  private async connect(gen: number): Promise<Client> {
     for (let attempt = 1; ; attempt++) {
       const client = this.makeClient();
       this.client = client;
       const transport = this.createTransport();
       try {
         await client.connect(transport);
+        if (gen !== this.generation) throw new Superseded();
         client.onclose = () => this.closed();
-        this.dispatcher = offersTasks(client) ? new RawDispatcher(transport) : undefined;
+        void this.tasks?.close();
+        this.tasks = offersTasks(client) ? this.taskRunner(client, transport) : undefined;
         return client;
       } catch (err) {
-        const pending = isUnauthorized(err) && attempt <= 2 ? this.oauth?.takePendingAuthorization() : undefined;
-        if (!pending || this.stopping) throw err;
+        const pending = !(err instanceof Superseded) && isUnauthorized(err) && attempt <= 2 ? this.oauth?.takePendingAuthorization() : undefined;
+        if (!pending || this.stopping || gen !== this.generation) {
+          await client.close().catch(() => undefined);
+          throw gen !== this.generation ? new Superseded() : err;
+        }
         if (this._state.state === 'starting') this.set({ ...this._state, signIn: this.oauth?.pendingUrl?.toString() });
-        await this.completeSignIn(pending);
-        await client.close().catch(() => undefined);
+        try {
+          await this.completeSignIn(pending);
+        } finally {
+          await client.close().catch(() => undefined);
+        }
+        if (gen !== this.generation) throw new Superseded();
         if (this._state.state === 'starting') this.set({ ...this._state, signIn: undefined });
       }
     }
   }
 
-  /** Waits for the browser's redirect and exchanges its code for tokens (checking `iss`, RFC 9207). */
-  private async completeSignIn(pending: Promise<URLSearchParams>): Promise<void> {
-    let params: URLSearchParams;
-    try {
-      params = await pending;
-    } catch (err) {
-      throw new Error(`it needs you to sign in, and the sign-in did not complete: ${errorMessage(err)}`);
-    }
-    if (!this.http) throw new Error('the sign-in finished after the server was stopped.');
-    await this.http.finishAuth(params);
+  private taskRunner(client: Client, transport: Transport): TaskRunner {
+    const elicit = this.options.elicit;
+    return new TaskRunner({
+      client,
+      dispatcher: new RawDispatcher(transport),
+      endpointId: this.id,
+      clientInfo: this.options.clientInfo,
+      clientCapabilities: this.capabilities(),
+      tools: () => this._catalog.tools,
+      elicit: elicit && ((message, schema, s) => this.ask(elicit, message, schema, s ?? new AbortController().signal)),
+    });
+  }
+
+  /**
+   * Waits for the browser's redirect and exchanges its code for tokens (the SDK checks `iss`, RFC
+   * 9207). Callers that met the same sign-in share one exchange: a code is redeemed once.
+   */
+  private completeSignIn(pending: Promise<URLSearchParams>): Promise<void> {
+    if (this.signingIn?.pending === pending) return this.signingIn.done;
+    const done = (async () => {
+      let params: URLSearchParams;
+      try {
+        params = await pending;
+      } catch (err) {
+        throw new Error(`it needs you to sign in, and the sign-in did not complete: ${errorMessage(err)}`);
+      }
+      const http = this.http;
+      if (!http) throw new Error('the sign-in finished after the server was stopped.');
+      this.oauth?.redeeming(params.get('state'));
+      await http.finishAuth(params);
+    })();
+    this.signingIn = { pending, done };
+    done.then(
+      () => this.signingIn?.done === done && (this.signingIn = undefined),
+      () => this.signingIn?.done === done && (this.signingIn = undefined),
+    );
+    return done;
   }
 
   /**
@@ -281,24 +322,7 @@ export class McpServerConnection {
    */
   async callTool(name: string, args: Record<string, unknown>, signal?: AbortSignal, onTask?: (t: TaskProgress) => void): Promise<CallToolResult> {
     return this.withSignIn(async (client) => {
-      const elicit = this.options.elicit;
-      if (this.dispatcher && offersTasks(client)) {
-        return callToolAsTask(
-          {
-            client,
-            dispatcher: this.dispatcher,
-            endpointId: this.id,
-            clientInfo: this.options.clientInfo,
-            clientCapabilities: this.capabilities(),
-            tools: () => this._catalog.tools,
-            elicit: elicit && ((message, schema, s) => this.ask(elicit, message, schema, s ?? new AbortController().signal)),
-          },
-          name,
-          args,
-          signal,
-          onTask,
-        );
-      }
+      if (this.tasks && offersTasks(client)) return this.tasks.call(name, args, signal, onTask);
       return (await client.callTool({ name, arguments: args }, { signal })) as CallToolResult;
     });
   }
@@ -316,9 +340,13 @@ export class McpServerConnection {
   /** Stops the server (closes the transport; a stdio server's process ends with it). */
   async stop(): Promise<void> {
     this.stopping = true;
+    this.generation++;
     const client = this.client;
     this.client = undefined;
+    this.http = undefined;
     this.oauth?.cancel();
+    void this.tasks?.close();
+    this.tasks = undefined;
     await client?.close().catch(() => undefined);
     this._catalog = EMPTY;
     this.set({ state: 'stopped' });
@@ -392,6 +420,13 @@ export class McpServerConnection {
   private set(s: McpServerState): void {
     this._state = s;
     this.emitter.fire();
+  }
+}
+
+/** A start that a later start or a stop overtook. */
+class Superseded extends Error {
+  constructor() {
+    super('superseded by a later start or stop');
   }
 }
 

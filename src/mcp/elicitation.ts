@@ -9,6 +9,7 @@
  * through us. No `vscode`.
  */
 import { fromJsonSchema, type JsonSchemaType } from '@modelcontextprotocol/client';
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/client/validators/ajv';
 
 /** What a server asked for, as the person sees it. */
 export interface ElicitationRequest {
@@ -27,14 +28,43 @@ export type ElicitationAnswer = { action: 'accept'; content: Record<string, stri
 /** Asks the person; aborting `signal` (the server cancelled, or the server stopped) closes the question as cancelled. */
 export type Elicitor = (request: ElicitationRequest, signal: AbortSignal) => Promise<ElicitationAnswer>;
 
+const FORMATS = new Set(['email', 'uri', 'date', 'date-time']);
+const KEYWORDS = ['type', 'title', 'description', 'default', 'minLength', 'maxLength', 'minimum', 'maximum', 'minItems', 'maxItems'] as const;
+
+/** A property reduced to the elicitation spec's primitives; `pattern`, `$ref` and the like are dropped. */
+function primitive(p: unknown): Record<string, unknown> {
+  if (!p || typeof p !== 'object') return {};
+  const src = p as Record<string, unknown>;
+  const out: Record<string, unknown> = {};
+  for (const k of KEYWORDS) if (src[k] !== undefined && (typeof src[k] !== 'object' || k === 'default')) out[k] = src[k];
+  if (typeof src.format === 'string' && FORMATS.has(src.format)) out.format = src.format;
+  if (Array.isArray(src.enum)) out.enum = src.enum.filter((v) => typeof v === 'string' || typeof v === 'number');
+  for (const k of ['oneOf', 'anyOf'] as const) {
+    if (Array.isArray(src[k])) out[k] = (src[k] as unknown[]).filter((o): o is Record<string, unknown> => !!o && typeof o === 'object' && 'const' in o).map((o) => ({ const: o.const, ...(typeof o.title === 'string' ? { title: o.title } : {}) }));
+  }
+  if (src.items && typeof src.items === 'object') out.items = primitive(src.items);
+  return out;
+}
+
 /**
- * The sentences that say why `content` does not satisfy `schema` (empty when it does). Uses the
- * SDK's JSON Schema validator (Ajv, draft 2020-12), so the check is the one the server runs.
+ * The requested schema as it is checked: an object of primitive properties (MCP elicitation allows
+ * nothing else). A server's regular expressions, references and combinators are not kept, so no
+ * schema it sends can make the check slow or refer to another server's schema.
+ */
+export function checkedSchema(schema: Record<string, unknown>): Record<string, unknown> {
+  const props = schema.properties && typeof schema.properties === 'object' ? (schema.properties as Record<string, unknown>) : {};
+  const required = Array.isArray(schema.required) ? schema.required.filter((r): r is string => typeof r === 'string' && r in props) : [];
+  return { type: 'object', properties: Object.fromEntries(Object.entries(props).map(([k, v]) => [k, primitive(v)])), required };
+}
+
+/**
+ * The sentences that say why `content` does not satisfy `schema` (empty when it does): the SDK's
+ * JSON Schema validator (Ajv, draft 2020-12), a fresh one per check, on {@link checkedSchema}.
  */
 export function elicitationProblems(schema: Record<string, unknown>, content: Record<string, unknown>): string[] {
   let validate: ReturnType<typeof fromJsonSchema>;
   try {
-    validate = fromJsonSchema(schema as JsonSchemaType);
+    validate = fromJsonSchema(checkedSchema(schema) as JsonSchemaType, new AjvJsonSchemaValidator());
   } catch (err) {
     return [`The server's requested schema is not a valid JSON Schema: ${err instanceof Error ? err.message : String(err)}`];
   }

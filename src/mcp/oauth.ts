@@ -11,7 +11,7 @@
  * its own provider, so a token is only ever sent to the server it was issued for. No `vscode`.
  */
 import { randomBytes } from 'node:crypto';
-import type { OAuthClientInformationContext, OAuthClientMetadata, OAuthClientProvider, StoredOAuthClientInformation, StoredOAuthTokens } from '@modelcontextprotocol/client';
+import type { OAuthClientInformationContext, OAuthClientMetadata, OAuthClientProvider, OAuthDiscoveryState, StoredOAuthClientInformation, StoredOAuthTokens } from '@modelcontextprotocol/client';
 
 /** Where secrets live (SecretStorage in the editor, a map in tests and the command-line client). */
 export interface SecretStore {
@@ -51,8 +51,13 @@ export interface OAuthProviderOptions {
 
 /** A provider whose interactive step the connection can wait for. */
 export interface InteractiveOAuth extends OAuthClientProvider {
-  /** The authorization the browser is busy with (its redirect's parameters), if one was started. */
+  /**
+   * The authorization the browser is busy with (its redirect's parameters), if one was started.
+   * Every caller that met the same 401 gets the same promise; one sign-in serves them all.
+   */
   takePendingAuthorization(): Promise<URLSearchParams> | undefined;
+  /** Names the redirect about to be redeemed, so {@link OAuthClientProvider.codeVerifier} returns its verifier. */
+  redeeming(state: string | null): void;
   /** The URL the person was sent to, to open again if they closed the tab. */
   readonly pendingUrl: URL | undefined;
   /** Forgets every credential of this server (sign out). */
@@ -66,7 +71,11 @@ export interface InteractiveOAuth extends OAuthClientProvider {
  * @param serverUrl the server's URL; credentials are keyed by it and by issuer.
  */
 export class McpOAuthProvider implements InteractiveOAuth {
+  /** The verifier the SDK saved last, and each open sign-in's verifier by its `state`. */
   private verifier: string | undefined;
+  private readonly verifiers = new Map<string, string>();
+  private redeemingState: string | undefined;
+  private discovery: OAuthDiscoveryState | undefined;
   private pending: Promise<URLSearchParams> | undefined;
   private _pendingUrl: URL | undefined;
   private abort = new AbortController();
@@ -142,29 +151,58 @@ export class McpOAuthProvider implements InteractiveOAuth {
   }
 
   codeVerifier(): string {
-    if (!this.verifier) throw new Error('No sign-in is in progress for this MCP server (the PKCE code verifier is missing).');
-    return this.verifier;
+    const v = (this.redeemingState !== undefined ? this.verifiers.get(this.redeemingState) : undefined) ?? this.verifier;
+    if (!v) throw new Error('No sign-in is in progress for this MCP server (the PKCE code verifier is missing).');
+    return v;
   }
 
+  redeeming(state: string | null): void {
+    this.redeemingState = state ?? undefined;
+  }
+
+  saveDiscoveryState(state: OAuthDiscoveryState): void {
+    // Kept with the verifier, so the code goes to the authorization server the sign-in started at.
+    this.discovery = state;
+  }
+
+  discoveryState(): OAuthDiscoveryState | undefined {
+    return this.discovery;
+  }
+
+  /**
+   * Sends the person's browser to the authorization page (through the port, which asks first).
+   * While a sign-in is open, another 401 joins it instead of opening a second page.
+   * @throws Error when the page is not https (or http on this machine): a server's metadata must not
+   * make the editor open `file:`, `smb:` or another application's links.
+   */
   redirectToAuthorization(url: URL): void {
+    if (!isWebUrl(url)) throw new Error(`The MCP server's authorization page is not a web address (${url.protocol}); it was not opened.`);
+    if (this.pending) return;
     const state = url.searchParams.get('state') ?? '';
+    if (this.verifier) this.verifiers.set(state, this.verifier);
     this._pendingUrl = url;
     const p = this.port.authorize(url, state, this.abort.signal);
     // Nobody may be waiting yet (the SDK throws UnauthorizedError right after this returns).
     p.catch(() => undefined);
-    this.pending = p.finally(() => {
+    const done = () => {
+      if (this.pending === shared) this.pending = undefined;
       if (this._pendingUrl === url) this._pendingUrl = undefined;
-    });
+    };
+    const shared = p.finally(done);
+    shared.catch(() => undefined);
+    this.pending = shared;
   }
 
   takePendingAuthorization(): Promise<URLSearchParams> | undefined {
-    const p = this.pending;
-    this.pending = undefined;
-    return p;
+    return this.pending;
   }
 
   async invalidateCredentials(scope: 'all' | 'client' | 'tokens' | 'verifier' | 'discovery'): Promise<void> {
-    if (scope === 'verifier' || scope === 'all') this.verifier = undefined;
+    if (scope === 'verifier' || scope === 'all') {
+      this.verifier = undefined;
+      this.verifiers.clear();
+    }
+    if (scope === 'discovery' || scope === 'all') this.discovery = undefined;
     if (scope === 'tokens' || scope === 'all') {
       this._signedIn = false;
       await this.forget('tokens/');
@@ -215,7 +253,19 @@ export class McpOAuthProvider implements InteractiveOAuth {
   }
 }
 
-/** True for the SDK's "authorization needed" error (also across bundle copies, by name). */
+/** https anywhere, http only on this machine (RFC 8252 loopback). */
+function isWebUrl(url: URL): boolean {
+  if (url.protocol === 'https:') return true;
+  return url.protocol === 'http:' && ['127.0.0.1', 'localhost', '[::1]'].includes(url.hostname);
+}
+
+/**
+ * True for the SDK's "authorization needed" error, also when another layer wrapped it (ext-tasks
+ * puts it in a `DispatchError`'s `cause`) and across bundle copies (by name).
+ */
 export function isUnauthorized(err: unknown): boolean {
-  return err instanceof Error && (err.name === 'UnauthorizedError' || (err as { mcpBrand?: string }).mcpBrand === 'mcp.UnauthorizedError');
+  for (let e: unknown = err, depth = 0; e instanceof Error && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
+    if (e.name === 'UnauthorizedError' || (e as { mcpBrand?: string }).mcpBrand === 'mcp.UnauthorizedError') return true;
+  }
+  return false;
 }

@@ -21,7 +21,13 @@ export class LoopbackRedirectReceiver {
   async start(): Promise<string> {
     if (!this.server) {
       const server = createServer((req, res) => {
-        const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+        let url: URL;
+        try {
+          url = new URL(req.url ?? '/', 'http://127.0.0.1');
+        } catch {
+          res.writeHead(400, { 'content-type': 'text/plain' }).end('Bad request');
+          return;
+        }
         if (req.method !== 'GET' || url.pathname !== '/callback') {
           res.writeHead(404, { 'content-type': 'text/plain' }).end('Not found');
           return;
@@ -45,6 +51,9 @@ export class LoopbackRedirectReceiver {
         server.listen(0, '127.0.0.1', () => resolve());
       });
       this.port = (server.address() as AddressInfo).port;
+      // A listener error later (a broken socket) must not become an uncaught exception.
+      server.on('error', () => undefined);
+      server.on('clientError', (_err, socket) => socket.destroy());
     }
     return `http://127.0.0.1:${this.port}/callback`;
   }

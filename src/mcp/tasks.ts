@@ -89,15 +89,12 @@ export interface TaskCallContext {
   elicit?: (message: string, requestedSchema: Record<string, unknown>, signal?: AbortSignal) => Promise<ElicitationAnswer>;
 }
 
-/**
- * Calls a tool, letting the server run it as a task: reports each status change to `onTask`,
- * cancels the task (`tasks/cancel`) when `signal` aborts, and resolves with the tool's result.
- * @throws Error when the task failed or was cancelled, or the server's JSON-RPC error.
- */
-export async function callToolAsTask(ctx: TaskCallContext, name: string, args: Record<string, unknown>, signal?: AbortSignal, onTask?: (t: TaskProgress) => void): Promise<CallToolResult> {
+type Session = Awaited<ReturnType<typeof openSession>>;
+
+async function openSession(ctx: TaskCallContext) {
   // The package is ESM-only; the bundle inlines it, plain Node loads it on first use.
   const tasks = await import('@modelcontextprotocol/ext-tasks/client');
-  const session = tasks.createTaskSessionFromClient(ctx.client, {
+  return tasks.createTaskSessionFromClient(ctx.client, {
     endpointId: ctx.endpointId,
     rawDispatch: ctx.dispatcher.dispatch as never,
     v2RequestFraming: { protocolVersion: ctx.client.getNegotiatedProtocolVersion() ?? '2026-07-28', clientInfo: ctx.clientInfo, clientCapabilities: ctx.clientCapabilities as never },
@@ -113,8 +110,40 @@ export async function callToolAsTask(ctx: TaskCallContext, name: string, args: R
       return (await ctx.elicit(p.message ?? '', p.requestedSchema ?? { type: 'object', properties: {} }, info.signal)) as never;
     },
   });
-  try {
-    const execution = await session.callTool(name, args as never, { task: { preference: 'prefer' } });
+}
+
+/**
+ * The task-capable calls of one connected client. ext-tasks allows one session per client, so the
+ * session is opened on the first call and shared by every call until {@link TaskRunner.close}.
+ */
+export class TaskRunner {
+  private session: Promise<Session> | undefined;
+
+  constructor(private readonly ctx: TaskCallContext) {}
+
+  /**
+   * Calls a tool, letting the server run it as a task: reports each status change to `onTask`,
+   * cancels the task (`tasks/cancel`) when `signal` aborts, and resolves with the tool's result.
+   * @throws Error when the task failed or was cancelled, or the server's JSON-RPC error.
+   */
+  async call(name: string, args: Record<string, unknown>, signal?: AbortSignal, onTask?: (t: TaskProgress) => void): Promise<CallToolResult> {
+    this.session ??= openSession(this.ctx);
+    const session = await this.session;
+    // Cancelling before the server has answered the tools/call aborts that request (notifications/cancelled);
+    // once there is a task, it is cancelled with tasks/cancel below.
+    const initiating = new AbortController();
+    const early = () => initiating.abort(signal?.reason);
+    signal?.addEventListener('abort', early, { once: true });
+    if (signal?.aborted) early();
+    let execution: Awaited<ReturnType<Session['callTool']>>;
+    try {
+      execution = await session.callTool(name, args as never, { task: { preference: 'prefer' }, signal: initiating.signal });
+    } catch (err) {
+      if (signal?.aborted) throw new Error('The call was cancelled.');
+      throw err;
+    } finally {
+      signal?.removeEventListener('abort', early);
+    }
     const onAbort = () => void execution.cancel().catch(() => undefined);
     signal?.addEventListener('abort', onAbort, { once: true });
     if (signal?.aborted) onAbort();
@@ -132,7 +161,12 @@ export async function callToolAsTask(ctx: TaskCallContext, name: string, args: R
     } finally {
       signal?.removeEventListener('abort', onAbort);
     }
-  } finally {
-    await session.close().catch(() => undefined);
+  }
+
+  /** Closes the session (the connection is stopping or reconnecting). */
+  async close(): Promise<void> {
+    const s = this.session;
+    this.session = undefined;
+    await (await s?.catch(() => undefined))?.close().catch(() => undefined);
   }
 }

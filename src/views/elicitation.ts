@@ -11,8 +11,39 @@ import type { AuditEntry } from '../policy/audit';
 import { createFormPanel, FormMessageSchema } from './toolRun/panel';
 import type { ToolRunHostMessage } from './toolRun/protocol';
 
-/** Asks the person in a panel; see the file comment. Resolves with the answer, never rejects. */
+/** Questions of each server still waiting for the panel: one panel at a time per server. */
+const queues = new Map<string, { tail: Promise<unknown>; waiting: number }>();
+/** A server that asks more than this many questions at once has the rest declined. */
+const MAX_WAITING = 3;
+
+/**
+ * Asks the person in a panel; see the file comment. A server's questions are asked one at a time;
+ * beyond {@link MAX_WAITING} waiting questions, more are declined (and logged), so a server cannot
+ * flood the editor with panels. Resolves with the answer, never rejects.
+ */
 export function askInPanel(
+  extensionUri: vscode.Uri,
+  request: ElicitationRequest,
+  signal: AbortSignal,
+  audit: (entry: AuditEntry) => void,
+  log: (m: string) => void,
+): Promise<ElicitationAnswer> {
+  const q = queues.get(request.serverId) ?? { tail: Promise.resolve(), waiting: 0 };
+  if (q.waiting >= MAX_WAITING) {
+    log(`${request.serverName} asked more than ${MAX_WAITING} questions at once; declined "${request.message.slice(0, 80)}".`);
+    return Promise.resolve({ action: 'decline' });
+  }
+  q.waiting++;
+  queues.set(request.serverId, q);
+  const answer = q.tail.then(() => (signal.aborted ? ({ action: 'cancel' } as const) : askNow(extensionUri, request, signal, audit, log)));
+  q.tail = answer.finally(() => {
+    q.waiting--;
+    if (!q.waiting) queues.delete(request.serverId);
+  });
+  return answer;
+}
+
+function askNow(
   extensionUri: vscode.Uri,
   request: ElicitationRequest,
   signal: AbortSignal,

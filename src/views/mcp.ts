@@ -301,7 +301,7 @@ export class McpCenter implements vscode.Disposable {
     await this.host.connection(n.serverId).restart();
   }
 
-  /** Opens the authorization page a server's sign-in waits on again (the person closed the tab). */
+  /** Opens the authorization page a server's sign-in waits on (the person's Sign In; again if they closed the tab). */
   private async openSignIn(n: McpNode): Promise<void> {
     const url = this.host.connection(n.serverId).signInUrl;
     if (!url) return void vscode.window.showInformationMessage('This server is not waiting for a sign-in.');

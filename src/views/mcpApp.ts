@@ -58,7 +58,12 @@ export async function openAppPanel(extensionUri: vscode.Uri, connection: McpServ
     if (m.type === 'app') return transport.receive(m.message);
     if (bridge) return;
     bridge = createBridge(connection, run, version, { theme: m.theme, styles: m.styles }, log);
-    await bridge.connect(transport);
+    try {
+      await bridge.connect(transport);
+    } catch (err) {
+      log(`MCP App ${run.uri}: the host could not start: ${err instanceof Error ? err.message : String(err)}`);
+      return post({ type: 'ended', reason: 'The app could not be started; details are in the Agent Switchboard log.' });
+    }
     post({ type: 'load', html: prepareAppHtml(app.html, nonce, policy), allow: buildAllowAttribute(app.permissions), border: app.prefersBorder === true, title: `${run.toolName} (MCP App)` });
   });
   const onServer = connection.onDidChange(() => {
@@ -89,13 +94,14 @@ function createBridge(connection: McpServerConnection, run: AppRun, version: str
       },
     },
   );
-  bridge.oncalltool = async (params) => {
+  bridge.oncalltool = async (params, extra) => {
     const tool = connection.catalog.tools.find((t) => t.name === params.name);
     if (!callableFromApp(tool)) {
       log(`MCP App ${run.uri}: refused a call to "${params.name}" (${tool ? 'the tool is not visible to apps' : 'no such tool on this server'}).`);
       return { content: [{ type: 'text', text: `"${params.name}" ${tool ? 'is not offered to apps (its visibility does not include "app")' : `is not a tool of ${connection.name}`}` }], isError: true };
     }
-    return connection.callTool(params.name, (params.arguments ?? {}) as Record<string, unknown>);
+    // The view's cancellation (or the panel closing) cancels the call on the server.
+    return connection.callTool(params.name, (params.arguments ?? {}) as Record<string, unknown>, extra.mcpReq.signal);
   };
   bridge.onreadresource = async (params) => (await connection.readResource(params.uri)) as never;
   bridge.onlistresources = async () => ({ resources: connection.catalog.resources });

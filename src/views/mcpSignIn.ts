@@ -2,8 +2,8 @@
  * OAuth sign-in for MCP servers, the editor's side of src/mcp/oauth.ts: credentials in VS Code's
  * SecretStorage, the authorization page opened through `vscode.env.openExternal`, and the redirect
  * received by the extension on a loopback port (passed through `vscode.env.asExternalUri`, so a
- * remote window forwards it). The person sees a notification while a sign-in waits and can cancel
- * it there.
+ * remote window forwards it). Nothing opens before the person says Sign In; while a sign-in
+ * waits, a notification says so and can cancel it.
  */
 import * as vscode from 'vscode';
 import type { AuthorizationPort, SecretStore } from '../mcp/oauth';
@@ -33,19 +33,24 @@ export class McpSignIn implements vscode.Disposable, AuthorizationPort {
     return this.url;
   }
 
+  /**
+   * Asks the person first (a notification naming the sign-in site, with Sign In / Cancel), then
+   * opens the page and waits for its redirect. Dismissing the question or Cancel ends the sign-in.
+   */
   authorize(url: URL, state: string, signal: AbortSignal): Promise<URLSearchParams> {
     const stop = new AbortController();
     const onAbort = () => stop.abort();
     signal.addEventListener('abort', onAbort, { once: true });
     const answer = this.receiver.waitFor(state, SIGN_IN_TIMEOUT_MS, stop.signal).finally(() => signal.removeEventListener('abort', onAbort));
-    void vscode.env.openExternal(vscode.Uri.parse(url.toString(), true));
-    void vscode.window.withProgress(
-      { location: vscode.ProgressLocation.Notification, title: `An MCP server asks you to sign in at ${url.host}. Finish in your browser…`, cancellable: true },
-      async (_p, token) => {
+    answer.catch(() => undefined);
+    void vscode.window.showInformationMessage(`An MCP server asks you to sign in at ${url.host}.`, 'Sign In', 'Cancel').then(async (choice) => {
+      if (choice !== 'Sign In') return stop.abort();
+      await vscode.env.openExternal(vscode.Uri.parse(url.toString(), true));
+      await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `Finish signing in at ${url.host} in your browser…`, cancellable: true }, async (_p, token) => {
         token.onCancellationRequested(() => stop.abort());
         await answer.catch(() => undefined);
-      },
-    );
+      });
+    });
     return answer;
   }
 

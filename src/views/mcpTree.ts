@@ -160,9 +160,9 @@ function serverItem(s: HostedServer, change: CatalogDiff | undefined, details: s
     icon = new vscode.ThemeIcon('pass-filled', new vscode.ThemeColor('testing.iconPassed'));
     item.contextValue = 'mcpServer.running';
   } else if (state.state === 'starting' && state.signIn) {
-    description = `waiting for you to sign in at ${new URL(state.signIn).host} (browser)`;
+    description = `waiting for you to sign in at ${new URL(state.signIn).host}`;
     icon = new vscode.ThemeIcon('account', new vscode.ThemeColor('notificationsWarningIcon.foreground'));
-    item.tooltip = 'The server requires OAuth. Finish the sign-in in your browser, or use "Open Sign-In Page" if you closed it.';
+    item.tooltip = 'The server requires OAuth. Choose Sign In (here or on the notification) to open its sign-in page in your browser.';
     item.contextValue = 'mcpServer.signIn';
   } else if (state.state === 'starting') {
     const secs = Math.round((Date.now() - state.since) / 1000);

@@ -1,7 +1,7 @@
 /**
  * OAuth for an HTTP MCP server inside a real VS Code: the project's fake protected server (with its
- * own authorization server) answers 401; the extension opens the authorization page through
- * `vscode.env.openExternal` (a browser tab of the test's Chromium), receives the redirect on its
+ * own authorization server) answers 401; nothing opens until the person chooses Sign In; then the
+ * extension opens the authorization page through `vscode.env.openExternal` (a browser tab of the test's Chromium), receives the redirect on its
  * loopback port, redeems the code (PKCE) and connects. The tokens are kept in SecretStorage: a
  * restart needs no new sign-in, and Sign Out forgets them.
  */
@@ -11,6 +11,8 @@ import * as path from 'path';
 import * as vscode from 'vscode';
 import { api, until } from './util';
 import { screenshot } from './screenshot';
+
+const NODE = { type: 'server', serverId: 'settings:secure' };
 
 const ROOT = path.resolve(__dirname, '..', '..', '..');
 const OAUTH = path.join(ROOT, 'test', 'fakes', 'mcp-oauth-server.mjs');
@@ -36,7 +38,15 @@ describe('MCP OAuth in the editor', () => {
       server!.on('exit', (code) => reject(new Error(`the fake OAuth server exited (${code}): ${log.join('\n')}`)));
     });
     await vscode.workspace.getConfiguration('agentSwitchboard').update('mcpServers', { secure: { type: 'http', url } }, vscode.ConfigurationTarget.Global);
+    await vscode.commands.executeCommand('agentSwitchboard.mcp.focus');
     await vscode.commands.executeCommand('agentSwitchboard.mcp.start');
+    // Nothing opens before the person agrees: the server waits for a sign-in, the notification asks.
+    await until('waiting for the sign-in', () => (a.mcpServers().find((s) => s.id === 'settings:secure')?.state as { signIn?: string } | undefined)?.signIn, 30_000);
+    assert.strictEqual(log.filter((l) => /authorized; redirecting/.test(l)).length, 0, 'no authorization before Sign In');
+    await screenshot('mcp-oauth-ask', 30000, { waitForSelector: '.monaco-list-row:has-text("waiting for you to sign in")', sidebarWidth: 520 });
+    // The person clicks the server's Sign In action (the notification offers the same; this test
+    // harness shows no notification toasts).
+    await vscode.commands.executeCommand('agentSwitchboard.mcp.openSignIn', NODE);
     const running = () => a.mcpServers().find((s) => s.id === 'settings:secure' && s.state?.state === 'running');
     await until(`signed in and running (server log: ${log.join(' | ')})`, running, 60_000);
     const authorizations = () => log.filter((l) => /authorized; redirecting/.test(l)).length;
@@ -45,16 +55,18 @@ describe('MCP OAuth in the editor', () => {
     const result = (await vscode.commands.executeCommand('agentSwitchboard.mcp.runTool', { type: 'tool', serverId: 'settings:secure', name: 'whoami' }, {})) as { content: { text: string }[] };
     assert.strictEqual(result.content[0].text, 'signed in as test-user');
     await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
-    await vscode.commands.executeCommand('agentSwitchboard.mcp.focus');
     await screenshot('mcp-oauth-signed-in', 30000, { waitForSelector: '.monaco-list-row:has-text("signed in")', sidebarWidth: 520 });
 
     // A restart uses the stored token: no new authorization.
-    await vscode.commands.executeCommand('agentSwitchboard.mcp.restart', { type: 'server', serverId: 'settings:secure' });
+    await vscode.commands.executeCommand('agentSwitchboard.mcp.restart', NODE);
     await until('running again', running, 30_000);
     assert.strictEqual(authorizations(), 1, 'the token from the secret storage was used');
 
     // Sign Out forgets it: the next start signs in again.
-    await vscode.commands.executeCommand('agentSwitchboard.mcp.signOut', { type: 'server', serverId: 'settings:secure' });
+    const signedOut = vscode.commands.executeCommand('agentSwitchboard.mcp.signOut', NODE);
+    await until('waiting for the sign-in again', () => (a.mcpServers().find((s) => s.id === 'settings:secure')?.state as { signIn?: string } | undefined)?.signIn, 30_000);
+    await vscode.commands.executeCommand('agentSwitchboard.mcp.openSignIn', NODE);
+    await signedOut;
     await until('running after signing in again', () => running() && authorizations() === 2, 60_000);
   });
 });

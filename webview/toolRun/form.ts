@@ -130,6 +130,12 @@ export function buildFields(doc: Document, schema: unknown): Field[] {
         return { value: n };
       }
       if (kind === 'string') {
+        // The date-time picker gives local "YYYY-MM-DDTHH:MM"; the schema wants RFC 3339 with a zone.
+        if (p.format === 'date-time') {
+          const d = new Date(raw);
+          if (Number.isNaN(d.getTime())) return { error: `${title} must be a date and time.` };
+          return { value: d.toISOString() };
+        }
         if (p.minLength !== undefined && raw.length < p.minLength) return { error: `${title} needs at least ${p.minLength} characters.` };
         if (p.maxLength !== undefined && raw.length > p.maxLength) return { error: `${title} takes at most ${p.maxLength} characters.` };
         return { value: raw };

@@ -1,6 +1,7 @@
 /**
  * Real MCP servers from npm through the host's connection: server-everything over Streamable HTTP
- * (2025 era, sessions), server-filesystem and server-memory over stdio.
+ * (2025 era, sessions) and over stdio (list_changed, elicitation), server-filesystem and
+ * server-memory over stdio.
  */
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -41,6 +42,31 @@ describe('real MCP servers from npm', function () {
     } finally {
       proc.kill();
     }
+  });
+
+  it('server-everything over stdio: a resource it registers mid-session arrives by list_changed; its elicitation is answered', async () => {
+    const asked: string[] = [];
+    const c = new McpServerConnection('everything-stdio', 'everything', { type: 'stdio', command: process.execPath, args: [bin('server-everything'), 'stdio'], env: {} }, {
+      ...options,
+      elicit: async (r) => {
+        asked.push(r.message);
+        return { action: 'accept', content: { name: 'Ada Lovelace', check: true } };
+      },
+    });
+    open.push(c);
+    await c.start();
+    assert.equal(c.state.state, 'running', JSON.stringify(c.state));
+    const before = c.catalog.resources.length;
+    // A data: URI, so nothing is fetched from the network.
+    await c.callTool('gzip-file-as-resource', { name: 'note.txt.gz', data: `data:text/plain;base64,${Buffer.from('hello').toString('base64')}`, outputType: 'resourceLink' });
+    const end = Date.now() + 10_000;
+    while (!c.catalog.resources.some((r) => /note\.txt\.gz/.test(r.uri)) && Date.now() < end) await new Promise((r) => setTimeout(r, 50));
+    assert.ok(c.catalog.resources.some((r) => /note\.txt\.gz/.test(r.uri)), `resources: ${before} → ${c.catalog.resources.map((r) => r.uri).join(', ')}`);
+    // The tool exists only for clients that offer elicitation.
+    assert.ok(c.catalog.tools.some((t) => t.name === 'trigger-elicitation-request'));
+    const answer = JSON.stringify((await c.callTool('trigger-elicitation-request', {})).content);
+    assert.equal(asked.length, 1);
+    assert.match(answer, /Ada Lovelace/);
   });
 
   it('server-filesystem over stdio reads a file in its allowed folder', async () => {

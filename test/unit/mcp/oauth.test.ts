@@ -3,7 +3,8 @@
  * conformance suite's authorization servers in conformance.test.ts).
  */
 import assert from 'node:assert/strict';
-import { McpOAuthProvider, type AuthorizationPort, type SecretStore } from '../../../src/mcp/oauth';
+import net from 'node:net';
+import { isUnauthorized, McpOAuthProvider, type AuthorizationPort, type SecretStore } from '../../../src/mcp/oauth';
 import { LoopbackRedirectReceiver } from '../../../src/mcp/oauthRedirect';
 
 function memoryStore(): SecretStore & { map: Map<string, string> } {
@@ -25,6 +26,20 @@ describe('MCP OAuth', () => {
       assert.match(await page.text(), /Signed in/);
       const params = await waiting;
       assert.deepEqual([params.get('code'), params.get('iss')], ['abc', 'https://as.example']);
+    });
+
+    it('a malformed request gets a 400 and the listener keeps running', async () => {
+      const redirect = await receiver.start();
+      const { port } = new URL(redirect);
+      const status = await new Promise<string>((resolve) => {
+        const sock = net.connect(Number(port), '127.0.0.1', () => sock.write('GET //[ HTTP/1.1\r\nHost: x\r\n\r\n'));
+        sock.on('data', (d) => {
+          resolve(d.toString().split('\r\n')[0]);
+          sock.destroy();
+        });
+      });
+      assert.match(status, /400/);
+      assert.equal((await fetch(`${redirect}?state=none`)).status, 400, 'still serving');
     });
 
     it('refuses a redirect with an unknown state and leaves the waiting sign-in alone', async () => {
@@ -92,8 +107,38 @@ describe('MCP OAuth', () => {
       p.redirectToAuthorization(new URL('https://as.example/authorize?state=xyz'));
       assert.equal(opened.length, 1);
       assert.equal((await p.takePendingAuthorization())?.get('state'), 'xyz');
-      assert.equal(p.takePendingAuthorization(), undefined, 'taken once');
+      assert.equal(p.takePendingAuthorization(), undefined, 'gone once it settled');
       assert.throws(() => p.codeVerifier(), /No sign-in is in progress/);
+    });
+
+    it('never opens a page that is not on the web (file:, smb:, another application\'s links)', () => {
+      const opened: URL[] = [];
+      const p = new McpOAuthProvider('https://a.example/mcp', memoryStore(), port('http://127.0.0.1:1/callback', opened), { clientName: 'x' });
+      for (const bad of ['file://attacker/share/x.exe?state=1', 'smb://host/x?state=1', 'vscode://vscode.git/clone?url=x&state=1', 'http://evil.example/authorize?state=1']) {
+        assert.throws(() => p.redirectToAuthorization(new URL(bad)), /not a web address|was not opened/, bad);
+      }
+      p.redirectToAuthorization(new URL('http://127.0.0.1:9/authorize?state=ok'));
+      assert.equal(opened.length, 1, 'https anywhere, http only on this machine');
+    });
+
+    it('a second 401 during a sign-in joins it; the code is redeemed with the verifier of the sign-in it belongs to', async () => {
+      const opened: URL[] = [];
+      const p = new McpOAuthProvider('https://a.example/mcp', memoryStore(), port('http://127.0.0.1:1/callback', opened), { clientName: 'x' });
+      p.saveCodeVerifier('v1');
+      p.redirectToAuthorization(new URL('https://as.example/authorize?state=s1'));
+      const first = p.takePendingAuthorization();
+      p.saveCodeVerifier('v2');
+      p.redirectToAuthorization(new URL('https://as.example/authorize?state=s2'));
+      assert.equal(opened.length, 1, 'one page for both');
+      assert.equal(p.takePendingAuthorization(), first, 'both callers wait on the same sign-in');
+      p.redeeming((await first!).get('state'));
+      assert.equal(p.codeVerifier(), 'v1');
+    });
+
+    it('an authorization error wrapped by another layer is still recognised', () => {
+      const unauthorized = Object.assign(new Error('x'), { name: 'UnauthorizedError' });
+      assert.ok(isUnauthorized(new Error('MCP client request failed', { cause: unauthorized })));
+      assert.ok(!isUnauthorized(new Error('other', { cause: new Error('x') })));
     });
   });
 });

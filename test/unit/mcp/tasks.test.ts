@@ -43,6 +43,13 @@ describe('MCP tool calls as tasks', function () {
     assert.ok(gets.length <= Math.ceil(took / 120) + 1, `${gets.length} polls in ${took} ms`);
   });
 
+  it('several tasks of one server run at once (one ext-tasks session per connection)', async () => {
+    const c = connect(TASKS, ['--step-ms', '150', '--poll-ms', '100']);
+    await c.start();
+    const results = await Promise.all([c.callTool('report', { steps: 2 }), c.callTool('report', { steps: 3 }), c.callTool('report', { steps: 1 })]);
+    assert.deepEqual(results.map((r) => (r.content[0] as { text: string }).text), ['report ready (2 steps)', 'report ready (3 steps)', 'report ready (1 steps)']);
+  });
+
   it('cancelling the call sends tasks/cancel and ends the task as cancelled', async () => {
     const c = connect(TASKS, ['--step-ms', '1000', '--poll-ms', '100']);
     await c.start();
