@@ -1,0 +1,162 @@
+/**
+ * The embedded OTLP/HTTP trace receiver (PROTOCOLS.md §5.4): `POST /v1/traces` on 127.0.0.1 at a
+ * port the system picks, for the agents and MCP servers we launch (they get
+ * `OTEL_EXPORTER_OTLP_ENDPOINT`, `OTEL_EXPORTER_OTLP_PROTOCOL=http/json` and the bearer token in
+ * `OTEL_EXPORTER_OTLP_HEADERS`). JSON only, optionally gzip-compressed; protobuf is answered 415
+ * (no well-kept OTLP protobuf decoder for JS: the OpenTelemetry packages only encode requests).
+ *
+ * Bad input changes nothing: a malformed body is 400, one over the size limit 413 (the request is
+ * cut off as soon as it passes the limit), a wrong token 401, a foreign Host 403 (DNS rebinding),
+ * malformed spans inside a good body are counted in `partialSuccess`. No `vscode`.
+ */
+import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createGunzip } from 'node:zlib';
+import { parseOtlpJson, type SpanRecord } from './otlp';
+
+/** Options of the receiver. */
+export interface OtlpReceiverOptions {
+  /** Largest accepted body, in bytes after decompression (default 16 MiB). */
+  maxBytes?: number;
+  /** Called with the spans of each accepted request (never with an empty list). */
+  onSpans(spans: SpanRecord[]): void;
+}
+
+/** The environment that points an OTLP exporter at this receiver. */
+export interface OtlpExporterEnv {
+  OTEL_EXPORTER_OTLP_ENDPOINT: string;
+  OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: string;
+  OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json';
+  OTEL_EXPORTER_OTLP_HEADERS: string;
+  OTEL_TRACES_EXPORTER: 'otlp';
+}
+
+/** An OTLP/HTTP JSON receiver on a loopback port. */
+export class OtlpReceiver {
+  private server: Server | undefined;
+  private port = 0;
+  private readonly token = randomBytes(24).toString('base64url');
+  private readonly maxBytes: number;
+
+  constructor(private readonly options: OtlpReceiverOptions) {
+    this.maxBytes = options.maxBytes ?? 16 * 1024 * 1024;
+  }
+
+  /** Starts listening (once); resolves with the base URL, `http://127.0.0.1:<port>`. */
+  async start(): Promise<string> {
+    if (!this.server) {
+      const server = createServer((req, res) => void this.handle(req, res));
+      server.on('clientError', (_err, socket) => socket.destroy());
+      this.server = server;
+      await new Promise<void>((resolve, reject) => {
+        server.once('error', reject);
+        server.listen(0, '127.0.0.1', () => resolve());
+      });
+      server.on('error', () => undefined);
+      this.port = (server.address() as AddressInfo).port;
+    }
+    return `http://127.0.0.1:${this.port}`;
+  }
+
+  /** The variables that make an OpenTelemetry SDK export to this receiver (after {@link start}). */
+  exporterEnv(): OtlpExporterEnv {
+    const base = `http://127.0.0.1:${this.port}`;
+    return {
+      OTEL_EXPORTER_OTLP_ENDPOINT: base,
+      OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: `${base}/v1/traces`,
+      OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
+      OTEL_EXPORTER_OTLP_HEADERS: `authorization=Bearer%20${this.token}`,
+      OTEL_TRACES_EXPORTER: 'otlp',
+    };
+  }
+
+  private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const reply = (status: number, body: unknown, headers: Record<string, string> = {}) => {
+      if (!res.headersSent) res.writeHead(status, { 'content-type': 'application/json', ...headers });
+      res.end(JSON.stringify(body));
+    };
+    const host = (req.headers.host ?? '').toLowerCase();
+    if (host !== `127.0.0.1:${this.port}` && host !== `localhost:${this.port}`) return reply(403, { error: 'only loopback hosts are served' });
+    let path: string;
+    try {
+      path = new URL(req.url ?? '/', 'http://127.0.0.1').pathname;
+    } catch {
+      return reply(400, { error: 'bad request target' });
+    }
+    if (path !== '/v1/traces') return reply(404, { error: 'only /v1/traces is served' });
+    if (req.method !== 'POST') return reply(405, { error: 'use POST' }, { allow: 'POST' });
+    if (!this.authorized(req.headers.authorization)) return reply(401, { error: 'a valid bearer token is required' });
+    const type = (req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
+    if (type === 'application/x-protobuf') return reply(415, { error: 'OTLP protobuf is not accepted here; set OTEL_EXPORTER_OTLP_PROTOCOL=http/json' });
+    if (type !== 'application/json') return reply(415, { error: `content type ${type || '(none)'} is not accepted; send application/json` });
+    const declared = Number(req.headers['content-length'] ?? 0);
+    if (declared > this.maxBytes) {
+      reply(413, { error: `the body is larger than ${this.maxBytes} bytes` }, { connection: 'close' });
+      req.destroy();
+      return;
+    }
+    let text: string;
+    try {
+      text = await this.readBody(req, (req.headers['content-encoding'] ?? '').toLowerCase());
+    } catch (err) {
+      const tooLarge = err instanceof BodyTooLarge;
+      reply(tooLarge ? 413 : 400, { error: err instanceof Error ? err.message : String(err) }, { connection: 'close' });
+      req.destroy();
+      return;
+    }
+    let body: unknown;
+    try {
+      body = JSON.parse(text);
+    } catch {
+      return reply(400, { error: 'the body is not JSON' });
+    }
+    let parsed: ReturnType<typeof parseOtlpJson>;
+    try {
+      parsed = parseOtlpJson(body);
+    } catch (err) {
+      return reply(400, { error: err instanceof Error ? err.message : String(err) });
+    }
+    if (parsed.spans.length) this.options.onSpans(parsed.spans);
+    reply(200, parsed.rejected ? { partialSuccess: { rejectedSpans: parsed.rejected, errorMessage: parsed.problems.join('; ') } } : {});
+  }
+
+  private authorized(header: string | undefined): boolean {
+    const given = Buffer.from((header ?? '').replace(/^Bearer\s+/i, ''));
+    const want = Buffer.from(this.token);
+    return given.length === want.length && timingSafeEqual(given, want);
+  }
+
+  /** The body as text, gunzipped when so encoded, cut off past the size limit. */
+  private readBody(req: IncomingMessage, encoding: string): Promise<string> {
+    if (encoding && encoding !== 'gzip' && encoding !== 'identity') return Promise.reject(new Error(`content encoding ${encoding} is not accepted`));
+    return new Promise((resolve, reject) => {
+      const source = encoding === 'gzip' ? req.pipe(createGunzip()) : req;
+      const chunks: Buffer[] = [];
+      let size = 0;
+      source.on('data', (c: Buffer) => {
+        size += c.length;
+        if (size > this.maxBytes) {
+          source.removeAllListeners('data');
+          reject(new BodyTooLarge(this.maxBytes));
+          return;
+        }
+        chunks.push(c);
+      });
+      source.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+      source.on('error', (err: Error) => reject(new Error(`the body could not be read: ${err.message}`)));
+    });
+  }
+
+  dispose(): void {
+    this.server?.close();
+    this.server?.closeAllConnections();
+    this.server = undefined;
+  }
+}
+
+class BodyTooLarge extends Error {
+  constructor(max: number) {
+    super(`the body is larger than ${max} bytes`);
+  }
+}

@@ -1,0 +1,135 @@
+/**
+ * The trace store: spans from our own instrumentation and from the receiver in one place, grouped
+ * by session. A session owns the traces it started (its root spans' trace ids); spans that arrive
+ * later with the same trace id — an agent exporting its own spans with the `traceparent` we sent —
+ * join that session, whoever sent them. Spans of a trace nobody claimed wait (bounded) until a
+ * session claims it.
+ *
+ * Bounded: at most `maxSessions` sessions (the least recently active is evicted whole, never a part
+ * of one) and `maxSpansPerSession` spans each (the oldest ended spans go first, and the session is
+ * marked truncated). A span seen twice (same trace and span id) is replaced, not duplicated. No `vscode`.
+ */
+import type { SpanRecord } from './otlp';
+
+/** Limits of the store. */
+export interface TraceStoreLimits {
+  maxSessions: number;
+  maxSpansPerSession: number;
+  /** Spans of unclaimed traces kept for a session that may claim them later. */
+  maxUnclaimedSpans: number;
+}
+
+const DEFAULTS: TraceStoreLimits = { maxSessions: 50, maxSpansPerSession: 50_000, maxUnclaimedSpans: 10_000 };
+
+interface SessionTrace {
+  traceIds: Set<string>;
+  spans: Map<string, SpanRecord>;
+  lastActive: number;
+  truncated: boolean;
+}
+
+/** Spans by session. */
+export class TraceStore {
+  private readonly sessions = new Map<string, SessionTrace>();
+  private readonly owner = new Map<string, string>();
+  private readonly unclaimed = new Map<string, SpanRecord>();
+  private readonly limits: TraceStoreLimits;
+  private clock = 0;
+  private readonly listeners = new Set<(sessionKey: string) => void>();
+
+  constructor(limits: Partial<TraceStoreLimits> = {}) {
+    this.limits = { ...DEFAULTS, ...limits };
+  }
+
+  /** Tells `listener` the session whose spans changed. @returns a function that stops it. */
+  onDidChange(listener: (sessionKey: string) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** Makes `traceId` part of `sessionKey` (its root span's trace); waiting spans of it move in. */
+  claim(sessionKey: string, traceId: string): void {
+    const s = this.session(sessionKey);
+    s.traceIds.add(traceId);
+    this.owner.set(traceId, sessionKey);
+    const waiting = [...this.unclaimed.values()].filter((x) => x.traceId === traceId);
+    for (const x of waiting) this.unclaimed.delete(key(x));
+    if (waiting.length) this.add(waiting);
+  }
+
+  /** Adds or replaces spans; each goes to the session that owns its trace, or waits. */
+  add(spans: readonly SpanRecord[]): void {
+    const touched = new Set<string>();
+    for (const span of spans) {
+      const sessionKey = this.owner.get(span.traceId);
+      if (!sessionKey) {
+        this.unclaimed.set(key(span), span);
+        if (this.unclaimed.size > this.limits.maxUnclaimedSpans) this.unclaimed.delete(this.unclaimed.keys().next().value as string);
+        continue;
+      }
+      const s = this.session(sessionKey);
+      s.spans.delete(key(span));
+      s.spans.set(key(span), span);
+      touched.add(sessionKey);
+      if (s.spans.size > this.limits.maxSpansPerSession) this.trim(s);
+    }
+    for (const k of touched) for (const l of this.listeners) l(k);
+  }
+
+  /** The spans of a session, in start order. */
+  spans(sessionKey: string): SpanRecord[] {
+    return [...(this.sessions.get(sessionKey)?.spans.values() ?? [])].sort((a, b) => a.startMs - b.startMs);
+  }
+
+  /** True when the session lost spans to the per-session limit. */
+  truncated(sessionKey: string): boolean {
+    return this.sessions.get(sessionKey)?.truncated ?? false;
+  }
+
+  /** Sessions with spans, most recently active first. */
+  sessionKeys(): string[] {
+    return [...this.sessions].sort((a, b) => b[1].lastActive - a[1].lastActive).map(([k]) => k);
+  }
+
+  /** Forgets a session and its traces. */
+  drop(sessionKey: string): void {
+    const s = this.sessions.get(sessionKey);
+    if (!s) return;
+    for (const t of s.traceIds) this.owner.delete(t);
+    this.sessions.delete(sessionKey);
+  }
+
+  private session(sessionKey: string): SessionTrace {
+    let s = this.sessions.get(sessionKey);
+    if (!s) {
+      s = { traceIds: new Set(), spans: new Map(), lastActive: 0, truncated: false };
+      this.sessions.set(sessionKey, s);
+      // Whole sessions go, least recently active first; the new one is the most recent.
+      while (this.sessions.size > this.limits.maxSessions) {
+        const oldest = [...this.sessions].filter(([k]) => k !== sessionKey).sort((a, b) => a[1].lastActive - b[1].lastActive)[0];
+        if (!oldest) break;
+        this.drop(oldest[0]);
+      }
+    }
+    s.lastActive = ++this.clock;
+    return s;
+  }
+
+  /**
+   * Drops the oldest ended spans down to 90% of the limit (live spans stay), so a session at its
+   * limit is trimmed once per tenth of it rather than sorted on every span.
+   */
+  private trim(s: SessionTrace): void {
+    const target = Math.floor(this.limits.maxSpansPerSession * 0.9);
+    const ended = [...s.spans.values()].filter((x) => x.endMs !== undefined).sort((a, b) => a.startMs - b.startMs);
+    for (const x of ended) {
+      if (s.spans.size <= target) break;
+      s.spans.delete(key(x));
+    }
+    s.truncated = true;
+  }
+}
+
+function key(s: SpanRecord): string {
+  return `${s.traceId}/${s.spanId}`;
+}

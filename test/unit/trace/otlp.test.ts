@@ -1,0 +1,159 @@
+/**
+ * OTLP/HTTP JSON: the receiver against the OpenTelemetry SDK's own OTLP exporter (what an agent
+ * that honours OTEL_EXPORTER_OTLP_* sends), bad payloads of every kind, and the bounded store.
+ */
+import assert from 'node:assert/strict';
+import { request } from 'node:http';
+import { gzipSync } from 'node:zlib';
+import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
+import { BasicTracerProvider, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
+import { SpanKind, SpanStatusCode, context, trace } from '@opentelemetry/api';
+import { parseOtlpJson, toOtlpJson, type SpanRecord } from '../../../src/trace/otlp';
+import { OtlpReceiver } from '../../../src/trace/receiver';
+import { TraceStore } from '../../../src/trace/store';
+
+/** One raw HTTP request to the receiver. */
+function post(url: string, body: Buffer | string, headers: Record<string, string>, method = 'POST'): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const u = new URL(url);
+    const req = request({ host: u.hostname, port: u.port, path: u.pathname, method, headers }, (res) => {
+      let text = '';
+      res.on('data', (c) => (text += c));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
+    });
+    req.on('error', (err) => (/ECONNRESET|EPIPE/.test(err.message) ? resolve({ status: 413, body: 'reset' }) : reject(err)));
+    req.end(body);
+  });
+}
+
+const span = (over: Partial<Record<string, unknown>> = {}) => ({ traceId: 'a'.repeat(32), spanId: 'b'.repeat(16), name: 's', kind: 3, startTimeUnixNano: '1795953770531000000', endTimeUnixNano: 1795953770533627825, ...over });
+const payload = (spans: unknown[]) => ({ resourceSpans: [{ resource: { attributes: [{ key: 'service.name', value: { stringValue: 'agent' } }] }, scopeSpans: [{ scope: { name: 'x' }, spans }] }] });
+
+describe('OTLP/HTTP JSON traces', () => {
+  describe('parsing', () => {
+    it('reads ids, kinds, nanoseconds as strings or numbers, every AnyValue kind, events, links and status', () => {
+      const r = parseOtlpJson(payload([span({ parentSpanId: 'C'.repeat(16), status: { code: 2, message: 'boom' }, attributes: [
+        { key: 's', value: { stringValue: 'x' } }, { key: 'i', value: { intValue: '12' } }, { key: 'd', value: { doubleValue: 1.5 } }, { key: 'b', value: { boolValue: true } },
+        { key: 'a', value: { arrayValue: { values: [{ intValue: 1 }, { stringValue: 'two' }] } } }, { key: 'k', value: { kvlistValue: { values: [{ key: 'n', value: { boolValue: false } }] } } },
+      ], events: [{ name: 'e', timeUnixNano: '1795953770532000000' }], links: [{ traceId: 'd'.repeat(32), spanId: 'e'.repeat(16) }] })]));
+      assert.equal(r.rejected, 0);
+      const s = r.spans[0];
+      assert.equal(s.parentSpanId, 'c'.repeat(16));
+      assert.equal(s.kind, 'client');
+      assert.equal(s.startMs, 1795953770531);
+      assert.equal(s.endMs, 1795953770533.627);
+      assert.deepEqual(s.status, { code: 'error', message: 'boom' });
+      assert.deepEqual(s.attributes, { s: 'x', i: 12, d: 1.5, b: true, a: [1, 'two'], k: { n: false } });
+      assert.equal(s.events[0].timeMs, 1795953770532);
+      assert.equal(s.service, 'agent');
+    });
+
+    it('a malformed span is rejected on its own; a payload that is not an export request is an error', () => {
+      const r = parseOtlpJson(payload([span(), span({ traceId: 'zz' }), span({ spanId: '0'.repeat(16) }), span({ startTimeUnixNano: 'soon' }), 'not a span']));
+      assert.equal(r.spans.length, 1);
+      assert.equal(r.rejected, 4);
+      assert.match(r.problems.join(' '), /traceId/);
+      for (const bad of [null, 42, [], {}, { resourceSpans: 'x' }, { resourceSpans: [{ scopeSpans: 'x' }] }]) assert.throws(() => parseOtlpJson(bad), /not an OTLP trace export request/);
+    });
+
+    it('export writes what parsing reads back', () => {
+      const first = parseOtlpJson(payload([span({ attributes: [{ key: 'n', value: { intValue: 3 } }, { key: 'f', value: { doubleValue: 0.25 } }] })])).spans;
+      assert.deepEqual(parseOtlpJson(toOtlpJson(first)).spans.map((s) => ({ ...s, scope: undefined })), first.map((s) => ({ ...s, scope: undefined })));
+    });
+  });
+
+  describe('receiver', () => {
+    const got: SpanRecord[] = [];
+    const receiver = new OtlpReceiver({ maxBytes: 64 * 1024, onSpans: (s) => got.push(...s) });
+    let url = '';
+    let auth = '';
+    before(async () => {
+      url = `${await receiver.start()}/v1/traces`;
+      auth = decodeURIComponent(receiver.exporterEnv().OTEL_EXPORTER_OTLP_HEADERS.split('=')[1]);
+    });
+    after(() => receiver.dispose());
+
+    it('takes the spans the OpenTelemetry SDK exports with the environment it is given (parent and child in one trace)', async () => {
+      const env = receiver.exporterEnv();
+      assert.match(env.OTEL_EXPORTER_OTLP_ENDPOINT, /^http:\/\/127\.0\.0\.1:\d+$/);
+      const exporter = new OTLPTraceExporter({ url: env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT, headers: { authorization: auth } });
+      const provider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
+      const tracer = provider.getTracer('scripted-agent');
+      const parent = tracer.startSpan('invoke_agent demo', { kind: SpanKind.CLIENT, attributes: { 'gen_ai.operation.name': 'invoke_agent' } });
+      const child = tracer.startSpan('execute_tool read', { attributes: { 'gen_ai.tool.name': 'read' } }, trace.setSpan(context.active(), parent));
+      child.setStatus({ code: SpanStatusCode.ERROR, message: 'no such file' });
+      child.end();
+      parent.end();
+      await provider.forceFlush();
+      await provider.shutdown();
+      const mine = got.filter((s) => s.scope === 'scripted-agent');
+      assert.equal(mine.length, 2);
+      const p = mine.find((s) => s.name === 'invoke_agent demo')!;
+      const c = mine.find((s) => s.name === 'execute_tool read')!;
+      assert.equal(c.traceId, p.traceId);
+      assert.equal(c.parentSpanId, p.spanId);
+      assert.equal(p.kind, 'client');
+      assert.deepEqual(c.status, { code: 'error', message: 'no such file' });
+      assert.equal(c.attributes['gen_ai.tool.name'], 'read');
+    });
+
+    it('gzip bodies are read; a partly bad body answers partialSuccess', async () => {
+      const before = got.length;
+      const r = await post(url, gzipSync(JSON.stringify(payload([span({ spanId: '1'.repeat(16) }), span({ traceId: 'nope' })]))), { 'content-type': 'application/json', 'content-encoding': 'gzip', authorization: auth });
+      assert.equal(r.status, 200);
+      assert.equal(JSON.parse(r.body).partialSuccess.rejectedSpans, 1);
+      assert.equal(got.length, before + 1);
+    });
+
+    it('refuses what it must, and stays up: no token, protobuf, not JSON, oversized, wrong path or method, foreign Host', async () => {
+      const before = got.length;
+      const json = { 'content-type': 'application/json', authorization: auth };
+      const cases: [string, Promise<{ status: number }>][] = [
+        ['no token', post(url, JSON.stringify(payload([span()])), { 'content-type': 'application/json' })],
+        ['wrong token', post(url, JSON.stringify(payload([span()])), { 'content-type': 'application/json', authorization: 'Bearer nope' })],
+        ['protobuf', post(url, Buffer.from([0x0a, 0x00]), { 'content-type': 'application/x-protobuf', authorization: auth })],
+        ['not JSON', post(url, '{"resourceSpans": [', json)],
+        ['not an export', post(url, '{"hello": 1}', json)],
+        ['oversized', post(url, 'x'.repeat(70 * 1024), json)],
+        ['oversized after gunzip', post(url, gzipSync(' '.repeat(2 * 1024 * 1024)), { ...json, 'content-encoding': 'gzip' })],
+        ['bad gzip', post(url, 'not gzip', { ...json, 'content-encoding': 'gzip' })],
+        ['path', post(url.replace('/v1/traces', '/v1/metrics'), '{}', json)],
+        ['method', post(url, '', json, 'GET')],
+        ['host', post(url, '{}', { ...json, host: 'evil.example' })],
+      ];
+      const statuses = Object.fromEntries(await Promise.all(cases.map(async ([n, p]) => [n, (await p).status] as const)));
+      assert.deepEqual(statuses, { 'no token': 401, 'wrong token': 401, protobuf: 415, 'not JSON': 400, 'not an export': 400, oversized: 413, 'oversized after gunzip': 413, 'bad gzip': 400, path: 404, method: 405, host: 403 });
+      assert.equal(got.length, before, 'nothing was taken');
+      assert.equal((await post(url, JSON.stringify(payload([span({ spanId: '2'.repeat(16) })])), json)).status, 200, 'still serving');
+    });
+  });
+
+  describe('store', () => {
+    const rec = (traceId: string, spanId: string, startMs: number, ended = true): SpanRecord => ({ traceId, spanId, name: spanId, kind: 'internal', startMs, ...(ended ? { endMs: startMs + 1 } : {}), status: { code: 'unset' }, attributes: {}, events: [], links: [], service: 's' });
+
+    it('spans join the session that claimed their trace, also when they arrived first; duplicates replace', () => {
+      const store = new TraceStore();
+      const changed: string[] = [];
+      store.onDidChange((k) => changed.push(k));
+      store.add([rec('t1', 'early', 1)]);
+      store.claim('s1', 't1');
+      store.add([rec('t1', 'a', 2), rec('t1', 'a', 2), rec('t2', 'other', 3)]);
+      assert.deepEqual(store.spans('s1').map((s) => s.spanId), ['early', 'a']);
+      assert.deepEqual(changed, ['s1', 's1']);
+    });
+
+    it('evicts whole least-recently-active sessions and trims a session to its span limit, keeping live spans', () => {
+      const store = new TraceStore({ maxSessions: 2, maxSpansPerSession: 10 });
+      for (const k of ['a', 'b', 'c']) {
+        store.claim(k, `t-${k}`);
+        store.add([rec(`t-${k}`, `${k}1`, 1)]);
+      }
+      assert.deepEqual(store.sessionKeys().sort(), ['b', 'c']);
+      store.add([rec('t-b', 'live', 0, false), ...Array.from({ length: 20 }, (_, i) => rec('t-b', `n${i}`, i + 1))]);
+      const spans = store.spans('b');
+      assert.ok(spans.length <= 10 && spans.some((s) => s.spanId === 'live'), spans.map((s) => s.spanId).join());
+      assert.ok(store.truncated('b'));
+      assert.ok(spans.some((s) => s.spanId === 'n19'), 'the newest stay');
+    });
+  });
+});
