@@ -14,8 +14,9 @@ import type { SessionPatch, SessionState } from './acp/session/types';
 import type { AgentChoice, SessionSummary } from './views/session/protocol';
 import type { TurnChanges } from './edits/review';
 import type { McpServerState } from './mcp/connection';
+import type { SpanRecord } from './trace/otlp';
 
-export type { SessionPatch, SessionState, AgentChoice, SessionSummary };
+export type { SessionPatch, SessionState, AgentChoice, SessionSummary, SpanRecord };
 
 /** A standing grant as the API shows it. */
 export interface GrantInfo {
@@ -85,6 +86,12 @@ export interface SwitchboardApi {
    * run a tool with `agentSwitchboard.mcp.runTool` and `({type: 'tool', serverId, name}, args)`.
    */
   mcpServers(): { id: string; name: string; source: string; held?: string; catalogChanged?: string; catalogChangeDetails: string[]; state?: McpServerState; tools: string[] }[];
+  /**
+   * The spans of a session's trace, in start order: ours (session, `invoke_agent` turns,
+   * `execute_tool` calls, permission waits with their decisions) and those the agent exported to our
+   * OTLP receiver. Times in milliseconds since the epoch; a live span has no `endMs`.
+   */
+  traceSpans(sessionKey: string): SpanRecord[];
   /** Closes a session and ends its agent and terminals. */
   closeSession(sessionKey: string): Promise<void>;
 }

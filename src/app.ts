@@ -12,6 +12,10 @@ import { resolveAgents, type ResolvedAgent } from './config/agents';
 import { onDidChangeSettings, readSettings } from './config/vscodeSettings';
 import { EditorFiles, readCurrentText } from './fs/vscodeFiles';
 import { AuditLog } from './policy/audit';
+import { toOtlpJson } from './trace/otlp';
+import { OtlpReceiver } from './trace/receiver';
+import { TraceStore } from './trace/store';
+import { Tracing } from './trace/tracing';
 import { EffectPolicy } from './policy/effectPolicy';
 import { registerCommands } from './views/commands';
 import type { AgentChoice } from './views/session/protocol';
@@ -42,6 +46,10 @@ export class App implements vscode.Disposable {
   private readonly mcpGiven = new Map<string, Set<string>>();
   private readonly disposables: vscode.Disposable[] = [];
   private agentCache: ResolvedAgent[] | undefined;
+  /** Our spans and the agents' (through the OTLP receiver), by session. */
+  readonly traces = new TraceStore();
+  private readonly tracing: Tracing;
+  private readonly otlp = new OtlpReceiver({ onSpans: (spans) => this.traces.add(spans) });
 
   constructor(private readonly context: vscode.ExtensionContext) {
     this.log = vscode.window.createOutputChannel('Agent Switchboard', { log: true });
@@ -72,6 +80,7 @@ export class App implements vscode.Disposable {
       (sessionKey, tool, args, outcome) => this.policy.recordEditorToolCall(sessionKey, tool, typeof args.path === 'string' ? args.path : undefined, outcome),
       version,
     );
+    this.tracing = new Tracing(this.traces, version);
     this.review = new ReviewCenter((key) => this.manager.get(key)?.state.agentName ?? 'closed session', roots);
     this.manager = new SessionManager({
       agents: () => this.resolvedAgents(),
@@ -95,6 +104,13 @@ export class App implements vscode.Disposable {
       },
       onStderr: (agentId, text) => this.log.info(`[${agentId} stderr] ${text.trimEnd()}`),
       policy: this.policy,
+      tracing: this.tracing,
+      // Agents that export OpenTelemetry send their spans to our receiver, under the session's trace.
+      otelEnv: async () => {
+        if (!vscode.workspace.getConfiguration('agentSwitchboard').get<boolean>('tracing.receiveAgentSpans', true)) return undefined;
+        await this.otlp.start();
+        return { ...this.otlp.exporterEnv() };
+      },
     });
     this.view = new SessionViewProvider(context.extensionUri, {
       agents: () => this.agents(),
@@ -110,6 +126,9 @@ export class App implements vscode.Disposable {
       log: (m) => this.log.warn(m),
     });
     this.disposables.push(
+      { dispose: () => this.otlp.dispose() },
+      { dispose: () => void this.tracing.dispose() },
+      vscode.commands.registerCommand('agentSwitchboard.exportTrace', (key?: unknown) => this.exportTrace(typeof key === 'string' ? key : undefined)),
       this.conflicts,
       this.review,
       this.mcp,
@@ -311,8 +330,22 @@ export class App implements vscode.Disposable {
       changes: (sessionKey) =>
         this.review.model.turns(sessionKey).map((t) => ({ ...t, files: t.files.map(({ base, ...f }) => structuredClone({ ...f, base: { text: base.text } })) })),
       revokeGrant: (id) => this.policy.revokeGrant(id, 'api'),
+      traceSpans: (sessionKey) => structuredClone(this.traces.spans(sessionKey)),
       closeSession: (key) => this.closeSession(key),
     };
+  }
+
+  /**
+   * Opens a session's trace (ours and the agent's spans) as an OTLP/HTTP JSON export request in an
+   * untitled document, ready to save or send to a collector. Without a key, the session in view.
+   */
+  private async exportTrace(key?: string): Promise<unknown> {
+    const sessionKey = key ?? this.manager.list().at(-1)?.state.key;
+    if (!sessionKey) return void vscode.window.showInformationMessage('There is no session to export a trace of.');
+    const body = toOtlpJson(this.traces.spans(sessionKey));
+    const doc = await vscode.workspace.openTextDocument({ language: 'json', content: JSON.stringify(body, null, 2) });
+    await vscode.window.showTextDocument(doc, { preview: false });
+    return body;
   }
 
   dispose(): void {

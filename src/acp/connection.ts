@@ -144,9 +144,10 @@ export class AgentConnection {
     return res;
   }
 
-  /** `session/prompt`; resolves with the stop reason when the turn ends. */
-  prompt(sessionId: string, prompt: acp.ContentBlock[]): Promise<acp.PromptResponse> {
-    return this.conn.agent.request(acp.methods.agent.session.prompt, { sessionId, prompt });
+  /** `session/prompt` (with the turn's trace context in `_meta` when given); resolves with the stop reason when the turn ends. */
+  prompt(sessionId: string, prompt: acp.ContentBlock[], traceContext?: { traceparent: string; tracestate?: string }): Promise<acp.PromptResponse> {
+    // W3C trace context rides in `_meta` (ACP reserves `traceparent`/`tracestate` there).
+    return this.conn.agent.request(acp.methods.agent.session.prompt, { sessionId, prompt, ...(traceContext ? { _meta: { ...traceContext } } : {}) });
   }
 
   /** `session/cancel` (a notification; the pending prompt then answers `cancelled`). */

@@ -17,6 +17,7 @@ import { intentHash } from '../policy/intent';
 import { forwardNotice, type ForwardResult } from '../mcp/forward';
 import { mergeToolCall, reduce, type SessionAction } from './session/reducer';
 import { createSessionState, type SessionPatch, type SessionState, type TerminalView, type ToolCallView } from './session/types';
+import type { SessionSpans } from '../trace/sessionSpans';
 /** Client-hosted file access for one session (ACP `fs/*`). Errors thrown become JSON-RPC errors. */
 export interface FileSystemPort {
   read(params: acp.ReadTextFileRequest): Promise<acp.ReadTextFileResponse>;
@@ -73,6 +74,12 @@ export class SessionController implements SessionHandlers {
   }
 
   private connection: AgentConnection | undefined;
+  private spans: SessionSpans | undefined;
+
+  /** Traces this session: its spans follow every state change; turns carry their `traceparent`. */
+  traceWith(spans: SessionSpans): void {
+    this.spans = spans;
+  }
 
   /**
    * Sends `session/new` on `connection` (with the MCP servers chosen for this agent) and routes the
@@ -120,7 +127,8 @@ export class SessionController implements SessionHandlers {
     }
     this.dispatch({ type: 'promptSent', text });
     this.files.turnStarted();
-    const turn = this.connection.prompt(sessionId, [{ type: 'text', text }]);
+    // The turn's span exists once `promptSent` is applied; its trace context rides in `_meta`.
+    const turn = this.connection.prompt(sessionId, [{ type: 'text', text }], this.spans?.traceContext());
     this.currentTurn = turn;
     try {
       const res = await turn;
@@ -187,7 +195,10 @@ export class SessionController implements SessionHandlers {
         this.policy.recordUnverified(this.actor(), p.toolCall.toolCallId, p.toolCall.title);
       }
     }
-    if (patches.length) this.changeEmitter.fire({ key: this.state.key, patches, rev: this.state.rev });
+    if (patches.length) {
+      this.spans?.observe(patches);
+      this.changeEmitter.fire({ key: this.state.key, patches, rev: this.state.rev });
+    }
   }
 
   // ---- SessionHandlers: the agent's requests for this session ----
@@ -300,6 +311,7 @@ export class SessionController implements SessionHandlers {
   async dispose(): Promise<void> {
     if (this.disposed) return;
     this.dispatch({ type: 'closed' });
+    this.spans?.end();
     this.disposed = true;
     if (this.state.sessionId) {
       this.connection?.forgetSession(this.state.sessionId);

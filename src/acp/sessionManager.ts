@@ -11,6 +11,8 @@ import { agentEnv, type ResolvedAgent } from '../config/agents';
 import { AgentConnection, AgentLaunchError, errorMessage } from './connection';
 import type { EffectPolicy } from '../policy/effectPolicy';
 import { SessionController, type FileSystemPort, type SessionChange, type TerminalsPort } from './sessionController';
+import { SessionSpans } from '../trace/sessionSpans';
+import type { Tracing } from '../trace/tracing';
 
 /** What the manager needs from its host. */
 export interface SessionManagerDeps {
@@ -29,6 +31,13 @@ export interface SessionManagerDeps {
   mcpServers?(caps: McpCapabilities | undefined, key: string): Promise<ForwardResult>;
   /** Agent stderr, for an output channel. */
   onStderr?(agentId: string, text: string): void;
+  /** The window's tracing (our spans into the trace store); sessions are traced when given. */
+  tracing?: Tracing;
+  /**
+   * The environment that points an agent's own OpenTelemetry exporter at our receiver (started on
+   * demand), or undefined when propagation is off.
+   */
+  otelEnv?(): Promise<Record<string, string> | undefined>;
 }
 
 /** Thrown by {@link SessionManager.start} for an unknown or unavailable agent id. */
@@ -66,15 +75,21 @@ export class SessionManager {
       this.deps.policy,
     );
     controller.onDidChange((c) => this.changeEmitter.fire(c));
+    const spans = this.deps.tracing && new SessionSpans(this.deps.tracing, controller.state);
+    if (spans) controller.traceWith(spans);
     this.sessions.set(key, controller);
     this.listEmitter.fire();
     let connection: AgentConnection;
     try {
+      // The agent's own spans (if it exports OpenTelemetry) go to our receiver, under this session.
+      const otel = spans && (await this.deps.otelEnv?.());
+      const env = agentEnv(this.deps.baseEnv(), agent.env);
+      if (otel && spans) Object.assign(env, otel, { TRACEPARENT: spans.traceContext().traceparent });
       connection = await AgentConnection.start(
         {
           command: agent.resolvedCommand ?? agent.command,
           args: agent.args,
-          env: agentEnv(this.deps.baseEnv(), agent.env),
+          env,
           cwd,
         },
         {

@@ -7,6 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import * as path from 'node:path';
 import * as acp from '@agentclientprotocol/sdk';
+import { DemoTracing } from './demoTracing';
 import { SCENARIOS, type ProtocolScenario } from './scenarios';
 import { DemoTurn, TurnCancelled, type DemoOptions, type SessionMemory } from './turn';
 
@@ -91,6 +92,7 @@ interface DemoSession {
 export function createDemoAgentApp(scenario: ProtocolScenario, options: DemoOptions): acp.AgentApp {
   const script = SCENARIOS[scenario];
   const sessions = new Map<string, DemoSession>();
+  const tracing = new DemoTracing();
   let clientCaps: acp.ClientCapabilities = {};
 
   return acp
@@ -140,9 +142,13 @@ export function createDemoAgentApp(scenario: ProtocolScenario, options: DemoOpti
         options,
         memory: session.memory,
       });
+      const span = tracing.turn((params as { _meta?: Record<string, unknown> })._meta);
       try {
-        return { stopReason: await script(turn) };
+        const stopReason = await script(turn);
+        await span.end();
+        return { stopReason };
       } catch (error) {
+        await span.end(error);
         // After session/cancel the turn must end with `cancelled`, never with an error, whatever
         // failed on the way out (the spec asks agents to catch these).
         if (error instanceof TurnCancelled || controller.signal.aborted) return { stopReason: 'cancelled' };

@@ -9,6 +9,8 @@ export interface TurnContext {
   sessionId: string;
   cwd: string;
   prompt: string;
+  /** The prompt request's `_meta` (e.g. the client's W3C `traceparent`). */
+  meta?: Record<string, unknown>;
   client: acp.AgentContext;
   update(update: acp.SessionUpdate): Promise<void>;
   /** Resolves when the client sends `session/cancel` for this session. */
@@ -59,6 +61,7 @@ export function scriptedAgent(script: (t: TurnContext) => Promise<acp.StopReason
         sessionId: params.sessionId,
         cwd: s.cwd,
         prompt,
+        meta: (params as { _meta?: Record<string, unknown> })._meta ?? undefined,
         client,
         update: (update) => client.notify('session/update', { sessionId: params.sessionId, update }),
         cancelled,

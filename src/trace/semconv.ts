@@ -1,0 +1,35 @@
+/**
+ * The attribute names our spans carry, in one place. The GenAI and MCP semantic conventions are
+ * still "Development" upstream (semantic-conventions 1.45, `incubating`), so the strings are pinned
+ * here rather than imported; our own attributes use the `agent_switchboard.` namespace.
+ * Spec: PROTOCOLS.md §5.2.
+ */
+export const GEN_AI = {
+  operationName: 'gen_ai.operation.name',
+  providerName: 'gen_ai.provider.name',
+  agentId: 'gen_ai.agent.id',
+  agentName: 'gen_ai.agent.name',
+  conversationId: 'gen_ai.conversation.id',
+  finishReasons: 'gen_ai.response.finish_reasons',
+  toolName: 'gen_ai.tool.name',
+  toolCallId: 'gen_ai.tool.call.id',
+  toolType: 'gen_ai.tool.type',
+  errorType: 'error.type',
+} as const;
+
+/** Our own attributes (the decision, the grant, the intent), never part of an upstream convention. */
+export const SWITCHBOARD = {
+  sessionKey: 'agent_switchboard.session.key',
+  spanKind: 'agent_switchboard.span.kind',
+  toolKind: 'agent_switchboard.tool.kind',
+  toolStatus: 'agent_switchboard.tool.status',
+  permissionId: 'agent_switchboard.permission.id',
+  intentHash: 'agent_switchboard.intent.hash',
+  decision: 'agent_switchboard.decision',
+  decidedBy: 'agent_switchboard.decided_by',
+  grantScope: 'agent_switchboard.grant.scope',
+  verification: 'agent_switchboard.verification',
+} as const;
+
+/** What a span of ours stands for (the trace panel filters on it). */
+export type SpanRole = 'session' | 'turn' | 'tool' | 'permission' | 'effect' | 'mcp';

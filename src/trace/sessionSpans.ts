@@ -1,0 +1,137 @@
+/**
+ * The spans of one ACP session, derived from its state changes (the reducer's patches), so the
+ * session code only has to ask for the trace context of the turn it is about to send:
+ * - the session: `session {agent}` (INTERNAL), from attach to close;
+ * - each prompt turn: `invoke_agent {agent}` (CLIENT, GenAI semconv), ended with the stop reason;
+ * - each tool call: `execute_tool {title}` (INTERNAL), ended when the call completes or fails;
+ * - each permission wait: `permission {title}` (INTERNAL), child of its tool call, ended with the
+ *   decision, who made it, the grant and the intent hash.
+ * The session claims its trace in the store, so the agent's own spans (exported to our receiver
+ * with the `traceparent` we sent) join the same tree. No `vscode`. Spec: PROTOCOLS.md §5.2–5.3.
+ */
+import { SpanKind, SpanStatusCode, type Span } from '@opentelemetry/api';
+import type { SessionPatch, SessionState } from '../acp/session/types';
+import { GEN_AI, SWITCHBOARD } from './semconv';
+import { traceContextOf, under, type Tracing } from './tracing';
+
+const TERMINAL_TOOL = new Set(['completed', 'failed', 'rejected', 'cancelled']);
+
+/** Spans of one session. */
+export class SessionSpans {
+  private readonly session: Span;
+  private turn: Span | undefined;
+  private readonly tools = new Map<string, Span>();
+  private readonly ended = new WeakSet<Span>();
+  private readonly permissions = new Map<string, Span>();
+  private status: SessionState['status'] | undefined;
+
+  constructor(
+    private readonly tracing: Tracing,
+    private readonly state: SessionState,
+  ) {
+    this.session = tracing.tracer.startSpan(`session ${state.agentName}`, {
+      kind: SpanKind.INTERNAL,
+      attributes: { [SWITCHBOARD.spanKind]: 'session', [SWITCHBOARD.sessionKey]: state.key, [GEN_AI.agentId]: state.agentId, [GEN_AI.agentName]: state.agentName },
+    });
+    tracing.store.claim(state.key, this.session.spanContext().traceId);
+  }
+
+  /** The W3C trace context of the running turn (else the session), for `_meta` and child processes. */
+  traceContext(): { traceparent: string; tracestate?: string } {
+    return traceContextOf(this.turn ?? this.session);
+  }
+
+  /** Follows one batch of state changes (call after the reducer applied them). */
+  observe(patches: readonly SessionPatch[]): void {
+    for (const p of patches) {
+      if (p.op === 'meta') this.meta();
+      else if (p.op === 'toolCall') this.toolCall(p.toolCall);
+      else if (p.op === 'permission') this.permission(p.permission);
+    }
+  }
+
+  private meta(): void {
+    const s = this.state;
+    if (s.sessionId) this.session.setAttribute(GEN_AI.conversationId, s.sessionId);
+    if (s.status === this.status) return;
+    const was = this.status;
+    this.status = s.status;
+    if (s.status === 'prompting' && !this.turn) {
+      this.turn = this.tracing.tracer.startSpan(
+        `invoke_agent ${s.agentName}`,
+        { kind: SpanKind.CLIENT, attributes: { [SWITCHBOARD.spanKind]: 'turn', [GEN_AI.operationName]: 'invoke_agent', [GEN_AI.agentName]: s.agentName, [GEN_AI.agentId]: s.agentId, ...(s.sessionId ? { [GEN_AI.conversationId]: s.sessionId } : {}) } },
+        under(this.session),
+      );
+    } else if (this.turn && (was === 'prompting' || was === 'cancelling') && s.status !== 'prompting' && s.status !== 'cancelling') {
+      if (s.lastStopReason) this.turn.setAttribute(GEN_AI.finishReasons, [s.lastStopReason]);
+      if (s.status === 'error' || s.error) this.turn.setStatus({ code: SpanStatusCode.ERROR, message: s.error?.message });
+      this.endOpen();
+      this.close(this.turn);
+      this.turn = undefined;
+    }
+    if (s.status === 'closed') this.end();
+  }
+
+  private toolCall(tc: SessionState['toolCalls'][string]): void {
+    let span = this.tools.get(tc.toolCallId);
+    if (!span) {
+      span = this.tracing.tracer.startSpan(
+        `execute_tool ${tc.title || tc.kind}`,
+        { kind: SpanKind.INTERNAL, attributes: { [SWITCHBOARD.spanKind]: 'tool', [GEN_AI.operationName]: 'execute_tool', [GEN_AI.toolName]: tc.title || tc.kind, [GEN_AI.toolCallId]: tc.toolCallId, [GEN_AI.toolType]: 'function', [SWITCHBOARD.toolKind]: tc.kind } },
+        under(this.turn ?? this.session),
+      );
+      this.tools.set(tc.toolCallId, span);
+    }
+    if (this.ended.has(span)) return;
+    span.updateName(`execute_tool ${tc.title || tc.kind}`);
+    span.setAttribute(SWITCHBOARD.toolStatus, tc.status);
+    if (tc.verification) span.setAttribute(SWITCHBOARD.verification, tc.verification);
+    if (TERMINAL_TOOL.has(tc.status)) {
+      if (tc.status !== 'completed') span.setStatus({ code: SpanStatusCode.ERROR, message: tc.status });
+      this.close(span);
+    }
+  }
+
+  private permission(p: SessionState['permissions'][string]): void {
+    let span = this.permissions.get(p.permissionId);
+    if (!span) {
+      const title = this.state.toolCalls[p.toolCallId]?.title ?? p.toolCallId;
+      span = this.tracing.tracer.startSpan(
+        `permission ${title}`,
+        { kind: SpanKind.INTERNAL, attributes: { [SWITCHBOARD.spanKind]: 'permission', [SWITCHBOARD.permissionId]: p.permissionId, [GEN_AI.toolCallId]: p.toolCallId, ...(p.intentHash ? { [SWITCHBOARD.intentHash]: p.intentHash } : {}) } },
+        under(this.tools.get(p.toolCallId) ?? this.turn ?? this.session),
+      );
+      this.permissions.set(p.permissionId, span);
+    }
+    if (p.state === 'waiting') return;
+    const option = p.options.find((o) => o.optionId === p.optionId);
+    span.setAttributes({
+      [SWITCHBOARD.decision]: p.state === 'selected' ? (option?.kind ?? 'selected') : 'cancelled',
+      [SWITCHBOARD.decidedBy]: p.answeredBy ?? 'cancel',
+      ...(p.grant ? { [SWITCHBOARD.grantScope]: p.grant.scope } : {}),
+    });
+    this.close(span);
+    this.permissions.delete(p.permissionId);
+  }
+
+  /** Ends what is still open under the turn (the turn ended without their end). */
+  private endOpen(): void {
+    for (const s of this.permissions.values()) this.close(s);
+    this.permissions.clear();
+    for (const s of this.tools.values()) this.close(s);
+  }
+
+  /** Ends every open span of the session (it closed). */
+  end(): void {
+    this.endOpen();
+    if (this.turn) this.close(this.turn);
+    this.turn = undefined;
+    this.close(this.session);
+  }
+
+  private close(span: Span): void {
+    if (this.ended.has(span)) return;
+    this.ended.add(span);
+    span.end();
+  }
+}

@@ -1,0 +1,92 @@
+/**
+ * One trace per session across the client and the agent: our spans (session, turn, tool call,
+ * permission wait with its decision) and the spans a scripted agent exports itself — with the
+ * OpenTelemetry SDK, to our OTLP receiver, under the `traceparent` it received in
+ * `session/prompt._meta` — end up in one tree in the trace store.
+ */
+import assert from 'node:assert/strict';
+import { ROOT_CONTEXT } from '@opentelemetry/api';
+import { W3CTraceContextPropagator } from '@opentelemetry/core';
+import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
+import { BasicTracerProvider, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
+import { AgentConnection } from '../../src/acp/connection';
+import { SessionController } from '../../src/acp/sessionController';
+import { SessionTerminals } from '../../src/acp/sessionTerminals';
+import { OtlpReceiver } from '../../src/trace/receiver';
+import { SessionSpans } from '../../src/trace/sessionSpans';
+import { TraceStore } from '../../src/trace/store';
+import { Tracing } from '../../src/trace/tracing';
+import { MemoryFiles } from '../fakes/memoryFiles';
+import { scriptedAgent } from '../fakes/inProcessAgent';
+import { testPolicy } from '../fakes/policy';
+
+describe('tracing a session across client and agent', () => {
+  it('the agent\'s own spans join our session, turn, tool call and permission spans in one tree', async () => {
+    const store = new TraceStore();
+    const tracing = new Tracing(store, '0.0.0');
+    const receiver = new OtlpReceiver({ onSpans: (s) => store.add(s) });
+    await receiver.start();
+    const env = receiver.exporterEnv();
+    let received: string | undefined;
+    const agent = scriptedAgent(async (t) => {
+      received = t.meta?.traceparent as string | undefined;
+      // The agent's side: the OpenTelemetry SDK exporting to the endpoint and headers it was given.
+      const exporter = new OTLPTraceExporter({ url: env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT, headers: { authorization: decodeURIComponent(env.OTEL_EXPORTER_OTLP_HEADERS.split('=')[1]) } });
+      const provider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
+      const parent = new W3CTraceContextPropagator().extract(ROOT_CONTEXT, t.meta ?? {}, { get: (c, k) => c[k] as string | undefined, keys: (c) => Object.keys(c) });
+      const llm = provider.getTracer('scripted-agent').startSpan('chat scripted-model', { attributes: { 'gen_ai.operation.name': 'chat' } }, parent);
+      await t.update({ sessionUpdate: 'tool_call', toolCallId: 'tc1', title: 'Edit notes.md', kind: 'edit', status: 'pending' });
+      const answer = await t.client.request('session/request_permission', {
+        sessionId: t.sessionId,
+        toolCall: { toolCallId: 'tc1' },
+        options: [{ optionId: 'yes', name: 'Allow', kind: 'allow_once' }, { optionId: 'no', name: 'Reject', kind: 'reject_once' }],
+      });
+      await t.update({ sessionUpdate: 'tool_call_update', toolCallId: 'tc1', status: answer.outcome.outcome === 'selected' ? 'completed' : 'failed' });
+      llm.end();
+      await provider.forceFlush();
+      await provider.shutdown();
+      return 'end_turn';
+    });
+    const conn = await AgentConnection.connect(agent, { agentName: 'Scripted', clientInfo: { name: 't', version: '0' } });
+    const c = new SessionController({ key: 'k', agentId: 'scripted', agentName: 'Scripted', cwd: '/w' }, new MemoryFiles(), new SessionTerminals('/w', () => process.env), testPolicy({ roots: ['/w'], readCurrent: async () => null }));
+    c.traceWith(new SessionSpans(tracing, c.state));
+    c.onDidChange(() => {
+      const waiting = Object.values(c.state.permissions).find((p) => p.state === 'waiting');
+      if (waiting) queueMicrotask(() => c.answerPermission(waiting.permissionId, 'yes', 'person'));
+    });
+    try {
+      await c.attach(conn);
+      await c.prompt('edit my notes');
+      const spans = store.spans('k');
+      const one = (name: RegExp) => {
+        const found = spans.filter((s) => name.test(s.name));
+        assert.equal(found.length, 1, `${name}: ${spans.map((s) => s.name).join(', ')}`);
+        return found[0];
+      };
+      const session = one(/^session Scripted$/);
+      const turn = one(/^invoke_agent Scripted$/);
+      const tool = one(/^execute_tool Edit notes\.md$/);
+      const permission = one(/^permission Edit notes\.md$/);
+      const llm = one(/^chat scripted-model$/);
+      assert.ok(spans.every((s) => s.traceId === session.traceId), 'one trace');
+      assert.equal(turn.parentSpanId, session.spanId);
+      assert.equal(tool.parentSpanId, turn.spanId);
+      assert.equal(permission.parentSpanId, tool.spanId);
+      assert.equal(llm.parentSpanId, turn.spanId, "the agent's span hangs under the turn whose traceparent it received");
+      assert.equal(received, `00-${turn.traceId}-${turn.spanId}-01`);
+      assert.notEqual(llm.service, 'agent-switchboard', "the agent's spans keep their own service");
+      assert.deepEqual(turn.attributes['gen_ai.response.finish_reasons'], ['end_turn']);
+      assert.equal(turn.kind, 'client');
+      assert.equal(permission.attributes['agent_switchboard.decision'], 'allow_once');
+      assert.equal(permission.attributes['agent_switchboard.decided_by'], 'person');
+      assert.match(String(permission.attributes['agent_switchboard.intent.hash']), /^[0-9a-f]{64}$/);
+      assert.equal(tool.attributes['agent_switchboard.tool.status'], 'completed');
+      assert.ok(turn.endMs !== undefined && tool.endMs !== undefined && permission.endMs !== undefined);
+      assert.equal(session.endMs, undefined, 'the session span is live until the session closes');
+    } finally {
+      await c.dispose();
+      receiver.dispose();
+    }
+    assert.ok(store.spans('k').every((s) => s.endMs !== undefined), 'closing the session ends its spans');
+  });
+});
