@@ -16,6 +16,7 @@ import { toOtlpJson } from './trace/otlp';
 import { OtlpReceiver } from './trace/receiver';
 import { TraceStore } from './trace/store';
 import { Tracing } from './trace/tracing';
+import { TracePanels } from './views/trace/panel';
 import { EffectPolicy } from './policy/effectPolicy';
 import { registerCommands } from './views/commands';
 import type { AgentChoice } from './views/session/protocol';
@@ -50,6 +51,8 @@ export class App implements vscode.Disposable {
   readonly traces = new TraceStore();
   private readonly tracing: Tracing;
   private readonly otlp = new OtlpReceiver({ onSpans: (spans) => this.traces.add(spans) });
+  private readonly tracePanels: TracePanels;
+  private readonly auditPath: vscode.Uri;
 
   constructor(private readonly context: vscode.ExtensionContext) {
     this.log = vscode.window.createOutputChannel('Agent Switchboard', { log: true });
@@ -77,10 +80,21 @@ export class App implements vscode.Disposable {
     this.mcp = new McpCenter(context, (m) => this.log.warn(m), (e) => this.audit.append(e));
     this.editorMcp = new EditorMcpServer(
       new VscodeLanguagePort(roots),
-      (sessionKey, tool, args, outcome) => this.policy.recordEditorToolCall(sessionKey, tool, typeof args.path === 'string' ? args.path : undefined, outcome),
+      (sessionKey, tool, args, outcome, call) => {
+        this.policy.recordEditorToolCall(sessionKey, tool, typeof args.path === 'string' ? args.path : undefined, outcome);
+        if (call) this.manager.get(sessionKey)?.traceEditorToolCall(tool, call, outcome);
+      },
       version,
     );
     this.tracing = new Tracing(this.traces, version);
+    this.auditPath = vscode.Uri.joinPath(context.storageUri ?? context.globalStorageUri, 'audit.jsonl');
+    this.tracePanels = new TracePanels(context.extensionUri, this.traces, {
+      showSession: (key) => this.view.show(key),
+      revealToolCall: (key, toolCallId) => this.review.revealToolCall(key, toolCallId),
+      openAuditRecord: (hash) => this.openAuditRecord(hash),
+      exportTrace: (key) => this.exportTrace(key),
+      log: (m) => this.log.warn(m),
+    });
     this.review = new ReviewCenter((key) => this.manager.get(key)?.state.agentName ?? 'closed session', roots);
     this.manager = new SessionManager({
       agents: () => this.resolvedAgents(),
@@ -129,6 +143,8 @@ export class App implements vscode.Disposable {
       { dispose: () => this.otlp.dispose() },
       { dispose: () => void this.tracing.dispose() },
       vscode.commands.registerCommand('agentSwitchboard.exportTrace', (key?: unknown) => this.exportTrace(typeof key === 'string' ? key : undefined)),
+      vscode.commands.registerCommand('agentSwitchboard.showTrace', (key?: unknown) => this.showTrace(typeof key === 'string' ? key : undefined)),
+      this.tracePanels,
       this.conflicts,
       this.review,
       this.mcp,
@@ -333,6 +349,36 @@ export class App implements vscode.Disposable {
       traceSpans: (sessionKey) => structuredClone(this.traces.spans(sessionKey)),
       closeSession: (key) => this.closeSession(key),
     };
+  }
+
+  /** Opens the trace panel of a session (the one in view without a key). @returns whether a panel opened. */
+  private showTrace(key?: string): boolean {
+    const c = key ? this.manager.get(key) : (this.view.current && this.manager.get(this.view.current)) || this.manager.list().at(-1);
+    if (!c) {
+      void vscode.window.showInformationMessage('Start a session first; its trace appears as it runs.');
+      return false;
+    }
+    this.tracePanels.show(c.state.key, `${c.state.agentName} (${c.state.key})`);
+    return true;
+  }
+
+  /** Opens the audit log at the record of a decision (the line that carries its intent hash). */
+  private async openAuditRecord(intentHash: string): Promise<void> {
+    let doc: vscode.TextDocument;
+    try {
+      doc = await vscode.workspace.openTextDocument(this.auditPath);
+    } catch {
+      return void vscode.window.showInformationMessage('The audit log has no records yet.');
+    }
+    const lines = doc.getText().split('\n');
+    let line = -1;
+    for (let i = lines.length - 1; i >= 0; i--) if (lines[i].includes(intentHash)) { line = i; break; }
+    const editor = await vscode.window.showTextDocument(doc, { preview: true });
+    if (line >= 0) {
+      const range = new vscode.Range(line, 0, line, lines[line].length);
+      editor.selection = new vscode.Selection(range.start, range.end);
+      editor.revealRange(range, vscode.TextEditorRevealType.InCenter);
+    }
   }
 
   /**

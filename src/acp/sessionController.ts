@@ -81,6 +81,11 @@ export class SessionController implements SessionHandlers {
     this.spans = spans;
   }
 
+  /** Records a call the agent made to the editor's MCP server in the session's trace. */
+  traceEditorToolCall(tool: string, call: { startMs: number; endMs: number; traceparent?: string }, outcome: string): void {
+    this.spans?.mcpServerCall(tool, call, outcome);
+  }
+
   /**
    * Sends `session/new` on `connection` (with the MCP servers chosen for this agent) and routes the
    * session's traffic here; the thread says which MCP servers the agent received and which not.

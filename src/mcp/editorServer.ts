@@ -36,7 +36,14 @@ export interface EditorLanguagePort {
 }
 
 /** Who called a tool, for the audit: the session the token was issued to. */
-export type ToolCallRecorder = (sessionKey: string, tool: string, args: Record<string, unknown>, outcome: string) => void;
+export type ToolCallRecorder = (
+  sessionKey: string,
+  tool: string,
+  args: Record<string, unknown>,
+  outcome: string,
+  /** When the call ran (ms since the epoch) and the caller's W3C trace context from `_meta`, if any. */
+  call?: { startMs: number; endMs: number; traceparent?: string },
+) => void;
 
 const Position = { path: z.string().min(1).describe('File path, absolute or relative to the workspace folder'), line: z.number().int().min(1).describe('1-based line'), column: z.number().int().min(1).describe('1-based column') };
 
@@ -45,14 +52,17 @@ export function buildEditorServer(port: EditorLanguagePort, sessionKey: string, 
   const server = new McpServer({ name: 'agent-switchboard-editor', title: 'Editor (Agent Switchboard)', version }, { capabilities: { tools: {} } });
   const readOnly = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
   const tool = <S extends z.ZodRawShape>(name: string, description: string, shape: S, run: (args: z.infer<z.ZodObject<S>>) => Promise<unknown>) =>
-    server.registerTool(name, { description, inputSchema: z.object(shape), annotations: readOnly }, async (args: z.infer<z.ZodObject<S>>) => {
+    server.registerTool(name, { description, inputSchema: z.object(shape), annotations: readOnly }, async (args: z.infer<z.ZodObject<S>>, ctx) => {
+      const startMs = Date.now();
+      const tp = (ctx?.mcpReq?._meta as { traceparent?: unknown } | undefined)?.traceparent;
+      const call = () => ({ startMs, endMs: Date.now(), ...(typeof tp === 'string' ? { traceparent: tp } : {}) });
       try {
         const value = await run(args);
-        record(sessionKey, name, args as Record<string, unknown>, 'ok');
+        record(sessionKey, name, args as Record<string, unknown>, 'ok', call());
         return { content: [{ type: 'text' as const, text: JSON.stringify(value, null, 2) }], structuredContent: { result: value } };
       } catch (err) {
         const message = err instanceof Error ? err.message : String(err);
-        record(sessionKey, name, args as Record<string, unknown>, message);
+        record(sessionKey, name, args as Record<string, unknown>, message, call());
         return { content: [{ type: 'text' as const, text: message }], isError: true };
       }
     });

@@ -17,6 +17,13 @@ export const GEN_AI = {
   errorType: 'error.type',
 } as const;
 
+/** MCP semantic conventions (Development upstream). */
+export const MCP = {
+  methodName: 'mcp.method.name',
+  protocolVersion: 'mcp.protocol.version',
+  resourceUri: 'mcp.resource.uri',
+} as const;
+
 /** Our own attributes (the decision, the grant, the intent), never part of an upstream convention. */
 export const SWITCHBOARD = {
   sessionKey: 'agent_switchboard.session.key',

@@ -9,9 +9,10 @@
  * The session claims its trace in the store, so the agent's own spans (exported to our receiver
  * with the `traceparent` we sent) join the same tree. No `vscode`. Spec: PROTOCOLS.md §5.2–5.3.
  */
-import { SpanKind, SpanStatusCode, type Span } from '@opentelemetry/api';
+import { ROOT_CONTEXT, SpanKind, SpanStatusCode, type Span } from '@opentelemetry/api';
+import { W3CTraceContextPropagator } from '@opentelemetry/core';
 import type { SessionPatch, SessionState } from '../acp/session/types';
-import { GEN_AI, SWITCHBOARD } from './semconv';
+import { GEN_AI, MCP, SWITCHBOARD } from './semconv';
 import { traceContextOf, under, type Tracing } from './tracing';
 
 const TERMINAL_TOOL = new Set(['completed', 'failed', 'rejected', 'cancelled']);
@@ -112,6 +113,25 @@ export class SessionSpans {
     });
     this.close(span);
     this.permissions.delete(p.permissionId);
+  }
+
+  /**
+   * A call the agent made to the editor's MCP server (`tools/call`, a SERVER span): under the span
+   * its `traceparent` names when that is in this session's trace, else under the tool call that is
+   * running (the call that caused it), else the turn.
+   */
+  mcpServerCall(tool: string, call: { startMs: number; endMs: number; traceparent?: string }, outcome: string): void {
+    const m = call.traceparent && /^00-([0-9a-f]{32})-([0-9a-f]{16})-[0-9a-f]{2}$/.exec(call.traceparent);
+    const sessionTrace = this.session.spanContext().traceId;
+    const open = [...this.tools.values()].filter((s) => !this.ended.has(s)).at(-1);
+    const parentCtx = m && m[1] === sessionTrace ? new W3CTraceContextPropagator().extract(ROOT_CONTEXT, { traceparent: call.traceparent! }, { get: (c, k) => c[k as keyof typeof c], keys: (c) => Object.keys(c) }) : under(open ?? this.turn ?? this.session);
+    const span = this.tracing.tracer.startSpan(
+      `tools/call ${tool}`,
+      { kind: SpanKind.SERVER, startTime: call.startMs, attributes: { [SWITCHBOARD.spanKind]: 'mcp', [MCP.methodName]: 'tools/call', [GEN_AI.toolName]: tool, [GEN_AI.operationName]: 'execute_tool', 'server.address': 'editor' } },
+      parentCtx,
+    );
+    if (outcome !== 'ok') span.setStatus({ code: SpanStatusCode.ERROR, message: outcome });
+    span.end(call.endMs);
   }
 
   /** Ends what is still open under the turn (the turn ended without their end). */

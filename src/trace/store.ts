@@ -23,7 +23,9 @@ const DEFAULTS: TraceStoreLimits = { maxSessions: 50, maxSpansPerSession: 50_000
 
 interface SessionTrace {
   traceIds: Set<string>;
-  spans: Map<string, SpanRecord>;
+  /** By trace id, then span id (no composite string key per span: ingest is on the hot path). */
+  spans: Map<string, Map<string, SpanRecord>>;
+  size: number;
   lastActive: number;
   truncated: boolean;
 }
@@ -35,14 +37,14 @@ export class TraceStore {
   private readonly unclaimed = new Map<string, SpanRecord>();
   private readonly limits: TraceStoreLimits;
   private clock = 0;
-  private readonly listeners = new Set<(sessionKey: string) => void>();
+  private readonly listeners = new Set<(sessionKey: string, spans: readonly SpanRecord[]) => void>();
 
   constructor(limits: Partial<TraceStoreLimits> = {}) {
     this.limits = { ...DEFAULTS, ...limits };
   }
 
-  /** Tells `listener` the session whose spans changed. @returns a function that stops it. */
-  onDidChange(listener: (sessionKey: string) => void): () => void {
+  /** Tells `listener` the session whose spans changed, and the spans added or replaced. @returns a function that stops it. */
+  onDidChange(listener: (sessionKey: string, spans: readonly SpanRecord[]) => void): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
   }
@@ -59,7 +61,7 @@ export class TraceStore {
 
   /** Adds or replaces spans; each goes to the session that owns its trace, or waits. */
   add(spans: readonly SpanRecord[]): void {
-    const touched = new Set<string>();
+    const touched = new Map<string, SpanRecord[]>();
     for (const span of spans) {
       const sessionKey = this.owner.get(span.traceId);
       if (!sessionKey) {
@@ -68,17 +70,28 @@ export class TraceStore {
         continue;
       }
       const s = this.session(sessionKey);
-      s.spans.delete(key(span));
-      s.spans.set(key(span), span);
-      touched.add(sessionKey);
-      if (s.spans.size > this.limits.maxSpansPerSession) this.trim(s);
+      let trace = s.spans.get(span.traceId);
+      if (!trace) s.spans.set(span.traceId, (trace = new Map()));
+      const before = trace.size;
+      // Delete first, so a replaced span moves to the end (insertion order is arrival order).
+      trace.delete(span.spanId);
+      trace.set(span.spanId, span);
+      s.size += trace.size - before;
+      const list = touched.get(sessionKey);
+      if (list) list.push(span);
+      else touched.set(sessionKey, [span]);
+      if (s.size > this.limits.maxSpansPerSession) this.trim(s);
     }
-    for (const k of touched) for (const l of this.listeners) l(k);
+    for (const [k, list] of touched) for (const l of this.listeners) l(k, list);
   }
 
   /** The spans of a session, in start order. */
   spans(sessionKey: string): SpanRecord[] {
-    return [...(this.sessions.get(sessionKey)?.spans.values() ?? [])].sort((a, b) => a.startMs - b.startMs);
+    const s = this.sessions.get(sessionKey);
+    if (!s) return [];
+    const out: SpanRecord[] = [];
+    for (const trace of s.spans.values()) for (const span of trace.values()) out.push(span);
+    return out.sort((a, b) => a.startMs - b.startMs);
   }
 
   /** True when the session lost spans to the per-session limit. */
@@ -102,7 +115,7 @@ export class TraceStore {
   private session(sessionKey: string): SessionTrace {
     let s = this.sessions.get(sessionKey);
     if (!s) {
-      s = { traceIds: new Set(), spans: new Map(), lastActive: 0, truncated: false };
+      s = { traceIds: new Set(), spans: new Map(), size: 0, lastActive: 0, truncated: false };
       this.sessions.set(sessionKey, s);
       // Whole sessions go, least recently active first; the new one is the most recent.
       while (this.sessions.size > this.limits.maxSessions) {
@@ -121,10 +134,12 @@ export class TraceStore {
    */
   private trim(s: SessionTrace): void {
     const target = Math.floor(this.limits.maxSpansPerSession * 0.9);
-    const ended = [...s.spans.values()].filter((x) => x.endMs !== undefined).sort((a, b) => a.startMs - b.startMs);
+    const ended: SpanRecord[] = [];
+    for (const trace of s.spans.values()) for (const x of trace.values()) if (x.endMs !== undefined) ended.push(x);
+    ended.sort((a, b) => a.startMs - b.startMs);
     for (const x of ended) {
-      if (s.spans.size <= target) break;
-      s.spans.delete(key(x));
+      if (s.size <= target) break;
+      if (s.spans.get(x.traceId)?.delete(x.spanId)) s.size--;
     }
     s.truncated = true;
   }

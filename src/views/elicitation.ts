@@ -11,6 +11,14 @@ import type { AuditEntry } from '../policy/audit';
 import { createFormPanel, FormMessageSchema } from './toolRun/panel';
 import type { ToolRunHostMessage } from './toolRun/protocol';
 
+/** What the panel needs from the editor. */
+export interface ElicitationUi {
+  extensionUri: vscode.Uri;
+  /** Records the decision (never the values) in the audit log. */
+  audit(entry: AuditEntry): void;
+  log(message: string): void;
+}
+
 /** Questions of each server still waiting for the panel: one panel at a time per server. */
 const queues = new Map<string, { tail: Promise<unknown>; waiting: number }>();
 /** A server that asks more than this many questions at once has the rest declined. */
@@ -21,13 +29,8 @@ const MAX_WAITING = 3;
  * beyond {@link MAX_WAITING} waiting questions, more are declined (and logged), so a server cannot
  * flood the editor with panels. Resolves with the answer, never rejects.
  */
-export function askInPanel(
-  extensionUri: vscode.Uri,
-  request: ElicitationRequest,
-  signal: AbortSignal,
-  audit: (entry: AuditEntry) => void,
-  log: (m: string) => void,
-): Promise<ElicitationAnswer> {
+export function askInPanel(ui: ElicitationUi, request: ElicitationRequest, signal: AbortSignal): Promise<ElicitationAnswer> {
+  const { log } = ui;
   const q = queues.get(request.serverId) ?? { tail: Promise.resolve(), waiting: 0 };
   if (q.waiting >= MAX_WAITING) {
     log(`${request.serverName} asked more than ${MAX_WAITING} questions at once; declined "${request.message.slice(0, 80)}".`);
@@ -35,7 +38,7 @@ export function askInPanel(
   }
   q.waiting++;
   queues.set(request.serverId, q);
-  const answer = q.tail.then(() => (signal.aborted ? ({ action: 'cancel' } as const) : askNow(extensionUri, request, signal, audit, log)));
+  const answer = q.tail.then(() => (signal.aborted ? ({ action: 'cancel' } as const) : askNow(ui, request, signal)));
   q.tail = answer.finally(() => {
     q.waiting--;
     if (!q.waiting) queues.delete(request.serverId);
@@ -43,13 +46,7 @@ export function askInPanel(
   return answer;
 }
 
-function askNow(
-  extensionUri: vscode.Uri,
-  request: ElicitationRequest,
-  signal: AbortSignal,
-  audit: (entry: AuditEntry) => void,
-  log: (m: string) => void,
-): Promise<ElicitationAnswer> {
+function askNow({ extensionUri, audit, log }: ElicitationUi, request: ElicitationRequest, signal: AbortSignal): Promise<ElicitationAnswer> {
   return new Promise((resolve) => {
     const panel = createFormPanel(extensionUri, `${request.serverName} asks`);
     const post = (m: ToolRunHostMessage) => void panel.webview.postMessage(m);

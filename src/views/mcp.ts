@@ -54,7 +54,7 @@ export class McpCenter implements vscode.Disposable {
       clientInfo: { name: 'agent-switchboard', version },
       startupBudgetMs: this.startupSeconds() * 1000,
       baseEnv: process.env,
-      elicit: (request, signal) => askInPanel(context.extensionUri, request, signal, audit, log),
+      elicit: (request, signal) => askInPanel({ extensionUri: context.extensionUri, audit, log }, request, signal),
       oauth: { store: this.signIn.store, port: this.signIn, options: { clientName: 'Agent Switchboard (VS Code)' } },
     });
     this.runner = new McpRunner(context, this.host, log);

@@ -16,6 +16,8 @@ import { OtlpReceiver } from '../../src/trace/receiver';
 import { SessionSpans } from '../../src/trace/sessionSpans';
 import { TraceStore } from '../../src/trace/store';
 import { Tracing } from '../../src/trace/tracing';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { EditorMcpServer, type EditorLanguagePort } from '../../src/mcp/editorServer';
 import { MemoryFiles } from '../fakes/memoryFiles';
 import { scriptedAgent } from '../fakes/inProcessAgent';
 import { testPolicy } from '../fakes/policy';
@@ -88,5 +90,43 @@ describe('tracing a session across client and agent', () => {
       receiver.dispose();
     }
     assert.ok(store.spans('k').every((s) => s.endMs !== undefined), 'closing the session ends its spans');
+  });
+
+  it('a call the agent makes to the editor\'s MCP server during a tool call is a server span under that tool call', async () => {
+    const store = new TraceStore();
+    const tracing = new Tracing(store, '0.0.0');
+    const none = async () => [];
+    const port: EditorLanguagePort = { diagnostics: none, definition: none, references: none, documentSymbols: none, workspaceSymbols: none, hover: none, openDocuments: none, selection: async () => null };
+    const session: { c?: SessionController } = {};
+    const editor = new EditorMcpServer(port, (_key, tool, _args, outcome, call) => call && session.c?.traceEditorToolCall(tool, call, outcome), '0.0.0');
+    const url = await editor.start();
+    const agent = scriptedAgent(async (t) => {
+      await t.update({ sessionUpdate: 'tool_call', toolCallId: 'tc2', title: 'Check diagnostics', kind: 'read', status: 'in_progress' });
+      const mcp = new Client({ name: 'agent', version: '0' });
+      await mcp.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: { authorization: `Bearer ${editor.tokenFor('k')}` } } }));
+      await mcp.callTool({ name: 'diagnostics', arguments: {} });
+      await mcp.close();
+      await t.update({ sessionUpdate: 'tool_call_update', toolCallId: 'tc2', status: 'completed' });
+      return 'end_turn';
+    });
+    const conn = await AgentConnection.connect(agent, { agentName: 'Scripted', clientInfo: { name: 't', version: '0' } });
+    const c = new SessionController({ key: 'k', agentId: 'scripted', agentName: 'Scripted', cwd: '/w' }, new MemoryFiles(), new SessionTerminals('/w', () => process.env), testPolicy({ roots: ['/w'], readCurrent: async () => null }));
+    session.c = c;
+    c.traceWith(new SessionSpans(tracing, c.state));
+    try {
+      await c.attach(conn);
+      await c.prompt('check');
+      const spans = store.spans('k');
+      const tool = spans.find((s) => s.name === 'execute_tool Check diagnostics');
+      const server = spans.find((s) => s.name === 'tools/call diagnostics');
+      assert.ok(tool && server, spans.map((s) => s.name).join(', '));
+      assert.equal(server.parentSpanId, tool.spanId);
+      assert.equal(server.kind, 'server');
+      assert.equal(server.attributes['mcp.method.name'], 'tools/call');
+      assert.ok(server.startMs >= tool.startMs && server.endMs! <= tool.endMs!);
+    } finally {
+      await c.dispose();
+      await editor.dispose();
+    }
   });
 });

@@ -1,11 +1,13 @@
 /**
  * Tracing inside a real VS Code: a turn of the demo agent (which exports its own OpenTelemetry when
  * given the standard environment) leaves one trace — our session, turn, tool call and permission
- * spans and the agent's `chat` span under the turn — and the trace exports as OTLP JSON.
+ * spans and the agent's `chat` span under the turn — the trace exports as OTLP JSON, and the trace
+ * panel shows it as a waterfall whose permission span opens its audit record.
  */
 import * as assert from 'assert';
 import * as vscode from 'vscode';
 import { api, autoAnswer, until, workspaceDir } from './util';
+import { click, screenshot } from './screenshot';
 
 describe('tracing a session', () => {
   it('one trace holds our spans and the agent\'s own; Export Session Trace writes it as OTLP JSON', async function () {
@@ -33,6 +35,16 @@ describe('tracing a session', () => {
       assert.strictEqual(agent.service, 'switchboard-demo-agent');
       assert.ok(vscode.window.activeTextEditor?.document.getText().includes('"traceId"'));
       await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
+
+      // The trace panel: the waterfall, a permission's attributes, and its audit record.
+      await vscode.commands.executeCommand('agentSwitchboard.showTrace', key);
+      await click('.row[data-role="permission"]', 30_000);
+      await screenshot('trace-panel', 30000, { waitForSelector: 'body:has(.row .name:has-text("chat demo-model")):has(.details td:has-text("agent_switchboard.decision"))', sidebarWidth: 300 });
+      await click('vscode-button.reveal');
+      const audit = await until('the audit record opened', () => vscode.window.activeTextEditor?.document.fileName.endsWith('audit.jsonl') && vscode.window.activeTextEditor, 20_000);
+      const permission = spans.find((s) => s.name.startsWith('permission '))!;
+      assert.ok(audit.document.lineAt(audit.selection.active.line).text.includes(String(permission.attributes['agent_switchboard.intent.hash'])), 'the selected line is the decision');
+      await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     } finally {
       answering.dispose();
       await a.closeSession(key);

@@ -1,0 +1,105 @@
+/**
+ * The trace panel: one webview panel per session, showing its trace (our spans and the agent's)
+ * as a waterfall. It gets a snapshot when the page is ready, then the spans that changed, at most
+ * every 100 ms. Clicking a span's button jumps to what it stands for: a permission's audit record
+ * (the line with its intent hash), a tool call (the session, and its change in the Changes view),
+ * or the session. Messages from the page are validated (zod).
+ */
+import * as vscode from 'vscode';
+import { z } from 'zod';
+import type { SpanRecord } from '../../trace/otlp';
+import type { TraceStore } from '../../trace/store';
+import { makeNonce, renderSessionHtml } from '../session/html';
+import type { TraceHostMessage } from './protocol';
+
+const MessageSchema = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('ready') }),
+  z.object({ type: z.literal('reveal'), spanId: z.string().max(64) }),
+  z.object({ type: z.literal('export') }),
+]);
+
+/** What the panel can do in the editor for a span. */
+export interface TracePanelActions {
+  showSession(sessionKey: string): Promise<void>;
+  revealToolCall(sessionKey: string, toolCallId: string): Promise<void>;
+  openAuditRecord(intentHash: string): Promise<void>;
+  exportTrace(sessionKey: string): Promise<unknown>;
+  log(message: string): void;
+}
+
+/** Opens (or reveals) the trace panels of sessions. */
+export class TracePanels implements vscode.Disposable {
+  private readonly open = new Map<string, vscode.WebviewPanel>();
+
+  constructor(
+    private readonly extensionUri: vscode.Uri,
+    private readonly store: TraceStore,
+    private readonly actions: TracePanelActions,
+  ) {}
+
+  /** Shows `sessionKey`'s trace; `title` names the session. @returns the panel. */
+  show(sessionKey: string, title: string): vscode.WebviewPanel {
+    const existing = this.open.get(sessionKey);
+    if (existing) {
+      existing.reveal();
+      return existing;
+    }
+    const root = vscode.Uri.joinPath(this.extensionUri, 'dist', 'webview');
+    const panel = vscode.window.createWebviewPanel('agentSwitchboard.trace', `Trace: ${title}`, vscode.ViewColumn.Active, { enableScripts: true, localResourceRoots: [root], retainContextWhenHidden: true });
+    panel.webview.html = renderSessionHtml({
+      cspSource: panel.webview.cspSource,
+      nonce: makeNonce(),
+      scriptUri: panel.webview.asWebviewUri(vscode.Uri.joinPath(root, 'trace.js')).toString(),
+      codiconCssUri: panel.webview.asWebviewUri(vscode.Uri.joinPath(root, 'codicon.css')).toString(),
+      title: `Trace: ${title}`,
+    });
+    const post = (m: TraceHostMessage) => void panel.webview.postMessage(m);
+    let ready = false;
+    const changed = new Map<string, SpanRecord>();
+    let timer: NodeJS.Timeout | undefined;
+    const flush = () => {
+      timer = undefined;
+      if (!changed.size) return;
+      post({ type: 'spans', spans: [...changed.values()], truncated: this.store.truncated(sessionKey) });
+      changed.clear();
+    };
+    const stop = this.store.onDidChange((key, spans) => {
+      if (key !== sessionKey || !ready) return;
+      // A span that changes twice within the batch is sent once, as it is last.
+      for (const s of spans) changed.set(s.spanId, s);
+      timer ??= setTimeout(flush, 100);
+    });
+    const sub = panel.webview.onDidReceiveMessage(async (raw: unknown) => {
+      const parsed = MessageSchema.safeParse(raw);
+      if (!parsed.success) return this.actions.log(`Trace panel: ignored a malformed message (${parsed.error.issues[0]?.message ?? 'invalid'}).`);
+      const m = parsed.data;
+      if (m.type === 'ready') {
+        ready = true;
+        post({ type: 'snapshot', title, spans: this.store.spans(sessionKey), truncated: this.store.truncated(sessionKey) });
+      } else if (m.type === 'export') {
+        await this.actions.exportTrace(sessionKey);
+      } else {
+        const span = this.store.spans(sessionKey).find((s) => s.spanId === m.spanId);
+        const hash = span?.attributes['agent_switchboard.intent.hash'];
+        const toolCallId = span?.attributes['gen_ai.tool.call.id'];
+        if (typeof hash === 'string') await this.actions.openAuditRecord(hash);
+        else if (typeof toolCallId === 'string') {
+          await this.actions.showSession(sessionKey);
+          await this.actions.revealToolCall(sessionKey, toolCallId);
+        } else await this.actions.showSession(sessionKey);
+      }
+    });
+    panel.onDidDispose(() => {
+      stop();
+      sub.dispose();
+      if (timer) clearTimeout(timer);
+      this.open.delete(sessionKey);
+    });
+    this.open.set(sessionKey, panel);
+    return panel;
+  }
+
+  dispose(): void {
+    for (const p of this.open.values()) p.dispose();
+  }
+}

@@ -1,0 +1,159 @@
+/**
+ * Entry point of the trace panel (bundled to `dist/webview/trace.js`): one session's trace as a
+ * waterfall — the span tree with timing bars (live spans striped), status, a filter by kind, and the
+ * selected span's attributes with a button to jump to what it stands for. Spans arrive as a snapshot,
+ * then as changes; a redraw is coalesced per animation frame. The page holds no authority.
+ */
+import '@vscode-elements/elements/dist/vscode-button/index.js';
+import type { SpanRecord, TraceHostMessage, TraceWebviewMessage } from '../../src/views/trace/protocol';
+import css from './styles.css';
+import { formatDuration, waterfall, type Role } from './waterfall';
+
+declare function acquireVsCodeApi(): { postMessage(msg: TraceWebviewMessage): void };
+const api = acquireVsCodeApi();
+const sheet = new CSSStyleSheet();
+sheet.replaceSync(css);
+document.adoptedStyleSheets = [...document.adoptedStyleSheets, sheet];
+
+const ROLES: { role: Role; label: string }[] = [
+  { role: 'session', label: 'Session' },
+  { role: 'turn', label: 'Turns' },
+  { role: 'tool', label: 'Tool calls' },
+  { role: 'permission', label: 'Permissions' },
+  { role: 'agent', label: "Agent's own" },
+  { role: 'other', label: 'Other' },
+];
+const spans = new Map<string, SpanRecord>();
+const hidden = new Set<Role>();
+let title = '';
+let truncated = false;
+let selected: string | undefined;
+let pending = false;
+
+const el = <K extends keyof HTMLElementTagNameMap>(tag: K, className?: string, text?: string): HTMLElementTagNameMap[K] => {
+  const e = document.createElement(tag);
+  if (className) e.className = className;
+  if (text !== undefined) e.textContent = text;
+  return e;
+};
+
+const root = document.getElementById('app') ?? document.body.appendChild(el('div'));
+const top = el('div', 'top');
+const heading = el('h2');
+const summary = el('span', 'muted');
+const filters = el('div', 'filters');
+for (const { role, label } of ROLES) {
+  const l = el('label');
+  const box = el('input');
+  box.type = 'checkbox';
+  box.checked = true;
+  box.dataset.role = role;
+  box.addEventListener('change', () => {
+    if (box.checked) hidden.delete(role);
+    else hidden.add(role);
+    schedule();
+  });
+  const dot = el('span', `dot role-${role}`);
+  l.append(box, dot, document.createTextNode(label));
+  filters.append(l);
+}
+const exportButton = el('vscode-button');
+exportButton.textContent = 'Export OTLP JSON';
+exportButton.setAttribute('secondary', '');
+exportButton.addEventListener('click', () => api.postMessage({ type: 'export' }));
+top.append(heading, summary, filters, exportButton);
+const main = el('div', 'main');
+const rowsBox = el('div', 'rows');
+const details = el('div', 'details');
+main.append(rowsBox, details);
+root.append(top, main);
+
+function schedule(): void {
+  if (pending) return;
+  pending = true;
+  requestAnimationFrame(() => {
+    pending = false;
+    render();
+  });
+}
+
+function render(): void {
+  const now = Date.now();
+  const all = waterfall([...spans.values()], now);
+  const rows = all.filter((r) => !hidden.has(r.role));
+  heading.textContent = title;
+  const errors = all.filter((r) => r.span.status.code === 'error').length;
+  summary.textContent = `${all.length} span${all.length === 1 ? '' : 's'}${errors ? ` · ${errors} failed` : ''}${truncated ? ' · oldest spans dropped' : ''}`;
+  rowsBox.replaceChildren();
+  if (!rows.length) rowsBox.append(el('div', 'empty', all.length ? 'Every kind is filtered out.' : 'No spans yet. Send a prompt; the session, its turns, tool calls and permission waits appear here as they happen.'));
+  const frag = document.createDocumentFragment();
+  for (const r of rows) {
+    const row = el('div', `row${r.span.status.code === 'error' ? ' error' : ''}${r.span.spanId === selected ? ' selected' : ''}`);
+    row.dataset.spanId = r.span.spanId;
+    row.dataset.role = r.role;
+    const name = el('div', 'name');
+    name.style.paddingLeft = `${6 + r.depth * 14}px`;
+    name.append(el('span', `dot role-${r.role}`), document.createTextNode(r.span.name));
+    name.title = `${r.span.name} (${r.span.service})`;
+    const lane = el('div', 'lane');
+    const bar = el('div', `bar role-${r.role}${r.durationMs === undefined ? ' live' : ''}${r.span.status.code === 'error' ? ' error' : ''}`);
+    bar.style.left = `${(r.offset * 100).toFixed(3)}%`;
+    bar.style.width = `${(Math.min(r.width, 1 - r.offset) * 100).toFixed(3)}%`;
+    lane.append(bar);
+    row.append(name, lane, el('div', 'dur', r.durationMs === undefined ? 'running' : formatDuration(r.durationMs)));
+    row.addEventListener('click', () => {
+      selected = r.span.spanId;
+      schedule();
+    });
+    frag.append(row);
+  }
+  rowsBox.append(frag);
+  showDetails();
+}
+
+function showDetails(): void {
+  const s = selected ? spans.get(selected) : undefined;
+  details.replaceChildren();
+  if (!s) {
+    details.append(el('div', 'empty', 'Select a span to see its attributes.'));
+    return;
+  }
+  details.append(el('h3', undefined, s.name));
+  const table = el('table');
+  const line = (k: string, v: string) => {
+    const tr = el('tr');
+    tr.append(el('td', undefined, k), el('td', undefined, v));
+    table.append(tr);
+  };
+  line('service', s.service);
+  line('kind', s.kind);
+  line('status', s.status.code + (s.status.message ? `: ${s.status.message}` : ''));
+  line('duration', s.endMs === undefined ? 'running' : formatDuration(s.endMs - s.startMs));
+  line('started', new Date(s.startMs).toISOString());
+  line('trace id', s.traceId);
+  line('span id', s.spanId);
+  for (const [k, v] of Object.entries(s.attributes)) line(k, typeof v === 'string' ? v : JSON.stringify(v));
+  for (const e of s.events) line(`event ${e.name}`, new Date(e.timeMs).toISOString());
+  details.append(table);
+  const reveal = el('vscode-button');
+  reveal.className = 'reveal';
+  reveal.textContent = s.attributes['agent_switchboard.intent.hash'] ? 'Open audit record' : s.attributes['gen_ai.tool.call.id'] ? 'Show tool call' : 'Show session';
+  reveal.addEventListener('click', () => api.postMessage({ type: 'reveal', spanId: s.spanId }));
+  details.append(el('div'), reveal);
+}
+
+window.addEventListener('message', (ev: MessageEvent<TraceHostMessage>) => {
+  const m = ev.data;
+  if (m?.type === 'snapshot') {
+    spans.clear();
+    title = m.title;
+  }
+  if (m?.type === 'snapshot' || m?.type === 'spans') {
+    for (const s of m.spans) spans.set(s.spanId, s);
+    truncated = m.truncated;
+    schedule();
+  }
+});
+// Live spans' bars grow while they run.
+setInterval(() => [...spans.values()].some((s) => s.endMs === undefined) && schedule(), 1000);
+api.postMessage({ type: 'ready' });

@@ -1,0 +1,70 @@
+/**
+ * The waterfall of a trace (pure, runs in any JS): spans ordered as a tree (children under their
+ * parent, by start time; a span whose parent is not here is a root), each with its depth, its role
+ * (from our `agent_switchboard.span.kind`, else "agent" for spans another service exported) and its
+ * bar as a fraction of the whole trace's time.
+ */
+import type { SpanRecord } from '../../src/views/trace/protocol';
+
+/** What a row stands for, for the filter and the colour. */
+export type Role = 'session' | 'turn' | 'tool' | 'permission' | 'effect' | 'mcp' | 'agent' | 'other';
+
+/** One row of the waterfall. */
+export interface Row {
+  span: SpanRecord;
+  depth: number;
+  role: Role;
+  /** Bar start and width as fractions (0..1) of the trace's time span. */
+  offset: number;
+  width: number;
+  /** Milliseconds, or undefined while the span runs. */
+  durationMs?: number;
+}
+
+/** The role of a span. */
+export function roleOf(s: SpanRecord): Role {
+  const k = s.attributes['agent_switchboard.span.kind'];
+  if (typeof k === 'string' && ['session', 'turn', 'tool', 'permission', 'effect', 'mcp'].includes(k)) return k as Role;
+  return s.service === 'agent-switchboard' ? 'other' : 'agent';
+}
+
+/**
+ * Rows for `spans`, with times relative to the earliest start and the latest end (`now` stands in
+ * for the end of live spans).
+ */
+export function waterfall(spans: readonly SpanRecord[], now: number): Row[] {
+  if (!spans.length) return [];
+  const start = Math.min(...spans.map((s) => s.startMs));
+  const end = Math.max(start + 1, ...spans.map((s) => s.endMs ?? now));
+  const total = end - start;
+  const ids = new Set(spans.map((s) => s.spanId));
+  const children = new Map<string | undefined, SpanRecord[]>();
+  for (const s of spans) {
+    const parent = s.parentSpanId && ids.has(s.parentSpanId) && s.parentSpanId !== s.spanId ? s.parentSpanId : undefined;
+    children.set(parent, [...(children.get(parent) ?? []), s]);
+  }
+  for (const list of children.values()) list.sort((a, b) => a.startMs - b.startMs);
+  const rows: Row[] = [];
+  const seen = new Set<string>();
+  // Iterative depth-first walk: a malformed trace with a cycle or huge depth cannot overflow the stack.
+  const stack: { span: SpanRecord; depth: number }[] = [...(children.get(undefined) ?? [])].reverse().map((span) => ({ span, depth: 0 }));
+  while (stack.length) {
+    const { span, depth } = stack.pop()!;
+    if (seen.has(span.spanId)) continue;
+    seen.add(span.spanId);
+    const stop = span.endMs ?? now;
+    rows.push({ span, depth, role: roleOf(span), offset: (span.startMs - start) / total, width: Math.max(0.002, (stop - span.startMs) / total), ...(span.endMs !== undefined ? { durationMs: span.endMs - span.startMs } : {}) });
+    for (const c of [...(children.get(span.spanId) ?? [])].reverse()) stack.push({ span: c, depth: depth + 1 });
+  }
+  // Spans only reachable through a cycle are still shown, at the root.
+  for (const s of spans) if (!seen.has(s.spanId)) rows.push({ span: s, depth: 0, role: roleOf(s), offset: 0, width: 0.002 });
+  return rows;
+}
+
+/** "12 ms", "1.4 s", "2 min 3 s". */
+export function formatDuration(ms: number): string {
+  if (ms < 1) return `${ms.toFixed(2)} ms`;
+  if (ms < 1000) return `${Math.round(ms)} ms`;
+  if (ms < 60_000) return `${(ms / 1000).toFixed(1)} s`;
+  return `${Math.floor(ms / 60_000)} min ${Math.round((ms % 60_000) / 1000)} s`;
+}
