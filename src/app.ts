@@ -17,6 +17,8 @@ import { OtlpReceiver } from './trace/receiver';
 import { TraceStore } from './trace/store';
 import { Tracing } from './trace/tracing';
 import { TracePanels } from './views/trace/panel';
+import { TraceForwarder } from './trace/forwarder';
+import { TraceArchive } from './trace/archive';
 import { EffectPolicy } from './policy/effectPolicy';
 import { registerCommands } from './views/commands';
 import type { AgentChoice } from './views/session/protocol';
@@ -52,6 +54,8 @@ export class App implements vscode.Disposable {
   private readonly tracing: Tracing;
   private readonly otlp = new OtlpReceiver({ onSpans: (spans) => this.traces.add(spans) });
   private readonly tracePanels: TracePanels;
+  private forwarder: TraceForwarder | undefined;
+  private readonly archive: TraceArchive;
   private readonly auditPath: vscode.Uri;
 
   constructor(private readonly context: vscode.ExtensionContext) {
@@ -88,6 +92,7 @@ export class App implements vscode.Disposable {
     );
     this.tracing = new Tracing(this.traces, version);
     this.auditPath = vscode.Uri.joinPath(context.storageUri ?? context.globalStorageUri, 'audit.jsonl');
+    this.archive = new TraceArchive(vscode.Uri.joinPath(context.storageUri ?? context.globalStorageUri, 'traces').fsPath);
     this.tracePanels = new TracePanels(context.extensionUri, this.traces, {
       showSession: (key) => this.view.show(key),
       revealToolCall: (key, toolCallId) => this.review.revealToolCall(key, toolCallId),
@@ -143,6 +148,10 @@ export class App implements vscode.Disposable {
       { dispose: () => this.otlp.dispose() },
       { dispose: () => void this.tracing.dispose() },
       vscode.commands.registerCommand('agentSwitchboard.exportTrace', (key?: unknown) => this.exportTrace(typeof key === 'string' ? key : undefined)),
+      { dispose: this.traces.onDidChange((_key, spans) => this.forwarder?.add(spans)) },
+      { dispose: () => this.forwarder?.dispose() },
+      vscode.workspace.onDidChangeConfiguration((e) => e.affectsConfiguration('agentSwitchboard.tracing.exportEndpoint') && this.configureExport()),
+      vscode.commands.registerCommand('agentSwitchboard.openSavedTrace', (file?: unknown) => this.openSavedTrace(typeof file === 'string' ? file : undefined)),
       vscode.commands.registerCommand('agentSwitchboard.showTrace', (key?: unknown) => this.showTrace(typeof key === 'string' ? key : undefined)),
       this.tracePanels,
       this.conflicts,
@@ -174,6 +183,7 @@ export class App implements vscode.Disposable {
       vscode.window.registerTreeDataProvider('agentSwitchboard.grants', this.track(new GrantsTree(this.policy))),
       ...registerCommands(this),
     );
+    this.configureExport();
   }
 
   private track<T extends vscode.Disposable>(d: T): T {
@@ -279,8 +289,44 @@ export class App implements vscode.Disposable {
   async closeSession(key: string): Promise<void> {
     this.editorMcp.revoke(key);
     this.mcpGiven.delete(key);
+    const c = this.manager.get(key);
     await this.manager.close(key);
     this.terminals.delete(key);
+    if (c) this.saveTrace(key, `${c.state.agentName} ${key}`);
+  }
+
+  /** Keeps a closed session's trace in the extension's storage (Open Saved Trace… shows it again). */
+  private saveTrace(key: string, title: string): void {
+    try {
+      this.archive.save(title, this.traces.spans(key));
+    } catch (err) {
+      this.log.warn(`The trace of ${title} could not be saved: ${err instanceof Error ? err.message : String(err)}`);
+    }
+  }
+
+  /** Picks a saved trace and opens it in the trace panel. @returns the key it was loaded under. */
+  private async openSavedTrace(file?: string): Promise<string | undefined> {
+    let chosen = file;
+    if (!chosen) {
+      const pick = await vscode.window.showQuickPick(
+        this.archive.list().map((t) => ({ label: t.title, description: `${t.spans} spans`, detail: t.savedAt, file: t.file })),
+        { title: 'Open a saved session trace', placeHolder: 'Traces of closed sessions, newest first' },
+      );
+      chosen = pick?.file;
+    }
+    if (!chosen) return undefined;
+    let spans;
+    try {
+      spans = this.archive.load(chosen);
+    } catch (err) {
+      void vscode.window.showWarningMessage(`That trace could not be read: ${err instanceof Error ? err.message : String(err)}`);
+      return undefined;
+    }
+    const key = `saved:${chosen}`;
+    for (const traceId of new Set(spans.map((s) => s.traceId))) this.traces.claim(key, traceId);
+    this.traces.add(spans);
+    this.tracePanels.show(key, this.archive.list().find((t) => t.file === chosen)?.title ?? 'saved trace');
+    return key;
   }
 
   showTerminal(key: string, terminalId: string): void {
@@ -351,6 +397,20 @@ export class App implements vscode.Disposable {
     };
   }
 
+  /** Starts (or stops) live export to the collector named in `agentSwitchboard.tracing.exportEndpoint`. */
+  private configureExport(): void {
+    this.forwarder?.dispose();
+    this.forwarder = undefined;
+    const url = vscode.workspace.getConfiguration('agentSwitchboard').get<string>('tracing.exportEndpoint', '').trim();
+    if (!url) return;
+    try {
+      this.forwarder = new TraceForwarder({ url, log: (m) => this.log.warn(m) });
+      this.log.info(`Exporting traces to ${url}.`);
+    } catch (err) {
+      void vscode.window.showWarningMessage(`agentSwitchboard.tracing.exportEndpoint: ${err instanceof Error ? err.message : String(err)}`);
+    }
+  }
+
   /** Opens the trace panel of a session (the one in view without a key). @returns whether a panel opened. */
   private showTrace(key?: string): boolean {
     const c = key ? this.manager.get(key) : (this.view.current && this.manager.get(this.view.current)) || this.manager.list().at(-1);
@@ -395,6 +455,8 @@ export class App implements vscode.Disposable {
   }
 
   dispose(): void {
+    // The window is closing: the traces of open sessions are kept too (synchronously).
+    for (const c of this.manager.list()) this.saveTrace(c.state.key, `${c.state.agentName} ${c.state.key}`);
     // Agents and terminals are process groups: end them all, even though we cannot await here.
     void this.manager.dispose();
     this.disposables.forEach((d) => d.dispose());

@@ -3,6 +3,9 @@
  * that honours OTEL_EXPORTER_OTLP_* sends), bad payloads of every kind, and the bounded store.
  */
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { request } from 'node:http';
 import { gzipSync } from 'node:zlib';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
@@ -11,6 +14,8 @@ import { SpanKind, SpanStatusCode, context, trace } from '@opentelemetry/api';
 import { parseOtlpJson, toOtlpJson, type SpanRecord } from '../../../src/trace/otlp';
 import { OtlpReceiver } from '../../../src/trace/receiver';
 import { TraceStore } from '../../../src/trace/store';
+import { TraceForwarder } from '../../../src/trace/forwarder';
+import { TraceArchive } from '../../../src/trace/archive';
 
 /** One raw HTTP request to the receiver. */
 function post(url: string, body: Buffer | string, headers: Record<string, string>, method = 'POST'): Promise<{ status: number; body: string }> {
@@ -155,5 +160,55 @@ describe('OTLP/HTTP JSON traces', () => {
       assert.ok(store.truncated('b'));
       assert.ok(spans.some((s) => s.spanId === 'n19'), 'the newest stay');
     });
+  });
+});
+
+describe('live export to a collector', () => {
+  it('posts ended spans in batches to a collector (our own receiver standing in), retries after a failure, drops the oldest when full', async () => {
+    const collected: SpanRecord[] = [];
+    const collector = new OtlpReceiver({ onSpans: (s) => collected.push(...s) });
+    await collector.start();
+    const env = collector.exporterEnv();
+    const f = new TraceForwarder({ url: env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT, headers: { authorization: decodeURIComponent(env.OTEL_EXPORTER_OTLP_HEADERS.split('=')[1]) }, batchSize: 2, intervalMs: 60_000 });
+    try {
+      const rec = (spanId: string, ended = true): SpanRecord => ({ traceId: 'a'.repeat(32), spanId, name: spanId, kind: 'client', startMs: 1000, ...(ended ? { endMs: 1001.5 } : {}), status: { code: 'ok' }, attributes: { n: 1 }, events: [], links: [], service: 'agent-switchboard' });
+      f.add([rec('1'.repeat(16)), rec('2'.repeat(16)), rec('3'.repeat(16), false), rec('4'.repeat(16))]);
+      await f.flush();
+      assert.deepEqual(collected.map((s) => s.spanId[0]).sort(), ['1', '2', '4'], 'live spans wait until they end');
+      assert.equal(f.sent, 3);
+      collector.dispose();
+      f.add([rec('5'.repeat(16))]);
+      await f.flush();
+      assert.equal(f.sent, 3, 'the collector is down: kept for later');
+      const small = new TraceForwarder({ url: 'http://127.0.0.1:9/v1/traces', maxQueue: 2, intervalMs: 60_000 });
+      small.add([rec('6'.repeat(16)), rec('7'.repeat(16)), rec('8'.repeat(16))]);
+      assert.equal(small.dropped, 1);
+      small.dispose();
+      assert.throws(() => new TraceForwarder({ url: 'file:///etc/passwd' }), /must be an http/);
+    } finally {
+      f.dispose();
+      collector.dispose();
+    }
+  });
+});
+
+describe('saved traces', () => {
+  it('saves a closed session\'s trace, lists newest first, loads it back, keeps the newest N, skips damaged files', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'traces-'));
+    try {
+      const archive = new TraceArchive(dir, 2);
+      const s = (spanId: string): SpanRecord => ({ traceId: 'c'.repeat(32), spanId, name: `n${spanId[0]}`, kind: 'internal', startMs: 5, endMs: 6, status: { code: 'unset' }, attributes: { k: 'v' }, events: [], links: [], service: 'agent-switchboard' });
+      assert.equal(archive.save('empty', []), undefined);
+      archive.save('Demo s1', [s('1'.repeat(16))], new Date('2026-11-29T10:00:00Z'));
+      archive.save('Demo s2', [s('2'.repeat(16)), s('3'.repeat(16))], new Date('2026-11-29T11:00:00Z'));
+      archive.save('Demo/s3 ../x', [s('4'.repeat(16))], new Date('2026-11-29T12:00:00Z'));
+      fs.writeFileSync(path.join(dir, '9999-broken.json'), '{ not json');
+      const list = archive.list();
+      assert.deepEqual(list.map((t) => t.title), ['Demo/s3 ../x', 'Demo s2'], 'the oldest was pruned, the damaged one skipped');
+      assert.ok(list.every((t) => path.dirname(t.file) === dir), 'titles never leave the folder');
+      assert.deepEqual(archive.load(list[1].file).map((x) => x.spanId[0]), ['2', '3']);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
