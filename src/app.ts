@@ -127,8 +127,14 @@ export class App implements vscode.Disposable {
       // Agents that export OpenTelemetry send their spans to our receiver, under the session's trace.
       otelEnv: async () => {
         if (!vscode.workspace.getConfiguration('agentSwitchboard').get<boolean>('tracing.receiveAgentSpans', true)) return undefined;
-        await this.otlp.start();
-        return { ...this.otlp.exporterEnv() };
+        try {
+          await this.otlp.start();
+          return { ...this.otlp.exporterEnv() };
+        } catch (err) {
+          // Tracing must never keep a session from starting.
+          this.log.warn(`The OpenTelemetry receiver could not start; agents get no tracing variables: ${err instanceof Error ? err.message : String(err)}`);
+          return undefined;
+        }
       },
     });
     this.view = new SessionViewProvider(context.extensionUri, {
@@ -148,7 +154,8 @@ export class App implements vscode.Disposable {
       { dispose: () => this.otlp.dispose() },
       { dispose: () => void this.tracing.dispose() },
       vscode.commands.registerCommand('agentSwitchboard.exportTrace', (key?: unknown) => this.exportTrace(typeof key === 'string' ? key : undefined)),
-      { dispose: this.traces.onDidChange((_key, spans) => this.forwarder?.add(spans)) },
+      // A reopened saved trace was exported when it happened; it is not sent again.
+      { dispose: this.traces.onDidChange((key, spans) => !key.startsWith('saved:') && this.forwarder?.add(spans)) },
       { dispose: () => this.forwarder?.dispose() },
       vscode.workspace.onDidChangeConfiguration((e) => e.affectsConfiguration('agentSwitchboard.tracing.exportEndpoint') && this.configureExport()),
       vscode.commands.registerCommand('agentSwitchboard.openSavedTrace', (file?: unknown) => this.openSavedTrace(typeof file === 'string' ? file : undefined)),
@@ -292,7 +299,11 @@ export class App implements vscode.Disposable {
     const c = this.manager.get(key);
     await this.manager.close(key);
     this.terminals.delete(key);
-    if (c) this.saveTrace(key, `${c.state.agentName} ${key}`);
+    if (c) {
+      this.saveTrace(key, `${c.state.agentName} ${key}`);
+      // Saved on disk now; a closed session's spans need not stay in memory.
+      this.traces.drop(key);
+    }
   }
 
   /** Keeps a closed session's trace in the extension's storage (Open Saved Trace… shows it again). */
@@ -306,10 +317,11 @@ export class App implements vscode.Disposable {
 
   /** Picks a saved trace and opens it in the trace panel. @returns the key it was loaded under. */
   private async openSavedTrace(file?: string): Promise<string | undefined> {
+    const saved = this.archive.list();
     let chosen = file;
     if (!chosen) {
       const pick = await vscode.window.showQuickPick(
-        this.archive.list().map((t) => ({ label: t.title, description: `${t.spans} spans`, detail: t.savedAt, file: t.file })),
+        saved.map((t) => ({ label: t.title, description: `${t.spans} spans`, detail: t.savedAt, file: t.file })),
         { title: 'Open a saved session trace', placeHolder: 'Traces of closed sessions, newest first' },
       );
       chosen = pick?.file;
@@ -325,7 +337,7 @@ export class App implements vscode.Disposable {
     const key = `saved:${chosen}`;
     for (const traceId of new Set(spans.map((s) => s.traceId))) this.traces.claim(key, traceId);
     this.traces.add(spans);
-    this.tracePanels.show(key, this.archive.list().find((t) => t.file === chosen)?.title ?? 'saved trace');
+    this.tracePanels.show(key, saved.find((t) => t.file === chosen)?.title ?? 'saved trace');
     return key;
   }
 

@@ -84,7 +84,8 @@ export class SessionManager {
       // The agent's own spans (if it exports OpenTelemetry) go to our receiver, under this session.
       const otel = spans && (await this.deps.otelEnv?.());
       const env = agentEnv(this.deps.baseEnv(), agent.env);
-      if (otel && spans) Object.assign(env, otel, { TRACEPARENT: spans.traceContext().traceparent });
+      // What the agent's configuration already sets about OpenTelemetry wins over ours.
+      if (otel && spans) for (const [k, v] of Object.entries({ ...otel, TRACEPARENT: spans.traceContext().traceparent })) if (env[k] === undefined) env[k] = v;
       connection = await AgentConnection.start(
         {
           command: agent.resolvedCommand ?? agent.command,

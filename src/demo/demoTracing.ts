@@ -27,9 +27,10 @@ export class DemoTracing {
   constructor(env: NodeJS.ProcessEnv = process.env) {
     const url = env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT ?? (env.OTEL_EXPORTER_OTLP_ENDPOINT ? `${env.OTEL_EXPORTER_OTLP_ENDPOINT.replace(/\/$/, '')}/v1/traces` : undefined);
     if (!url || env.OTEL_TRACES_EXPORTER === 'none') return;
+    const hdrs = env.OTEL_EXPORTER_OTLP_TRACES_HEADERS ?? env.OTEL_EXPORTER_OTLP_HEADERS;
     this.provider = new BasicTracerProvider({
       resource: resourceFromAttributes({ 'service.name': env.OTEL_SERVICE_NAME ?? 'switchboard-demo-agent' }),
-      spanProcessors: [new SimpleSpanProcessor(new OTLPTraceExporter({ url, headers: headers(env.OTEL_EXPORTER_OTLP_HEADERS) }))],
+      spanProcessors: [new SimpleSpanProcessor(new OTLPTraceExporter({ url, headers: headers(hdrs) }))],
     });
     this.fallbackParent = env.TRACEPARENT;
   }

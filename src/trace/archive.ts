@@ -2,7 +2,7 @@
  * Saved traces: when a session closes (or the window does), its trace is written to the extension's
  * storage as an OTLP/HTTP JSON export request with a small header of ours, so it can be opened again
  * in the trace panel or sent to a collector later. The folder keeps the newest `maxFiles` traces.
- * Files that cannot be read are skipped with a reason, never fatal. No `vscode`.
+ * An index file lists them without reading each; a listed file that is gone is skipped. No `vscode`.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -29,29 +29,35 @@ export class TraceArchive {
     fs.mkdirSync(this.dir, { recursive: true });
     const stamp = now.toISOString().replace(/[:.]/g, '-');
     const file = path.join(this.dir, `${stamp}-${title.replace(/[^A-Za-z0-9._-]+/g, '-').slice(0, 60)}.json`);
-    fs.writeFileSync(file, JSON.stringify({ agentSwitchboard: { title, savedAt: now.toISOString(), spans: spans.length }, ...toOtlpJson(spans) }));
+    const entry = { title, savedAt: now.toISOString(), spans: spans.length };
+    fs.writeFileSync(file, JSON.stringify({ agentSwitchboard: entry, ...toOtlpJson(spans) }));
+    // The index lists traces without reading them (each may be tens of megabytes).
+    const index = this.index().filter((e) => e.file !== path.basename(file));
+    index.push({ file: path.basename(file), ...entry });
+    this.writeIndex(index);
     this.prune();
     return file;
   }
 
-  /** Saved traces, newest first; unreadable files are skipped. */
-  list(): SavedTrace[] {
-    let names: string[];
+  private index(): { file: string; title: string; savedAt: string; spans: number }[] {
     try {
-      names = fs.readdirSync(this.dir).filter((n) => n.endsWith('.json'));
+      const raw = JSON.parse(fs.readFileSync(path.join(this.dir, 'index.json'), 'utf8')) as unknown;
+      return Array.isArray(raw) ? raw.filter((e): e is { file: string; title: string; savedAt: string; spans: number } => !!e && typeof e.file === 'string' && /^[^/\\]+\.json$/.test(e.file)) : [];
     } catch {
       return [];
     }
-    const out: SavedTrace[] = [];
-    for (const n of names.sort().reverse()) {
-      try {
-        const head = (JSON.parse(fs.readFileSync(path.join(this.dir, n), 'utf8')) as { agentSwitchboard?: { title?: string; savedAt?: string; spans?: number } }).agentSwitchboard;
-        out.push({ file: path.join(this.dir, n), title: String(head?.title ?? n), savedAt: String(head?.savedAt ?? ''), spans: Number(head?.spans ?? 0) });
-      } catch {
-        // A damaged file is not listed; the others still are.
-      }
-    }
-    return out;
+  }
+
+  private writeIndex(index: { file: string; title: string; savedAt: string; spans: number }[]): void {
+    fs.writeFileSync(path.join(this.dir, 'index.json'), JSON.stringify(index));
+  }
+
+  /** Saved traces, newest first (from the index; files that are gone are skipped). */
+  list(): SavedTrace[] {
+    return this.index()
+      .filter((e) => fs.existsSync(path.join(this.dir, e.file)))
+      .sort((a, b) => (a.file < b.file ? 1 : -1))
+      .map((e) => ({ file: path.join(this.dir, e.file), title: String(e.title), savedAt: String(e.savedAt), spans: Number(e.spans) }));
   }
 
   /**
@@ -64,7 +70,9 @@ export class TraceArchive {
   }
 
   private prune(): void {
-    const names = fs.readdirSync(this.dir).filter((n) => n.endsWith('.json')).sort();
-    for (const n of names.slice(0, Math.max(0, names.length - this.maxFiles))) fs.rmSync(path.join(this.dir, n), { force: true });
+    const names = fs.readdirSync(this.dir).filter((n) => n.endsWith('.json') && n !== 'index.json').sort();
+    const gone = new Set(names.slice(0, Math.max(0, names.length - this.maxFiles)));
+    for (const n of gone) fs.rmSync(path.join(this.dir, n), { force: true });
+    if (gone.size) this.writeIndex(this.index().filter((e) => !gone.has(e.file)));
   }
 }

@@ -59,7 +59,21 @@ export class TraceForwarder {
     try {
       while (this.queue.length) {
         const batch = this.queue.slice(0, this.options.batchSize ?? 512);
-        const res = await (this.options.fetch ?? fetch)(this.options.url, { method: 'POST', headers: { ...this.options.headers, 'content-type': 'application/json' }, body: JSON.stringify(toOtlpJson(batch)), signal: AbortSignal.timeout(10_000) });
+        let body: string;
+        try {
+          body = JSON.stringify(toOtlpJson(batch));
+        } catch {
+          // A batch that cannot be written is dropped, not retried forever.
+          this.dropBatch(batch.length);
+          continue;
+        }
+        const res = await (this.options.fetch ?? fetch)(this.options.url, { method: 'POST', headers: { ...this.options.headers, 'content-type': 'application/json' }, body, signal: AbortSignal.timeout(10_000) });
+        // The collector refuses this batch for good (400, 413…): drop it and go on; 408/429/5xx are retried.
+        if (res.status >= 400 && res.status < 500 && res.status !== 408 && res.status !== 429) {
+          this.options.log?.(`The trace collector refused ${batch.length} spans (${res.status}); they were dropped.`);
+          this.dropBatch(batch.length);
+          continue;
+        }
         if (!res.ok) throw new Error(`the collector answered ${res.status}`);
         this.queue.splice(0, batch.length);
         this.sent += batch.length;
@@ -73,6 +87,11 @@ export class TraceForwarder {
     } finally {
       this.sending = false;
     }
+  }
+
+  private dropBatch(n: number): void {
+    this.queue.splice(0, n);
+    this.dropped += n;
   }
 
   dispose(): void {

@@ -36,6 +36,8 @@ export interface SpanRecord {
   service: string;
   /** The instrumentation scope's name. */
   scope?: string;
+  /** True for spans another process sent to our receiver (never for the editor's own). */
+  received?: boolean;
 }
 
 /** What a payload yielded. */
@@ -73,15 +75,20 @@ const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object
 const isInt64 = (v: unknown): v is number | string => (typeof v === 'number' && Number.isFinite(v)) || (typeof v === 'string' && INT.test(v));
 const id = (v: unknown, re: RegExp): v is string => typeof v === 'string' && re.test(v) && !ZERO.test(v);
 
+/** Longest string value kept (characters) and most array entries kept, per attribute. */
+const MAX_STRING = 16 * 1024;
+const MAX_ITEMS = 1000;
+const cap = (t: string) => (t.length > MAX_STRING ? `${t.slice(0, MAX_STRING)}… (${t.length - MAX_STRING} more characters)` : t);
+
 function anyValue(v: unknown, depth = 0): AttributeValue {
   if (!isObj(v) || depth > 8) return null;
   const w = v as AnyValueWire;
-  if (typeof w.stringValue === 'string') return w.stringValue;
+  if (typeof w.stringValue === 'string') return cap(w.stringValue);
   if (typeof w.boolValue === 'boolean') return w.boolValue;
   if (isInt64(w.intValue)) return Number(w.intValue);
   if (typeof w.doubleValue === 'number') return w.doubleValue;
-  if (typeof w.bytesValue === 'string') return w.bytesValue;
-  if (isObj(w.arrayValue)) return Array.isArray(w.arrayValue.values) ? w.arrayValue.values.map((x) => anyValue(x, depth + 1)) : [];
+  if (typeof w.bytesValue === 'string') return cap(w.bytesValue);
+  if (isObj(w.arrayValue)) return Array.isArray(w.arrayValue.values) ? w.arrayValue.values.slice(0, MAX_ITEMS).map((x) => anyValue(x, depth + 1)) : [];
   if (isObj(w.kvlistValue)) return Array.isArray(w.kvlistValue.values) ? attributes(w.kvlistValue.values, depth + 1) : {};
   return null;
 }
@@ -89,7 +96,12 @@ function anyValue(v: unknown, depth = 0): AttributeValue {
 function attributes(kvs: unknown, depth = 0): Record<string, AttributeValue> {
   const out: Record<string, AttributeValue> = {};
   if (!Array.isArray(kvs)) return out;
-  for (const kv of kvs) if (isObj(kv) && typeof kv.key === 'string') out[kv.key] = anyValue(kv.value, depth);
+  let n = 0;
+  for (const kv of kvs) {
+    if (++n > MAX_ITEMS) break;
+    // `__proto__` would set the object's prototype instead of a key: a way to hide attributes.
+    if (isObj(kv) && typeof kv.key === 'string' && kv.key !== '__proto__') out[kv.key] = anyValue(kv.value, depth);
+  }
   return out;
 }
 
@@ -131,13 +143,18 @@ function readSpan(raw: unknown, service: string, scope: string | undefined): Spa
     links.push({ traceId: l.traceId.toLowerCase(), spanId: l.spanId.toLowerCase() });
   }
   const end = raw.endTimeUnixNano;
+  const startMs = ms(raw.startTimeUnixNano);
+  // Between 2001 and 2286: a time outside is a unit mistake or garbage, and would break the layout and export.
+  if (!(startMs > 1e12 && startMs < 1e13)) return 'startTimeUnixNano: not a time between 2001 and 2286';
+  const endMs = end !== undefined && end !== '0' && end !== 0 ? ms(end as number | string) : undefined;
+  if (endMs !== undefined && !(endMs >= startMs && endMs < 1e13)) return 'endTimeUnixNano: before the start or out of range';
   // Built field by field (no spread of temporaries): this runs once per received span.
   const span: SpanRecord = {
     traceId: lower(raw.traceId),
     spanId: lower(raw.spanId),
     name: raw.name,
     kind: KINDS[(raw.kind as number | undefined) ?? 0],
-    startMs: ms(raw.startTimeUnixNano),
+    startMs,
     status: { code: status.code === 2 ? 'error' : status.code === 1 ? 'ok' : 'unset' },
     attributes: attributes(raw.attributes),
     events,
@@ -145,7 +162,7 @@ function readSpan(raw: unknown, service: string, scope: string | undefined): Spa
     service,
   };
   if (typeof raw.parentSpanId === 'string' && raw.parentSpanId) span.parentSpanId = lower(raw.parentSpanId);
-  if (end !== undefined && end !== '0' && end !== 0) span.endMs = ms(end as number | string);
+  if (endMs !== undefined) span.endMs = endMs;
   if (typeof status.message === 'string' && status.message) span.status.message = status.message;
   if (scope) span.scope = scope;
   return span;
@@ -194,7 +211,11 @@ const nanos = (msValue: number) => (BigInt(Math.round(msValue * 1000)) * 1000n).
 /** Spans as an OTLP/HTTP JSON export request (for "export this session's trace"), grouped by service. */
 export function toOtlpJson(spans: readonly SpanRecord[]): { resourceSpans: unknown[] } {
   const byService = new Map<string, SpanRecord[]>();
-  for (const s of spans) byService.set(s.service, [...(byService.get(s.service) ?? []), s]);
+  for (const s of spans) {
+    const list = byService.get(s.service);
+    if (list) list.push(s);
+    else byService.set(s.service, [s]);
+  }
   return {
     resourceSpans: [...byService].map(([service, list]) => ({
       resource: { attributes: [{ key: 'service.name', value: { stringValue: service } }] },

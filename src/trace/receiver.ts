@@ -1,8 +1,7 @@
 /**
  * The embedded OTLP/HTTP trace receiver (PROTOCOLS.md §5.4): `POST /v1/traces` on 127.0.0.1 at a
- * port the system picks, for the agents and MCP servers we launch (they get
- * `OTEL_EXPORTER_OTLP_ENDPOINT`, `OTEL_EXPORTER_OTLP_PROTOCOL=http/json` and the bearer token in
- * `OTEL_EXPORTER_OTLP_HEADERS`). JSON only, optionally gzip-compressed; protobuf is answered 415
+ * port the system picks, for the agents we launch (they get `OTEL_EXPORTER_OTLP_TRACES_ENDPOINT`,
+ * `..._TRACES_PROTOCOL=http/json` and the bearer token in `..._TRACES_HEADERS`). JSON only, optionally gzip-compressed; protobuf is answered 415
  * (no well-kept OTLP protobuf decoder for JS: the OpenTelemetry packages only encode requests).
  *
  * Bad input changes nothing: a malformed body is 400, one over the size limit 413 (the request is
@@ -23,18 +22,37 @@ export interface OtlpReceiverOptions {
   onSpans(spans: SpanRecord[]): void;
 }
 
-/** The environment that points an OTLP exporter at this receiver. */
+/**
+ * The environment that points an OTLP trace exporter at this receiver. Only the traces variables:
+ * the general `OTEL_EXPORTER_OTLP_*` ones would also redirect an agent's metrics and logs (and send
+ * our token to the person's own collector).
+ */
 export interface OtlpExporterEnv {
-  OTEL_EXPORTER_OTLP_ENDPOINT: string;
   OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: string;
-  OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json';
-  OTEL_EXPORTER_OTLP_HEADERS: string;
+  OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: 'http/json';
+  OTEL_EXPORTER_OTLP_TRACES_HEADERS: string;
   OTEL_TRACES_EXPORTER: 'otlp';
+}
+
+/**
+ * What another process sent, made safe to keep beside our own spans: marked as received, a span
+ * without an end ends where it starts (only our tracer has spans that are really running), our own
+ * attribute namespace and service name cannot be claimed.
+ */
+export function asReceived(spans: SpanRecord[]): SpanRecord[] {
+  for (const s of spans) {
+    s.received = true;
+    if (s.endMs === undefined) s.endMs = s.startMs;
+    if (s.service === 'agent-switchboard') s.service = 'agent-switchboard (claimed by a sender)';
+    for (const k of Object.keys(s.attributes)) if (k.startsWith('agent_switchboard.')) delete s.attributes[k];
+  }
+  return spans;
 }
 
 /** An OTLP/HTTP JSON receiver on a loopback port. */
 export class OtlpReceiver {
   private server: Server | undefined;
+  private starting: Promise<string> | undefined;
   private port = 0;
   private readonly token = randomBytes(24).toString('base64url');
   private readonly maxBytes: number;
@@ -43,30 +61,34 @@ export class OtlpReceiver {
     this.maxBytes = options.maxBytes ?? 16 * 1024 * 1024;
   }
 
-  /** Starts listening (once); resolves with the base URL, `http://127.0.0.1:<port>`. */
-  async start(): Promise<string> {
-    if (!this.server) {
+  /**
+   * Starts listening (once; concurrent callers share the start); resolves with the base URL,
+   * `http://127.0.0.1:<port>`. A failed start can be tried again.
+   */
+  start(): Promise<string> {
+    this.starting ??= (async () => {
       const server = createServer((req, res) => void this.handle(req, res));
       server.on('clientError', (_err, socket) => socket.destroy());
-      this.server = server;
       await new Promise<void>((resolve, reject) => {
         server.once('error', reject);
         server.listen(0, '127.0.0.1', () => resolve());
       });
       server.on('error', () => undefined);
+      this.server = server;
       this.port = (server.address() as AddressInfo).port;
-    }
-    return `http://127.0.0.1:${this.port}`;
+      return `http://127.0.0.1:${this.port}`;
+    })();
+    this.starting.catch(() => (this.starting = undefined));
+    return this.starting;
   }
 
   /** The variables that make an OpenTelemetry SDK export to this receiver (after {@link start}). */
   exporterEnv(): OtlpExporterEnv {
-    const base = `http://127.0.0.1:${this.port}`;
+    if (!this.port) throw new Error('The OTLP receiver is not listening yet.');
     return {
-      OTEL_EXPORTER_OTLP_ENDPOINT: base,
-      OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: `${base}/v1/traces`,
-      OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
-      OTEL_EXPORTER_OTLP_HEADERS: `authorization=Bearer%20${this.token}`,
+      OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: `http://127.0.0.1:${this.port}/v1/traces`,
+      OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: 'http/json',
+      OTEL_EXPORTER_OTLP_TRACES_HEADERS: `authorization=Bearer%20${this.token}`,
       OTEL_TRACES_EXPORTER: 'otlp',
     };
   }
@@ -117,7 +139,7 @@ export class OtlpReceiver {
     } catch (err) {
       return reply(400, { error: err instanceof Error ? err.message : String(err) });
     }
-    if (parsed.spans.length) this.options.onSpans(parsed.spans);
+    if (parsed.spans.length) this.options.onSpans(asReceived(parsed.spans));
     reply(200, parsed.rejected ? { partialSuccess: { rejectedSpans: parsed.rejected, errorMessage: parsed.problems.join('; ') } } : {});
   }
 
@@ -152,6 +174,7 @@ export class OtlpReceiver {
     this.server?.close();
     this.server?.closeAllConnections();
     this.server = undefined;
+    this.starting = undefined;
   }
 }
 

@@ -124,7 +124,7 @@ export class SessionSpans {
     const m = call.traceparent && /^00-([0-9a-f]{32})-([0-9a-f]{16})-[0-9a-f]{2}$/.exec(call.traceparent);
     const sessionTrace = this.session.spanContext().traceId;
     const open = [...this.tools.values()].filter((s) => !this.ended.has(s)).at(-1);
-    const parentCtx = m && m[1] === sessionTrace ? new W3CTraceContextPropagator().extract(ROOT_CONTEXT, { traceparent: call.traceparent! }, { get: (c, k) => c[k as keyof typeof c], keys: (c) => Object.keys(c) }) : under(open ?? this.turn ?? this.session);
+    const parentCtx = m && m[1] === sessionTrace ? new W3CTraceContextPropagator().extract(ROOT_CONTEXT, { traceparent: call.traceparent!.replace(/-[0-9a-f]{2}$/, '-01') }, { get: (c, k) => c[k as keyof typeof c], keys: (c) => Object.keys(c) }) : under(open ?? this.turn ?? this.session);
     const span = this.tracing.tracer.startSpan(
       `tools/call ${tool}`,
       { kind: SpanKind.SERVER, startTime: call.startMs, attributes: { [SWITCHBOARD.spanKind]: 'mcp', [MCP.methodName]: 'tools/call', [GEN_AI.toolName]: tool, [GEN_AI.operationName]: 'execute_tool', 'server.address': 'editor' } },

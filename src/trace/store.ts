@@ -73,6 +73,9 @@ export class TraceStore {
       let trace = s.spans.get(span.traceId);
       if (!trace) s.spans.set(span.traceId, (trace = new Map()));
       const before = trace.size;
+      // A span another process sent never replaces one of ours (it would forge a decision).
+      const existing = trace.get(span.spanId);
+      if (existing && span.received && !existing.received) continue;
       // Delete first, so a replaced span moves to the end (insertion order is arrival order).
       trace.delete(span.spanId);
       trace.set(span.spanId, span);
@@ -134,10 +137,11 @@ export class TraceStore {
    */
   private trim(s: SessionTrace): void {
     const target = Math.floor(this.limits.maxSpansPerSession * 0.9);
-    const ended: SpanRecord[] = [];
-    for (const trace of s.spans.values()) for (const x of trace.values()) if (x.endMs !== undefined) ended.push(x);
-    ended.sort((a, b) => a.startMs - b.startMs);
-    for (const x of ended) {
+    const all: SpanRecord[] = [];
+    for (const trace of s.spans.values()) for (const x of trace.values()) all.push(x);
+    // The oldest ended spans go first; if that is not enough, the oldest running ones too.
+    all.sort((a, b) => (a.endMs === undefined ? 1 : 0) - (b.endMs === undefined ? 1 : 0) || a.startMs - b.startMs);
+    for (const x of all) {
       if (s.size <= target) break;
       if (s.spans.get(x.traceId)?.delete(x.spanId)) s.size--;
     }

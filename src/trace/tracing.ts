@@ -8,7 +8,7 @@
  */
 import { ROOT_CONTEXT, trace, type Context, type Span, type Tracer } from '@opentelemetry/api';
 import { W3CTraceContextPropagator } from '@opentelemetry/core';
-import { BasicTracerProvider, type ReadableSpan, type SpanProcessor } from '@opentelemetry/sdk-trace-base';
+import { AlwaysOnSampler, BasicTracerProvider, type ReadableSpan, type SpanProcessor } from '@opentelemetry/sdk-trace-base';
 import type { AttributeValue, SpanKindName, SpanRecord } from './otlp';
 import type { TraceStore } from './store';
 
@@ -66,7 +66,8 @@ export class Tracing {
   readonly tracer: Tracer;
 
   constructor(readonly store: TraceStore, version: string) {
-    this.provider = new BasicTracerProvider({ spanProcessors: [new StoreProcessor(store)] });
+    // Always on: the person's OTEL_TRACES_SAMPLER (meant for other tools) must not empty the panel.
+    this.provider = new BasicTracerProvider({ sampler: new AlwaysOnSampler(), spanProcessors: [new StoreProcessor(store)] });
     this.tracer = this.provider.getTracer('agent-switchboard', version);
   }
 

@@ -33,7 +33,7 @@ describe('tracing a session across client and agent', () => {
     const agent = scriptedAgent(async (t) => {
       received = t.meta?.traceparent as string | undefined;
       // The agent's side: the OpenTelemetry SDK exporting to the endpoint and headers it was given.
-      const exporter = new OTLPTraceExporter({ url: env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT, headers: { authorization: decodeURIComponent(env.OTEL_EXPORTER_OTLP_HEADERS.split('=')[1]) } });
+      const exporter = new OTLPTraceExporter({ url: env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT, headers: { authorization: decodeURIComponent(env.OTEL_EXPORTER_OTLP_TRACES_HEADERS.split('=')[1]) } });
       const provider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
       const parent = new W3CTraceContextPropagator().extract(ROOT_CONTEXT, t.meta ?? {}, { get: (c, k) => c[k] as string | undefined, keys: (c) => Object.keys(c) });
       const llm = provider.getTracer('scripted-agent').startSpan('chat scripted-model', { attributes: { 'gen_ai.operation.name': 'chat' } }, parent);

@@ -34,14 +34,23 @@ export function roleOf(s: SpanRecord): Role {
  */
 export function waterfall(spans: readonly SpanRecord[], now: number): Row[] {
   if (!spans.length) return [];
-  const start = Math.min(...spans.map((s) => s.startMs));
-  const end = Math.max(start + 1, ...spans.map((s) => s.endMs ?? now));
+  // Loops, not Math.min(...spread): a spread of 100,000+ arguments overflows the call stack.
+  let start = Infinity;
+  let end = -Infinity;
+  for (const s of spans) {
+    if (s.startMs < start) start = s.startMs;
+    const e = s.endMs ?? now;
+    if (e > end) end = e;
+  }
+  end = Math.max(end, start + 1);
   const total = end - start;
   const ids = new Set(spans.map((s) => s.spanId));
   const children = new Map<string | undefined, SpanRecord[]>();
   for (const s of spans) {
     const parent = s.parentSpanId && ids.has(s.parentSpanId) && s.parentSpanId !== s.spanId ? s.parentSpanId : undefined;
-    children.set(parent, [...(children.get(parent) ?? []), s]);
+    const list = children.get(parent);
+    if (list) list.push(s);
+    else children.set(parent, [s]);
   }
   for (const list of children.values()) list.sort((a, b) => a.startMs - b.startMs);
   const rows: Row[] = [];

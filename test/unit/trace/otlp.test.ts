@@ -12,7 +12,7 @@ import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { BasicTracerProvider, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { SpanKind, SpanStatusCode, context, trace } from '@opentelemetry/api';
 import { parseOtlpJson, toOtlpJson, type SpanRecord } from '../../../src/trace/otlp';
-import { OtlpReceiver } from '../../../src/trace/receiver';
+import { asReceived, OtlpReceiver } from '../../../src/trace/receiver';
 import { TraceStore } from '../../../src/trace/store';
 import { TraceForwarder } from '../../../src/trace/forwarder';
 import { TraceArchive } from '../../../src/trace/archive';
@@ -54,11 +54,21 @@ describe('OTLP/HTTP JSON traces', () => {
     });
 
     it('a malformed span is rejected on its own; a payload that is not an export request is an error', () => {
-      const r = parseOtlpJson(payload([span(), span({ traceId: 'zz' }), span({ spanId: '0'.repeat(16) }), span({ startTimeUnixNano: 'soon' }), 'not a span']));
+      const r = parseOtlpJson(payload([span(), span({ traceId: 'zz' }), span({ spanId: '0'.repeat(16) }), span({ startTimeUnixNano: 'soon' }), 'not a span', span({ startTimeUnixNano: '9'.repeat(400) }), span({ startTimeUnixNano: '1795953770' }), span({ endTimeUnixNano: '1' })]));
       assert.equal(r.spans.length, 1);
-      assert.equal(r.rejected, 4);
+      assert.equal(r.rejected, 7, 'bad ids, a non-number, a 400-digit time, seconds sent as nanoseconds, an end before the start');
       assert.match(r.problems.join(' '), /traceId/);
       for (const bad of [null, 42, [], {}, { resourceSpans: 'x' }, { resourceSpans: [{ scopeSpans: 'x' }] }]) assert.throws(() => parseOtlpJson(bad), /not an OTLP trace export request/);
+    });
+
+    it('caps huge values and ignores a __proto__ key', () => {
+      const big = 'x'.repeat(100_000);
+      const r = parseOtlpJson(payload([span({ attributes: [{ key: 'prompt', value: { stringValue: big } }, { key: '__proto__', value: { kvlistValue: { values: [{ key: 'hidden', value: { boolValue: true } }] } } }, { key: 'many', value: { arrayValue: { values: Array.from({ length: 5000 }, () => ({ intValue: 1 })) } } }] })]));
+      const a = r.spans[0].attributes;
+      assert.ok(String(a.prompt).length < 17_000 && /more characters/.test(String(a.prompt)));
+      assert.equal((a as Record<string, unknown>).hidden, undefined);
+      assert.equal(Object.getPrototypeOf(a), Object.prototype);
+      assert.equal((a.many as unknown[]).length, 1000);
     });
 
     it('export writes what parsing reads back', () => {
@@ -74,13 +84,13 @@ describe('OTLP/HTTP JSON traces', () => {
     let auth = '';
     before(async () => {
       url = `${await receiver.start()}/v1/traces`;
-      auth = decodeURIComponent(receiver.exporterEnv().OTEL_EXPORTER_OTLP_HEADERS.split('=')[1]);
+      auth = decodeURIComponent(receiver.exporterEnv().OTEL_EXPORTER_OTLP_TRACES_HEADERS.split('=')[1]);
     });
     after(() => receiver.dispose());
 
     it('takes the spans the OpenTelemetry SDK exports with the environment it is given (parent and child in one trace)', async () => {
       const env = receiver.exporterEnv();
-      assert.match(env.OTEL_EXPORTER_OTLP_ENDPOINT, /^http:\/\/127\.0\.0\.1:\d+$/);
+      assert.match(env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT, /^http:\/\/127\.0\.0\.1:\d+\/v1\/traces$/);
       const exporter = new OTLPTraceExporter({ url: env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT, headers: { authorization: auth } });
       const provider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
       const tracer = provider.getTracer('scripted-agent');
@@ -147,6 +157,19 @@ describe('OTLP/HTTP JSON traces', () => {
       assert.deepEqual(changed, ['s1', 's1']);
     });
 
+    it('a span another process sent cannot replace ours or claim our namespace; its unended spans end where they start', () => {
+      const store = new TraceStore();
+      store.claim('s', 't');
+      const ours = { ...rec('t', 'p', 1), attributes: { 'agent_switchboard.decision': 'reject_once' } };
+      store.add([ours]);
+      const forged = asReceived([{ ...rec('t', 'p', 1), attributes: { 'agent_switchboard.decision': 'allow_always', x: 1 }, service: 'agent-switchboard' }, { ...rec('t', 'q', 5, false) }]);
+      assert.deepEqual(forged[0].attributes, { x: 1 });
+      assert.notEqual(forged[0].service, 'agent-switchboard');
+      assert.equal(forged[1].endMs, 5);
+      store.add(forged);
+      assert.equal(store.spans('s').find((x) => x.spanId === 'p')!.attributes['agent_switchboard.decision'], 'reject_once');
+    });
+
     it('evicts whole least-recently-active sessions and trims a session to its span limit, keeping live spans', () => {
       const store = new TraceStore({ maxSessions: 2, maxSpansPerSession: 10 });
       for (const k of ['a', 'b', 'c']) {
@@ -169,9 +192,9 @@ describe('live export to a collector', () => {
     const collector = new OtlpReceiver({ onSpans: (s) => collected.push(...s) });
     await collector.start();
     const env = collector.exporterEnv();
-    const f = new TraceForwarder({ url: env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT, headers: { authorization: decodeURIComponent(env.OTEL_EXPORTER_OTLP_HEADERS.split('=')[1]) }, batchSize: 2, intervalMs: 60_000 });
+    const f = new TraceForwarder({ url: env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT, headers: { authorization: decodeURIComponent(env.OTEL_EXPORTER_OTLP_TRACES_HEADERS.split('=')[1]) }, batchSize: 2, intervalMs: 60_000 });
     try {
-      const rec = (spanId: string, ended = true): SpanRecord => ({ traceId: 'a'.repeat(32), spanId, name: spanId, kind: 'client', startMs: 1000, ...(ended ? { endMs: 1001.5 } : {}), status: { code: 'ok' }, attributes: { n: 1 }, events: [], links: [], service: 'agent-switchboard' });
+      const rec = (spanId: string, ended = true): SpanRecord => ({ traceId: 'a'.repeat(32), spanId, name: spanId, kind: 'client', startMs: 1795953770531, ...(ended ? { endMs: 1795953770532.5 } : {}), status: { code: 'ok' }, attributes: { n: 1 }, events: [], links: [], service: 'agent-switchboard' });
       f.add([rec('1'.repeat(16)), rec('2'.repeat(16)), rec('3'.repeat(16), false), rec('4'.repeat(16))]);
       await f.flush();
       assert.deepEqual(collected.map((s) => s.spanId[0]).sort(), ['1', '2', '4'], 'live spans wait until they end');
@@ -197,14 +220,14 @@ describe('saved traces', () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'traces-'));
     try {
       const archive = new TraceArchive(dir, 2);
-      const s = (spanId: string): SpanRecord => ({ traceId: 'c'.repeat(32), spanId, name: `n${spanId[0]}`, kind: 'internal', startMs: 5, endMs: 6, status: { code: 'unset' }, attributes: { k: 'v' }, events: [], links: [], service: 'agent-switchboard' });
+      const s = (spanId: string): SpanRecord => ({ traceId: 'c'.repeat(32), spanId, name: `n${spanId[0]}`, kind: 'internal', startMs: 1795953770531, endMs: 1795953770532, status: { code: 'unset' }, attributes: { k: 'v' }, events: [], links: [], service: 'agent-switchboard' });
       assert.equal(archive.save('empty', []), undefined);
       archive.save('Demo s1', [s('1'.repeat(16))], new Date('2026-11-29T10:00:00Z'));
       archive.save('Demo s2', [s('2'.repeat(16)), s('3'.repeat(16))], new Date('2026-11-29T11:00:00Z'));
       archive.save('Demo/s3 ../x', [s('4'.repeat(16))], new Date('2026-11-29T12:00:00Z'));
       fs.writeFileSync(path.join(dir, '9999-broken.json'), '{ not json');
       const list = archive.list();
-      assert.deepEqual(list.map((t) => t.title), ['Demo/s3 ../x', 'Demo s2'], 'the oldest was pruned, the damaged one skipped');
+      assert.deepEqual(list.map((t) => t.title), ['Demo/s3 ../x', 'Demo s2'], 'the oldest was pruned; a file the index does not list is not shown');
       assert.ok(list.every((t) => path.dirname(t.file) === dir), 'titles never leave the folder');
       assert.deepEqual(archive.load(list[1].file).map((x) => x.spanId[0]), ['2', '3']);
     } finally {
