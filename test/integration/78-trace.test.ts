@@ -36,7 +36,9 @@ describe('tracing a session', () => {
       assert.ok(vscode.window.activeTextEditor?.document.getText().includes('"traceId"'));
       await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
 
-      // The trace panel: the waterfall, a permission's attributes, and its audit record.
+      // The trace panel: the waterfall, a permission's attributes, and its audit record. Earlier
+      // tests leave editors split; the panel gets the whole editor area, as it would when opened alone.
+      await vscode.commands.executeCommand('workbench.action.closeAllGroups');
       await vscode.commands.executeCommand('agentSwitchboard.showTrace', key);
       await click('.row[data-role="permission"]', 30_000);
       await screenshot('trace-panel', 30000, { waitForSelector: 'body:has(.row .name:has-text("chat demo-model")):has(.details td:has-text("agent_switchboard.decision"))', sidebarWidth: 300 });
