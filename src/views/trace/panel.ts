@@ -55,13 +55,12 @@ export class TracePanels implements vscode.Disposable {
     });
     const post = (m: TraceHostMessage) => void panel.webview.postMessage(m);
     let ready = false;
-    const changed = new Set<string>();
+    // Spans changed since the last message, by id: a span that changes twice is sent once, as it is last.
     const pendingSpans = new Map<string, SpanRecord>();
     let timer: NodeJS.Timeout | undefined;
     const flush = () => {
       timer = undefined;
-      if (!changed.size) return;
-      changed.clear();
+      if (!pendingSpans.size) return;
       // Once the store drops spans the page must drop them too: it gets the whole trace again.
       if (this.store.truncated(sessionKey)) post({ type: 'snapshot', title, spans: this.store.spans(sessionKey), truncated: true });
       else post({ type: 'spans', spans: [...pendingSpans.values()], truncated: false });
@@ -69,11 +68,7 @@ export class TracePanels implements vscode.Disposable {
     };
     const stop = this.store.onDidChange((key, spans) => {
       if (key !== sessionKey || !ready) return;
-      // A span that changes twice within the batch is sent once, as it is last.
-      for (const s of spans) {
-        changed.add(s.spanId);
-        pendingSpans.set(s.spanId, s);
-      }
+      for (const s of spans) pendingSpans.set(s.spanId, s);
       timer ??= setTimeout(flush, 100);
     });
     const sub = panel.webview.onDidReceiveMessage(async (raw: unknown) => {
