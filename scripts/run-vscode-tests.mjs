@@ -290,22 +290,12 @@ if (screenshotDir) {
       for (const req of requests) {
         const name = req.slice(0, -'.request'.length);
         const png = path.join(screenshotDir, `${name}.png`);
+        let opts = {};
         try {
-          let opts = {};
           try { opts = JSON.parse(fs.readFileSync(path.join(screenshotDir, req), 'utf8') || '{}'); } catch { /* plain request */ }
-          if (opts.click) {
-            // A UI action instead of a shot: click the element (in any frame, webviews included), as a person would.
-            const frame = await waitForSelectorInAnyFrame(opts.click, Math.max(1000, (opts.timeoutMs || 20000) - 3000));
-            await frame.locator(opts.click).first().click();
-            fs.writeFileSync(path.join(screenshotDir, `${name}.done`), 'clicked\n');
-            log(`clicked ${opts.click}`);
-            fs.rmSync(path.join(screenshotDir, req), { force: true });
-            continue;
-          }
-          if (opts.sidebarWidth) await resizeSidebar(Number(opts.sidebarWidth));
-          if (opts.waitForSelector) await waitForSelectorInAnyFrame(opts.waitForSelector, Math.max(1000, (opts.timeoutMs || 20000) - 3000));
-          await page.screenshot({ path: png, timeout: 15000 });
-          log(`screenshot ${path.relative(process.cwd(), png) || png}`);
+          // One stuck Playwright call (a frame detaching mid-query, a hung mouse move) must not stall
+          // every later request: each request gets its own deadline.
+          await withDeadline(handleRequest(name, png, opts), (opts.timeoutMs || 20000) + 5000, `request ${name}`);
         } catch (e) {
           fs.writeFileSync(path.join(screenshotDir, `${name}.error`), String(e?.message || e));
           log(`screenshot ${name} failed: ${e?.message || e}`);
@@ -316,6 +306,29 @@ if (screenshotDir) {
       log(`screenshot poll error: ${e?.message || e}`);
     } finally { busy = false; }
   }, 250);
+}
+
+async function handleRequest(name, png, opts) {
+    if (opts.click) {
+      // A UI action instead of a shot: click the element (in any frame, webviews included), as a person would.
+      const frame = await waitForSelectorInAnyFrame(opts.click, Math.max(1000, (opts.timeoutMs || 20000) - 3000));
+      await frame.locator(opts.click).first().click({ timeout: 10000 });
+      fs.writeFileSync(path.join(screenshotDir, `${name}.done`), 'clicked\n');
+      log(`clicked ${opts.click}`);
+      return;
+    }
+    if (opts.sidebarWidth) await resizeSidebar(Number(opts.sidebarWidth));
+    if (opts.waitForSelector) await waitForSelectorInAnyFrame(opts.waitForSelector, Math.max(1000, (opts.timeoutMs || 20000) - 3000));
+    await page.screenshot({ path: png, timeout: 15000 });
+    log(`screenshot ${path.relative(process.cwd(), png) || png}`);
+}
+
+function withDeadline(promise, ms, what) {
+  let timer;
+  return Promise.race([
+    promise.finally(() => clearTimeout(timer)),
+    new Promise((_, reject) => { timer = setTimeout(() => reject(new Error(`${what} took longer than ${ms} ms`)), ms); }),
+  ]);
 }
 
 // Drags the primary side bar's sash so the side bar is `width` CSS pixels wide (sidebar webviews

@@ -98,15 +98,18 @@ describe('MCP host in the editor', () => {
     const cfg = vscode.workspace.getConfiguration('agentSwitchboard');
     const current = (cfg.inspect('mcpServers')?.globalValue ?? {}) as Record<string, unknown>;
     await cfg.update('mcpServers', { ...current, tasks: { ...node, args: [TASKS, '--step-ms', '2500', '--poll-ms', '300'] } }, vscode.ConfigurationTarget.Global);
-    await until('the tasks server running', () => server(a, 'settings:tasks')?.state?.state === 'running', 30_000);
-    await vscode.commands.executeCommand('agentSwitchboard.mcp.runTool', { type: 'tool', serverId: 'settings:tasks', name: 'report' });
-    await screenshot('mcp-task-form', 30000, { waitForSelector: 'vscode-button.run', sidebarWidth: 520 });
-    await click('vscode-button.run');
-    await screenshot('mcp-task-progress', 30000, { waitForSelector: '.task:has-text("step")', sidebarWidth: 520 });
-    await screenshot('mcp-task-result', 30000, { waitForSelector: '.result-text:has-text("report ready (3 steps)")', sidebarWidth: 520 });
-    await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
-    // Back to the servers the later tests expect.
-    await cfg.update('mcpServers', current, vscode.ConfigurationTarget.Global);
+    try {
+      await until('the tasks server running', () => server(a, 'settings:tasks')?.state?.state === 'running', 30_000);
+      await vscode.commands.executeCommand('agentSwitchboard.mcp.runTool', { type: 'tool', serverId: 'settings:tasks', name: 'report' });
+      await screenshot('mcp-task-form', 30000, { waitForSelector: 'vscode-button.run', sidebarWidth: 520 });
+      await click('vscode-button.run');
+      await screenshot('mcp-task-progress', 30000, { waitForSelector: '.task:has-text("step")', sidebarWidth: 520 });
+      await screenshot('mcp-task-result', 30000, { waitForSelector: '.result-text:has-text("report ready (3 steps)")', sidebarWidth: 520 });
+    } finally {
+      // Back to the servers the later tests expect, even when this test fails half-way.
+      await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
+      await cfg.update('mcpServers', current, vscode.ConfigurationTarget.Global);
+    }
   });
 
   it('hands the approved servers to an agent at session/new and says which it did not', async function () {
