@@ -15,6 +15,7 @@ import type { AgentChoice, SessionSummary } from './views/session/protocol';
 import type { TurnChanges } from './edits/review';
 import type { McpServerState } from './mcp/connection';
 import type { SpanRecord } from './trace/otlp';
+import type { DelegatedTask } from './a2a/remote';
 
 export type { SessionPatch, SessionState, AgentChoice, SessionSummary, SpanRecord };
 
@@ -92,6 +93,12 @@ export interface SwitchboardApi {
    * OTLP receiver. Times in milliseconds since the epoch; a live span has no `endMs`.
    */
   traceSpans(sessionKey: string): SpanRecord[];
+  /**
+   * The remote A2A agents the person added, with the tasks delegated to them (add one with
+   * `agentSwitchboard.a2a.add` and a URL; delegate with `agentSwitchboard.a2a.delegate`,
+   * `({type: 'agent', agentId}, text)`). Their trace is `traceSpans('remote:' + id)`.
+   */
+  remoteAgents(): { id: string; url: string; name?: string; version?: string; signature?: string; error?: string; tasks: DelegatedTask[] }[];
   /** Closes a session and ends its agent and terminals. */
   closeSession(sessionKey: string): Promise<void>;
 }

@@ -19,6 +19,7 @@ import { Tracing } from './trace/tracing';
 import { TracePanels } from './views/trace/panel';
 import { TraceForwarder } from './trace/forwarder';
 import { TraceArchive } from './trace/archive';
+import { RemoteAgentsCenter } from './views/remoteAgents';
 import { EffectPolicy } from './policy/effectPolicy';
 import { registerCommands } from './views/commands';
 import type { AgentChoice } from './views/session/protocol';
@@ -57,6 +58,7 @@ export class App implements vscode.Disposable {
   private forwarder: TraceForwarder | undefined;
   private readonly archive: TraceArchive;
   private readonly auditPath: vscode.Uri;
+  readonly remoteAgents: RemoteAgentsCenter;
 
   constructor(private readonly context: vscode.ExtensionContext) {
     this.log = vscode.window.createOutputChannel('Agent Switchboard', { log: true });
@@ -98,6 +100,12 @@ export class App implements vscode.Disposable {
       revealToolCall: (key, toolCallId) => this.review.revealToolCall(key, toolCallId),
       openAuditRecord: (hash) => this.openAuditRecord(hash),
       exportTrace: (key) => this.exportTrace(key),
+      log: (m) => this.log.warn(m),
+    });
+    this.remoteAgents = new RemoteAgentsCenter(context, {
+      tracing: this.tracing,
+      audit: (e) => this.audit.append(e),
+      showTrace: (key, title) => this.tracePanels.show(key, title),
       log: (m) => this.log.warn(m),
     });
     this.review = new ReviewCenter((key) => this.manager.get(key)?.state.agentName ?? 'closed session', roots);
@@ -161,6 +169,7 @@ export class App implements vscode.Disposable {
       vscode.commands.registerCommand('agentSwitchboard.openSavedTrace', (file?: unknown) => this.openSavedTrace(typeof file === 'string' ? file : undefined)),
       vscode.commands.registerCommand('agentSwitchboard.showTrace', (key?: unknown) => this.showTrace(typeof key === 'string' ? key : undefined)),
       this.tracePanels,
+      this.remoteAgents,
       this.conflicts,
       this.review,
       this.mcp,
@@ -405,6 +414,7 @@ export class App implements vscode.Disposable {
         this.review.model.turns(sessionKey).map((t) => ({ ...t, files: t.files.map(({ base, ...f }) => structuredClone({ ...f, base: { text: base.text } })) })),
       revokeGrant: (id) => this.policy.revokeGrant(id, 'api'),
       traceSpans: (sessionKey) => structuredClone(this.traces.spans(sessionKey)),
+      remoteAgents: () => structuredClone(this.remoteAgents.list()),
       closeSession: (key) => this.closeSession(key),
     };
   }

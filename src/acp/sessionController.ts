@@ -250,7 +250,7 @@ export class SessionController implements SessionHandlers {
   async writeTextFile(params: acp.WriteTextFileRequest): Promise<void> {
     const check = await this.policy.checkWrite(this.actor(), params.path, params.content);
     const toolCallId = this.gate(check, (tc) => tc.locations.some((l) => l.path === params.path) || tc.content.some((c) => c.type === 'diff' && c.path === params.path));
-    await this.perform(check, () => this.files.write(params));
+    await this.perform(check, toolCallId, () => this.files.write(params));
     this.markVerified(toolCallId);
   }
 
@@ -258,7 +258,7 @@ export class SessionController implements SessionHandlers {
     if (this.disposed) throw RequestError.internalError(undefined, 'The session is closed.');
     const check = this.policy.checkCommand(this.actor(), params);
     const toolCallId = this.gate(check, (tc) => tc.kind === 'execute');
-    const terminalId = await this.perform(check, () => this.terminals.create(params));
+    const terminalId = await this.perform(check, toolCallId, () => this.terminals.create(params));
     this.markVerified(toolCallId);
     return { terminalId };
   }
@@ -285,13 +285,16 @@ export class SessionController implements SessionHandlers {
     if (toolCallId && this.state.toolCalls[toolCallId]) this.dispatch({ type: 'effectVerified', toolCallId });
   }
 
-  private async perform<T>(check: EffectCheck, effect: () => Promise<T>): Promise<T> {
+  private async perform<T>(check: EffectCheck, toolCallId: string | undefined, effect: () => Promise<T>): Promise<T> {
+    const end = check.allowed ? this.spans?.effect(check, toolCallId) : undefined;
     try {
       const result = await effect();
       this.policy.recordResult(this.actor(), check, 'ok');
+      end?.();
       return result;
     } catch (err) {
       this.policy.recordResult(this.actor(), check, errorMessage(err));
+      end?.(errorMessage(err));
       throw err;
     }
   }

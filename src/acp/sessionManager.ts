@@ -110,6 +110,7 @@ export class SessionManager {
       throw new Error('The session was closed while the agent was starting.');
     }
     try {
+      spans?.agentInfo(connection.agentInfo);
       await controller.attach(connection, await this.deps.mcpServers?.(connection.mcpCapabilities, key));
     } catch (err) {
       await connection.dispose();

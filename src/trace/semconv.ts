@@ -36,7 +36,19 @@ export const SWITCHBOARD = {
   decidedBy: 'agent_switchboard.decided_by',
   grantScope: 'agent_switchboard.grant.scope',
   verification: 'agent_switchboard.verification',
+  agentVersion: 'agent_switchboard.agent.version',
+  grantId: 'agent_switchboard.grant.id',
+  grantExpiresAt: 'agent_switchboard.grant.expires_at',
+  /** Why an effect was allowed: `approval` (the person's decision), `grant`, `rule` or `policy`. */
+  decisionSource: 'agent_switchboard.decision.source',
+  effectKind: 'agent_switchboard.effect.kind',
+  effectTarget: 'agent_switchboard.effect.target',
+  a2aTaskId: 'agent_switchboard.a2a.task.id',
+  a2aTaskState: 'agent_switchboard.a2a.task.state',
+  a2aArtifacts: 'agent_switchboard.a2a.artifacts',
+  /** `verified`, `unsigned` or `failed`: what the check of the remote agent's card found. */
+  a2aCardSignature: 'agent_switchboard.a2a.card.signature',
 } as const;
 
 /** What a span of ours stands for (the trace panel filters on it). */
-export type SpanRole = 'session' | 'turn' | 'tool' | 'permission' | 'effect' | 'mcp';
+export type SpanRole = 'session' | 'turn' | 'tool' | 'permission' | 'effect' | 'mcp' | 'delegation' | 'a2a';

@@ -12,6 +12,7 @@
 import { ROOT_CONTEXT, SpanKind, SpanStatusCode, type Span } from '@opentelemetry/api';
 import { W3CTraceContextPropagator } from '@opentelemetry/core';
 import type { SessionPatch, SessionState } from '../acp/session/types';
+import type { EffectCheck } from '../policy/effectPolicy';
 import { GEN_AI, MCP, SWITCHBOARD } from './semconv';
 import { traceContextOf, under, type Tracing } from './tracing';
 
@@ -132,6 +133,42 @@ export class SessionSpans {
     );
     if (outcome !== 'ok') span.setStatus({ code: SpanStatusCode.ERROR, message: outcome });
     span.end(call.endMs);
+  }
+
+  /** Names the agent's version on the session span (from `initialize`'s `agentInfo`). */
+  agentInfo(info: { name?: string; version?: string } | undefined): void {
+    if (info?.version) this.session.setAttribute(SWITCHBOARD.agentVersion, info.version);
+  }
+
+  /**
+   * A client-hosted effect (a write, a command) the gate allowed: a span under its tool call (else
+   * the turn) with why it was allowed — the person's approval and its intent hash, a standing grant
+   * (id, scope, expiry) or a policy rule. @returns the function that ends it (`error` when it failed).
+   */
+  effect(check: Extract<EffectCheck, { allowed: true }>, toolCallId: string | undefined): (error?: string) => void {
+    const e = check.effect;
+    const target = e.type === 'write' ? e.path : [e.command ?? '', ...e.args].join(' ').trim();
+    const span = this.tracing.tracer.startSpan(
+      `${e.type === 'write' ? 'write' : 'run'} ${target.length > 80 ? `${target.slice(0, 79)}…` : target}`,
+      {
+        kind: SpanKind.INTERNAL,
+        attributes: {
+          [SWITCHBOARD.spanKind]: 'effect',
+          [SWITCHBOARD.effectKind]: e.type,
+          [SWITCHBOARD.effectTarget]: target,
+          [SWITCHBOARD.decisionSource]: check.source,
+          ...(toolCallId ? { [GEN_AI.toolCallId]: toolCallId } : {}),
+          ...(check.source === 'approval' ? { [SWITCHBOARD.intentHash]: check.approval.hash, [SWITCHBOARD.decidedBy]: check.approval.decidedBy, [SWITCHBOARD.grantScope]: check.approval.scope, ...(check.approval.expiresAt ? { [SWITCHBOARD.grantExpiresAt]: new Date(check.approval.expiresAt).toISOString() } : {}) } : {}),
+          ...(check.source === 'grant' ? { [SWITCHBOARD.grantId]: check.grant.id, [SWITCHBOARD.grantScope]: check.grant.scope, [SWITCHBOARD.decidedBy]: `grant:${check.grant.source}`, ...(check.grant.expiresAt ? { [SWITCHBOARD.grantExpiresAt]: new Date(check.grant.expiresAt).toISOString() } : {}) } : {}),
+          ...(check.source === 'rule' || check.source === 'policy' ? { [SWITCHBOARD.decidedBy]: check.source } : {}),
+        },
+      },
+      under((toolCallId && this.tools.get(toolCallId)) || this.turn || this.session),
+    );
+    return (error) => {
+      if (error) span.setStatus({ code: SpanStatusCode.ERROR, message: error });
+      this.close(span);
+    };
   }
 
   /** Ends what is still open under the turn (the turn ended without their end). */

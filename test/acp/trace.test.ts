@@ -37,12 +37,14 @@ describe('tracing a session across client and agent', () => {
       const provider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
       const parent = new W3CTraceContextPropagator().extract(ROOT_CONTEXT, t.meta ?? {}, { get: (c, k) => c[k] as string | undefined, keys: (c) => Object.keys(c) });
       const llm = provider.getTracer('scripted-agent').startSpan('chat scripted-model', { attributes: { 'gen_ai.operation.name': 'chat' } }, parent);
-      await t.update({ sessionUpdate: 'tool_call', toolCallId: 'tc1', title: 'Edit notes.md', kind: 'edit', status: 'pending' });
+      await t.update({ sessionUpdate: 'tool_call', toolCallId: 'tc1', title: 'Edit notes.md', kind: 'edit', status: 'pending', locations: [{ path: '/w/notes.md' }] });
       const answer = await t.client.request('session/request_permission', {
         sessionId: t.sessionId,
         toolCall: { toolCallId: 'tc1' },
         options: [{ optionId: 'yes', name: 'Allow', kind: 'allow_once' }, { optionId: 'no', name: 'Reject', kind: 'reject_once' }],
       });
+      // The approved effect, hosted by the client.
+      if (answer.outcome.outcome === 'selected') await t.client.request('fs/write_text_file', { sessionId: t.sessionId, path: '/w/notes.md', content: 'notes\n' });
       await t.update({ sessionUpdate: 'tool_call_update', toolCallId: 'tc1', status: answer.outcome.outcome === 'selected' ? 'completed' : 'failed' });
       llm.end();
       await provider.forceFlush();
@@ -85,6 +87,13 @@ describe('tracing a session across client and agent', () => {
       assert.equal(tool.attributes['agent_switchboard.tool.status'], 'completed');
       assert.ok(turn.endMs !== undefined && tool.endMs !== undefined && permission.endMs !== undefined);
       assert.equal(session.endMs, undefined, 'the session span is live until the session closes');
+      // The write the person approved: an effect span under the tool call, with the approval's intent hash.
+      const effect = one(/^write notes\.md$/);
+      assert.equal(effect.parentSpanId, tool.spanId);
+      assert.equal(effect.attributes['agent_switchboard.decision.source'], 'approval');
+      assert.equal(effect.attributes['agent_switchboard.decided_by'], 'person');
+      assert.equal(effect.attributes['agent_switchboard.intent.hash'], permission.attributes['agent_switchboard.intent.hash']);
+      assert.equal(effect.status.code, 'unset');
     } finally {
       await c.dispose();
       receiver.dispose();

@@ -20,6 +20,9 @@ const ROLES: { role: Role; label: string }[] = [
   { role: 'turn', label: 'Turns' },
   { role: 'tool', label: 'Tool calls' },
   { role: 'permission', label: 'Permissions' },
+  { role: 'effect', label: 'Effects' },
+  { role: 'mcp', label: 'MCP' },
+  { role: 'remote', label: 'Remote agents' },
   { role: 'agent', label: "Agent's own" },
   { role: 'other', label: 'Other' },
 ];

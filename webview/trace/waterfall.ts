@@ -7,7 +7,7 @@
 import type { SpanRecord } from '../../src/views/trace/protocol';
 
 /** What a row stands for, for the filter and the colour. */
-export type Role = 'session' | 'turn' | 'tool' | 'permission' | 'effect' | 'mcp' | 'agent' | 'other';
+export type Role = 'session' | 'turn' | 'tool' | 'permission' | 'effect' | 'mcp' | 'remote' | 'agent' | 'other';
 
 /** One row of the waterfall. */
 export interface Row {
@@ -25,6 +25,8 @@ export interface Row {
 export function roleOf(s: SpanRecord): Role {
   const k = s.attributes['agent_switchboard.span.kind'];
   if (typeof k === 'string' && ['session', 'turn', 'tool', 'permission', 'effect', 'mcp'].includes(k)) return k as Role;
+  // A delegation to a remote (A2A) agent and the requests it made.
+  if (k === 'delegation' || k === 'a2a') return 'remote';
   return s.service === 'agent-switchboard' ? 'other' : 'agent';
 }
 

@@ -1,0 +1,300 @@
+/**
+ * One remote A2A agent the person added: its checked card and an `@a2a-js/sdk` client over the
+ * interface we chose (JSON-RPC or HTTP+JSON). Delegating sends `SendStreamingMessage` when the card
+ * offers streaming (else `SendMessage`, then `GetTask` polls), follows the task until it ends or
+ * waits for input, re-attaches with `SubscribeToTask` when a stream breaks off, replies to
+ * `input-required` on the same task, and cancels with `CancelTask`.
+ *
+ * Traced: each task is an `invoke_agent {agent}` CLIENT span (GenAI semconv) carrying the task id,
+ * state and artifacts, a child of the span that caused it (an agent's tool call) or a root of the
+ * trace `traceKey` claims; each A2A request is a CLIENT span under it, and its `traceparent` goes in
+ * the HTTP headers of that request. No `vscode`. Spec: PROTOCOLS.md §4.2–4.4, §5.3.
+ */
+import { randomUUID } from 'node:crypto';
+import { Role, type Message, type Task } from '@a2a-js/sdk';
+import { ClientFactory, ClientFactoryOptions, JsonRpcTransportFactory, RestTransportFactory, type Client } from '@a2a-js/sdk/client';
+import { SpanKind, SpanStatusCode, type Span } from '@opentelemetry/api';
+import { Emitter, type Event } from '../common/lifecycle';
+import { GEN_AI, SWITCHBOARD } from '../trace/semconv';
+import { traceContextOf, under, type Tracing } from '../trace/tracing';
+import { fetchAgentCard, type CheckedCard, type FetchCardOptions } from './card';
+import { applyEvent, applyTask, INTERRUPTED, messageText, newTask, TERMINAL, type RemoteTask } from './taskModel';
+
+/** A task delegated to the agent, with its trace span and the last error. */
+export interface DelegatedTask {
+  /** Our id for it (the agent's task id may not be known yet). */
+  localId: string;
+  task: RemoteTask;
+  /** True while a request or stream for it is open. */
+  busy: boolean;
+  error?: string;
+  /** Who asked: the person from the panel, or an agent of a session (its key). */
+  requestedBy: { kind: 'person' } | { kind: 'agent'; sessionKey: string; agentName: string };
+}
+
+/** Where a delegation's spans go. */
+export interface DelegationTrace {
+  /** The store key that claims a new root trace (the remote agent's own trace, or a session). */
+  traceKey: string;
+  /** The span that caused the delegation (its task span becomes a child). */
+  parent?: Span;
+}
+
+/** Options of a remote agent. */
+export interface RemoteAgentDeps {
+  tracing?: Tracing;
+  fetch?: typeof fetch;
+  /** Milliseconds between `GetTask` polls when the agent does not stream (default 1000). */
+  pollMs?: number;
+}
+
+/** A remote agent and its tasks. */
+export class RemoteAgent {
+  private readonly entries = new Map<string, DelegatedTask>();
+  private readonly spans = new Map<string, Span>();
+  private readonly aborts = new Set<AbortController>();
+  private readonly emitter = new Emitter<DelegatedTask | undefined>();
+  private disposed = false;
+  /** Fires when a task changes (undefined: the agent itself changed). */
+  readonly onDidChange: Event<DelegatedTask | undefined> = this.emitter.event;
+
+  private constructor(
+    readonly id: string,
+    readonly checked: CheckedCard,
+    private readonly client: Client,
+    private readonly deps: RemoteAgentDeps,
+  ) {}
+
+  /**
+   * Reads and checks the card at `url` and opens a client to the agent.
+   * @throws Error when the card cannot be used (see {@link fetchAgentCard}) or its signature does
+   *   not match (a tampered card is not talked to).
+   */
+  static async connect(id: string, url: string, deps: RemoteAgentDeps = {}, options: FetchCardOptions = {}): Promise<RemoteAgent> {
+    const checked = await fetchAgentCard(url, { ...options, fetch: deps.fetch ?? options.fetch });
+    if (checked.signature.state === 'failed') {
+      throw new Error(`The card of "${checked.card.name}" is signed, but its signature does not match (${checked.signature.reason}). It may have been changed after signing; it is not used.`);
+    }
+    const transport = { fetchImpl: deps.fetch };
+    const factory = new ClientFactory(
+      ClientFactoryOptions.createFrom(ClientFactoryOptions.default, {
+        transports: [new JsonRpcTransportFactory(transport), new RestTransportFactory(transport)],
+        preferredTransports: [checked.chosen.protocolBinding],
+      }),
+    );
+    // The SDK picks the interface from the card; the card we checked is the one it uses.
+    const client = await factory.createFromAgentCard(checked.card);
+    return new RemoteAgent(id, checked, client, deps);
+  }
+
+  get name(): string {
+    return this.checked.card.name;
+  }
+
+  /** The tasks, oldest first. */
+  get tasks(): DelegatedTask[] {
+    return [...this.entries.values()];
+  }
+
+  task(localId: string): DelegatedTask | undefined {
+    return this.entries.get(localId);
+  }
+
+  /**
+   * Delegates `text` as a new task and follows it until it ends or waits for input.
+   * @returns the task (its state says how it went; `error` when a request failed).
+   */
+  async delegate(text: string, trace: DelegationTrace, requestedBy: DelegatedTask['requestedBy'] = { kind: 'person' }): Promise<DelegatedTask> {
+    const entry: DelegatedTask = { localId: randomUUID(), task: newTask(text), busy: false, requestedBy };
+    this.entries.set(entry.localId, entry);
+    this.startSpan(entry, trace);
+    await this.send(entry, text);
+    return entry;
+  }
+
+  /**
+   * Answers a task that waits for input (`input-required`) with `text`, on the same task.
+   * @throws Error when the task is unknown or not waiting.
+   */
+  async reply(localId: string, text: string): Promise<DelegatedTask> {
+    const entry = this.entries.get(localId);
+    if (!entry) throw new Error('That task is not known here.');
+    if (!INTERRUPTED.has(entry.task.state)) throw new Error(`The task is ${entry.task.state}; only a task that waits for input takes a reply.`);
+    entry.task.messages.push({ role: 'user', text });
+    await this.send(entry, text);
+    return entry;
+  }
+
+  /**
+   * Asks the agent to cancel the task (`CancelTask`). The state it reports is kept.
+   * @throws Error when the task is unknown or already ended.
+   */
+  async cancel(localId: string): Promise<DelegatedTask> {
+    const entry = this.entries.get(localId);
+    if (!entry) throw new Error('That task is not known here.');
+    if (TERMINAL.has(entry.task.state)) throw new Error(`The task is already ${entry.task.state}.`);
+    if (!entry.task.taskId) throw new Error('The agent has not named the task yet; try again in a moment.');
+    const task = await this.call(entry, 'CancelTask', (options) => this.client.cancelTask({ tenant: '', id: entry.task.taskId, metadata: undefined }, options));
+    if (task) this.update(entry, () => applyTask(entry.task, task));
+    return entry;
+  }
+
+  /** Reads the task again (`GetTask`). */
+  async refresh(localId: string): Promise<DelegatedTask | undefined> {
+    const entry = this.entries.get(localId);
+    if (!entry?.task.taskId) return entry;
+    const task = await this.call(entry, 'GetTask', (options) => this.client.getTask({ tenant: '', id: entry.task.taskId, historyLength: undefined }, options));
+    if (task) this.update(entry, () => applyTask(entry.task, task));
+    return entry;
+  }
+
+  /** Stops following every task (streams are closed; the agent's tasks are not cancelled). */
+  dispose(): void {
+    this.disposed = true;
+    for (const a of this.aborts) a.abort();
+    for (const [id, span] of this.spans) {
+      span.setAttribute(SWITCHBOARD.a2aTaskState, this.entries.get(id)?.task.state ?? 'unknown');
+      span.end();
+    }
+    this.spans.clear();
+    this.emitter.dispose();
+  }
+
+  private async send(entry: DelegatedTask, text: string): Promise<void> {
+    const message: Message = {
+      messageId: randomUUID(),
+      contextId: entry.task.contextId,
+      taskId: entry.task.taskId,
+      role: Role.ROLE_USER,
+      parts: [{ content: { $case: 'text', value: text }, mediaType: 'text/plain', filename: '', metadata: undefined }],
+      metadata: undefined,
+      extensions: [],
+      referenceTaskIds: [],
+    };
+    const request = { tenant: '', message, configuration: undefined, metadata: undefined };
+    entry.error = undefined;
+    if (this.checked.card.capabilities?.streaming) {
+      await this.call(entry, 'SendStreamingMessage', async (options) => {
+        for await (const event of this.client.sendMessageStream(request, options)) {
+          this.update(entry, () => applyEvent(entry.task, event));
+          if (TERMINAL.has(entry.task.state)) break;
+        }
+      });
+    } else {
+      const result = await this.call(entry, 'SendMessage', (options) => this.client.sendMessage(request, options));
+      if (result && 'status' in result) this.update(entry, () => applyTask(entry.task, result as Task));
+      else if (result) this.update(entry, () => {
+        // A direct reply: the agent answered without a task.
+        entry.task.messages.push({ role: 'agent', text: messageText(result as Message) });
+        entry.task.state = 'completed';
+      });
+    }
+    await this.follow(entry);
+  }
+
+  /** Until the task ends or waits: re-attach once with SubscribeToTask, else poll GetTask. */
+  private async follow(entry: DelegatedTask): Promise<void> {
+    let subscribed = false;
+    const open = () => !this.disposed && !!entry.task.taskId && !TERMINAL.has(entry.task.state) && !INTERRUPTED.has(entry.task.state);
+    // A stream that broke off after the agent named the task is not the end of it: re-attach.
+    if (entry.error && open()) entry.error = undefined;
+    while (open() && !entry.error) {
+      if (this.checked.card.capabilities?.streaming && !subscribed) {
+        subscribed = true;
+        await this.call(entry, 'SubscribeToTask', async (options) => {
+          for await (const event of this.client.resubscribeTask({ tenant: '', id: entry.task.taskId }, options)) {
+            this.update(entry, () => applyEvent(entry.task, event));
+            if (TERMINAL.has(entry.task.state)) break;
+          }
+        }, true);
+        continue;
+      }
+      await new Promise((r) => setTimeout(r, this.deps.pollMs ?? 1000));
+      if (this.disposed) return;
+      const task = await this.call(entry, 'GetTask', (options) => this.client.getTask({ tenant: '', id: entry.task.taskId, historyLength: undefined }, options));
+      if (task) this.update(entry, () => applyTask(entry.task, task));
+    }
+  }
+
+  /**
+   * One A2A request under its own CLIENT span, with that span's `traceparent` in the headers.
+   * A failure is kept on the task (`error`), not thrown, unless the caller only tries (`quiet`).
+   */
+  private async call<T>(entry: DelegatedTask, method: string, run: (options: { signal: AbortSignal; serviceParameters: Record<string, string> }) => Promise<T>, quiet = false): Promise<T | undefined> {
+    const tracer = this.deps.tracing?.tracer;
+    const parent = this.spans.get(entry.localId);
+    const span = tracer?.startSpan(method, { kind: SpanKind.CLIENT, attributes: { [SWITCHBOARD.spanKind]: 'a2a', 'rpc.system': this.checked.chosen.protocolBinding === 'JSONRPC' ? 'jsonrpc' : 'http', 'rpc.method': method, 'server.address': new URL(this.checked.chosen.url).host, ...(entry.task.taskId ? { [SWITCHBOARD.a2aTaskId]: entry.task.taskId } : {}) } }, under(parent));
+    const headers: Record<string, string> = {};
+    if (span) Object.assign(headers, traceContextOf(span));
+    const abort = new AbortController();
+    this.aborts.add(abort);
+    entry.busy = true;
+    this.emitter.fire(entry);
+    try {
+      return await run({ signal: abort.signal, serviceParameters: headers });
+    } catch (err) {
+      const message = err instanceof Error ? err.message : String(err);
+      span?.setStatus({ code: SpanStatusCode.ERROR, message });
+      if (!quiet && !this.disposed) entry.error = `${method} failed: ${message}`;
+      return undefined;
+    } finally {
+      this.aborts.delete(abort);
+      entry.busy = false;
+      span?.end();
+      this.settle(entry);
+      if (!this.disposed) this.emitter.fire(entry);
+    }
+  }
+
+  private startSpan(entry: DelegatedTask, trace: DelegationTrace): void {
+    const tracing = this.deps.tracing;
+    if (!tracing) return;
+    const card = this.checked.card;
+    const span = tracing.tracer.startSpan(
+      `invoke_agent ${card.name}`,
+      {
+        kind: SpanKind.CLIENT,
+        attributes: {
+          [SWITCHBOARD.spanKind]: 'delegation',
+          [GEN_AI.operationName]: 'invoke_agent',
+          [GEN_AI.agentName]: card.name,
+          [GEN_AI.agentId]: this.checked.cardUrl,
+          [SWITCHBOARD.agentVersion]: card.version ?? '',
+          [SWITCHBOARD.a2aCardSignature]: this.checked.signature.state,
+          [SWITCHBOARD.decidedBy]: entry.requestedBy.kind === 'person' ? 'person' : `agent:${entry.requestedBy.agentName}`,
+          'server.address': new URL(this.checked.chosen.url).host,
+        },
+      },
+      under(trace.parent),
+    );
+    if (!trace.parent) tracing.store.claim(trace.traceKey, span.spanContext().traceId);
+    this.spans.set(entry.localId, span);
+  }
+
+  private update(entry: DelegatedTask, apply: () => unknown): void {
+    apply();
+    const span = this.spans.get(entry.localId);
+    if (span) {
+      const t = entry.task;
+      span.setAttributes({
+        [SWITCHBOARD.a2aTaskState]: t.state,
+        ...(t.taskId ? { [SWITCHBOARD.a2aTaskId]: t.taskId } : {}),
+        ...(t.contextId ? { [GEN_AI.conversationId]: t.contextId } : {}),
+        [SWITCHBOARD.a2aArtifacts]: t.artifacts.map((a) => a.name),
+      });
+    }
+    if (!this.disposed) this.emitter.fire(entry);
+  }
+
+  /** Ends the task's span once the task ended (or failed to start). */
+  private settle(entry: DelegatedTask): void {
+    const span = this.spans.get(entry.localId);
+    const state = entry.task.state;
+    const failedToStart = !!entry.error && !entry.task.taskId;
+    if (!span || (!TERMINAL.has(state) && !failedToStart)) return;
+    span.setAttribute(SWITCHBOARD.a2aTaskState, failedToStart ? 'not started' : state);
+    if (state === 'failed' || state === 'rejected' || failedToStart) span.setStatus({ code: SpanStatusCode.ERROR, message: entry.error ?? entry.task.statusText ?? state });
+    span.end();
+    this.spans.delete(entry.localId);
+  }
+}

@@ -1,0 +1,164 @@
+/**
+ * A2A against a real server: test/fakes/a2a-server.mjs, written with @a2a-js/sdk's server side, run
+ * as its own process. Card fetch and validation, signature checks (signed, unsigned, tampered), a
+ * task that goes working → input-required → completed with an artifact, a cancelled one, a failed
+ * one, and the `traceparent` of each request arriving at the server under the task's span.
+ */
+import assert from 'node:assert/strict';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer } from 'node:http';
+import path from 'node:path';
+import { cardUrlFor, fetchAgentCard } from '../../src/a2a/card';
+import { RemoteAgent } from '../../src/a2a/remote';
+import { applyEvent, newTask, stateName } from '../../src/a2a/taskModel';
+import { TraceStore } from '../../src/trace/store';
+import { Tracing } from '../../src/trace/tracing';
+import { SWITCHBOARD } from '../../src/trace/semconv';
+
+const FAKE = path.join(__dirname, '..', 'fakes', 'a2a-server.mjs');
+
+async function startFake(...args: string[]): Promise<{ url: string; proc: ChildProcess }> {
+  const proc = spawn(process.execPath, [FAKE, '--step-ms', '60', ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const url = await new Promise<string>((resolve, reject) => {
+    let out = '';
+    proc.stdout!.on('data', (d) => {
+      out += d;
+      const m = /listening (\S+)/.exec(out);
+      if (m) resolve(m[1]);
+    });
+    proc.once('exit', (code) => reject(new Error(`the fake A2A server exited (${code})`)));
+  });
+  return { url, proc };
+}
+
+describe('A2A remote agents', function () {
+  this.timeout(30_000);
+  const running: ChildProcess[] = [];
+  const fake = async (...args: string[]) => {
+    const f = await startFake(...args);
+    running.push(f.proc);
+    return f.url;
+  };
+  after(() => running.forEach((p) => p.kill()));
+
+  it('reads the card from the well-known path and shows skills, interfaces and security schemes', async () => {
+    const url = await fake();
+    const checked = await fetchAgentCard(url);
+    assert.equal(checked.cardUrl, `${url}/.well-known/agent-card.json`);
+    assert.equal(checked.card.name, 'Fake Research Agent');
+    assert.equal(checked.card.version, '1.2.0');
+    assert.deepEqual(checked.card.skills.map((s) => s.id), ['summarise', 'long-job']);
+    assert.deepEqual(checked.chosen, { url: `${url}/a2a/jsonrpc`, protocolBinding: 'JSONRPC', protocolVersion: '1.0' });
+    assert.ok(checked.card.securitySchemes.apiKey);
+    assert.deepEqual(checked.signature, { state: 'unsigned' });
+  });
+
+  it('verifies a signed card with the key its jku names, and refuses a card changed after signing', async () => {
+    const signed = await fake('--sign');
+    const ok = await fetchAgentCard(signed);
+    assert.equal(ok.signature.state, 'verified');
+    assert.deepEqual(ok.signature, { state: 'verified', kid: 'fake-key-1', keyUrl: `${signed}/.well-known/jwks.json`, sameOrigin: true });
+    const tampered = await fake('--tamper');
+    const bad = await fetchAgentCard(tampered);
+    assert.equal(bad.signature.state, 'failed');
+    await assert.rejects(RemoteAgent.connect('t', tampered), /signature does not match/);
+  });
+
+  it('gives clear errors for URLs and cards it cannot use', async () => {
+    assert.throws(() => cardUrlFor('ftp://agent.example'), /must be reached over https/);
+    assert.throws(() => cardUrlFor('http://agent.example'), /plain http only on this machine/);
+    assert.throws(() => cardUrlFor('not a url'), /is not a URL/);
+    assert.equal(cardUrlFor('https://agent.example/cards/a.json'), 'https://agent.example/cards/a.json');
+    // A server that is not an A2A agent, one that sends garbage, and one whose card lacks interfaces.
+    const bodies: Record<string, string> = { '/garbage/.well-known/agent-card.json': '{not json', '/empty/.well-known/agent-card.json': JSON.stringify({ name: 'x', supportedInterfaces: [] }), '/grpc/.well-known/agent-card.json': JSON.stringify({ name: 'g', description: '', version: '1', supportedInterfaces: [{ url: 'http://127.0.0.1:1', protocolBinding: 'GRPC', protocolVersion: '1.0' }], skills: [] }) };
+    const server = createServer((req, res) => {
+      const body = bodies[req.url ?? ''];
+      res.writeHead(body ? 200 : 404, { 'content-type': 'application/json' }).end(body ?? '');
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const base = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+    try {
+      await assert.rejects(fetchAgentCard(`${base}/none`), /answered HTTP 404 \(is this an A2A agent\?/);
+      await assert.rejects(fetchAgentCard(`${base}/garbage`), /is not JSON/);
+      await assert.rejects(fetchAgentCard(`${base}/empty`), /not valid: supportedInterfaces: the card lists no supportedInterfaces/);
+      await assert.rejects(fetchAgentCard(`${base}/grpc`), /offers only GRPC; Agent Switchboard speaks JSON-RPC and HTTP\+JSON/);
+    } finally {
+      server.close();
+    }
+  });
+
+  it('follows a task through working and input-required to completed with an artifact, traced end to end', async () => {
+    const url = await fake();
+    const store = new TraceStore();
+    const tracing = new Tracing(store, '0.0.0');
+    const agent = await RemoteAgent.connect('fake', url, { tracing });
+    const states: string[] = [];
+    agent.onDidChange((e) => e && states.at(-1) !== e.task.state && states.push(e.task.state));
+    const entry = await agent.delegate('Summarise the release notes', { traceKey: 'remote:fake' });
+    assert.equal(entry.error, undefined);
+    assert.equal(entry.task.state, 'input-required');
+    assert.equal(entry.task.statusText, 'Short or long?');
+    await agent.reply(entry.localId, 'short');
+    assert.equal(entry.task.state, 'completed');
+    assert.deepEqual(states.filter((s, i) => states.indexOf(s) === i), ['submitted', 'working', 'input-required', 'completed']);
+    assert.equal(entry.task.artifacts.length, 1);
+    assert.equal(entry.task.artifacts[0].name, 'summary.md');
+    assert.deepEqual(entry.task.artifacts[0].parts.map((p) => (p.type === 'text' ? p.text : '')), ['# Summary (short)\n\n', 'The fake agent read the request and wrote this.\n'], 'the appended chunk joins the artifact');
+
+    // One trace: the task span with its id, state and artifacts; each request a child whose traceparent the server saw.
+    const spans = store.spans('remote:fake');
+    const task = spans.find((s) => s.attributes[SWITCHBOARD.spanKind] === 'delegation')!;
+    assert.equal(task.name, 'invoke_agent Fake Research Agent');
+    assert.equal(task.attributes[SWITCHBOARD.a2aTaskId], entry.task.taskId);
+    assert.equal(task.attributes[SWITCHBOARD.a2aTaskState], 'completed');
+    assert.deepEqual(task.attributes[SWITCHBOARD.a2aArtifacts], ['summary.md']);
+    assert.ok(task.endMs, 'the task span ends with the task');
+    const calls = spans.filter((s) => s.attributes[SWITCHBOARD.spanKind] === 'a2a');
+    assert.deepEqual(calls.map((s) => s.name), ['SendStreamingMessage', 'SendStreamingMessage']);
+    assert.ok(calls.every((c) => c.parentSpanId === task.spanId && c.traceId === task.traceId));
+    const seen = (await (await fetch(`${url}/debug/requests`)).json()) as { traceparent: string | null; a2aVersion: string | null }[];
+    assert.deepEqual(seen.map((r) => r.traceparent), calls.map((c) => `00-${c.traceId}-${c.spanId}-01`), 'each request carried its own span as traceparent');
+    assert.ok(seen.every((r) => r.a2aVersion === '1.0'));
+    agent.dispose();
+    await tracing.dispose();
+  });
+
+  it('cancels a long task (CancelTask) and reports a failed one', async () => {
+    const url = await fake();
+    const agent = await RemoteAgent.connect('fake', url);
+    const running = agent.delegate('cancel-me please', { traceKey: 'remote:fake' });
+    const entry = await new Promise<ReturnType<typeof agent.task>>((resolve) => agent.onDidChange((e) => e?.task.statusText?.startsWith('Step 2') && resolve(e)));
+    await agent.cancel(entry!.localId);
+    await running;
+    assert.equal(entry!.task.state, 'canceled');
+    assert.match(entry!.task.statusText ?? '', /^Cancelled at step \d+ of 20\.$/);
+    await assert.rejects(agent.cancel(entry!.localId), /already canceled/);
+    const failed = await agent.delegate('fail now', { traceKey: 'remote:fake' });
+    assert.equal(failed.task.state, 'failed');
+    assert.equal(failed.task.statusText, 'The fake agent was told to fail.');
+    await assert.rejects(agent.reply(failed.localId, 'again'), /only a task that waits for input takes a reply/);
+    agent.dispose();
+  });
+
+  it('a remote agent that is not there is an error on the task, not a crash', async () => {
+    const url = await fake();
+    const agent = await RemoteAgent.connect('gone', url);
+    running.forEach((p) => p.kill());
+    await new Promise((r) => setTimeout(r, 200));
+    const entry = await agent.delegate('Summarise', { traceKey: 'remote:gone' });
+    assert.match(entry.error ?? '', /^SendStreamingMessage failed: /);
+    assert.equal(entry.busy, false);
+    agent.dispose();
+  });
+
+  it('folds stream events: JSON enum names, appended artifacts, bare messages', () => {
+    assert.equal(stateName('TASK_STATE_INPUT_REQUIRED'), 'input-required');
+    assert.equal(stateName('nonsense'), 'unknown');
+    const t = newTask('hi');
+    applyEvent(t, { payload: { $case: 'statusUpdate', value: { taskId: 't1', contextId: 'c1', status: { state: 4, message: undefined, timestamp: undefined }, metadata: undefined } } });
+    assert.equal(t.state, 'failed');
+    assert.equal(t.taskId, 't1');
+    applyEvent(t, { payload: undefined });
+    assert.equal(t.state, 'failed');
+  });
+});

@@ -1,0 +1,91 @@
+/**
+ * Remote A2A agents inside a real VS Code: the person adds the project's fake A2A server (written
+ * with @a2a-js/sdk's server side) by URL, sees its card (skills, interfaces, security scheme,
+ * "unverified" since it is unsigned; a signed one shows "signature verified"), delegates a task,
+ * answers the agent's question, opens the artifact, and sees the delegation in the trace panel.
+ */
+import * as assert from 'assert';
+import { spawn, type ChildProcess } from 'child_process';
+import * as path from 'path';
+import * as vscode from 'vscode';
+import { api, until } from './util';
+import { click, screenshot } from './screenshot';
+
+const ROOT = path.resolve(__dirname, '..', '..', '..');
+const FAKE = path.join(ROOT, 'test', 'fakes', 'a2a-server.mjs');
+
+function startFake(...args: string[]): Promise<{ url: string; proc: ChildProcess }> {
+  const proc = spawn(process.execPath, [FAKE, '--step-ms', '150', ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ELECTRON_RUN_AS_NODE: '1' } });
+  return new Promise((resolve, reject) => {
+    let out = '';
+    proc.stdout!.on('data', (d) => {
+      out += d;
+      const m = /listening (\S+)/.exec(out);
+      if (m) resolve({ url: m[1], proc });
+    });
+    proc.once('exit', (code) => reject(new Error(`the fake A2A server exited (${code})`)));
+  });
+}
+
+describe('remote agents (A2A)', () => {
+  const procs: ChildProcess[] = [];
+  after(() => procs.forEach((p) => p.kill()));
+
+  it('adds an agent by URL, delegates a task, answers its question, opens the artifact and traces it', async function () {
+    this.timeout(120_000);
+    const a = await api();
+    const plain = await startFake();
+    const signed = await startFake('--sign');
+    procs.push(plain.proc, signed.proc);
+    const id = (await vscode.commands.executeCommand('agentSwitchboard.a2a.add', plain.url)) as string;
+    const signedId = (await vscode.commands.executeCommand('agentSwitchboard.a2a.add', signed.url)) as string;
+    const agent = () => a.remoteAgents().find((r) => r.id === id)!;
+    assert.strictEqual(agent().name, 'Fake Research Agent', agent().error);
+    assert.strictEqual(agent().signature, 'unsigned');
+    assert.strictEqual(a.remoteAgents().find((r) => r.id === signedId)?.signature, 'verified');
+
+    const node = { type: 'agent', agentId: id };
+    const task = (await vscode.commands.executeCommand('agentSwitchboard.a2a.delegate', node, 'Summarise the release notes')) as { localId: string; task: { state: string } };
+    assert.strictEqual(task.task.state, 'input-required');
+    await vscode.commands.executeCommand('agentSwitchboard.remoteAgents.focus');
+    // Room for the tree, as a person would make it: the Changes and MCP Servers panes are folded.
+    await click('.pane-header[aria-expanded="true"]:has-text("Changes")');
+    await click('.pane-header[aria-expanded="true"]:has-text("MCP Servers")');
+    await screenshot('a2a-input-required', 30000, { waitForSelector: '.monaco-list-row:has-text("input-required")', sidebarWidth: 560 });
+    await vscode.commands.executeCommand('agentSwitchboard.a2a.reply', { type: 'task', agentId: id, localId: task.localId }, 'short');
+    const done = await until('the task completed', () => agent().tasks.find((t) => t.localId === task.localId && t.task.state === 'completed'), 20_000);
+    assert.deepStrictEqual(done.task.artifacts.map((x) => x.name), ['summary.md']);
+    await vscode.commands.executeCommand('agentSwitchboard.a2a.openArtifact', { type: 'artifact', agentId: id, localId: task.localId, artifactId: 'summary' });
+    const doc = vscode.window.activeTextEditor?.document;
+    assert.strictEqual(doc?.getText(), '# Summary (short)\n\nThe fake agent read the request and wrote this.\n');
+    assert.strictEqual(doc?.languageId, 'markdown');
+    await screenshot('a2a-completed', 30000, { waitForSelector: '.monaco-list-row:has-text("summary.md")', sidebarWidth: 560 });
+    await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
+
+    // The trace: the delegation span with the task's id, state and artifact, each A2A request under it.
+    const spans = a.traceSpans(`remote:${id}`);
+    const delegation = spans.find((s) => s.attributes['agent_switchboard.span.kind'] === 'delegation');
+    assert.ok(delegation, spans.map((s) => s.name).join(', '));
+    assert.strictEqual(delegation.attributes['agent_switchboard.a2a.task.state'], 'completed');
+    assert.strictEqual(spans.filter((s) => s.parentSpanId === delegation.spanId).length, 2);
+    await vscode.commands.executeCommand('agentSwitchboard.a2a.showTrace', node);
+    await screenshot('a2a-trace', 30000, { waitForSelector: '.row:has-text("invoke_agent Fake Research Agent")' });
+    await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
+
+    // A cancelled task, and a card that no longer matches its signature is refused with a reason.
+    const long = vscode.commands.executeCommand('agentSwitchboard.a2a.delegate', node, 'cancel-me please') as Thenable<{ localId: string }>;
+    const running = await until('the long task running', () => agent().tasks.find((t) => t.task.request === 'cancel-me please' && /^Step/.test(t.task.statusText ?? '')), 20_000);
+    await vscode.commands.executeCommand('agentSwitchboard.a2a.cancel', { type: 'task', agentId: id, localId: running.localId });
+    await long;
+    assert.strictEqual(agent().tasks.find((t) => t.localId === running.localId)?.task.state, 'canceled');
+    const tampered = await startFake('--tamper');
+    procs.push(tampered.proc);
+    const badId = (await vscode.commands.executeCommand('agentSwitchboard.a2a.add', tampered.url)) as string;
+    assert.match(a.remoteAgents().find((r) => r.id === badId)?.error ?? '', /signature does not match/);
+    for (const group of ['Skills (2)', 'Interfaces', 'Security schemes']) await click(`.monaco-list-row[aria-expanded="false"]:has-text("${group}")`);
+    await screenshot('a2a-agents', 30000, { waitForSelector: '.monaco-list-row:has-text("canceled")', sidebarWidth: 560 });
+    for (const r of a.remoteAgents()) await vscode.commands.executeCommand('agentSwitchboard.a2a.remove', { type: 'agent', agentId: r.id });
+    await click('.pane-header[aria-expanded="false"]:has-text("Changes")');
+    await click('.pane-header[aria-expanded="false"]:has-text("MCP Servers")');
+  });
+});
