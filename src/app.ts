@@ -16,6 +16,8 @@ import { toOtlpJson } from './trace/otlp';
 import { OtlpReceiver } from './trace/receiver';
 import { TraceStore } from './trace/store';
 import { Tracing } from './trace/tracing';
+import { McpSpans, mcpTraceKey } from './trace/mcpSpans';
+import { parseMcpNode } from './views/mcpTree';
 import { TracePanels } from './views/trace/panel';
 import { TraceForwarder } from './trace/forwarder';
 import { TraceArchive } from './trace/archive';
@@ -53,7 +55,9 @@ export class App implements vscode.Disposable {
   /** Our spans and the agents' (through the OTLP receiver), by session. */
   readonly traces = new TraceStore();
   private readonly tracing: Tracing;
-  private readonly otlp = new OtlpReceiver({ onSpans: (spans) => this.traces.add(spans) });
+  // A session's agent may only add to its own session's traces; MCP servers (shared) join by trace id.
+  private readonly otlp = new OtlpReceiver({ onSpans: (spans, sender) => (sender.startsWith('session:') ? { refused: this.traces.addFrom(sender.slice('session:'.length), spans) } : this.traces.add(spans)) });
+  private readonly mcpSpans: McpSpans;
   private readonly tracePanels: TracePanels;
   private forwarder: TraceForwarder | undefined;
   private readonly archive: TraceArchive;
@@ -83,7 +87,12 @@ export class App implements vscode.Disposable {
     });
     const roots = () => (vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.fsPath);
     this.conflicts = new ConflictCenter(vscode.Uri.joinPath(context.storageUri ?? context.globalStorageUri, 'merges'));
-    this.mcp = new McpCenter(context, (m) => this.log.warn(m), (e) => this.audit.append(e));
+    this.tracing = new Tracing(this.traces, version);
+    this.mcpSpans = new McpSpans(this.tracing);
+    this.mcp = new McpCenter(context, (m) => this.log.warn(m), (e) => this.audit.append(e), {
+      tracer: this.mcpSpans,
+      otelEnv: (serverId) => this.receiverEnv(`mcp:${serverId}`),
+    });
     this.editorMcp = new EditorMcpServer(
       new VscodeLanguagePort(roots),
       (sessionKey, tool, args, outcome, call) => {
@@ -92,7 +101,6 @@ export class App implements vscode.Disposable {
       },
       version,
     );
-    this.tracing = new Tracing(this.traces, version);
     this.auditPath = vscode.Uri.joinPath(context.storageUri ?? context.globalStorageUri, 'audit.jsonl');
     this.archive = new TraceArchive(vscode.Uri.joinPath(context.storageUri ?? context.globalStorageUri, 'traces').fsPath);
     this.tracePanels = new TracePanels(context.extensionUri, this.traces, {
@@ -133,17 +141,7 @@ export class App implements vscode.Disposable {
       policy: this.policy,
       tracing: this.tracing,
       // Agents that export OpenTelemetry send their spans to our receiver, under the session's trace.
-      otelEnv: async () => {
-        if (!vscode.workspace.getConfiguration('agentSwitchboard').get<boolean>('tracing.receiveAgentSpans', true)) return undefined;
-        try {
-          await this.otlp.start();
-          return { ...this.otlp.exporterEnv() };
-        } catch (err) {
-          // Tracing must never keep a session from starting.
-          this.log.warn(`The OpenTelemetry receiver could not start; agents get no tracing variables: ${err instanceof Error ? err.message : String(err)}`);
-          return undefined;
-        }
-      },
+      otelEnv: (key) => this.receiverEnv(`session:${key}`),
     });
     this.view = new SessionViewProvider(context.extensionUri, {
       agents: () => this.agents(),
@@ -160,6 +158,7 @@ export class App implements vscode.Disposable {
     });
     this.disposables.push(
       { dispose: () => this.otlp.dispose() },
+      { dispose: () => this.mcpSpans.dispose() },
       { dispose: () => void this.tracing.dispose() },
       vscode.commands.registerCommand('agentSwitchboard.exportTrace', (key?: unknown) => this.exportTrace(typeof key === 'string' ? key : undefined)),
       // A reopened saved trace was exported when it happened; it is not sent again.
@@ -168,6 +167,12 @@ export class App implements vscode.Disposable {
       vscode.workspace.onDidChangeConfiguration((e) => e.affectsConfiguration('agentSwitchboard.tracing.exportEndpoint') && this.configureExport()),
       vscode.commands.registerCommand('agentSwitchboard.openSavedTrace', (file?: unknown) => this.openSavedTrace(typeof file === 'string' ? file : undefined)),
       vscode.commands.registerCommand('agentSwitchboard.showTrace', (key?: unknown) => this.showTrace(typeof key === 'string' ? key : undefined)),
+      // The trace of the requests the person (Run Tool) and MCP Apps sent to a server.
+      vscode.commands.registerCommand('agentSwitchboard.mcp.showTrace', (n: unknown) => {
+        const node = parseMcpNode(n);
+        const name = this.mcp.host.list().find((s) => s.definition.id === node.serverId)?.definition.name ?? node.serverId;
+        this.tracePanels.show(mcpTraceKey(node.serverId), `MCP server ${name}`);
+      }),
       this.tracePanels,
       this.remoteAgents,
       this.conflicts,
@@ -307,6 +312,8 @@ export class App implements vscode.Disposable {
     this.mcpGiven.delete(key);
     const c = this.manager.get(key);
     await this.manager.close(key);
+    // The agent is gone: its receiver token goes with it.
+    this.otlp.revoke(`session:${key}`);
     this.terminals.delete(key);
     if (c) {
       this.saveTrace(key, `${c.state.agentName} ${key}`);
@@ -430,6 +437,22 @@ export class App implements vscode.Disposable {
       this.log.info(`Exporting traces to ${url}.`);
     } catch (err) {
       void vscode.window.showWarningMessage(`agentSwitchboard.tracing.exportEndpoint: ${err instanceof Error ? err.message : String(err)}`);
+    }
+  }
+
+  /**
+   * The variables that point a launched agent's or MCP server's OpenTelemetry exporter at our
+   * receiver, with a token of `sender`'s own; undefined when turned off or the receiver cannot start.
+   */
+  private async receiverEnv(sender: string): Promise<Record<string, string> | undefined> {
+    if (!vscode.workspace.getConfiguration('agentSwitchboard').get<boolean>('tracing.receiveAgentSpans', true)) return undefined;
+    try {
+      await this.otlp.start();
+      return { ...this.otlp.exporterEnv(sender) };
+    } catch (err) {
+      // Tracing must never keep a session or a server from starting.
+      this.log.warn(`The OpenTelemetry receiver could not start; ${sender} gets no tracing variables: ${err instanceof Error ? err.message : String(err)}`);
+      return undefined;
     }
   }
 

@@ -8,14 +8,23 @@
  */
 import { AGENT_CARD_PATH, verifyAgentCardSignature, type AgentCard } from '@a2a-js/sdk';
 import { DefaultAgentCardResolver } from '@a2a-js/sdk/client';
-import { importJWK, type JWK } from 'jose';
+import { calculateJwkThumbprint, importJWK, type JWK } from 'jose';
 import { z } from 'zod';
 
-/** What the signature check found. `keyUrl` is where the verifying key came from. */
+/**
+ * What the signature check found. `keyUrl` is where the verifying key came from (the card names
+ * it, so "verified" says the card is intact and signed by whoever serves that key — not who they
+ * are); `thumbprint` (RFC 7638) lets the editor notice when the key changes later. A v0.3 card is
+ * `unchecked`: the SDK canonicalises cards in the 1.0 shape, which leaves a v0.3 card's endpoint out.
+ */
 export type SignatureCheck =
   | { state: 'unsigned' }
-  | { state: 'verified'; kid: string; keyUrl: string; sameOrigin: boolean }
+  | { state: 'unchecked'; reason: string }
+  | { state: 'verified'; kid: string; keyUrl: string; sameOrigin: boolean; thumbprint: string }
   | { state: 'failed'; reason: string };
+
+/** Most signatures looked at (each may fetch a key set). */
+const MAX_SIGNATURES = 5;
 
 /** A fetched and checked card. */
 export interface CheckedCard {
@@ -65,7 +74,7 @@ export function cardUrlFor(input: string): string {
   } catch {
     throw new Error(`"${input}" is not a URL. Give the agent's base URL (https://agent.example) or its card URL.`);
   }
-  checkScheme(url, 'An agent');
+  checkScheme(url, 'An agent', true);
   if (url.pathname.endsWith('.json')) return url.toString();
   return `${url.toString().replace(/\/+$/, '')}/${AGENT_CARD_PATH}`;
 }
@@ -77,8 +86,11 @@ export function cardUrlFor(input: string): string {
  */
 export async function fetchAgentCard(input: string, options: FetchCardOptions = {}): Promise<CheckedCard> {
   const cardUrl = cardUrlFor(input);
+  // Only a card served from this machine may point at this machine (its interfaces, its key set).
+  const local = isLoopback(new URL(cardUrl));
   const raw = await readJson(cardUrl, options, 'agent card');
   if (!raw || typeof raw !== 'object' || Array.isArray(raw)) throw new Error(`The agent card at ${cardUrl} is not a JSON object.`);
+  const legacy = !(Array.isArray((raw as { supportedInterfaces?: unknown }).supportedInterfaces) && (raw as { supportedInterfaces: unknown[] }).supportedInterfaces.length > 0);
   // A v0.3 card (url + preferredTransport) is translated to 1.0 by the SDK's resolver; a 1.0 card passes as is.
   let card: AgentCard;
   try {
@@ -91,45 +103,93 @@ export async function fetchAgentCard(input: string, options: FetchCardOptions = 
     const issue = shape.error.issues[0];
     throw new Error(`The agent card at ${cardUrl} is not valid: ${issue.path.join('.') || 'card'}: ${issue.message}.`);
   }
-  const chosen = card.supportedInterfaces.find((i) => i.protocolBinding === 'JSONRPC' || i.protocolBinding === 'HTTP+JSON');
+  // Every interface is checked, not only the one we pick: the card is shown whole.
+  for (const i of card.supportedInterfaces) {
+    let u: URL;
+    try {
+      u = new URL(i.url);
+    } catch {
+      throw new Error(`The agent card at ${cardUrl} lists an interface whose URL is not valid: "${i.url}".`);
+    }
+    checkScheme(u, `The interface ${i.url} of "${card.name}"`, local);
+  }
+  const chosen = pickInterface(card);
   if (!chosen) {
     const offered = card.supportedInterfaces.map((i) => i.protocolBinding).join(', ');
     throw new Error(`"${card.name}" offers only ${offered}; Agent Switchboard speaks JSON-RPC and HTTP+JSON.`);
   }
-  checkScheme(new URL(chosen.url), `The interface of "${card.name}"`);
-  const signature = await checkSignature(raw as Record<string, unknown>, cardUrl, options);
-  return { cardUrl, card, raw: raw as Record<string, unknown>, signature, chosen: { url: chosen.url, protocolBinding: chosen.protocolBinding as 'JSONRPC' | 'HTTP+JSON', protocolVersion: chosen.protocolVersion || '1.0' } };
+  const signature = legacy
+    ? Array.isArray((raw as { signatures?: unknown }).signatures) && (raw as { signatures: unknown[] }).signatures.length
+      ? { state: 'unchecked' as const, reason: 'a v0.3 card: its signature does not cover its endpoint as the 1.0 check reads it, so it is not relied on' }
+      : { state: 'unsigned' as const }
+    : await checkSignature(raw as Record<string, unknown>, cardUrl, local, options);
+  return { cardUrl, card, raw: raw as Record<string, unknown>, signature, chosen };
+}
+
+/**
+ * The interface we talk to: the first JSON-RPC or HTTP+JSON one in the card's order (bindings
+ * compared without case), a 1.0 one before a 0.3 one of the same binding.
+ */
+export function pickInterface(card: AgentCard): CheckedCard['chosen'] | undefined {
+  const ours = card.supportedInterfaces
+    .map((i) => ({ ...i, binding: i.protocolBinding.toUpperCase() }))
+    .filter((i) => i.binding === 'JSONRPC' || i.binding === 'HTTP+JSON');
+  const first = ours.find((i) => (i.protocolVersion || '1.0') === '1.0') ?? ours[0];
+  return first && { url: first.url, protocolBinding: first.binding as 'JSONRPC' | 'HTTP+JSON', protocolVersion: first.protocolVersion || '1.0' };
 }
 
 /** Checks the card's signatures: verified when one of them checks out with its `jku` key. */
-async function checkSignature(raw: Record<string, unknown>, cardUrl: string, options: FetchCardOptions): Promise<SignatureCheck> {
+async function checkSignature(raw: Record<string, unknown>, cardUrl: string, local: boolean, options: FetchCardOptions): Promise<SignatureCheck> {
   const signatures = Array.isArray(raw.signatures) ? raw.signatures : [];
   if (!signatures.length) return { state: 'unsigned' };
-  let used: { kid: string; keyUrl: string } | undefined;
-  const verify = verifyAgentCardSignature(async (kid, jku) => {
+  if (signatures.length > MAX_SIGNATURES) return { state: 'failed', reason: `the card carries ${signatures.length} signatures; at most ${MAX_SIGNATURES} are checked` };
+  let used: { kid: string; keyUrl: string; jwk: JWK } | undefined;
+  const keySets = new Map<string, Promise<unknown>>();
+  // The SDK reports only "no valid signatures"; why each key could not be had is kept here.
+  const problems: string[] = [];
+  const verify = verifyAgentCardSignature((kid, jku) => retrieve(kid, jku).catch((err: unknown) => {
+    problems.push(err instanceof Error ? err.message : String(err));
+    throw err;
+  }));
+  const retrieve = async (kid: string, jku: string | undefined) => {
     if (!jku) throw new Error(`the signature names no key set (jku) for key "${kid}"`);
     const keyUrl = new URL(jku, cardUrl);
-    checkScheme(keyUrl, 'A key set');
-    const set = (await readJson(keyUrl.toString(), options, 'key set')) as { keys?: JWK[] } | undefined;
+    checkScheme(keyUrl, 'A key set', local);
+    const key = keyUrl.toString();
+    if (!keySets.has(key)) keySets.set(key, readJson(key, options, 'key set'));
+    const set = (await keySets.get(key)) as { keys?: JWK[] } | undefined;
     const jwk = Array.isArray(set?.keys) ? set.keys.find((k) => k && k.kid === kid) : undefined;
     if (!jwk) throw new Error(`the key set at ${keyUrl} has no key "${kid}"`);
-    used = { kid, keyUrl: keyUrl.toString() };
+    used = { kid, keyUrl: key, jwk };
     return importJWK(jwk, typeof jwk.alg === 'string' ? jwk.alg : undefined) as never;
-  });
+  };
   try {
     // The signature covers the card as served, so the raw card is checked, not the normalised one.
     await verify(raw as unknown as AgentCard);
   } catch (err) {
-    return { state: 'failed', reason: err instanceof Error ? err.message : String(err) };
+    const why = err instanceof Error ? err.message : String(err);
+    return { state: 'failed', reason: problems.length ? `${why.replace(/\.$/, '')}: ${[...new Set(problems)].join('; ')}` : why };
   }
-  if (!used) return { state: 'failed', reason: 'no key was used' };
-  return { state: 'verified', kid: used.kid, keyUrl: used.keyUrl, sameOrigin: new URL(used.keyUrl).origin === new URL(cardUrl).origin };
+  const u = used as { kid: string; keyUrl: string; jwk: JWK } | undefined;
+  if (!u) return { state: 'failed', reason: 'no key was used' };
+  return { state: 'verified', kid: u.kid, keyUrl: u.keyUrl, sameOrigin: new URL(u.keyUrl).origin === new URL(cardUrl).origin, thumbprint: await calculateJwkThumbprint(u.jwk) };
 }
 
-/** http is only accepted on loopback: anything else would send delegated work in the clear. */
-function checkScheme(url: URL, what: string): void {
+function isLoopback(url: URL): boolean {
+  return /^(127\.\d+\.\d+\.\d+|localhost|\[::1\])$/i.test(url.hostname);
+}
+
+/**
+ * https, or http on loopback; loopback at all only when `allowLoopback` (a card from this machine),
+ * so a remote card cannot turn the editor against services on this machine.
+ */
+function checkScheme(url: URL, what: string, allowLoopback: boolean): void {
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new Error(`${what} must be reached over https: ${url.protocol} is not used.`);
+  if (isLoopback(url)) {
+    if (!allowLoopback) throw new Error(`${what} points at this machine (${url.host}), but the card came from elsewhere; it is not used.`);
+    return;
+  }
   if (url.protocol === 'https:') return;
-  if (url.protocol === 'http:' && /^(127\.\d+\.\d+\.\d+|localhost|\[::1\])$/i.test(url.hostname)) return;
   throw new Error(`${what} must be reached over https (plain http only on this machine, 127.0.0.1 or localhost): ${url.origin}.`);
 }
 
@@ -139,18 +199,35 @@ async function readJson(url: string, options: FetchCardOptions, what: string): P
   const signal = options.signal ? AbortSignal.any([options.signal, timeout]) : timeout;
   let res: Response;
   try {
-    res = await (options.fetch ?? fetch)(url, { signal, headers: { accept: 'application/json' } });
+    // Redirects are not followed: where a card or key set really lives is for the person to say.
+    res = await (options.fetch ?? fetch)(url, { signal, headers: { accept: 'application/json' }, redirect: 'manual' });
   } catch (err) {
     throw new Error(`The ${what} at ${url} could not be fetched: ${err instanceof Error ? err.message : String(err)}.`);
   }
+  if (res.status >= 300 && res.status < 400) {
+    const to = res.headers.get('location');
+    throw new Error(`The ${what} at ${url} redirects${to ? ` to ${new URL(to, url)}` : ''}; give that URL instead if you trust it.`);
+  }
   if (!res.ok) throw new Error(`The ${what} at ${url} answered HTTP ${res.status}${res.status === 404 ? ' (is this an A2A agent? its card belongs at /.well-known/agent-card.json)' : ''}.`);
-  checkScheme(new URL(res.url || url), `The ${what} (after redirects)`);
   const length = Number(res.headers.get('content-length') ?? 0);
   if (length > max) throw new Error(`The ${what} at ${url} is ${length} bytes; at most ${max} are read.`);
-  const body = await res.arrayBuffer();
-  if (body.byteLength > max) throw new Error(`The ${what} at ${url} is larger than ${max} bytes.`);
+  // Read in chunks and stop at the limit: a body without a length cannot fill memory.
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  const reader = res.body?.getReader();
   try {
-    return JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(body));
+    for (;;) {
+      const { done, value } = reader ? await reader.read() : { done: true, value: undefined };
+      if (done) break;
+      size += value.byteLength;
+      if (size > max) throw new Error(`The ${what} at ${url} is larger than ${max} bytes.`);
+      chunks.push(value);
+    }
+  } finally {
+    await reader?.cancel().catch(() => undefined);
+  }
+  try {
+    return JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(Buffer.concat(chunks)));
   } catch {
     throw new Error(`The ${what} at ${url} is not JSON.`);
   }

@@ -44,10 +44,17 @@ export interface RemoteTask {
   artifacts: RemoteArtifact[];
   /** The conversation of the task, oldest first (at most {@link LIMITS}.messages). */
   messages: { role: 'user' | 'agent'; text: string }[];
+  /** Characters kept (messages and artifact parts), against {@link LIMITS}.taskChars. */
+  size: number;
+  /** True once something the agent sent was dropped for the budget. */
+  truncated?: boolean;
 }
 
-/** Bounds on what one task keeps. */
-export const LIMITS = { messages: 200, artifacts: 100, partsPerArtifact: 1000, textBytes: 1024 * 1024 } as const;
+/**
+ * Bounds on what one task keeps: `textBytes` per part or message (characters), `taskChars` for the
+ * whole task; past the budget, new parts are dropped and the task is marked truncated.
+ */
+export const LIMITS = { messages: 200, artifacts: 100, partsPerArtifact: 1000, textBytes: 1024 * 1024, taskChars: 16 * 1024 * 1024 } as const;
 
 const NAMES: Record<number, RemoteTaskState> = {
   [TaskState.TASK_STATE_SUBMITTED]: 'submitted',
@@ -98,7 +105,8 @@ export function messageText(message: Pick<Message, 'parts'> | undefined): string
 
 /** A new task as the editor starts it, before the agent answered. */
 export function newTask(request: string): RemoteTask {
-  return { taskId: '', contextId: '', request, state: 'submitted', artifacts: [], messages: [{ role: 'user', text: cut(request) }] };
+  const text = cut(request);
+  return { taskId: '', contextId: '', request: text, state: 'submitted', artifacts: [], messages: [{ role: 'user', text }], size: text.length };
 }
 
 /** Folds a full `Task` (from SendMessage, GetTask, CancelTask or a `task` event) into `t`. */
@@ -107,6 +115,7 @@ export function applyTask(t: RemoteTask, task: Task): void {
   t.contextId = task.contextId || t.contextId;
   applyStatus(t, task.status);
   if (task.artifacts?.length) {
+    for (const a of t.artifacts) for (const p of a.parts) t.size -= partSize(p);
     t.artifacts = [];
     for (const a of task.artifacts.slice(0, LIMITS.artifacts)) addArtifact(t, a, false);
   }
@@ -139,6 +148,8 @@ export function applyEvent(t: RemoteTask, event: StreamResponse): string {
 
 function applyStatus(t: RemoteTask, status: Task['status']): void {
   if (!status) return;
+  // An ended task stays ended: a late event on an old stream cannot bring it back to life.
+  if (TERMINAL.has(t.state) && !TERMINAL.has(stateName(status.state))) return;
   t.state = stateName(status.state);
   t.updatedAt = status.timestamp ?? t.updatedAt;
   const text = messageText(status.message);
@@ -147,21 +158,39 @@ function applyStatus(t: RemoteTask, status: Task['status']): void {
 }
 
 function addArtifact(t: RemoteTask, a: Task['artifacts'][number], append: boolean): void {
-  const parts = (a.parts ?? []).map((p) => partView(p)).filter((p): p is PartView => !!p);
+  const parts = (a.parts ?? []).map((p) => partView(p)).filter((p): p is PartView => !!p).filter((p) => spend(t, partSize(p)));
   const existing = t.artifacts.find((x) => x.artifactId === a.artifactId);
   if (existing && append) {
     existing.parts.push(...parts.slice(0, Math.max(0, LIMITS.partsPerArtifact - existing.parts.length)));
     return;
   }
   const artifact: RemoteArtifact = { artifactId: a.artifactId, name: a.name || a.artifactId, description: a.description ?? '', parts: parts.slice(0, LIMITS.partsPerArtifact) };
-  if (existing) Object.assign(existing, artifact);
+  if (existing) {
+    for (const p of existing.parts) t.size -= partSize(p);
+    Object.assign(existing, artifact);
+  }
   else if (t.artifacts.length < LIMITS.artifacts) t.artifacts.push(artifact);
 }
 
-function pushMessage(t: RemoteTask, role: 'user' | 'agent', text: string): void {
-  if (!text) return;
+/** Adds a message to the task's conversation, within the budget. */
+export function pushMessage(t: RemoteTask, role: 'user' | 'agent', text: string): void {
+  if (!text || !spend(t, text.length)) return;
   t.messages.push({ role, text });
   if (t.messages.length > LIMITS.messages) t.messages.splice(0, t.messages.length - LIMITS.messages);
+}
+
+function partSize(p: PartView): number {
+  return p.type === 'text' ? p.text.length : p.type === 'data' ? p.json.length : p.type === 'url' ? p.url.length : 64;
+}
+
+/** Takes `n` characters from the task's budget; false (and truncated) when it is spent. */
+function spend(t: RemoteTask, n: number): boolean {
+  if (t.size + n > LIMITS.taskChars) {
+    t.truncated = true;
+    return false;
+  }
+  t.size += n;
+  return true;
 }
 
 /** The text of an artifact: text parts joined, data as JSON, links and files named. */

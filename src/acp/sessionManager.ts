@@ -37,7 +37,7 @@ export interface SessionManagerDeps {
    * The environment that points an agent's own OpenTelemetry exporter at our receiver (started on
    * demand), or undefined when propagation is off.
    */
-  otelEnv?(): Promise<Record<string, string> | undefined>;
+  otelEnv?(sessionKey: string): Promise<Record<string, string> | undefined>;
 }
 
 /** Thrown by {@link SessionManager.start} for an unknown or unavailable agent id. */
@@ -82,7 +82,7 @@ export class SessionManager {
     let connection: AgentConnection;
     try {
       // The agent's own spans (if it exports OpenTelemetry) go to our receiver, under this session.
-      const otel = spans && (await this.deps.otelEnv?.());
+      const otel = spans && (await this.deps.otelEnv?.(key));
       const env = agentEnv(this.deps.baseEnv(), agent.env);
       // What the agent's configuration already sets about OpenTelemetry wins over ours.
       if (otel && spans) for (const [k, v] of Object.entries({ ...otel, TRACEPARENT: spans.traceContext().traceparent })) if (env[k] === undefined) env[k] = v;

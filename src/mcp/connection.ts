@@ -18,6 +18,7 @@ import type { McpTransportSpec } from './config';
 import { elicitationProblems, withDefaults, type ElicitationAnswer, type Elicitor } from './elicitation';
 import { offersTasks, RawDispatcher, TaskRunner, type TaskProgress } from './tasks';
 import { isUnauthorized, McpOAuthProvider, type AuthorizationPort, type OAuthProviderOptions, type SecretStore } from './oauth';
+import type { McpTracer } from '../trace/mcpSpans';
 
 /** Where a server is in its life. */
 export type McpServerState =
@@ -50,6 +51,13 @@ export interface McpConnectionOptions {
   elicit?: Elicitor;
   /** OAuth for HTTP servers that require it: where credentials live and how the browser is reached. */
   oauth?: { store: SecretStore; port: AuthorizationPort; options: OAuthProviderOptions };
+  /** Traces the requests we send (their context goes in `params._meta`). */
+  tracer?: McpTracer;
+  /**
+   * OpenTelemetry exporter variables for a stdio server we launch (pointing at our receiver), or
+   * undefined to give none. The server also gets `TRACEPARENT`. Its own definition wins.
+   */
+  otelEnv?: (serverId: string) => Promise<Record<string, string> | undefined>;
 }
 
 const EMPTY: McpCatalog = { tools: [], resources: [], prompts: [] };
@@ -66,6 +74,8 @@ export class McpServerConnection {
   private generation = 0;
   private signingIn: { pending: Promise<URLSearchParams>; done: Promise<void> } | undefined;
   private stderr: string[] = [];
+  /** Tracing variables for the next stdio launch (never overriding the definition's or the person's). */
+  private tracingEnv: Record<string, string> = {};
   private stopping = false;
   private _state: McpServerState = { state: 'stopped' };
   private _catalog: McpCatalog = EMPTY;
@@ -119,6 +129,7 @@ export class McpServerConnection {
     }, this.options.startupBudgetMs);
     let client: Client | undefined;
     try {
+      await this.prepareTracing();
       client = await this.connect(gen);
       // The catalog is listed before the server counts as running, so "running" always has its tools.
       this._catalog = await this.listCatalog(client);
@@ -321,20 +332,53 @@ export class McpServerConnection {
    * @throws Error when the server is not running, the task failed or was cancelled, or the server's JSON-RPC error.
    */
   async callTool(name: string, args: Record<string, unknown>, signal?: AbortSignal, onTask?: (t: TaskProgress) => void): Promise<CallToolResult> {
-    return this.withSignIn(async (client) => {
-      if (this.tasks && offersTasks(client)) return this.tasks.call(name, args, signal, onTask);
-      return (await client.callTool({ name, arguments: args }, { signal })) as CallToolResult;
-    });
+    return this.traced('tools/call', name, (_meta) =>
+      this.withSignIn(async (client) => {
+        // The Tasks extension's client takes no `_meta`: a task call is traced on our side only.
+        if (this.tasks && offersTasks(client)) return this.tasks.call(name, args, signal, onTask);
+        return (await client.callTool({ name, arguments: args, ...(_meta ? { _meta } : {}) }, { signal })) as CallToolResult;
+      }),
+    );
   }
 
   /** Reads a resource. @throws Error when not running, or the server's error. */
   async readResource(uri: string): Promise<Awaited<ReturnType<Client['readResource']>>> {
-    return this.withSignIn((client) => client.readResource({ uri }));
+    return this.traced('resources/read', uri, (_meta) => this.withSignIn((client) => client.readResource({ uri, ...(_meta ? { _meta } : {}) })));
   }
 
   /** Gets a prompt. @throws Error when not running, or the server's error. */
   async getPrompt(name: string, args: Record<string, string>): Promise<Awaited<ReturnType<Client['getPrompt']>>> {
-    return this.withSignIn((client) => client.getPrompt({ name, arguments: args }));
+    return this.traced('prompts/get', name, (_meta) => this.withSignIn((client) => client.getPrompt({ name, arguments: args, ...(_meta ? { _meta } : {}) })));
+  }
+
+  /** Runs one request under its span; a result with `isError` marks the span failed too. */
+  private async traced<T>(method: string, target: string, run: (meta: Record<string, string> | undefined) => Promise<T>): Promise<T> {
+    const protocolVersion = this._state.state === 'running' ? this._state.protocolVersion : undefined;
+    const t = this.options.tracer?.call(this.id, method, target, protocolVersion);
+    try {
+      const result = await run(t?.meta as Record<string, string> | undefined);
+      t?.end((result as { isError?: boolean } | undefined)?.isError ? 'the tool reported an error' : undefined);
+      return result;
+    } catch (err) {
+      t?.end(errorMessage(err));
+      throw err;
+    }
+  }
+
+  /** The tracing variables of a stdio server's launch: our receiver, and its trace as TRACEPARENT. */
+  private async prepareTracing(): Promise<void> {
+    this.tracingEnv = {};
+    const tracer = this.options.tracer;
+    if (!tracer) return;
+    const { traceparent } = tracer.serverStarted(this.id, this.name);
+    if (this.transport.type !== 'stdio') return;
+    let otel: Record<string, string> | undefined;
+    try {
+      otel = await this.options.otelEnv?.(this.id);
+    } catch {
+      otel = undefined;
+    }
+    if (otel) this.tracingEnv = { ...otel, TRACEPARENT: traceparent };
   }
 
   /** Stops the server (closes the transport; a stdio server's process ends with it). */
@@ -383,6 +427,8 @@ export class McpServerConnection {
       if (v === null) delete env[k];
       else env[k] = v;
     }
+    // What the person or the definition already says about OpenTelemetry wins over ours.
+    for (const [k, v] of Object.entries(this.tracingEnv)) if (env[k] === undefined && !(k in t.env)) env[k] = v;
     const max = this.options.stderrLines ?? 40;
     let partial = '';
     const transport = (this.stdio = new GroupStdioTransport({ command: t.command, args: t.args, env, cwd: t.cwd }, (chunk) => {
@@ -418,6 +464,8 @@ export class McpServerConnection {
   }
 
   private set(s: McpServerState): void {
+    // The server's trace span ends with its life.
+    if (s.state === 'stopped' || s.state === 'error') this.options.tracer?.serverStopped(this.id, s.state === 'error' ? s.message : undefined);
     this._state = s;
     this.emitter.fire();
   }

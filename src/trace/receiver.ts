@@ -18,8 +18,11 @@ import { parseOtlpJson, type SpanRecord } from './otlp';
 export interface OtlpReceiverOptions {
   /** Largest accepted body, in bytes after decompression (default 16 MiB). */
   maxBytes?: number;
-  /** Called with the spans of each accepted request (never with an empty list). */
-  onSpans(spans: SpanRecord[]): void;
+  /**
+   * Called with the spans of each accepted request (never with an empty list) and the sender the
+   * request's token was issued to. @returns how many spans were refused (reported back as partial success).
+   */
+  onSpans(spans: SpanRecord[], sender: string): { refused: number } | void;
 }
 
 /**
@@ -54,7 +57,8 @@ export class OtlpReceiver {
   private server: Server | undefined;
   private starting: Promise<string> | undefined;
   private port = 0;
-  private readonly token = randomBytes(24).toString('base64url');
+  /** Bearer tokens by sender (a session, an MCP server): each sender has its own. */
+  private readonly tokens = new Map<string, string>();
   private readonly maxBytes: number;
 
   constructor(private readonly options: OtlpReceiverOptions) {
@@ -82,15 +86,26 @@ export class OtlpReceiver {
     return this.starting;
   }
 
-  /** The variables that make an OpenTelemetry SDK export to this receiver (after {@link start}). */
-  exporterEnv(): OtlpExporterEnv {
+  /**
+   * The variables that make an OpenTelemetry SDK export to this receiver (after {@link start}), with
+   * a token of `sender`'s own (the same one while it is not revoked), so the spans it sends are
+   * known to be its. @throws Error before the receiver listens.
+   */
+  exporterEnv(sender = 'default'): OtlpExporterEnv {
     if (!this.port) throw new Error('The OTLP receiver is not listening yet.');
+    let token = [...this.tokens].find(([, s]) => s === sender)?.[0];
+    if (!token) this.tokens.set((token = randomBytes(24).toString('base64url')), sender);
     return {
       OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: `http://127.0.0.1:${this.port}/v1/traces`,
       OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: 'http/json',
-      OTEL_EXPORTER_OTLP_TRACES_HEADERS: `authorization=Bearer%20${this.token}`,
+      OTEL_EXPORTER_OTLP_TRACES_HEADERS: `authorization=Bearer%20${token}`,
       OTEL_TRACES_EXPORTER: 'otlp',
     };
+  }
+
+  /** Revokes `sender`'s token (its session closed, its server stopped): later exports get 401. */
+  revoke(sender: string): void {
+    for (const [token, s] of this.tokens) if (s === sender) this.tokens.delete(token);
   }
 
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -108,7 +123,8 @@ export class OtlpReceiver {
     }
     if (path !== '/v1/traces') return reply(404, { error: 'only /v1/traces is served' });
     if (req.method !== 'POST') return reply(405, { error: 'use POST' }, { allow: 'POST' });
-    if (!this.authorized(req.headers.authorization)) return reply(401, { error: 'a valid bearer token is required' });
+    const sender = this.senderOf(req.headers.authorization);
+    if (!sender) return reply(401, { error: 'a valid bearer token is required' });
     const type = (req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
     if (type === 'application/x-protobuf') return reply(415, { error: 'OTLP protobuf is not accepted here; set OTEL_EXPORTER_OTLP_PROTOCOL=http/json' });
     if (type !== 'application/json') return reply(415, { error: `content type ${type || '(none)'} is not accepted; send application/json` });
@@ -139,14 +155,21 @@ export class OtlpReceiver {
     } catch (err) {
       return reply(400, { error: err instanceof Error ? err.message : String(err) });
     }
-    if (parsed.spans.length) this.options.onSpans(asReceived(parsed.spans));
-    reply(200, parsed.rejected ? { partialSuccess: { rejectedSpans: parsed.rejected, errorMessage: parsed.problems.join('; ') } } : {});
+    const refused = parsed.spans.length ? (this.options.onSpans(asReceived(parsed.spans), sender)?.refused ?? 0) : 0;
+    if (refused) parsed.problems.push(`${refused} span(s) belong to a trace of another session`);
+    const rejected = parsed.rejected + refused;
+    reply(200, rejected ? { partialSuccess: { rejectedSpans: rejected, errorMessage: parsed.problems.join('; ') } } : {});
   }
 
-  private authorized(header: string | undefined): boolean {
+  /** The sender whose token the header carries, compared in constant time. */
+  private senderOf(header: string | undefined): string | undefined {
     const given = Buffer.from((header ?? '').replace(/^Bearer\s+/i, ''));
-    const want = Buffer.from(this.token);
-    return given.length === want.length && timingSafeEqual(given, want);
+    let found: string | undefined;
+    for (const [token, sender] of this.tokens) {
+      const want = Buffer.from(token);
+      if (given.length === want.length && timingSafeEqual(given, want)) found = sender;
+    }
+    return found;
   }
 
   /** The body as text, gunzipped when so encoded, cut off past the size limit. */

@@ -26,6 +26,7 @@ export class SessionSpans {
   private readonly ended = new WeakSet<Span>();
   private readonly permissions = new Map<string, Span>();
   private status: SessionState['status'] | undefined;
+  private conversation: string | undefined;
 
   constructor(
     private readonly tracing: Tracing,
@@ -54,7 +55,11 @@ export class SessionSpans {
 
   private meta(): void {
     const s = this.state;
-    if (s.sessionId) this.session.setAttribute(GEN_AI.conversationId, s.sessionId);
+    if (s.sessionId && !this.conversation) {
+      this.conversation = s.sessionId;
+      this.session.setAttribute(GEN_AI.conversationId, s.sessionId);
+      this.tracing.touch(this.session);
+    }
     if (s.status === this.status) return;
     const was = this.status;
     this.status = s.status;
@@ -91,7 +96,7 @@ export class SessionSpans {
     if (TERMINAL_TOOL.has(tc.status)) {
       if (tc.status !== 'completed') span.setStatus({ code: SpanStatusCode.ERROR, message: tc.status });
       this.close(span);
-    }
+    } else this.tracing.touch(span);
   }
 
   private permission(p: SessionState['permissions'][string]): void {
@@ -137,7 +142,9 @@ export class SessionSpans {
 
   /** Names the agent's version on the session span (from `initialize`'s `agentInfo`). */
   agentInfo(info: { name?: string; version?: string } | undefined): void {
-    if (info?.version) this.session.setAttribute(SWITCHBOARD.agentVersion, info.version);
+    if (!info?.version) return;
+    this.session.setAttribute(SWITCHBOARD.agentVersion, info.version);
+    this.tracing.touch(this.session);
   }
 
   /**

@@ -88,6 +88,29 @@ export class TraceStore {
     for (const [k, list] of touched) for (const l of this.listeners) l(k, list);
   }
 
+  /**
+   * Adds spans a session's own agent sent (through the receiver token issued to that session): a
+   * span of a trace nobody owns makes that trace the session's (an agent that started its own trace
+   * instead of continuing our `traceparent`); a span of a trace another session owns is refused, so
+   * one agent cannot write into another session's tree.
+   * @returns how many spans were refused.
+   */
+  addFrom(sessionKey: string, spans: readonly SpanRecord[]): number {
+    let refused = 0;
+    const accepted: SpanRecord[] = [];
+    for (const span of spans) {
+      const owner = this.owner.get(span.traceId);
+      if (owner && owner !== sessionKey) {
+        refused++;
+        continue;
+      }
+      if (!owner) this.claim(sessionKey, span.traceId);
+      accepted.push(span);
+    }
+    if (accepted.length) this.add(accepted);
+    return refused;
+  }
+
   /** The spans of a session, in start order. */
   spans(sessionKey: string): SpanRecord[] {
     const s = this.sessions.get(sessionKey);

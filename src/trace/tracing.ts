@@ -71,6 +71,16 @@ export class Tracing {
     this.tracer = this.provider.getTracer('agent-switchboard', version);
   }
 
+  /**
+   * Writes a live span's current attributes to the store (the processor writes a span only when it
+   * starts and when it ends; what is learnt in between — an agent's version, a task's state — would
+   * otherwise show only once the span ends).
+   */
+  touch(span: Span): void {
+    const readable = span as unknown as ReadableSpan & { ended?: boolean };
+    if (!readable.ended) this.store.add([recordOf(readable, true)]);
+  }
+
   async dispose(): Promise<void> {
     await this.provider.shutdown();
   }

@@ -11,6 +11,7 @@ import { describeDefinition, inputReferences, parseDotMcpJson, parseServerMap, p
 import type { ForwardCandidate } from '../mcp/forward';
 import { describeDiff, diffCatalog, pinCatalog, type CatalogDiff, type CatalogPins } from '../mcp/pinning';
 import { McpHost, type ResolvedServer } from '../mcp/host';
+import type { McpConnectionOptions } from '../mcp/connection';
 import { McpTree, parseMcpNode, type McpNode } from './mcpTree';
 import { askInPanel } from './elicitation';
 import { McpSignIn } from './mcpSignIn';
@@ -47,6 +48,7 @@ export class McpCenter implements vscode.Disposable {
     private readonly context: vscode.ExtensionContext,
     private readonly log: (message: string) => void,
     audit: (entry: AuditEntry) => void,
+    tracing?: Pick<McpConnectionOptions, 'tracer' | 'otelEnv'>,
   ) {
     const version = String(context.extension.packageJSON.version ?? '0.0.0');
     this.signIn = new McpSignIn(context.secrets);
@@ -56,6 +58,7 @@ export class McpCenter implements vscode.Disposable {
       baseEnv: process.env,
       elicit: (request, signal) => askInPanel({ extensionUri: context.extensionUri, audit, log }, request, signal),
       oauth: { store: this.signIn.store, port: this.signIn, options: { clientName: 'Agent Switchboard (VS Code)' } },
+      ...tracing,
     });
     this.runner = new McpRunner(context, this.host, log);
     this.tree = new McpTree(this.host, (id) => this.catalogChanges.get(id), (id) => this.changeDetails(id));

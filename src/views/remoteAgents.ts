@@ -17,7 +17,7 @@ import { parseRemoteNode, RemoteAgentsTree, type RemoteEntry, type RemoteNode } 
 
 const LIST_KEY = 'agentSwitchboard.remoteAgents';
 const SCHEME = 'agent-switchboard-a2a';
-const Stored = z.array(z.object({ id: z.string().min(1), url: z.string().min(1) }));
+const Stored = z.array(z.object({ id: z.string().min(1), url: z.string().min(1), keyThumbprint: z.string().optional() }));
 
 /** What the Remote Agents view needs from the rest of the extension. */
 export interface RemoteAgentsDeps {
@@ -35,6 +35,8 @@ export class RemoteAgentsCenter implements vscode.Disposable {
   private readonly view: vscode.TreeView<RemoteNode>;
   private readonly disposables: vscode.Disposable[] = [];
   private loaded = false;
+  /** Open artifact documents are refreshed as their chunks arrive. */
+  private readonly docChanged = new vscode.EventEmitter<vscode.Uri>();
 
   constructor(
     private readonly context: vscode.ExtensionContext,
@@ -59,7 +61,8 @@ export class RemoteAgentsCenter implements vscode.Disposable {
       command('agentSwitchboard.a2a.showCard', (n) => this.showCard(n.agentId)),
       command('agentSwitchboard.a2a.showTrace', (n) => this.showTrace(n.agentId)),
       // Artifacts and cards open read-only: nothing to save, nothing to lose when closed.
-      vscode.workspace.registerTextDocumentContentProvider(SCHEME, { provideTextDocumentContent: (uri) => this.content(uri) }),
+      vscode.workspace.registerTextDocumentContentProvider(SCHEME, { onDidChange: this.docChanged.event, provideTextDocumentContent: (uri) => this.content(uri) }),
+      this.docChanged,
     );
   }
 
@@ -79,7 +82,7 @@ export class RemoteAgentsCenter implements vscode.Disposable {
     this.loaded = true;
     const stored = Stored.safeParse(this.context.globalState.get(LIST_KEY) ?? []);
     if (!stored.success) this.deps.log('The stored list of remote agents could not be read; it starts empty.');
-    for (const s of stored.success ? stored.data : []) if (!this.entry(s.id)) this.entries.push({ id: s.id, url: s.url });
+    for (const s of stored.success ? stored.data : []) if (!this.entry(s.id)) this.entries.push({ id: s.id, url: s.url, keyThumbprint: s.keyThumbprint });
     this.tree.refresh();
     await Promise.all(this.entries.map((e) => this.connect(e)));
   }
@@ -99,7 +102,19 @@ export class RemoteAgentsCenter implements vscode.Disposable {
     this.save();
     await this.connect(entry);
     if (entry.error) void vscode.window.showWarningMessage(`The remote agent at ${entry.url} could not be added: ${entry.error}`);
+    else await this.showCardDetails(entry.id);
     return entry.id;
+  }
+
+  /** Unfolds what the person judges a new agent by: its skills, interfaces and security schemes. */
+  private async showCardDetails(agentId: string): Promise<void> {
+    if (!this.view.visible) return;
+    for (const group of ['skills', 'interfaces', 'security'] as const) {
+      const node = this.tree.node<RemoteNode>({ type: 'group', agentId, group });
+      if (this.tree.getChildren({ type: 'agent', agentId }).some((n) => n.type === 'group' && n.group === group)) {
+        await Promise.resolve(this.view.reveal(node, { expand: true, select: false, focus: false })).catch(() => undefined);
+      }
+    }
   }
 
   private async connect(entry: RemoteEntry | undefined): Promise<void> {
@@ -108,12 +123,21 @@ export class RemoteAgentsCenter implements vscode.Disposable {
     entry.error = undefined;
     this.tree.refresh();
     try {
+      // The key that signed the card when the person added the agent is the one trusted after.
+      const agent = await RemoteAgent.connect(entry.id, entry.url, { tracing: this.deps.tracing }, { expectedThumbprint: entry.keyThumbprint });
+      // Only a working new connection replaces the old one (and its tasks).
       entry.agent?.dispose();
-      const agent = await RemoteAgent.connect(entry.id, entry.url, { tracing: this.deps.tracing });
       entry.agent = agent;
-      agent.onDidChange(() => this.tree.refresh());
+      const sig = agent.checked.signature;
+      if (!entry.keyThumbprint && sig.state === 'verified') {
+        entry.keyThumbprint = sig.thumbprint;
+        this.save();
+      }
+      agent.onDidChange((task) => {
+        this.tree.refresh();
+        if (task) this.refreshOpenArtifacts(entry.id, task.localId);
+      });
     } catch (err) {
-      entry.agent = undefined;
       entry.error = err instanceof Error ? err.message : String(err);
       this.deps.log(`Remote agent ${entry.url}: ${entry.error}`);
     } finally {
@@ -122,11 +146,20 @@ export class RemoteAgentsCenter implements vscode.Disposable {
     }
   }
 
+  private refreshOpenArtifacts(agentId: string, localId: string): void {
+    for (const doc of vscode.workspace.textDocuments) {
+      if (doc.uri.scheme !== SCHEME) continue;
+      const q = new URLSearchParams(doc.uri.query);
+      if (q.get('agent') === agentId && q.get('task') === localId) this.docChanged.fire(doc.uri);
+    }
+  }
+
   private remove(agentId: string): void {
     const i = this.entries.findIndex((e) => e.id === agentId);
     if (i < 0) return;
     this.entries[i].agent?.dispose();
     this.entries.splice(i, 1);
+    this.tree.forget(agentId);
     this.save();
     this.tree.refresh();
   }
@@ -212,7 +245,7 @@ export class RemoteAgentsCenter implements vscode.Disposable {
   }
 
   private save(): void {
-    void this.context.globalState.update(LIST_KEY, this.entries.map((e) => ({ id: e.id, url: e.url })));
+    void this.context.globalState.update(LIST_KEY, this.entries.map((e) => ({ id: e.id, url: e.url, ...(e.keyThumbprint ? { keyThumbprint: e.keyThumbprint } : {}) })));
   }
 
   dispose(): void {

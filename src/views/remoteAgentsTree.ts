@@ -43,6 +43,8 @@ export interface RemoteEntry {
   agent?: RemoteAgent;
   connecting?: boolean;
   error?: string;
+  /** The thumbprint of the key that signed the card when the agent was added (pinned). */
+  keyThumbprint?: string;
 }
 
 const STATE_ICON: Record<string, string> = {
@@ -61,7 +63,20 @@ export class RemoteAgentsTree implements vscode.TreeDataProvider<RemoteNode>, vs
     this.changed.fire(undefined);
   }
 
+  /** One object per node, so `TreeView.reveal` and the tree agree on which element is which. */
+  private readonly interned = new Map<string, RemoteNode>();
+  private intern<T extends RemoteNode>(node: T): T {
+    const key = JSON.stringify(node);
+    let n = this.interned.get(key);
+    if (!n) this.interned.set(key, (n = node));
+    return n as T;
+  }
+
   getChildren(node?: RemoteNode): RemoteNode[] {
+    return this.children(node).map((n) => this.intern(n));
+  }
+
+  private children(node?: RemoteNode): RemoteNode[] {
     if (!node) return this.entries().map((e) => ({ type: 'agent', agentId: e.id }));
     const agent = this.entry(node.agentId)?.agent;
     if (!agent) return [];
@@ -83,6 +98,24 @@ export class RemoteAgentsTree implements vscode.TreeDataProvider<RemoteNode>, vs
     return [];
   }
 
+  getParent(node: RemoteNode): RemoteNode | undefined {
+    if (node.type === 'agent') return undefined;
+    if (node.type === 'group') return this.intern({ type: 'agent', agentId: node.agentId });
+    if (node.type === 'item') return this.intern({ type: 'group', agentId: node.agentId, group: node.group });
+    if (node.type === 'task') return this.intern({ type: 'group', agentId: node.agentId, group: 'tasks' });
+    return this.intern({ type: 'task', agentId: node.agentId, localId: node.localId });
+  }
+
+  /** The interned form of `node` (for reveal). */
+  node<T extends RemoteNode>(node: T): T {
+    return this.intern(node);
+  }
+
+  /** Forgets the nodes of an agent that left the list. */
+  forget(agentId: string): void {
+    for (const [k, n] of this.interned) if (n.agentId === agentId) this.interned.delete(k);
+  }
+
   getTreeItem(node: RemoteNode): vscode.TreeItem {
     const entry = this.entry(node.agentId);
     if (node.type === 'agent') return this.agentItem(entry);
@@ -101,7 +134,8 @@ export class RemoteAgentsTree implements vscode.TreeDataProvider<RemoteNode>, vs
         const s = (card.skills ?? [])[node.index];
         const item = new vscode.TreeItem(s?.name ?? '?');
         item.description = s?.description;
-        item.tooltip = new vscode.MarkdownString(`**${s?.name}** (\`${s?.id}\`)\n\n${s?.description ?? ''}\n\n${s?.tags?.length ? `Tags: ${s.tags.join(', ')}\n\n` : ''}${s?.examples?.length ? `Examples:\n${s.examples.map((x) => `- ${x}`).join('\n')}` : ''}`);
+        // Text from the card is shown as text, never as Markdown (it could forge lines or links).
+        item.tooltip = plain([`${s?.name} (${s?.id})`, s?.description ?? '', s?.tags?.length ? `Tags: ${s.tags.join(', ')}` : '', ...(s?.examples ?? []).map((x) => `Example: ${x}`)]);
         item.iconPath = new vscode.ThemeIcon('symbol-method');
         return item;
       }
@@ -128,9 +162,7 @@ export class RemoteAgentsTree implements vscode.TreeDataProvider<RemoteNode>, vs
       item.id = `${node.agentId}/${node.localId}/${t.task.artifacts.length ? 'artifacts' : 'none'}`;
       item.description = `${t.task.state}${t.task.statusText ? ` · ${oneLine(t.task.statusText, 80)}` : ''}${t.error ? ` · ${t.error}` : ''}`;
       item.iconPath = new vscode.ThemeIcon(t.error ? 'warning' : (STATE_ICON[t.task.state] ?? 'question'));
-      item.tooltip = new vscode.MarkdownString(
-        [`**Task** \`${t.task.taskId || '(not named yet)'}\` · context \`${t.task.contextId || '-'}\``, `State: **${t.task.state}**${t.busy ? ' (following)' : ''}`, t.error ? `Error: ${t.error}` : '', ...t.task.messages.slice(-6).map((m) => `*${m.role}:* ${oneLine(m.text, 200)}`)].filter(Boolean).join('\n\n'),
-      );
+      item.tooltip = plain([`Task ${t.task.taskId || '(not named yet)'} · context ${t.task.contextId || '-'}`, `State: ${t.task.state}${t.busy ? ' (following)' : ''}${t.task.truncated ? ' · some of what the agent sent was dropped (over 16 MB)' : ''}`, t.error ? `Error: ${t.error}` : '', ...t.task.messages.slice(-6).map((m) => `${m.role}: ${oneLine(m.text, 200)}`)]);
       const waits = INTERRUPTED.has(t.task.state) ? '.waiting' : TERMINAL.has(t.task.state) ? '.ended' : '.running';
       item.contextValue = `remote.task${waits}`;
       return item;
@@ -159,12 +191,23 @@ export class RemoteAgentsTree implements vscode.TreeDataProvider<RemoteNode>, vs
     const card = agent.checked.card;
     const sig = agent.checked.signature;
     const item = new vscode.TreeItem(card.name, vscode.TreeItemCollapsibleState.Expanded);
-    const trust = sig.state === 'verified' ? (sig.sameOrigin ? 'signature verified' : `signature verified (key from ${new URL(sig.keyUrl).host})`) : 'unverified (unsigned card)';
+    // "Verified" says the card is intact and signed by the key its host serves (pinned when added),
+    // not who runs the agent; an unsigned card is never shown as trusted.
+    const trust = sig.state === 'verified' ? `signed, key ${sig.sameOrigin ? 'from the same host' : `from ${new URL(sig.keyUrl).host}`} · pinned` : sig.state === 'unchecked' ? 'unverified (v0.3 signature not checked)' : 'unverified (unsigned card)';
     item.description = `v${card.version || '?'} · ${trust}`;
     item.iconPath = new vscode.ThemeIcon(sig.state === 'verified' ? 'verified-filled' : 'unverified');
-    item.tooltip = new vscode.MarkdownString(
-      [`**${card.name}** ${card.version ? `v${card.version}` : ''}`, card.description ?? '', `Card: ${agent.checked.cardUrl}`, card.provider?.organization ? `Provider: ${card.provider.organization}` : '', sig.state === 'verified' ? `Signature: verified with key \`${sig.kid}\` from ${sig.keyUrl}` : 'Signature: none — the card is **unverified**; anyone who controls this address controls what it says.', `Streaming: ${card.capabilities?.streaming ? 'yes' : 'no'}`].filter(Boolean).join('\n\n'),
-    );
+    item.tooltip = plain([
+      `${card.name} ${card.version ? `v${card.version}` : ''}`,
+      card.description ?? '',
+      `Card: ${agent.checked.cardUrl}`,
+      card.provider?.organization ? `Provider: ${card.provider.organization}` : '',
+      sig.state === 'verified'
+        ? `Signature: valid, with key ${sig.kid} from ${sig.keyUrl} (thumbprint ${sig.thumbprint}). The card has not changed since it was signed; a card later signed with another key is refused.`
+        : sig.state === 'unchecked'
+          ? `Signature: not checked (${sig.reason}). The card is unverified.`
+          : 'Signature: none. The card is unverified: whoever controls this address controls what it says.',
+      `Streaming: ${card.capabilities?.streaming ? 'yes' : 'no'}`,
+    ]);
     item.contextValue = 'remote.agent';
     return item;
   }
@@ -186,4 +229,14 @@ function oneLine(s: string, max: number): string {
 function servedSchemes(agent: RemoteAgent): Record<string, unknown> {
   const raw = agent.checked.raw.securitySchemes;
   return raw && typeof raw === 'object' && !Array.isArray(raw) ? (raw as Record<string, unknown>) : (agent.checked.card.securitySchemes ?? {});
+}
+
+/** A tooltip of plain text lines (remote text is never read as Markdown). */
+function plain(lines: string[]): vscode.MarkdownString {
+  const md = new vscode.MarkdownString();
+  lines.filter(Boolean).forEach((l, i) => {
+    if (i) md.appendMarkdown('\n\n');
+    md.appendText(l);
+  });
+  return md;
 }

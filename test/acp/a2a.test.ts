@@ -57,7 +57,12 @@ describe('A2A remote agents', function () {
     const signed = await fake('--sign');
     const ok = await fetchAgentCard(signed);
     assert.equal(ok.signature.state, 'verified');
-    assert.deepEqual(ok.signature, { state: 'verified', kid: 'fake-key-1', keyUrl: `${signed}/.well-known/jwks.json`, sameOrigin: true });
+    assert.deepEqual({ ...ok.signature, thumbprint: undefined }, { state: 'verified', kid: 'fake-key-1', keyUrl: `${signed}/.well-known/jwks.json`, sameOrigin: true, thumbprint: undefined });
+    assert.match(ok.signature.state === 'verified' ? ok.signature.thumbprint : '', /^[\w-]{43}$/, 'an RFC 7638 SHA-256 thumbprint');
+    // The key the person trusted when adding the agent is pinned: another key is refused.
+    await assert.rejects(RemoteAgent.connect('s', signed, {}, { expectedThumbprint: 'x'.repeat(43) }), /now signed with a different key than when you added it/);
+    const again = await RemoteAgent.connect('s', signed, {}, { expectedThumbprint: ok.signature.state === 'verified' ? ok.signature.thumbprint : '' });
+    again.dispose();
     const tampered = await fake('--tamper');
     const bad = await fetchAgentCard(tampered);
     assert.equal(bad.signature.state, 'failed');
@@ -149,6 +154,70 @@ describe('A2A remote agents', function () {
     assert.match(entry.error ?? '', /^SendStreamingMessage failed: /);
     assert.equal(entry.busy, false);
     agent.dispose();
+  });
+
+  it('without streaming: SendMessage answers at once, GetTask follows, and the task span ends with the task', async () => {
+    const url = await fake('--no-streaming');
+    const store = new TraceStore();
+    const tracing = new Tracing(store, '0.0.0');
+    const agent = await RemoteAgent.connect('plain', url, { tracing, pollMs: 50 });
+    const entry = await agent.delegate('Summarise', { traceKey: 'remote:plain' });
+    assert.equal(entry.task.state, 'input-required', entry.error);
+    await agent.reply(entry.localId, 'long');
+    assert.equal(entry.task.state, 'completed', entry.error);
+    assert.equal(entry.task.artifacts[0]?.name, 'summary.md');
+    const spans = store.spans('remote:plain');
+    assert.ok(spans.find((s) => s.attributes[SWITCHBOARD.spanKind] === 'delegation')?.endMs, 'the task span ended');
+    assert.ok(spans.some((s) => s.name === 'SendMessage') && spans.some((s) => s.name === 'GetTask'), spans.map((s) => s.name).join(', '));
+    // A task that waits for input can be cancelled.
+    const waiting = await agent.delegate('Summarise again', { traceKey: 'remote:plain' });
+    assert.equal(waiting.task.state, 'input-required');
+    await agent.cancel(waiting.localId);
+    assert.equal(waiting.task.state, 'canceled');
+    agent.dispose();
+    await tracing.dispose();
+  });
+
+  it('a stalled stream is dropped after its idle time; a task the agent never named can still be cancelled', async () => {
+    const url = await fake('--silent-stream');
+    const agent = await RemoteAgent.connect('stalled', url, { streamIdleMs: 300 });
+    const stalled = await agent.delegate('Summarise', { traceKey: 'remote:stalled' });
+    assert.match(stalled.error ?? '', /^SendStreamingMessage failed: no event for 300 ms/);
+    assert.equal(stalled.busy, false);
+    const slow = await RemoteAgent.connect('stalled2', url, { streamIdleMs: 60_000 });
+    const opened = new Promise<NonNullable<ReturnType<typeof slow.task>>>((resolve) => slow.onDidChange((e) => e?.busy && resolve(e)));
+    const running = slow.delegate('Summarise', { traceKey: 'remote:stalled2' });
+    const entry = await opened;
+    await slow.cancel(entry.localId);
+    await running;
+    assert.equal(entry.task.state, 'canceled');
+    assert.equal(entry.error, undefined, 'cancelled here is not an error of the agent');
+    assert.equal(entry.busy, false);
+    agent.dispose();
+    slow.dispose();
+  });
+
+  it('refuses cards that would turn the editor against this machine, redirect, flood memory or carry too many signatures', async () => {
+    const card = (over: Record<string, unknown> = {}) => ({ name: 'Remote', description: '', version: '1', supportedInterfaces: [{ url: 'https://agent.example/a2a', protocolBinding: 'JSONRPC', protocolVersion: '1.0' }], capabilities: {}, skills: [], ...over });
+    const serve = (body: unknown, init: ResponseInit = {}): typeof fetch => async () => new Response(typeof body === 'string' ? body : JSON.stringify(body), { status: 200, headers: { 'content-type': 'application/json' }, ...init });
+    await assert.rejects(fetchAgentCard('https://agent.example', { fetch: serve(card({ supportedInterfaces: [{ url: 'http://127.0.0.1:4318/', protocolBinding: 'JSONRPC', protocolVersion: '1.0' }] })) }), /points at this machine \(127\.0\.0\.1:4318\), but the card came from elsewhere/);
+    const viaLoopbackKey = await fetchAgentCard('https://agent.example', { fetch: serve(card({ signatures: [{ protected: Buffer.from(JSON.stringify({ alg: 'ES256', kid: 'k', typ: 'JOSE', jku: 'http://localhost:8080/admin' })).toString('base64url'), signature: 'x' }] })) });
+    assert.equal(viaLoopbackKey.signature.state, 'failed');
+    assert.match(viaLoopbackKey.signature.state === 'failed' ? viaLoopbackKey.signature.reason : '', /points at this machine/);
+    const many = await fetchAgentCard('https://agent.example', { fetch: serve(card({ signatures: Array.from({ length: 6 }, () => ({ protected: 'e30', signature: 'x' })) })) });
+    assert.match(many.signature.state === 'failed' ? many.signature.reason : '', /carries 6 signatures; at most 5/);
+    await assert.rejects(fetchAgentCard('https://agent.example', { fetch: serve('', { status: 302, headers: { location: 'http://192.0.2.2/internal' } }) }), /redirects to http:\/\/192\.0\.2\.2\/internal; give that URL instead/);
+    let sent = 0;
+    const endless: typeof fetch = async () => new Response(new ReadableStream({ pull(c) { sent += 65536; c.enqueue(new Uint8Array(65536)); } }), { status: 200 });
+    await assert.rejects(fetchAgentCard('https://agent.example', { fetch: endless, maxBytes: 1024 * 1024 }), /larger than 1048576 bytes/);
+    assert.ok(sent < 4 * 1024 * 1024, `stopped reading early (${sent} bytes)`);
+    // A v0.3 card's signature is not relied on: the 1.0 check would not cover its endpoint.
+    const legacy = await fetchAgentCard('https://agent.example', { fetch: serve({ name: 'Old', description: '', version: '1', url: 'https://agent.example/a2a', preferredTransport: 'JSONRPC', protocolVersion: '0.3', capabilities: {}, skills: [], defaultInputModes: [], defaultOutputModes: [], signatures: [{ protected: 'e30', signature: 'x' }] }) });
+    assert.equal(legacy.signature.state, 'unchecked');
+    assert.equal(legacy.chosen.url, 'https://agent.example/a2a');
+    // The interface the client uses is the one shown: 1.0 before 0.3, bindings without case.
+    const mixed = await fetchAgentCard('https://agent.example', { fetch: serve(card({ supportedInterfaces: [{ url: 'https://old.example', protocolBinding: 'JSONRPC', protocolVersion: '0.3' }, { url: 'https://new.example', protocolBinding: 'jsonrpc', protocolVersion: '1.0' }] })) });
+    assert.deepEqual(mixed.chosen, { url: 'https://new.example', protocolBinding: 'JSONRPC', protocolVersion: '1.0' });
   });
 
   it('folds stream events: JSON enum names, appended artifacts, bare messages', () => {

@@ -21,6 +21,9 @@ import { EditorMcpServer, type EditorLanguagePort } from '../../src/mcp/editorSe
 import { MemoryFiles } from '../fakes/memoryFiles';
 import { scriptedAgent } from '../fakes/inProcessAgent';
 import { testPolicy } from '../fakes/policy';
+import path from 'node:path';
+import { McpServerConnection } from '../../src/mcp/connection';
+import { McpSpans, mcpTraceKey } from '../../src/trace/mcpSpans';
 
 describe('tracing a session across client and agent', () => {
   it('the agent\'s own spans join our session, turn, tool call and permission spans in one tree', async () => {
@@ -137,5 +140,43 @@ describe('tracing a session across client and agent', () => {
       await c.dispose();
       await editor.dispose();
     }
+  });
+
+  it('an MCP request we send carries its span in _meta; a server we launch gets TRACEPARENT and its own receiver token', async () => {
+    const store = new TraceStore();
+    const tracing = new Tracing(store, '0.0.0');
+    const receiver = new OtlpReceiver({ onSpans: (s) => store.add(s) });
+    await receiver.start();
+    const spans = new McpSpans(tracing);
+    const fake = path.join(__dirname, '..', 'fakes', 'mcp-server.mjs');
+    const c = new McpServerConnection('s1', 'fake', { type: 'stdio', command: process.execPath, args: [fake], env: {} }, { clientInfo: { name: 't', version: '0' }, startupBudgetMs: 10_000, baseEnv: process.env, tracer: spans, otelEnv: async (id) => ({ ...receiver.exporterEnv(`mcp:${id}`) }) });
+    try {
+      await c.start();
+      assert.equal(c.state.state, 'running');
+      const text = async (name: string, args: Record<string, unknown>) => ((await c.callTool(name, args)).content[0] as { text: string }).text;
+      // Two calls, two spans: each request carries its own.
+      const metas = [JSON.parse(await text('meta', {})), JSON.parse(await text('meta', {}))];
+      assert.notEqual(metas[0].traceparent, metas[1].traceparent);
+      const meta = metas[1];
+      const env = (name: string) => text('env', { name });
+      const traceparent = await env('TRACEPARENT');
+      const endpoint = await env('OTEL_EXPORTER_OTLP_TRACES_ENDPOINT');
+      const sent = store.spans(mcpTraceKey('s1'));
+      const server = sent.find((x) => x.name === 'mcp server fake')!;
+      const calls = sent.filter((x) => x.name === 'tools/call meta');
+      assert.equal(calls.length, 2);
+      assert.ok(calls.every((x) => x.parentSpanId === server.spanId && x.kind === 'client' && x.attributes['mcp.method.name'] === 'tools/call'));
+      assert.match(meta.traceparent, /^00-[0-9a-f]{32}-[0-9a-f]{16}-01$/);
+      assert.deepEqual(metas.map((m) => m.traceparent), calls.map((x) => `00-${x.traceId}-${x.spanId}-01`), 'the server received the span of each request');
+      assert.match(traceparent, new RegExp(`^00-${server.traceId}-${server.spanId}-01$`), 'TRACEPARENT names the server\'s span');
+      assert.equal(endpoint, receiver.exporterEnv('mcp:s1').OTEL_EXPORTER_OTLP_TRACES_ENDPOINT);
+      assert.notEqual(receiver.exporterEnv('mcp:s1').OTEL_EXPORTER_OTLP_TRACES_HEADERS, receiver.exporterEnv('session:k').OTEL_EXPORTER_OTLP_TRACES_HEADERS, 'each sender has its own token');
+      await assert.rejects(c.callTool('nope', {}));
+      assert.equal(store.spans(mcpTraceKey('s1')).find((x) => x.name === 'tools/call nope')?.status.code, 'error');
+    } finally {
+      await c.stop();
+      receiver.dispose();
+    }
+    assert.ok(store.spans(mcpTraceKey('s1')).find((x) => x.name === 'mcp server fake')?.endMs, 'the server span ends when it stops');
   });
 });

@@ -12,6 +12,8 @@
 //                   JWKS at /.well-known/jwks.json and named by `jku` in the protected header
 //   --tamper        signs, then changes the description (the signature no longer matches)
 //   --port N        listens on N (default: any free port)
+//   --no-streaming  the card does not offer streaming (clients send SendMessage and poll GetTask)
+//   --silent-stream streams that open but never send an event (a stalled agent)
 //
 // GET /debug/requests lists {method, path, traceparent, a2aVersion} of every A2A request seen, so a
 // test can check the headers the client sent.
@@ -38,11 +40,25 @@ const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 class FakeExecutor {
   cancelled = new Set();
-  cancelTask = async (taskId) => {
-    this.cancelled.add(taskId);
+  running = new Set();
+  contexts = new Map();
+  cancelTask = async (taskId, bus) => {
+    // A running task stops at its next step; one that waits (input-required) is cancelled at once.
+    if (this.running.has(taskId)) this.cancelled.add(taskId);
+    else bus.publish(status(taskId, this.contexts.get(taskId) ?? '', TaskState.TASK_STATE_CANCELED, 'Cancelled while waiting for input.'));
   };
 
   async execute(ctx, bus) {
+    this.running.add(ctx.taskId);
+    this.contexts.set(ctx.taskId, ctx.contextId);
+    try {
+      await this.run(ctx, bus);
+    } finally {
+      this.running.delete(ctx.taskId);
+    }
+  }
+
+  async run(ctx, bus) {
     const { taskId, contextId } = ctx;
     const said = ctx.userMessage.parts.map((p) => (p.content?.$case === 'text' ? p.content.value : '')).join(' ').trim();
     // Every call starts with a task event, follow-up turns included (the SDK's request handler insists).
@@ -93,7 +109,7 @@ const server = app.listen(Number(opt('--port', '0')), '127.0.0.1', async () => {
     ],
     provider: { organization: 'Agent Switchboard tests', url: 'https://example.invalid/fakes' },
     version: '1.2.0',
-    capabilities: { streaming: true, pushNotifications: false, extensions: [], extendedAgentCard: false },
+    capabilities: { streaming: !flag('--no-streaming'), pushNotifications: false, extensions: [], extendedAgentCard: false },
     securitySchemes: {
       // The proto-JSON shape of the spec (the SDK's server would serve its internal `{scheme: {$case}}` shape as is).
       apiKey: { apiKeySecurityScheme: { description: 'A key in a header (optional here)', location: 'header', name: 'X-Api-Key' } },
@@ -122,6 +138,14 @@ const server = app.listen(Number(opt('--port', '0')), '127.0.0.1', async () => {
     next();
   });
   app.get('/debug/requests', (_req, res) => res.json(seen));
+  if (flag('--silent-stream')) {
+    // A stalled agent: the stream opens and nothing ever comes.
+    app.post('/a2a/jsonrpc', express.json(), (req, res, next) => {
+      if (req.body?.method !== 'SendStreamingMessage') return next();
+      res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+      res.flushHeaders();
+    });
+  }
   app.use(`/${AGENT_CARD_PATH}`, agentCardHandler({ agentCardProvider: requestHandler }));
   app.use('/a2a/jsonrpc', jsonRpcHandler({ requestHandler, userBuilder: UserBuilder.noAuthentication }));
   app.use('/a2a/rest', restHandler({ requestHandler, userBuilder: UserBuilder.noAuthentication }));

@@ -7,7 +7,7 @@
 //   --description S  the description of the `add` tool (a changed catalog)
 // Tools: `add` {a, b} → "a+b=<sum>"; `sleep` {ms} → waits (cancellable); `env` {name} → the variable;
 // `ask` elicits {name (default "Ada"), color (titled choice), count (1..9)} and returns the answer as JSON;
-// `grow` registers a new tool `extra` (the server then announces tools/list_changed).
+// `grow` registers a new tool `extra` (the server then announces tools/list_changed); `meta` returns the request's `_meta`.
 import { inputRequired, inputResponse, McpServer } from '@modelcontextprotocol/server';
 import { serveStdio, StdioServerTransport } from '@modelcontextprotocol/server/stdio';
 import { z } from 'zod';
@@ -71,6 +71,9 @@ function build() {
       return inputRequired({ inputRequests: { q: inputRequired.elicit(question) } });
     }
   });
+  server.registerTool('meta', { description: 'Returns the request\'s _meta as JSON.', inputSchema: z.object({}) }, async (_args, ctx) => ({
+    content: [{ type: 'text', text: JSON.stringify(ctx.mcpReq._meta ?? {}) }],
+  }));
   server.registerTool('grow', { description: 'Adds the tool `extra`.', inputSchema: z.object({}) }, async () => {
     if (!grown) {
       grown = true;

@@ -11,6 +11,7 @@ import * as vscode from 'vscode';
 import { FILE_CONTENT, FILE_NAME, startFakeModelServer, type FakeModelServer } from '../fakes/fake-model-server.mjs';
 import { claudeAgentAcpLaunch } from '../fakes/agents';
 import { api, autoAnswer, setAgents, workspaceDir } from './util';
+import { click, screenshot } from './screenshot';
 
 describe('real agent that writes to disk itself: claude-agent-acp', () => {
   let fake: FakeModelServer;
@@ -59,6 +60,19 @@ describe('real agent that writes to disk itself: claude-agent-acp', () => {
 
     await vscode.commands.executeCommand('agentSwitchboard.review.undo', { type: 'file', changeId: change.id });
     assert.ok(!fs.existsSync(file), 'undo of a file the agent created deletes it');
+
+    // The turn's trace and who acted for whom, after a real agent's turn.
+    const spans = a.traceSpans(key);
+    const session = spans.find((x) => x.attributes['agent_switchboard.span.kind'] === 'session');
+    assert.ok(session, spans.map((x) => x.name).join(', '));
+    assert.match(String(session.attributes['agent_switchboard.agent.version']), /^\d+\.\d+/, 'the agent\'s version from initialize');
+    const writeSpan = spans.find((x) => x.attributes['gen_ai.tool.call.id'] === write.toolCallId && x.attributes['agent_switchboard.span.kind'] === 'tool');
+    assert.ok(writeSpan && spans.some((x) => x.parentSpanId === writeSpan.spanId && x.attributes['agent_switchboard.span.kind'] === 'permission'));
+    assert.ok(await vscode.commands.executeCommand('agentSwitchboard.showTrace', key));
+    await screenshot('trace-real-agent', 30000, { waitForSelector: '.row:has-text("execute_tool")' });
+    await click('button.tab[data-tab="delegation"]');
+    await screenshot('delegation-real-agent', 30000, { waitForSelector: '.hop-agent .hop-label:has-text("Claude")' });
+    await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
     await a.closeSession(key);
   });
 });

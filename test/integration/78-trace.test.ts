@@ -46,6 +46,14 @@ describe('tracing a session', () => {
       const audit = await until('the audit record opened', () => vscode.window.activeTextEditor?.document.fileName.endsWith('audit.jsonl') && vscode.window.activeTextEditor, 20_000);
       const permission = spans.find((s) => s.name.startsWith('permission '))!;
       assert.ok(audit.document.lineAt(audit.selection.active.line).text.includes(String(permission.attributes['agent_switchboard.intent.hash'])), 'the selected line is the decision');
+      await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
+
+      // The delegation view: you → Agent Switchboard → the demo agent → its tool call, decided by the
+      // answer given through the API, with the intent hash; the write we performed under it.
+      await vscode.commands.executeCommand('agentSwitchboard.showTrace', key);
+      await click('button.tab[data-tab="delegation"]', 30_000);
+      await click('.hop-effect > .hop-head', 30_000);
+      await screenshot('delegation-view', 30000, { waitForSelector: 'body:has(.hop-tool .chip:has-text("an extension (API)")):has(.hop-effect .chip:has-text("allowed by")):has(.details td:has-text("agent_switchboard.decision.source"))', sidebarWidth: 300 });
       await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     } finally {
       answering.dispose();

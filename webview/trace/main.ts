@@ -8,6 +8,7 @@ import '@vscode-elements/elements/dist/vscode-button/index.js';
 import type { SpanRecord, TraceHostMessage, TraceWebviewMessage } from '../../src/views/trace/protocol';
 import css from './styles.css';
 import { formatDuration, waterfall, type Role } from './waterfall';
+import { delegation, type Hop } from './delegation';
 
 declare function acquireVsCodeApi(): { postMessage(msg: TraceWebviewMessage): void };
 const api = acquireVsCodeApi();
@@ -32,6 +33,8 @@ let title = '';
 let truncated = false;
 let selected: string | undefined;
 let pending = false;
+/** Which view of the trace: the span waterfall, or who acted for whom. */
+let tab: 'waterfall' | 'delegation' = 'waterfall';
 
 const el = <K extends keyof HTMLElementTagNameMap>(tag: K, className?: string, text?: string): HTMLElementTagNameMap[K] => {
   const e = document.createElement(tag);
@@ -64,7 +67,19 @@ const exportButton = el('vscode-button');
 exportButton.textContent = 'Export OTLP JSON';
 exportButton.setAttribute('secondary', '');
 exportButton.addEventListener('click', () => api.postMessage({ type: 'export' }));
-top.append(heading, summary, filters, exportButton);
+const tabs = el('div', 'tabs');
+for (const [id, label] of [['waterfall', 'Waterfall'], ['delegation', 'Delegation']] as const) {
+  const b = el('button', `tab${id === tab ? ' active' : ''}`, label);
+  b.dataset.tab = id;
+  b.addEventListener('click', () => {
+    tab = id;
+    for (const t of tabs.children) t.classList.toggle('active', (t as HTMLElement).dataset.tab === id);
+    filters.style.display = id === 'waterfall' ? '' : 'none';
+    schedule();
+  });
+  tabs.append(b);
+}
+top.append(heading, summary, tabs, filters, exportButton);
 const main = el('div', 'main');
 const rowsBox = el('div', 'rows');
 const details = el('div', 'details');
@@ -88,6 +103,11 @@ function render(): void {
   const errors = all.filter((r) => r.span.status.code === 'error').length;
   summary.textContent = `${all.length} span${all.length === 1 ? '' : 's'}${errors ? ` · ${errors} failed` : ''}${truncated ? ' · oldest spans dropped' : ''}`;
   rowsBox.replaceChildren();
+  if (tab === 'delegation') {
+    rowsBox.append(renderHop(delegation([...spans.values()])));
+    showDetails();
+    return;
+  }
   if (!rows.length) rowsBox.append(el('div', 'empty', all.length ? 'Every kind is filtered out.' : 'No spans yet. Send a prompt; the session, its turns, tool calls and permission waits appear here as they happen.'));
   const frag = document.createDocumentFragment();
   for (const r of rows) {
@@ -112,6 +132,39 @@ function render(): void {
   }
   rowsBox.append(frag);
   showDetails();
+}
+
+/** One hop of the delegation chain and, indented under it, the hops it led to. */
+function renderHop(hop: Hop): HTMLElement {
+  const box = el('div', `hop hop-${hop.kind}${hop.spanId === selected ? ' selected' : ''}${hop.status === 'error' ? ' error' : ''}`);
+  const head = el('div', 'hop-head');
+  head.append(el('span', `dot hop-dot-${hop.kind}`), el('span', 'hop-label', hop.label));
+  if (hop.detail) head.append(el('span', 'muted', hop.detail));
+  if (hop.status === 'running') head.append(el('span', 'chip warn', hop.kind === 'agent' ? 'session open' : 'running'));
+  if (hop.status === 'error') head.append(el('span', 'chip error', 'failed'));
+  box.append(head);
+  if (hop.notes.length) {
+    const notes = el('div', 'notes');
+    for (const n of hop.notes) {
+      const chip = el('span', `chip${n.tone ? ` ${n.tone}` : ''}`);
+      chip.append(el('span', 'chip-label', `${n.label}: `), document.createTextNode(n.value));
+      notes.append(chip);
+    }
+    box.append(notes);
+  }
+  if (hop.spanId) {
+    box.dataset.spanId = hop.spanId;
+    head.addEventListener('click', () => {
+      selected = hop.spanId;
+      schedule();
+    });
+  }
+  if (hop.children.length) {
+    const kids = el('div', 'hop-children');
+    for (const c of hop.children) kids.append(renderHop(c));
+    box.append(kids);
+  }
+  return box;
 }
 
 function showDetails(): void {

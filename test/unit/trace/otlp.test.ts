@@ -79,7 +79,7 @@ describe('OTLP/HTTP JSON traces', () => {
 
   describe('receiver', () => {
     const got: SpanRecord[] = [];
-    const receiver = new OtlpReceiver({ maxBytes: 64 * 1024, onSpans: (s) => got.push(...s) });
+    const receiver = new OtlpReceiver({ maxBytes: 64 * 1024, onSpans: (s) => void got.push(...s) });
     let url = '';
     let auth = '';
     before(async () => {
@@ -110,6 +110,33 @@ describe('OTLP/HTTP JSON traces', () => {
       assert.equal(p.kind, 'client');
       assert.deepEqual(c.status, { code: 'error', message: 'no such file' });
       assert.equal(c.attributes['gen_ai.tool.name'], 'read');
+    });
+
+    it('each sender has its own token: a session\'s agent cannot write into another session\'s trace, and a revoked token is refused', async () => {
+      const store = new TraceStore();
+      const own = new OtlpReceiver({ onSpans: (spans, sender) => (sender.startsWith('session:') ? { refused: store.addFrom(sender.slice(8), spans) } : store.add(spans)) });
+      const base = await own.start();
+      try {
+        const tokenOf = (sender: string) => decodeURIComponent(own.exporterEnv(sender).OTEL_EXPORTER_OTLP_TRACES_HEADERS.split('=')[1]);
+        const [a, b] = [tokenOf('session:a'), tokenOf('session:b')];
+        assert.notEqual(a, b);
+        assert.equal(tokenOf('session:a'), a, 'the same token while it lives');
+        store.claim('a', 'a'.repeat(32));
+        const send = (token: string, traceId: string, spanId: string) => post(`${base}/v1/traces`, JSON.stringify(payload([span({ traceId, spanId })])), { 'content-type': 'application/json', authorization: token });
+        assert.equal((await send(a, 'a'.repeat(32), '1'.repeat(16))).status, 200);
+        const forged = await send(b, 'a'.repeat(32), '2'.repeat(16));
+        assert.equal(forged.status, 200);
+        assert.equal(JSON.parse(forged.body).partialSuccess.rejectedSpans, 1, 'b may not add to a\'s trace');
+        assert.match(JSON.parse(forged.body).partialSuccess.errorMessage, /another session/);
+        // An agent that ignored TRACEPARENT and started its own trace: that trace becomes its session's.
+        assert.equal((await send(b, 'b'.repeat(32), '3'.repeat(16))).status, 200);
+        assert.deepEqual(store.spans('a').map((x) => x.spanId), ['1'.repeat(16)]);
+        assert.deepEqual(store.spans('b').map((x) => x.spanId), ['3'.repeat(16)]);
+        own.revoke('session:b');
+        assert.equal((await send(b, 'b'.repeat(32), '4'.repeat(16))).status, 401);
+      } finally {
+        own.dispose();
+      }
     });
 
     it('gzip bodies are read; a partly bad body answers partialSuccess', async () => {
@@ -189,7 +216,7 @@ describe('OTLP/HTTP JSON traces', () => {
 describe('live export to a collector', () => {
   it('posts ended spans in batches to a collector (our own receiver standing in), retries after a failure, drops the oldest when full', async () => {
     const collected: SpanRecord[] = [];
-    const collector = new OtlpReceiver({ onSpans: (s) => collected.push(...s) });
+    const collector = new OtlpReceiver({ onSpans: (s) => void collected.push(...s) });
     await collector.start();
     const env = collector.exporterEnv();
     const f = new TraceForwarder({ url: env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT, headers: { authorization: decodeURIComponent(env.OTEL_EXPORTER_OTLP_TRACES_HEADERS.split('=')[1]) }, batchSize: 2, intervalMs: 60_000 });
