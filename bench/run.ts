@@ -12,6 +12,8 @@
  *   `JSON.parse` alone on the same text. Goal ≥ 0.5.
  * - waterfall10k: laying out a 10,000-span trace for the panel (tree order, depth, bars) ÷
  *   `JSON.parse` of the same spans (the cost of merely receiving them). Informative.
+ * - delegation10k: the delegation view of a 10,000-span session (2,500 tool calls, each with a
+ *   permission, an effect and an MCP call; 500 remote delegations) ÷ `JSON.parse` of the same spans.
  */
 import { performance } from 'node:perf_hooks';
 import { structuredPatch } from 'diff';
@@ -20,6 +22,8 @@ import { ReviewModel } from '../src/edits/review';
 import { parseOtlpJson } from '../src/trace/otlp';
 import { TraceStore } from '../src/trace/store';
 import { waterfall } from '../webview/trace/waterfall';
+import { delegation } from '../webview/trace/delegation';
+import type { SpanRecord } from '../src/trace/otlp';
 
 function median(xs: number[]): number {
   const s = [...xs].sort((a, b) => a - b);
@@ -127,6 +131,30 @@ const tenKText = JSON.stringify(tenK);
 const layoutBase = time(() => JSON.parse(tenKText), 5);
 const layout = time(() => waterfall(tenK, Date.now()), 5);
 
+// A session as our tracing writes it: tool calls with their permission, effect and MCP call.
+const session10k: SpanRecord[] = (() => {
+  const out: SpanRecord[] = [];
+  let n = 0;
+  const span = (name: string, kind: string, parent: string | undefined, attributes: Record<string, string | string[]> = {}): string => {
+    const spanId = hex(++n, 16);
+    out.push({ traceId: hex(1, 32), spanId, ...(parent ? { parentSpanId: parent } : {}), name, kind: 'internal', startMs: 1_795_953_770_531 + n, endMs: 1_795_953_770_531 + n + 5, status: { code: 'unset' }, attributes: { 'agent_switchboard.span.kind': kind, ...attributes }, events: [], links: [], service: 'agent-switchboard', scope: 'agent-switchboard' });
+    return spanId;
+  };
+  const root = span('session Bench', 'session', undefined, { 'gen_ai.agent.name': 'Bench', 'agent_switchboard.agent.version': '1.0.0' });
+  const turn = span('invoke_agent Bench', 'turn', root);
+  for (let i = 0; n < 9_999; i++) {
+    const tool = span(`execute_tool Edit f${i}.ts`, 'tool', turn, { 'agent_switchboard.tool.kind': 'edit' });
+    span(`permission Edit f${i}.ts`, 'permission', tool, { 'agent_switchboard.decision': 'allow_once', 'agent_switchboard.decided_by': 'person', 'agent_switchboard.intent.hash': 'a'.repeat(64) });
+    span(`write f${i}.ts`, 'effect', tool, { 'agent_switchboard.decision.source': 'approval', 'agent_switchboard.decided_by': 'person', 'agent_switchboard.intent.hash': 'a'.repeat(64) });
+    if (i % 5 === 0) span('invoke_agent Remote', 'delegation', tool, { 'agent_switchboard.a2a.task.id': `t${i}`, 'agent_switchboard.a2a.task.state': 'completed', 'agent_switchboard.a2a.artifacts': ['a.md'] });
+    else span('tools/call diagnostics', 'mcp', tool, { 'server.address': 'editor' });
+  }
+  return out;
+})();
+const session10kText = JSON.stringify(session10k);
+const delegationBase = time(() => JSON.parse(session10kText), 5);
+const delegationTime = time(() => delegation(session10k), 5);
+
 const result = {
   machine: { node: process.version, platform: `${process.platform}-${process.arch}` },
   edits50k: { ratio: Number((ours / baseline).toFixed(2)), goal: '<= 2', oursMs: Number(ours.toFixed(1)), diffAloneMs: Number(baseline.toFixed(1)) },
@@ -134,5 +162,6 @@ const result = {
   // Throughput ratio: spans/s of ours ÷ spans/s of JSON.parse = JSON.parse time ÷ our time.
   otlpIngest: { ratio: Number((1 / ingestPair.ratio).toFixed(2)), goal: '>= 0.5', spansPerSecond: Math.round(20_000 / (ingestPair.oursMs / 1000)), jsonParseSpansPerSecond: Math.round(20_000 / (ingestPair.baselineMs / 1000)) },
   waterfall10k: { ratio: Number((layout / layoutBase).toFixed(2)), layoutMs: Number(layout.toFixed(1)), jsonParseMs: Number(layoutBase.toFixed(1)) },
+  delegation10k: { ratio: Number((delegationTime / delegationBase).toFixed(2)), spans: session10k.length, buildMs: Number(delegationTime.toFixed(1)), jsonParseMs: Number(delegationBase.toFixed(1)) },
 };
 console.log(JSON.stringify(result, null, 2));

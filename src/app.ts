@@ -96,10 +96,19 @@ export class App implements vscode.Disposable {
     this.editorMcp = new EditorMcpServer(
       new VscodeLanguagePort(roots),
       (sessionKey, tool, args, outcome, call) => {
-        this.policy.recordEditorToolCall(sessionKey, tool, typeof args.path === 'string' ? args.path : undefined, outcome);
+        // A delegation is audited as the person's decision and its effect; the read-only tools here.
+        if (tool !== 'delegate_to_remote_agent') this.policy.recordEditorToolCall(sessionKey, tool, typeof args.path === 'string' ? args.path : undefined, outcome);
         if (call) this.manager.get(sessionKey)?.traceEditorToolCall(tool, call, outcome);
       },
       version,
+      {
+        list: () => this.remoteAgents.summaries(),
+        delegate: (sessionKey, args) => {
+          const c = this.manager.get(sessionKey);
+          if (!c) throw new Error('That session has ended.');
+          return this.remoteAgents.delegateForSession({ key: sessionKey, agentName: c.state.agentName, host: (call, run) => c.hostToolCall(call, run) }, args);
+        },
+      },
     );
     this.auditPath = vscode.Uri.joinPath(context.storageUri ?? context.globalStorageUri, 'audit.jsonl');
     this.archive = new TraceArchive(vscode.Uri.joinPath(context.storageUri ?? context.globalStorageUri, 'traces').fsPath);

@@ -18,6 +18,7 @@ import { forwardNotice, type ForwardResult } from '../mcp/forward';
 import { mergeToolCall, reduce, type SessionAction } from './session/reducer';
 import { createSessionState, type SessionPatch, type SessionState, type TerminalView, type ToolCallView } from './session/types';
 import type { SessionSpans } from '../trace/sessionSpans';
+import type { Span } from '@opentelemetry/api';
 /** Client-hosted file access for one session (ACP `fs/*`). Errors thrown become JSON-RPC errors. */
 export interface FileSystemPort {
   read(params: acp.ReadTextFileRequest): Promise<acp.ReadTextFileResponse>;
@@ -59,6 +60,7 @@ export class SessionController implements SessionHandlers {
   /** "Allow for this session / workspace" choices, by permission id, until the answer is recorded. */
   private readonly grantScopes = new Map<string, 'session' | 'workspace' | 'always'>();
   private permissionSeq = 0;
+  private hostedSeq = 0;
   private currentTurn: Promise<acp.PromptResponse> | undefined;
   private disposed = false;
 
@@ -241,6 +243,47 @@ export class SessionController implements SessionHandlers {
         this.dispatch({ type: 'permissionAnswered', permissionId, optionId: allow.optionId, by: 'grant', grant: { scope: grant.scope, description: grant.description } });
       }
     });
+  }
+
+  /**
+   * A tool call the editor runs for the agent (a delegation to a remote agent that the agent asked
+   * for through the editor's MCP server): it appears as a tool card, is put to the person as a
+   * permission request like any other (intent, hash, audit, grants), runs only when allowed, and
+   * its outcome lands on the card. `run` gets the tool call's span, the parent of what it starts.
+   * @returns the text `run` produced.
+   * @throws Error when the person refused or cancelled, or `run` failed (the card says so too).
+   */
+  async hostToolCall(call: { title: string; kind: acp.ToolKind; rawInput?: unknown }, run: (parent: Span | undefined) => Promise<string>, signal: AbortSignal = new AbortController().signal): Promise<string> {
+    if (this.disposed || !this.state.sessionId) throw new Error('The session is not running.');
+    const toolCallId = `editor-${++this.hostedSeq}`;
+    this.dispatch({ type: 'update', update: { sessionUpdate: 'tool_call', toolCallId, title: call.title, kind: call.kind, status: 'pending', rawInput: call.rawInput } });
+    const answer = await this.requestPermission(
+      {
+        sessionId: this.state.sessionId,
+        toolCall: { toolCallId },
+        options: [
+          { optionId: 'allow', name: 'Allow', kind: 'allow_once' },
+          { optionId: 'reject', name: 'Reject', kind: 'reject_once' },
+        ],
+      },
+      signal,
+    );
+    const finish = (status: 'completed' | 'failed', text: string) =>
+      this.dispatch({ type: 'update', update: { sessionUpdate: 'tool_call_update', toolCallId, status, content: [{ type: 'content', content: { type: 'text', text } }] } });
+    if (answer.outcome.outcome !== 'selected' || answer.outcome.optionId !== 'allow') {
+      const why = answer.outcome.outcome === 'selected' ? 'The person refused it.' : 'It was cancelled before anyone decided.';
+      finish('failed', why);
+      throw new Error(why);
+    }
+    this.dispatch({ type: 'update', update: { sessionUpdate: 'tool_call_update', toolCallId, status: 'in_progress' } });
+    try {
+      const text = await run(this.spans?.toolSpan(toolCallId));
+      finish('completed', text);
+      return text;
+    } catch (err) {
+      finish('failed', errorMessage(err));
+      throw err;
+    }
   }
 
   readTextFile(params: acp.ReadTextFileRequest): Promise<acp.ReadTextFileResponse> {

@@ -45,14 +45,29 @@ export type ToolCallRecorder = (
   call?: { startMs: number; endMs: number; traceparent?: string },
 ) => void;
 
+/**
+ * Remote (A2A) agents the person added, offered to the session's agent: it may list them and ask
+ * to delegate to one; every delegation is put to the person first (the port does that).
+ */
+export interface RemoteAgentsPort {
+  /** The agents with their skills and whether their card is verified. */
+  list(): Promise<unknown>;
+  /**
+   * Delegates `message` to the agent `agentId` for the session, or replies on its task `taskId`.
+   * @returns the task as the agent left it (state, status message, artifacts).
+   * @throws Error when the person refuses or the agent cannot be reached.
+   */
+  delegate(sessionKey: string, args: { agentId: string; message: string; taskId?: string }): Promise<unknown>;
+}
+
 const Position = { path: z.string().min(1).describe('File path, absolute or relative to the workspace folder'), line: z.number().int().min(1).describe('1-based line'), column: z.number().int().min(1).describe('1-based column') };
 
 /** The MCP server instance for one request, with the editor tools (read-only). */
-export function buildEditorServer(port: EditorLanguagePort, sessionKey: string, record: ToolCallRecorder, version: string): McpServer {
+export function buildEditorServer(port: EditorLanguagePort, sessionKey: string, record: ToolCallRecorder, version: string, remote?: RemoteAgentsPort): McpServer {
   const server = new McpServer({ name: 'agent-switchboard-editor', title: 'Editor (Agent Switchboard)', version }, { capabilities: { tools: {} } });
   const readOnly = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
-  const tool = <S extends z.ZodRawShape>(name: string, description: string, shape: S, run: (args: z.infer<z.ZodObject<S>>) => Promise<unknown>) =>
-    server.registerTool(name, { description, inputSchema: z.object(shape), annotations: readOnly }, async (args: z.infer<z.ZodObject<S>>, ctx) => {
+  const tool = <S extends z.ZodRawShape>(name: string, description: string, shape: S, run: (args: z.infer<z.ZodObject<S>>) => Promise<unknown>, annotations: Record<string, boolean> = readOnly) =>
+    server.registerTool(name, { description, inputSchema: z.object(shape), annotations }, async (args: z.infer<z.ZodObject<S>>, ctx) => {
       const startMs = Date.now();
       const tp = (ctx?.mcpReq?._meta as { traceparent?: unknown } | undefined)?.traceparent;
       const call = () => ({ startMs, endMs: Date.now(), ...(typeof tp === 'string' ? { traceparent: tp } : {}) });
@@ -74,6 +89,16 @@ export function buildEditorServer(port: EditorLanguagePort, sessionKey: string, 
   tool('hover', 'The hover information (types, documentation) at a position.', Position, (a) => port.hover(a.path, a.line, a.column));
   tool('open_documents', 'The documents open in the editor, with their version and whether they have unsaved changes.', {}, () => port.openDocuments());
   tool('selection', "The person's current selection in the active editor (file, version, range, text), or null.", {}, () => port.selection());
+  if (remote) {
+    tool('remote_agents', 'The remote (A2A) agents the person added to the editor: id, name, version, skills, and whether their card is verified.', {}, () => remote.list());
+    tool(
+      'delegate_to_remote_agent',
+      'Hands a task to one of the remote agents (A2A). The person is asked to approve each delegation first. Give taskId to reply to a task that waits for input. Returns the task: its state, status message and artifacts.',
+      { agentId: z.string().min(1).describe('The id from remote_agents'), message: z.string().min(1).max(100_000).describe('Exactly what the remote agent receives'), taskId: z.string().optional().describe('A taskId returned earlier, to reply to a task that waits for input') },
+      (a) => remote.delegate(sessionKey, a),
+      { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
+    );
+  }
   return server;
 }
 
@@ -87,6 +112,7 @@ export class EditorMcpServer {
     private readonly port: EditorLanguagePort,
     private readonly record: ToolCallRecorder,
     private readonly version: string,
+    private readonly remote?: RemoteAgentsPort,
   ) {}
 
   /**
@@ -97,7 +123,7 @@ export class EditorMcpServer {
     if (this.url) return this.url;
     const checkHost = localhostHostValidation();
     const checkOrigin = localhostOriginValidation();
-    const handle = (sessionKey: string) => toNodeHandler(createMcpHandler(() => buildEditorServer(this.port, sessionKey, this.record, this.version), { legacy: 'stateless' }));
+    const handle = (sessionKey: string) => toNodeHandler(createMcpHandler(() => buildEditorServer(this.port, sessionKey, this.record, this.version, this.remote), { legacy: 'stateless' }));
     this.server = createServer((req: IncomingMessage, res: ServerResponse) => {
       if (!checkHost(req, res) || !checkOrigin(req, res)) return;
       const sessionKey = this.sessionOf(req.headers.authorization);

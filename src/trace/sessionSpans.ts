@@ -82,10 +82,13 @@ export class SessionSpans {
   private toolCall(tc: SessionState['toolCalls'][string]): void {
     let span = this.tools.get(tc.toolCallId);
     if (!span) {
+      // A call the editor hosts for the agent (`editor-…`, e.g. a delegation it asked for through the
+      // editor's MCP server) hangs under the agent's tool call that is running: the one that caused it.
+      const cause = tc.toolCallId.startsWith('editor-') ? [...this.tools.values()].filter((t) => !this.ended.has(t)).at(-1) : undefined;
       span = this.tracing.tracer.startSpan(
         `execute_tool ${tc.title || tc.kind}`,
         { kind: SpanKind.INTERNAL, attributes: { [SWITCHBOARD.spanKind]: 'tool', [GEN_AI.operationName]: 'execute_tool', [GEN_AI.toolName]: tc.title || tc.kind, [GEN_AI.toolCallId]: tc.toolCallId, [GEN_AI.toolType]: 'function', [SWITCHBOARD.toolKind]: tc.kind } },
-        under(this.turn ?? this.session),
+        under(cause ?? this.turn ?? this.session),
       );
       this.tools.set(tc.toolCallId, span);
     }
@@ -138,6 +141,11 @@ export class SessionSpans {
     );
     if (outcome !== 'ok') span.setStatus({ code: SpanStatusCode.ERROR, message: outcome });
     span.end(call.endMs);
+  }
+
+  /** The span of a tool call (while the session knows it). */
+  toolSpan(toolCallId: string): Span | undefined {
+    return this.tools.get(toolCallId);
   }
 
   /** Names the agent's version on the session span (from `initialize`'s `agentInfo`). */

@@ -13,6 +13,7 @@ import { RemoteAgent, type DelegatedTask } from '../a2a/remote';
 import { artifactText } from '../a2a/taskModel';
 import type { AuditEntry } from '../policy/audit';
 import type { Tracing } from '../trace/tracing';
+import type { Span } from '@opentelemetry/api';
 import { parseRemoteNode, RemoteAgentsTree, type RemoteEntry, type RemoteNode } from './remoteAgentsTree';
 
 const LIST_KEY = 'agentSwitchboard.remoteAgents';
@@ -71,6 +72,54 @@ export class RemoteAgentsCenter implements vscode.Disposable {
     return this.entries.map((e) => ({ id: e.id, url: e.url, name: e.agent?.name, version: e.agent?.checked.card.version, signature: e.agent?.checked.signature.state, error: e.error, tasks: e.agent?.tasks ?? [] }));
   }
 
+  /** What an agent in a session may know of the remote agents (the `remote_agents` tool). */
+  async summaries(): Promise<unknown> {
+    await this.load();
+    return this.entries
+      .filter((e) => e.agent)
+      .map((e) => {
+        const c = e.agent!.checked;
+        return { id: e.id, name: c.card.name, version: c.card.version, description: c.card.description, card: c.signature.state === 'verified' ? 'verified signature' : 'unverified', skills: (c.card.skills ?? []).map((k) => ({ id: k.id, name: k.name, description: k.description, examples: k.examples })) };
+      });
+  }
+
+  /**
+   * A delegation an agent asked for through the editor's MCP server: put to the person through the
+   * session (`host`: a tool card and a permission request), then sent, with the task's span under
+   * that tool call. A `taskId` continues a task that waits for input.
+   * @returns the task as the remote agent left it.
+   * @throws Error when the agent is unknown, the person refuses, or the remote agent fails.
+   */
+  async delegateForSession(
+    session: { key: string; agentName: string; host: (call: { title: string; kind: 'other'; rawInput: unknown }, run: (parent: Span | undefined) => Promise<string>) => Promise<string> },
+    args: { agentId: string; message: string; taskId?: string },
+  ): Promise<unknown> {
+    await this.load();
+    const agent = this.agent(args.agentId);
+    const c = agent.checked;
+    const preview = args.message.length > 160 ? `${args.message.slice(0, 159)}…` : args.message;
+    // The title carries the message's hash, so the intent the person approves names this exact text.
+    const title = `${args.taskId ? 'Reply to' : 'Delegate to'} remote agent ${agent.name} (${c.signature.state === 'verified' ? 'signed card' : 'unverified card'}): "${preview}" [sha256 ${sha256(args.message).slice(0, 16)}]`;
+    let result: unknown;
+    await session.host({ title, kind: 'other', rawInput: { remoteAgent: agent.name, card: c.cardUrl, interface: c.chosen.url, message: args.message, ...(args.taskId ? { taskId: args.taskId } : {}) } }, async (parent) => {
+      const entry = args.taskId
+        ? await agent.reply(args.taskId, args.message)
+        : await agent.delegate(args.message, { traceKey: session.key, parent }, { kind: 'agent', sessionKey: session.key, agentName: session.agentName });
+      this.deps.audit({
+        sessionId: session.key,
+        agentId: `a2a:${c.cardUrl}`,
+        event: 'effect',
+        decision: args.taskId ? 'reply' : 'delegate',
+        decidedBy: 'person',
+        detail: { requestedBy: session.agentName, agent: agent.name, version: c.card.version, signature: c.signature.state, textSha256: sha256(args.message), textLength: args.message.length, task: entry.task.taskId, state: entry.task.state },
+      });
+      result = taskResult(entry);
+      if (entry.error) throw new Error(entry.error);
+      return JSON.stringify(result, null, 2);
+    });
+    return result;
+  }
+
   /** The trace key of an agent's delegations from the panel. */
   static traceKey(agentId: string): string {
     return `remote:${agentId}`;
@@ -102,19 +151,7 @@ export class RemoteAgentsCenter implements vscode.Disposable {
     this.save();
     await this.connect(entry);
     if (entry.error) void vscode.window.showWarningMessage(`The remote agent at ${entry.url} could not be added: ${entry.error}`);
-    else await this.showCardDetails(entry.id);
     return entry.id;
-  }
-
-  /** Unfolds what the person judges a new agent by: its skills, interfaces and security schemes. */
-  private async showCardDetails(agentId: string): Promise<void> {
-    if (!this.view.visible) return;
-    for (const group of ['skills', 'interfaces', 'security'] as const) {
-      const node = this.tree.node<RemoteNode>({ type: 'group', agentId, group });
-      if (this.tree.getChildren({ type: 'agent', agentId }).some((n) => n.type === 'group' && n.group === group)) {
-        await Promise.resolve(this.view.reveal(node, { expand: true, select: false, focus: false })).catch(() => undefined);
-      }
-    }
   }
 
   private async connect(entry: RemoteEntry | undefined): Promise<void> {
@@ -256,4 +293,11 @@ export class RemoteAgentsCenter implements vscode.Disposable {
 
 function sha256(text: string): string {
   return createHash('sha256').update(text).digest('hex');
+}
+
+/** A task as an agent reads it back: ids, state, the agent's last words, artifacts (text, capped). */
+function taskResult(entry: DelegatedTask): unknown {
+  const t = entry.task;
+  const cap = (s: string) => (s.length > 64 * 1024 ? `${s.slice(0, 64 * 1024)}… [cut]` : s);
+  return { taskId: entry.localId, remoteTaskId: t.taskId, state: t.state, ...(t.statusText ? { status: t.statusText } : {}), ...(entry.error ? { error: entry.error } : {}), artifacts: t.artifacts.map((a) => ({ name: a.name, text: cap(artifactText(a)) })) };
 }

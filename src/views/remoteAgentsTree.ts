@@ -124,7 +124,8 @@ export class RemoteAgentsTree implements vscode.TreeDataProvider<RemoteNode>, vs
     const card = agent.checked.card;
     if (node.type === 'group') {
       const labels = { tasks: `Tasks (${agent.tasks.length})`, skills: `Skills (${(card.skills ?? []).length})`, interfaces: 'Interfaces', security: 'Security schemes' };
-      const item = new vscode.TreeItem(labels[node.group], node.group === 'tasks' && agent.tasks.length ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.Collapsed);
+      // Open at first: the skills, interfaces and schemes are what the person judges an agent by.
+      const item = new vscode.TreeItem(labels[node.group], node.group !== 'tasks' || agent.tasks.length ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.Collapsed);
       item.iconPath = new vscode.ThemeIcon({ tasks: 'tasklist', skills: 'tools', interfaces: 'plug', security: 'shield' }[node.group]);
       item.contextValue = `remote.group.${node.group}`;
       return item;

@@ -14,6 +14,15 @@ import { applyEvent, newTask, stateName } from '../../src/a2a/taskModel';
 import { TraceStore } from '../../src/trace/store';
 import { Tracing } from '../../src/trace/tracing';
 import { SWITCHBOARD } from '../../src/trace/semconv';
+import { Client as McpClient, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { AgentConnection } from '../../src/acp/connection';
+import { SessionController } from '../../src/acp/sessionController';
+import { SessionTerminals } from '../../src/acp/sessionTerminals';
+import { EditorMcpServer, type EditorLanguagePort } from '../../src/mcp/editorServer';
+import { SessionSpans } from '../../src/trace/sessionSpans';
+import { MemoryFiles } from '../fakes/memoryFiles';
+import { scriptedAgent } from '../fakes/inProcessAgent';
+import { testPolicy } from '../fakes/policy';
 
 const FAKE = path.join(__dirname, '..', 'fakes', 'a2a-server.mjs');
 
@@ -218,6 +227,75 @@ describe('A2A remote agents', function () {
     // The interface the client uses is the one shown: 1.0 before 0.3, bindings without case.
     const mixed = await fetchAgentCard('https://agent.example', { fetch: serve(card({ supportedInterfaces: [{ url: 'https://old.example', protocolBinding: 'JSONRPC', protocolVersion: '0.3' }, { url: 'https://new.example', protocolBinding: 'jsonrpc', protocolVersion: '1.0' }] })) });
     assert.deepEqual(mixed.chosen, { url: 'https://new.example', protocolBinding: 'JSONRPC', protocolVersion: '1.0' });
+  });
+
+  it('an agent delegates through the editor\'s MCP server only when the person allows it; the task hangs under the agent\'s tool call', async () => {
+    const url = await fake();
+    const store = new TraceStore();
+    const tracing = new Tracing(store, '0.0.0');
+    const remote = await RemoteAgent.connect('r1', url, { tracing });
+    const none = async () => [];
+    const port: EditorLanguagePort = { diagnostics: none, definition: none, references: none, documentSymbols: none, workspaceSymbols: none, hover: none, openDocuments: none, selection: async () => null };
+    const session: { c?: SessionController } = {};
+    // The glue the extension has (RemoteAgentsCenter.delegateForSession), reduced to what is tested here.
+    const editor = new EditorMcpServer(port, () => undefined, '0.0.0', {
+      list: async () => [{ id: 'r1', name: remote.name }],
+      delegate: async (key, a) => {
+        let out: unknown;
+        await session.c!.hostToolCall({ title: `Delegate to ${remote.name}: ${a.message}`, kind: 'other' }, async (parent) => {
+          const e = await remote.delegate(a.message, { traceKey: key, parent }, { kind: 'agent', sessionKey: key, agentName: 'Scripted' });
+          out = { state: e.task.state, status: e.task.statusText };
+          return JSON.stringify(out);
+        });
+        return out;
+      },
+    });
+    const mcpUrl = await editor.start();
+    const results: unknown[] = [];
+    const agent = scriptedAgent(async (t) => {
+      await t.update({ sessionUpdate: 'tool_call', toolCallId: 'tc1', title: 'Ask the research agent', kind: 'other', status: 'in_progress' });
+      const mcp = new McpClient({ name: 'agent', version: '0' });
+      await mcp.connect(new StreamableHTTPClientTransport(new URL(mcpUrl), { requestInit: { headers: { authorization: `Bearer ${editor.tokenFor('k')}` } } }));
+      for (const message of ['Summarise the changelog', 'Refused one']) {
+        const r = await mcp.callTool({ name: 'delegate_to_remote_agent', arguments: { agentId: 'r1', message } });
+        results.push(r.isError ? { error: (r.content as { text: string }[])[0].text } : (r.structuredContent as { result: unknown }).result);
+      }
+      await mcp.close();
+      await t.update({ sessionUpdate: 'tool_call_update', toolCallId: 'tc1', status: 'completed' });
+      return 'end_turn';
+    });
+    const conn = await AgentConnection.connect(agent, { agentName: 'Scripted', clientInfo: { name: 't', version: '0' } });
+    const c = new SessionController({ key: 'k', agentId: 'scripted', agentName: 'Scripted', cwd: '/w' }, new MemoryFiles(), new SessionTerminals('/w', () => process.env), testPolicy({ roots: ['/w'], readCurrent: async () => null }));
+    session.c = c;
+    c.traceWith(new SessionSpans(tracing, c.state));
+    // The person allows the first delegation and refuses the second.
+    let asked = 0;
+    c.onDidChange(() => {
+      const waiting = Object.values(c.state.permissions).find((p) => p.state === 'waiting');
+      if (waiting) queueMicrotask(() => c.answerPermission(waiting.permissionId, asked++ === 0 ? 'allow' : 'reject', 'person'));
+    });
+    try {
+      await c.attach(conn);
+      await c.prompt('delegate');
+      assert.deepEqual(results, [{ state: 'input-required', status: 'Short or long?' }, { error: 'The person refused it.' }]);
+      assert.equal(remote.tasks.length, 1, 'nothing was sent for the refused one');
+      const cards = Object.values(c.state.toolCalls).filter((tc) => tc.toolCallId.startsWith('editor-'));
+      assert.deepEqual(cards.map((tc) => [tc.title, tc.status]), [['Delegate to Fake Research Agent: Summarise the changelog', 'completed'], ['Delegate to Fake Research Agent: Refused one', 'rejected']]);
+      const spans = store.spans('k');
+      const agentTool = spans.find((x) => x.name === 'execute_tool Ask the research agent')!;
+      const hosted = spans.find((x) => x.name === 'execute_tool Delegate to Fake Research Agent: Summarise the changelog')!;
+      const task = spans.find((x) => x.attributes[SWITCHBOARD.spanKind] === 'delegation')!;
+      assert.equal(hosted.parentSpanId, agentTool.spanId, 'the hosted call hangs under the agent\'s tool call that caused it');
+      assert.equal(task.parentSpanId, hosted.spanId);
+      assert.equal(task.attributes[SWITCHBOARD.decidedBy], 'agent:Scripted');
+      const permission = spans.find((x) => x.parentSpanId === hosted.spanId && x.attributes[SWITCHBOARD.spanKind] === 'permission')!;
+      assert.equal(permission.attributes[SWITCHBOARD.decidedBy], 'person');
+    } finally {
+      await c.dispose();
+      await editor.dispose();
+      remote.dispose();
+      await tracing.dispose();
+    }
   });
 
   it('folds stream events: JSON enum names, appended artifacts, bare messages', () => {

@@ -8,7 +8,7 @@ import * as assert from 'assert';
 import { spawn, type ChildProcess } from 'child_process';
 import * as path from 'path';
 import * as vscode from 'vscode';
-import { api, until } from './util';
+import { api, autoAnswer, scenarioAgent, setAgents, until, workspaceDir } from './util';
 import { click, screenshot } from './screenshot';
 
 const ROOT = path.resolve(__dirname, '..', '..', '..');
@@ -86,5 +86,52 @@ describe('remote agents (A2A)', () => {
     for (const r of a.remoteAgents()) await vscode.commands.executeCommand('agentSwitchboard.a2a.remove', { type: 'agent', agentId: r.id });
     await click('.pane-header[aria-expanded="false"]:has-text("Changes")');
     await click('.pane-header[aria-expanded="false"]:has-text("MCP Servers")');
+  });
+
+  it('an agent delegates through the editor\'s MCP server: the person approves it, and the delegation view shows agent → remote agent', async function () {
+    this.timeout(120_000);
+    const a = await api();
+    const fake = await startFake();
+    procs.push(fake.proc);
+    const remoteId = (await vscode.commands.executeCommand('agentSwitchboard.a2a.add', fake.url)) as string;
+    await setAgents([scenarioAgent('mcp-agent', 'editor-mcp')]);
+    const key = await a.startSession({ agentId: 'mcp-agent', cwd: workspaceDir() });
+    const decided: string[] = [];
+    const answering = autoAnswer(a, key, 'allow_once', decided);
+    try {
+      const script = { calls: [{ tool: 'remote_agents' }, { tool: 'delegate_to_remote_agent', args: { agentId: remoteId, message: 'Summarise the changelog' } }] };
+      assert.strictEqual((await a.prompt(key, JSON.stringify(script))).stopReason, 'end_turn');
+      const s = a.session(key)!;
+      const answer = s.entries.filter((e) => e.kind === 'agent').map((e) => (e.kind === 'agent' ? e.text : '')).join('\n');
+      const results = answer.split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as { tool: string; result?: { state?: string; status?: string; taskId?: string }; error?: unknown });
+      const listed = results.find((r) => r.tool === 'remote_agents')?.result as unknown as { id: string; card: string }[];
+      assert.deepStrictEqual(listed.map((r) => [r.id, r.card]), [[remoteId, 'unverified']]);
+      const delegated = results.find((r) => r.tool === 'delegate_to_remote_agent');
+      assert.strictEqual(delegated?.result?.state, 'input-required', answer);
+      assert.strictEqual(delegated?.result?.status, 'Short or long?');
+      // The person was asked, on a card that names the remote agent and the message.
+      const hosted = Object.values(s.toolCalls).find((t) => t.toolCallId.startsWith('editor-'));
+      assert.match(hosted?.title ?? '', /^Delegate to remote agent Fake Research Agent \(unverified card\): "Summarise the changelog" \[sha256 [0-9a-f]{16}\]$/);
+      assert.strictEqual(hosted?.status, 'completed');
+      // One trace: the agent's tool call → the hosted delegation (decided by the answer) → the remote task.
+      const spans = a.traceSpans(key);
+      const task = spans.find((x) => x.attributes['agent_switchboard.span.kind'] === 'delegation');
+      assert.ok(task, spans.map((x) => x.name).join(', '));
+      assert.strictEqual(task.attributes['agent_switchboard.decided_by'], `agent:${s.agentName}`);
+      assert.deepStrictEqual(decided, [`${hosted!.toolCallId}:allow`], 'the person (here the test, through the API) was asked once');
+      const hostedSpan = spans.find((x) => x.spanId === task.parentSpanId);
+      assert.strictEqual(hostedSpan?.attributes['gen_ai.tool.call.id'], hosted!.toolCallId);
+      assert.ok(spans.some((x) => x.parentSpanId === hostedSpan!.spanId && x.attributes['agent_switchboard.span.kind'] === 'permission'));
+      await vscode.commands.executeCommand('workbench.action.closeAllGroups');
+      await vscode.commands.executeCommand('agentSwitchboard.showTrace', key);
+      await click('button.tab[data-tab="delegation"]', 30_000);
+      await screenshot('delegation-remote', 30000, { waitForSelector: 'body:has(.hop-remote .chip:has-text("input-required")):has(.hop-tool:has(> .hop-head .hop-label:has-text("Delegate to remote agent")) > .notes .chip:has-text("an extension (API)"))' });
+      await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
+    } finally {
+      answering.dispose();
+      await a.closeSession(key);
+      await vscode.commands.executeCommand('agentSwitchboard.a2a.remove', { type: 'agent', agentId: remoteId });
+      await setAgents([]);
+    }
   });
 });

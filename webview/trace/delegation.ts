@@ -125,6 +125,10 @@ export function delegation(spans: readonly SpanRecord[]): Hop {
     }
     return client;
   };
+  // Hops first, links after: a parent may sort after its child (spans that start in the same
+  // millisecond keep no order), so no hop may depend on having been seen before.
+  const permissions: SpanRecord[] = [];
+  const linked: [SpanRecord, Hop][] = [];
   for (const s of ordered) {
     const kind = s.attributes[A.kind];
     let hop: Hop | undefined;
@@ -139,16 +143,20 @@ export function delegation(spans: readonly SpanRecord[]): Hop {
     } else if (kind === 'delegation') {
       hop = remoteHop(s);
     } else if (kind === 'permission') {
-      // A permission is not a hop: it annotates the tool call it was asked for.
-      const tool = holder(s);
-      const decision = str(s, A.decision);
-      tool.notes.push({ label: 'decided by', value: deciderText(str(s, A.decidedBy) ?? (decision ? undefined : 'waiting')), tone: decision?.startsWith('allow') ? 'ok' : decision ? 'error' : 'warn' });
-      tool.notes.push({ label: 'decision', value: decision ?? 'waiting for you' }, ...grantNotes(s));
+      permissions.push(s);
       continue;
     }
     if (!hop) continue;
     hops.set(s.spanId, hop);
-    holder(s).children.push(hop);
+    linked.push([s, hop]);
+  }
+  for (const [s, hop] of linked) holder(s).children.push(hop);
+  // A permission is not a hop: it annotates the tool call it was asked for.
+  for (const s of permissions) {
+    const tool = holder(s);
+    const decision = str(s, A.decision);
+    tool.notes.push({ label: 'decided by', value: deciderText(str(s, A.decidedBy) ?? (decision ? undefined : 'waiting')), tone: decision?.startsWith('allow') ? 'ok' : decision ? 'error' : 'warn' });
+    tool.notes.push({ label: 'decision', value: decision ?? 'waiting for you' }, ...grantNotes(s));
   }
   // A tool call nobody was asked about: the agent acted on its own (or its effects say who allowed them).
   for (const hop of hops.values()) {

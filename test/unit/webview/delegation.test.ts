@@ -72,6 +72,17 @@ describe('delegation view', () => {
     assert.equal(notes(hop)['decided by'], 'you');
   });
 
+  it('a permission that sorts before its tool call (same millisecond) still annotates that call', () => {
+    const session = span('session A', { [K]: 'session' });
+    const outer = span('execute_tool Ask', { [K]: 'tool' }, session);
+    const hosted = span('execute_tool Delegate', { [K]: 'tool' }, outer);
+    const permission = span('permission Delegate', { [K]: 'permission', 'agent_switchboard.decision': 'allow_once', 'agent_switchboard.decided_by': 'person' }, hosted);
+    permission.startMs = hosted.startMs;
+    const root = delegation([session, outer, permission, hosted]);
+    assert.equal(notes(find(root, 'Delegate'))['decided by'], 'you');
+    assert.equal(notes(find(root, 'Ask'))['decided by'], 'the agent, on its own (no permission asked)');
+  });
+
   it('words for who decided', () => {
     assert.equal(deciderText('api'), 'an extension (API)');
     assert.equal(deciderText('rule'), 'a policy rule');
