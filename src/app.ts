@@ -56,7 +56,9 @@ export class App implements vscode.Disposable {
   readonly traces = new TraceStore();
   private readonly tracing: Tracing;
   // A session's agent may only add to its own session's traces; MCP servers (shared) join by trace id.
-  private readonly otlp = new OtlpReceiver({ onSpans: (spans, sender) => (sender.startsWith('session:') ? { refused: this.traces.addFrom(sender.slice('session:'.length), spans) } : this.traces.add(spans)) });
+  // Each sender adds only to its own traces: a session's agent to its session's, an MCP server we
+  // launched to the server's own trace (`mcp:<id>`, the store key of that trace).
+  private readonly otlp = new OtlpReceiver({ onSpans: (spans, sender) => ({ refused: this.traces.addFrom(sender.startsWith('session:') ? sender.slice('session:'.length) : sender, spans) }) });
   private readonly mcpSpans: McpSpans;
   private readonly tracePanels: TracePanels;
   private forwarder: TraceForwarder | undefined;
@@ -91,7 +93,11 @@ export class App implements vscode.Disposable {
     this.mcpSpans = new McpSpans(this.tracing);
     this.mcp = new McpCenter(context, (m) => this.log.warn(m), (e) => this.audit.append(e), {
       tracer: this.mcpSpans,
-      otelEnv: (serverId) => this.receiverEnv(`mcp:${serverId}`),
+      // A fresh token for each start: a stopped server's token stops working.
+      otelEnv: (serverId) => {
+        this.otlp.revoke(mcpTraceKey(serverId));
+        return this.receiverEnv(mcpTraceKey(serverId));
+      },
     });
     this.editorMcp = new EditorMcpServer(
       new VscodeLanguagePort(roots),
@@ -103,10 +109,10 @@ export class App implements vscode.Disposable {
       version,
       {
         list: () => this.remoteAgents.summaries(),
-        delegate: (sessionKey, args) => {
+        delegate: (sessionKey, args, signal) => {
           const c = this.manager.get(sessionKey);
           if (!c) throw new Error('That session has ended.');
-          return this.remoteAgents.delegateForSession({ key: sessionKey, agentName: c.state.agentName, host: (call, run) => c.hostToolCall(call, run) }, args);
+          return this.remoteAgents.delegateForSession({ key: sessionKey, agentName: c.state.agentName, host: (call, run) => c.hostToolCall(call, run, signal) }, args);
         },
       },
     );

@@ -347,7 +347,8 @@ export class RemoteAgent {
           [GEN_AI.agentId]: this.checked.cardUrl,
           [SWITCHBOARD.agentVersion]: card.version ?? '',
           [SWITCHBOARD.a2aCardSignature]: this.checked.signature.state,
-          [SWITCHBOARD.decidedBy]: entry.requestedBy.kind === 'person' ? 'person' : `agent:${entry.requestedBy.agentName}`,
+          // From the panel the person both asks and decides; an agent's request was decided on its tool card.
+          ...(entry.requestedBy.kind === 'person' ? { [SWITCHBOARD.decidedBy]: 'person', [SWITCHBOARD.requestedBy]: 'person' } : { [SWITCHBOARD.requestedBy]: `agent:${entry.requestedBy.agentName}` }),
           'server.address': new URL(this.checked.chosen.url).host,
         },
       },

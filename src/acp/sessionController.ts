@@ -19,6 +19,11 @@ import { mergeToolCall, reduce, type SessionAction } from './session/reducer';
 import { createSessionState, type SessionPatch, type SessionState, type TerminalView, type ToolCallView } from './session/types';
 import type { SessionSpans } from '../trace/sessionSpans';
 import type { Span } from '@opentelemetry/api';
+import { randomUUID } from 'node:crypto';
+
+/** Tool call ids of the calls the editor hosts for the agent. */
+const HOSTED_PREFIX = 'editor-';
+const isHostedId = (id: string) => id.startsWith(HOSTED_PREFIX);
 /** Client-hosted file access for one session (ACP `fs/*`). Errors thrown become JSON-RPC errors. */
 export interface FileSystemPort {
   read(params: acp.ReadTextFileRequest): Promise<acp.ReadTextFileResponse>;
@@ -60,7 +65,8 @@ export class SessionController implements SessionHandlers {
   /** "Allow for this session / workspace" choices, by permission id, until the answer is recorded. */
   private readonly grantScopes = new Map<string, 'session' | 'workspace' | 'always'>();
   private permissionSeq = 0;
-  private hostedSeq = 0;
+  /** Aborts the editor-hosted tool calls still running when the session ends. */
+  private readonly hostedAbort = new AbortController();
   private currentTurn: Promise<acp.PromptResponse> | undefined;
   private disposed = false;
 
@@ -211,10 +217,18 @@ export class SessionController implements SessionHandlers {
   // ---- SessionHandlers: the agent's requests for this session ----
 
   onUpdate(update: acp.SessionUpdate): void {
+    // The editor's own tool calls (`editor-…`) are not the agent's to change: it could slip content
+    // into a card the person is about to approve.
+    if ((update.sessionUpdate === 'tool_call' || update.sessionUpdate === 'tool_call_update') && isHostedId(update.toolCallId)) return;
     this.dispatch({ type: 'update', update });
   }
 
   async requestPermission(params: acp.RequestPermissionRequest, signal: AbortSignal): Promise<acp.RequestPermissionResponse> {
+    if (isHostedId(params.toolCall.toolCallId)) throw RequestError.invalidParams(undefined, 'That tool call belongs to the editor.');
+    return this.askPermission(params, signal);
+  }
+
+  private async askPermission(params: acp.RequestPermissionRequest, signal: AbortSignal): Promise<acp.RequestPermissionResponse> {
     const permissionId = `p${++this.permissionSeq}`;
     // The intent is built from the call as merged so far (earlier updates plus this request), before
     // the card is shown: the person approves exactly what the card shows, hash included.
@@ -253,11 +267,18 @@ export class SessionController implements SessionHandlers {
    * @returns the text `run` produced.
    * @throws Error when the person refused or cancelled, or `run` failed (the card says so too).
    */
-  async hostToolCall(call: { title: string; kind: acp.ToolKind; rawInput?: unknown }, run: (parent: Span | undefined) => Promise<string>, signal: AbortSignal = new AbortController().signal): Promise<string> {
+  async hostToolCall(
+    call: { title: string; kind: acp.ToolKind; rawInput?: unknown },
+    run: (parent: Span | undefined, decidedBy: string, signal: AbortSignal) => Promise<string>,
+    signal: AbortSignal = new AbortController().signal,
+  ): Promise<string> {
     if (this.disposed || !this.state.sessionId) throw new Error('The session is not running.');
-    const toolCallId = `editor-${++this.hostedSeq}`;
+    // An id the agent cannot guess, and updates to it from the agent are dropped (see onUpdate).
+    const toolCallId = `${HOSTED_PREFIX}${randomUUID()}`;
+    // Stops with the caller (the agent withdrew its MCP request) or with the session.
+    const stop = AbortSignal.any([signal, this.hostedAbort.signal]);
     this.dispatch({ type: 'update', update: { sessionUpdate: 'tool_call', toolCallId, title: call.title, kind: call.kind, status: 'pending', rawInput: call.rawInput } });
-    const answer = await this.requestPermission(
+    const answer = await this.askPermission(
       {
         sessionId: this.state.sessionId,
         toolCall: { toolCallId },
@@ -266,7 +287,7 @@ export class SessionController implements SessionHandlers {
           { optionId: 'reject', name: 'Reject', kind: 'reject_once' },
         ],
       },
-      signal,
+      stop,
     );
     const finish = (status: 'completed' | 'failed', text: string) =>
       this.dispatch({ type: 'update', update: { sessionUpdate: 'tool_call_update', toolCallId, status, content: [{ type: 'content', content: { type: 'text', text } }] } });
@@ -275,9 +296,14 @@ export class SessionController implements SessionHandlers {
       finish('failed', why);
       throw new Error(why);
     }
+    if (stop.aborted) {
+      finish('failed', 'Withdrawn before it ran.');
+      throw new Error('The request was withdrawn.');
+    }
+    const p = Object.values(this.state.permissions).find((x) => x.toolCallId === toolCallId);
     this.dispatch({ type: 'update', update: { sessionUpdate: 'tool_call_update', toolCallId, status: 'in_progress' } });
     try {
-      const text = await run(this.spans?.toolSpan(toolCallId));
+      const text = await run(this.spans?.toolSpan(toolCallId), p?.answeredBy ?? 'person', stop);
       finish('completed', text);
       return text;
     } catch (err) {
@@ -361,6 +387,8 @@ export class SessionController implements SessionHandlers {
   /** Ends the session: answers open requests, kills its terminals and the agent's process group. */
   async dispose(): Promise<void> {
     if (this.disposed) return;
+    // What the editor runs for this session's agent (a delegation under way) stops with it.
+    this.hostedAbort.abort(new Error('The session closed.'));
     this.dispatch({ type: 'closed' });
     this.spans?.end();
     this.disposed = true;

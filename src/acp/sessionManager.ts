@@ -12,6 +12,7 @@ import { AgentConnection, AgentLaunchError, errorMessage } from './connection';
 import type { EffectPolicy } from '../policy/effectPolicy';
 import { SessionController, type FileSystemPort, type SessionChange, type TerminalsPort } from './sessionController';
 import { SessionSpans } from '../trace/sessionSpans';
+import { addOtelEnv } from '../trace/receiver';
 import type { Tracing } from '../trace/tracing';
 
 /** What the manager needs from its host. */
@@ -84,8 +85,8 @@ export class SessionManager {
       // The agent's own spans (if it exports OpenTelemetry) go to our receiver, under this session.
       const otel = spans && (await this.deps.otelEnv?.(key));
       const env = agentEnv(this.deps.baseEnv(), agent.env);
-      // What the agent's configuration already sets about OpenTelemetry wins over ours.
-      if (otel && spans) for (const [k, v] of Object.entries({ ...otel, TRACEPARENT: spans.traceContext().traceparent })) if (env[k] === undefined) env[k] = v;
+      // What the agent's configuration (or the person's environment) says about OpenTelemetry wins over ours.
+      if (otel && spans) addOtelEnv(env, otel, spans.traceContext().traceparent);
       connection = await AgentConnection.start(
         {
           command: agent.resolvedCommand ?? agent.command,

@@ -19,6 +19,7 @@ import { elicitationProblems, withDefaults, type ElicitationAnswer, type Elicito
 import { offersTasks, RawDispatcher, TaskRunner, type TaskProgress } from './tasks';
 import { isUnauthorized, McpOAuthProvider, type AuthorizationPort, type OAuthProviderOptions, type SecretStore } from './oauth';
 import type { McpTracer } from '../trace/mcpSpans';
+import { addOtelEnv } from '../trace/receiver';
 
 /** Where a server is in its life. */
 export type McpServerState =
@@ -353,8 +354,8 @@ export class McpServerConnection {
 
   /** Runs one request under its span; a result with `isError` marks the span failed too. */
   private async traced<T>(method: string, target: string, run: (meta: Record<string, string> | undefined) => Promise<T>): Promise<T> {
-    const protocolVersion = this._state.state === 'running' ? this._state.protocolVersion : undefined;
-    const t = this.options.tracer?.call(this.id, method, target, protocolVersion);
+    // A server that is not running gets no request (the call fails at once) and so no span.
+    const t = this._state.state === 'running' ? this.options.tracer?.call(this.id, method, target, this._state.protocolVersion) : undefined;
     try {
       const result = await run(t?.meta as Record<string, string> | undefined);
       t?.end((result as { isError?: boolean } | undefined)?.isError ? 'the tool reported an error' : undefined);
@@ -427,8 +428,14 @@ export class McpServerConnection {
       if (v === null) delete env[k];
       else env[k] = v;
     }
-    // What the person or the definition already says about OpenTelemetry wins over ours.
-    for (const [k, v] of Object.entries(this.tracingEnv)) if (env[k] === undefined && !(k in t.env)) env[k] = v;
+    // What the person or the definition already says about OpenTelemetry wins over ours (all or nothing).
+    if (this.tracingEnv.TRACEPARENT) {
+      const { TRACEPARENT, ...ours } = this.tracingEnv;
+      const wanted: Record<string, string | null | undefined> = { ...env };
+      for (const [k, v] of Object.entries(t.env)) wanted[k] = v;
+      addOtelEnv(wanted, ours, TRACEPARENT);
+      for (const [k, v] of Object.entries(wanted)) if (typeof v === 'string' && env[k] === undefined && !(k in t.env)) env[k] = v;
+    }
     const max = this.options.stderrLines ?? 40;
     let partial = '';
     const transport = (this.stdio = new GroupStdioTransport({ command: t.command, args: t.args, env, cwd: t.cwd }, (chunk) => {

@@ -57,7 +57,7 @@ export interface RemoteAgentsPort {
    * @returns the task as the agent left it (state, status message, artifacts).
    * @throws Error when the person refuses or the agent cannot be reached.
    */
-  delegate(sessionKey: string, args: { agentId: string; message: string; taskId?: string }): Promise<unknown>;
+  delegate(sessionKey: string, args: { agentId: string; message: string; taskId?: string }, signal: AbortSignal): Promise<unknown>;
 }
 
 const Position = { path: z.string().min(1).describe('File path, absolute or relative to the workspace folder'), line: z.number().int().min(1).describe('1-based line'), column: z.number().int().min(1).describe('1-based column') };
@@ -66,13 +66,13 @@ const Position = { path: z.string().min(1).describe('File path, absolute or rela
 export function buildEditorServer(port: EditorLanguagePort, sessionKey: string, record: ToolCallRecorder, version: string, remote?: RemoteAgentsPort): McpServer {
   const server = new McpServer({ name: 'agent-switchboard-editor', title: 'Editor (Agent Switchboard)', version }, { capabilities: { tools: {} } });
   const readOnly = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
-  const tool = <S extends z.ZodRawShape>(name: string, description: string, shape: S, run: (args: z.infer<z.ZodObject<S>>) => Promise<unknown>, annotations: Record<string, boolean> = readOnly) =>
+  const tool = <S extends z.ZodRawShape>(name: string, description: string, shape: S, run: (args: z.infer<z.ZodObject<S>>, signal: AbortSignal) => Promise<unknown>, annotations: Record<string, boolean> = readOnly) =>
     server.registerTool(name, { description, inputSchema: z.object(shape), annotations }, async (args: z.infer<z.ZodObject<S>>, ctx) => {
       const startMs = Date.now();
       const tp = (ctx?.mcpReq?._meta as { traceparent?: unknown } | undefined)?.traceparent;
       const call = () => ({ startMs, endMs: Date.now(), ...(typeof tp === 'string' ? { traceparent: tp } : {}) });
       try {
-        const value = await run(args);
+        const value = await run(args, ctx?.mcpReq?.signal ?? new AbortController().signal);
         record(sessionKey, name, args as Record<string, unknown>, 'ok', call());
         return { content: [{ type: 'text' as const, text: JSON.stringify(value, null, 2) }], structuredContent: { result: value } };
       } catch (err) {
@@ -95,7 +95,7 @@ export function buildEditorServer(port: EditorLanguagePort, sessionKey: string, 
       'delegate_to_remote_agent',
       'Hands a task to one of the remote agents (A2A). The person is asked to approve each delegation first. Give taskId to reply to a task that waits for input. Returns the task: its state, status message and artifacts.',
       { agentId: z.string().min(1).describe('The id from remote_agents'), message: z.string().min(1).max(100_000).describe('Exactly what the remote agent receives'), taskId: z.string().optional().describe('A taskId returned earlier, to reply to a task that waits for input') },
-      (a) => remote.delegate(sessionKey, a),
+      (a, signal) => remote.delegate(sessionKey, a, signal),
       { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
     );
   }

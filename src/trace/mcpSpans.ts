@@ -54,7 +54,7 @@ export class McpSpans implements McpTracer {
 
   call(serverId: string, method: string, target: string, protocolVersion?: string): McpCallTrace {
     let server = this.servers.get(serverId);
-    // A call before the server's span exists (an HTTP server, whose life we do not own) opens one.
+    // Connections open the server's span when they start; a tracer used on its own opens one here.
     if (!server) {
       this.serverStarted(serverId, serverId);
       server = this.servers.get(serverId)!;

@@ -38,6 +38,19 @@ export interface OtlpExporterEnv {
 }
 
 /**
+ * Adds our exporter variables and `TRACEPARENT` to a child's environment — all of them or none: a
+ * process whose environment already says anything about OTLP export (`OTEL_EXPORTER_OTLP_*`,
+ * `OTEL_TRACES_EXPORTER`, `OTEL_SDK_DISABLED`) keeps exactly that, so its traces still go where the
+ * person sent them and our token never reaches their collector. `TRACEPARENT` is added unless set.
+ * `env` is changed in place; a value of null or undefined counts as unset.
+ */
+export function addOtelEnv(env: Record<string, string | null | undefined>, ours: Record<string, string>, traceparent: string): void {
+  const configured = Object.entries(env).some(([k, v]) => v !== undefined && v !== null && v !== '' && (/^OTEL_EXPORTER_OTLP_/.test(k) || k === 'OTEL_TRACES_EXPORTER' || k === 'OTEL_SDK_DISABLED'));
+  if (!configured) Object.assign(env, ours);
+  if (env.TRACEPARENT === undefined || env.TRACEPARENT === null) env.TRACEPARENT = traceparent;
+}
+
+/**
  * What another process sent, made safe to keep beside our own spans: marked as received, a span
  * without an end ends where it starts (only our tracer has spans that are really running), our own
  * attribute namespace and service name cannot be claimed.
@@ -143,6 +156,8 @@ export class OtlpReceiver {
       req.destroy();
       return;
     }
+    // The token may have been revoked while the body was read (its session closed): check again.
+    if (this.senderOf(req.headers.authorization) !== sender) return reply(401, { error: 'the token was revoked' });
     let body: unknown;
     try {
       body = JSON.parse(text);

@@ -34,6 +34,8 @@ export const SWITCHBOARD = {
   intentHash: 'agent_switchboard.intent.hash',
   decision: 'agent_switchboard.decision',
   decidedBy: 'agent_switchboard.decided_by',
+  /** Who asked for a delegation: `person`, or `agent:<name>` (then a permission span says who decided). */
+  requestedBy: 'agent_switchboard.requested_by',
   grantScope: 'agent_switchboard.grant.scope',
   verification: 'agent_switchboard.verification',
   agentVersion: 'agent_switchboard.agent.version',

@@ -17,9 +17,11 @@ export interface TraceStoreLimits {
   maxSpansPerSession: number;
   /** Spans of unclaimed traces kept for a session that may claim them later. */
   maxUnclaimedSpans: number;
+  /** Distinct traces a sender may open in one session (spans of further new traces are refused). */
+  maxTracesPerSession: number;
 }
 
-const DEFAULTS: TraceStoreLimits = { maxSessions: 50, maxSpansPerSession: 50_000, maxUnclaimedSpans: 10_000 };
+const DEFAULTS: TraceStoreLimits = { maxSessions: 50, maxSpansPerSession: 50_000, maxUnclaimedSpans: 10_000, maxTracesPerSession: 1_000 };
 
 interface SessionTrace {
   traceIds: Set<string>;
@@ -34,7 +36,9 @@ interface SessionTrace {
 export class TraceStore {
   private readonly sessions = new Map<string, SessionTrace>();
   private readonly owner = new Map<string, string>();
-  private readonly unclaimed = new Map<string, SpanRecord>();
+  /** Spans of traces nobody owns yet, by trace id then span id (claiming one trace is one lookup). */
+  private readonly unclaimed = new Map<string, Map<string, SpanRecord>>();
+  private unclaimedSize = 0;
   private readonly limits: TraceStoreLimits;
   private clock = 0;
   private readonly listeners = new Set<(sessionKey: string, spans: readonly SpanRecord[]) => void>();
@@ -54,9 +58,11 @@ export class TraceStore {
     const s = this.session(sessionKey);
     s.traceIds.add(traceId);
     this.owner.set(traceId, sessionKey);
-    const waiting = [...this.unclaimed.values()].filter((x) => x.traceId === traceId);
-    for (const x of waiting) this.unclaimed.delete(key(x));
-    if (waiting.length) this.add(waiting);
+    const waiting = this.unclaimed.get(traceId);
+    if (!waiting) return;
+    this.unclaimed.delete(traceId);
+    this.unclaimedSize -= waiting.size;
+    this.add([...waiting.values()]);
   }
 
   /** Adds or replaces spans; each goes to the session that owns its trace, or waits. */
@@ -65,8 +71,17 @@ export class TraceStore {
     for (const span of spans) {
       const sessionKey = this.owner.get(span.traceId);
       if (!sessionKey) {
-        this.unclaimed.set(key(span), span);
-        if (this.unclaimed.size > this.limits.maxUnclaimedSpans) this.unclaimed.delete(this.unclaimed.keys().next().value as string);
+        let waiting = this.unclaimed.get(span.traceId);
+        if (!waiting) this.unclaimed.set(span.traceId, (waiting = new Map()));
+        const before = waiting.size;
+        waiting.set(span.spanId, span);
+        this.unclaimedSize += waiting.size - before;
+        // Over the limit, the oldest waiting trace goes whole.
+        while (this.unclaimedSize > this.limits.maxUnclaimedSpans && this.unclaimed.size > 1) {
+          const [oldest, spans] = this.unclaimed.entries().next().value as [string, Map<string, SpanRecord>];
+          this.unclaimed.delete(oldest);
+          this.unclaimedSize -= spans.size;
+        }
         continue;
       }
       const s = this.session(sessionKey);
@@ -96,11 +111,14 @@ export class TraceStore {
    * @returns how many spans were refused.
    */
   addFrom(sessionKey: string, spans: readonly SpanRecord[]): number {
+    // A session that is gone (closed, dropped) takes nothing: late spans must not bring it back.
+    const s = this.sessions.get(sessionKey);
+    if (!s) return spans.length;
     let refused = 0;
     const accepted: SpanRecord[] = [];
     for (const span of spans) {
       const owner = this.owner.get(span.traceId);
-      if (owner && owner !== sessionKey) {
+      if ((owner && owner !== sessionKey) || (!owner && s.traceIds.size >= this.limits.maxTracesPerSession)) {
         refused++;
         continue;
       }
@@ -166,12 +184,11 @@ export class TraceStore {
     all.sort((a, b) => (a.endMs === undefined ? 1 : 0) - (b.endMs === undefined ? 1 : 0) || a.startMs - b.startMs);
     for (const x of all) {
       if (s.size <= target) break;
-      if (s.spans.get(x.traceId)?.delete(x.spanId)) s.size--;
+      const trace = s.spans.get(x.traceId);
+      if (trace?.delete(x.spanId)) s.size--;
+      // An emptied trace leaves no map behind (its ownership stays: later spans of it still belong here).
+      if (trace && !trace.size) s.spans.delete(x.traceId);
     }
     s.truncated = true;
   }
-}
-
-function key(s: SpanRecord): string {
-  return `${s.traceId}/${s.spanId}`;
 }

@@ -91,26 +91,42 @@ export class RemoteAgentsCenter implements vscode.Disposable {
    * @throws Error when the agent is unknown, the person refuses, or the remote agent fails.
    */
   async delegateForSession(
-    session: { key: string; agentName: string; host: (call: { title: string; kind: 'other'; rawInput: unknown }, run: (parent: Span | undefined) => Promise<string>) => Promise<string> },
+    session: {
+      key: string;
+      agentName: string;
+      host: (call: { title: string; kind: 'other'; rawInput: unknown }, run: (parent: Span | undefined, decidedBy: string, signal: AbortSignal) => Promise<string>) => Promise<string>;
+    },
     args: { agentId: string; message: string; taskId?: string },
   ): Promise<unknown> {
     await this.load();
-    const agent = this.agent(args.agentId);
+    const entry = this.entry(args.agentId);
+    // An agent learns only that an id is unknown or unusable, not the remote agent's address.
+    if (!entry?.agent) throw new Error(`There is no connected remote agent "${args.agentId}"; call remote_agents for the list.`);
+    const agent = entry.agent;
+    if (args.taskId) {
+      const own = agent.task(args.taskId);
+      if (!own || own.requestedBy.kind !== 'agent' || own.requestedBy.sessionKey !== session.key) throw new Error(`This session has no task "${args.taskId}" with that agent.`);
+    }
     const c = agent.checked;
     const preview = args.message.length > 160 ? `${args.message.slice(0, 159)}…` : args.message;
     // The title carries the message's hash, so the intent the person approves names this exact text.
     const title = `${args.taskId ? 'Reply to' : 'Delegate to'} remote agent ${agent.name} (${c.signature.state === 'verified' ? 'signed card' : 'unverified card'}): "${preview}" [sha256 ${sha256(args.message).slice(0, 16)}]`;
     let result: unknown;
-    await session.host({ title, kind: 'other', rawInput: { remoteAgent: agent.name, card: c.cardUrl, interface: c.chosen.url, message: args.message, ...(args.taskId ? { taskId: args.taskId } : {}) } }, async (parent) => {
-      const entry = args.taskId
-        ? await agent.reply(args.taskId, args.message)
-        : await agent.delegate(args.message, { traceKey: session.key, parent }, { kind: 'agent', sessionKey: session.key, agentName: session.agentName });
+    await session.host({ title, kind: 'other', rawInput: { remoteAgent: agent.name, card: c.cardUrl, interface: c.chosen.url, message: args.message, ...(args.taskId ? { taskId: args.taskId } : {}) } }, async (parent, decidedBy, signal) => {
+      const running = args.taskId
+        ? agent.reply(args.taskId, args.message)
+        : agent.delegate(args.message, { traceKey: session.key, parent }, { kind: 'agent', sessionKey: session.key, agentName: session.agentName });
+      // The agent withdrew its request or the session ended: the remote task is cancelled too.
+      const localId = args.taskId ?? agent.tasks.at(-1)?.localId;
+      const onAbort = () => localId && void agent.cancel(localId).catch(() => undefined);
+      signal.addEventListener('abort', onAbort, { once: true });
+      const entry = await running.finally(() => signal.removeEventListener('abort', onAbort));
       this.deps.audit({
         sessionId: session.key,
         agentId: `a2a:${c.cardUrl}`,
         event: 'effect',
         decision: args.taskId ? 'reply' : 'delegate',
-        decidedBy: 'person',
+        decidedBy,
         detail: { requestedBy: session.agentName, agent: agent.name, version: c.card.version, signature: c.signature.state, textSha256: sha256(args.message), textLength: args.message.length, task: entry.task.taskId, state: entry.task.state },
       });
       result = taskResult(entry);

@@ -60,6 +60,8 @@ export class RemoteAgentsTree implements vscode.TreeDataProvider<RemoteNode>, vs
   constructor(private readonly entries: () => RemoteEntry[]) {}
 
   refresh(): void {
+    // Nodes of tasks that are gone must not pile up: a full refresh starts the interned set afresh.
+    this.interned.clear();
     this.changed.fire(undefined);
   }
 

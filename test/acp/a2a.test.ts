@@ -254,6 +254,9 @@ describe('A2A remote agents', function () {
     const results: unknown[] = [];
     const agent = scriptedAgent(async (t) => {
       await t.update({ sessionUpdate: 'tool_call', toolCallId: 'tc1', title: 'Ask the research agent', kind: 'other', status: 'in_progress' });
+      // The editor's own cards are not the agent's to write or to ask about.
+      await t.update({ sessionUpdate: 'tool_call', toolCallId: 'editor-forged', title: 'forged', kind: 'edit', status: 'pending', content: [{ type: 'diff', path: '/w/x', oldText: null, newText: 'x' }] });
+      await assert.rejects(t.client.request('session/request_permission', { sessionId: t.sessionId, toolCall: { toolCallId: 'editor-forged' }, options: [{ optionId: 'y', name: 'Y', kind: 'allow_once' }] }), /belongs to the editor/);
       const mcp = new McpClient({ name: 'agent', version: '0' });
       await mcp.connect(new StreamableHTTPClientTransport(new URL(mcpUrl), { requestInit: { headers: { authorization: `Bearer ${editor.tokenFor('k')}` } } }));
       for (const message of ['Summarise the changelog', 'Refused one']) {
@@ -279,6 +282,7 @@ describe('A2A remote agents', function () {
       await c.prompt('delegate');
       assert.deepEqual(results, [{ state: 'input-required', status: 'Short or long?' }, { error: 'The person refused it.' }]);
       assert.equal(remote.tasks.length, 1, 'nothing was sent for the refused one');
+      assert.equal(c.state.toolCalls['editor-forged'], undefined);
       const cards = Object.values(c.state.toolCalls).filter((tc) => tc.toolCallId.startsWith('editor-'));
       assert.deepEqual(cards.map((tc) => [tc.title, tc.status]), [['Delegate to Fake Research Agent: Summarise the changelog', 'completed'], ['Delegate to Fake Research Agent: Refused one', 'rejected']]);
       const spans = store.spans('k');
@@ -287,7 +291,8 @@ describe('A2A remote agents', function () {
       const task = spans.find((x) => x.attributes[SWITCHBOARD.spanKind] === 'delegation')!;
       assert.equal(hosted.parentSpanId, agentTool.spanId, 'the hosted call hangs under the agent\'s tool call that caused it');
       assert.equal(task.parentSpanId, hosted.spanId);
-      assert.equal(task.attributes[SWITCHBOARD.decidedBy], 'agent:Scripted');
+      assert.equal(task.attributes[SWITCHBOARD.requestedBy], 'agent:Scripted');
+      assert.equal(task.attributes[SWITCHBOARD.decidedBy], undefined, 'decided on the hosted card, not here');
       const permission = spans.find((x) => x.parentSpanId === hosted.spanId && x.attributes[SWITCHBOARD.spanKind] === 'permission')!;
       assert.equal(permission.attributes[SWITCHBOARD.decidedBy], 'person');
     } finally {

@@ -117,7 +117,7 @@ describe('remote agents (A2A)', () => {
       const spans = a.traceSpans(key);
       const task = spans.find((x) => x.attributes['agent_switchboard.span.kind'] === 'delegation');
       assert.ok(task, spans.map((x) => x.name).join(', '));
-      assert.strictEqual(task.attributes['agent_switchboard.decided_by'], `agent:${s.agentName}`);
+      assert.strictEqual(task.attributes['agent_switchboard.requested_by'], `agent:${s.agentName}`);
       assert.deepStrictEqual(decided, [`${hosted!.toolCallId}:allow`], 'the person (here the test, through the API) was asked once');
       const hostedSpan = spans.find((x) => x.spanId === task.parentSpanId);
       assert.strictEqual(hostedSpan?.attributes['gen_ai.tool.call.id'], hosted!.toolCallId);

@@ -8,6 +8,7 @@
  * attributes (ours, in the `agent_switchboard.` namespace, and the GenAI conventions).
  */
 import type { SpanRecord } from '../../src/views/trace/protocol';
+import { spanKey } from './waterfall';
 
 /** What a hop stands for. */
 export type HopKind = 'subject' | 'client' | 'agent' | 'tool' | 'effect' | 'mcp' | 'remote';
@@ -24,7 +25,7 @@ export interface Hop {
   kind: HopKind;
   label: string;
   detail?: string;
-  /** The span the hop stands for (the panel shows its attributes). */
+  /** The span the hop stands for, as `traceId/spanId` (the panel shows its attributes). */
   spanId?: string;
   status?: 'ok' | 'error' | 'running';
   notes: Note[];
@@ -35,6 +36,7 @@ const A = {
   kind: 'agent_switchboard.span.kind',
   decision: 'agent_switchboard.decision',
   decidedBy: 'agent_switchboard.decided_by',
+  requestedBy: 'agent_switchboard.requested_by',
   source: 'agent_switchboard.decision.source',
   intent: 'agent_switchboard.intent.hash',
   grantScope: 'agent_switchboard.grant.scope',
@@ -91,10 +93,12 @@ function remoteHop(s: SpanRecord): Hop {
     kind: 'remote',
     label: `remote agent ${str(s, A.agentName) ?? s.name.replace(/^invoke_agent /, '')}`,
     detail: [str(s, A.agentVersion) && `v${str(s, A.agentVersion)}`, signature === 'verified' ? 'card signature verified' : signature === 'unsigned' ? 'unverified card' : signature].filter(Boolean).join(' · '),
-    spanId: s.spanId,
+    spanId: spanKey(s),
     status: statusOf(s),
     notes: [
-      { label: 'decided by', value: deciderText(str(s, A.decidedBy)) },
+      // An agent's delegation was decided on the tool card above it; the person's from the panel here.
+      ...(str(s, A.decidedBy) ? [{ label: 'decided by', value: deciderText(str(s, A.decidedBy)) }] : []),
+      ...(str(s, A.requestedBy)?.startsWith('agent:') ? [{ label: 'requested by', value: `the agent ${str(s, A.requestedBy)!.slice(6)}` }] : []),
       { label: 'task', value: str(s, A.taskId) ?? '(not named)' },
       { label: 'state', value: state, tone: state === 'completed' ? 'ok' : state === 'failed' || state === 'rejected' || state === 'not started' ? 'error' : state === 'canceled' || state === 'input-required' ? 'warn' : undefined },
       ...(artifacts.length ? [{ label: 'artifacts', value: artifacts.join(', ') }] : []),
@@ -108,22 +112,42 @@ function remoteHop(s: SpanRecord): Hop {
  * @returns the subject hop (the person), whose only child is the client.
  */
 export function delegation(spans: readonly SpanRecord[]): Hop {
-  const byId = new Map(spans.map((s) => [s.spanId, s]));
+  const byId = new Map(spans.map((s) => [spanKey(s), s]));
+  const parentOf = (s: SpanRecord) => (s.parentSpanId ? byId.get(`${s.traceId}/${s.parentSpanId}`) : undefined);
   const ordered = [...spans].sort((a, b) => a.startMs - b.startMs);
   const client: Hop = { kind: 'client', label: 'Agent Switchboard', detail: 'this editor: hosts the agents\' files, terminals and MCP calls', notes: [], children: [] };
   const subject: Hop = { kind: 'subject', label: 'You', detail: 'the person at this editor', notes: [], children: [client] };
   const hops = new Map<string, Hop>();
-  /** The nearest ancestor that has a hop (a tool call, an agent), else the client. */
+  /**
+   * The nearest ancestor that has a hop (a tool call, an agent), else the client. Memoised per span,
+   * so a deep chain costs its length once, not once per descendant.
+   */
+  const holders = new Map<string, Hop>();
   const holder = (s: SpanRecord): Hop => {
+    const path: string[] = [];
     const seen = new Set<string>();
-    let p = s.parentSpanId ? byId.get(s.parentSpanId) : undefined;
-    while (p && !seen.has(p.spanId)) {
-      seen.add(p.spanId);
-      const h = hops.get(p.spanId);
-      if (h && h.kind !== 'effect') return h;
-      p = p.parentSpanId ? byId.get(p.parentSpanId) : undefined;
+    let found: Hop = client;
+    let p = parentOf(s);
+    while (p) {
+      const k = spanKey(p);
+      if (seen.has(k)) break;
+      seen.add(k);
+      const known = holders.get(k);
+      if (known) {
+        found = known;
+        break;
+      }
+      const h = hops.get(k);
+      if (h && h.kind !== 'effect') {
+        found = h;
+        break;
+      }
+      path.push(k);
+      p = parentOf(p);
     }
-    return client;
+    // Every span passed on the way has the same holder.
+    for (const k of path) holders.set(k, found);
+    return found;
   };
   // Hops first, links after: a parent may sort after its child (spans that start in the same
   // millisecond keep no order), so no hop may depend on having been seen before.
@@ -133,13 +157,13 @@ export function delegation(spans: readonly SpanRecord[]): Hop {
     const kind = s.attributes[A.kind];
     let hop: Hop | undefined;
     if (kind === 'session') {
-      hop = { kind: 'agent', label: str(s, A.agentName) ?? s.name.replace(/^session /, ''), detail: str(s, A.agentVersion) ? `v${str(s, A.agentVersion)}` : 'version not reported', spanId: s.spanId, status: statusOf(s), notes: [], children: [] };
+      hop = { kind: 'agent', label: str(s, A.agentName) ?? s.name.replace(/^session /, ''), detail: str(s, A.agentVersion) ? `v${str(s, A.agentVersion)}` : 'version not reported', spanId: spanKey(s), status: statusOf(s), notes: [], children: [] };
     } else if (kind === 'tool') {
-      hop = { kind: 'tool', label: s.name.replace(/^execute_tool /, ''), detail: [str(s, A.toolKind), str(s, A.toolStatus)].filter(Boolean).join(' · '), spanId: s.spanId, status: statusOf(s), notes: [], children: [] };
+      hop = { kind: 'tool', label: s.name.replace(/^execute_tool /, ''), detail: [str(s, A.toolKind), str(s, A.toolStatus)].filter(Boolean).join(' · '), spanId: spanKey(s), status: statusOf(s), notes: [], children: [] };
     } else if (kind === 'effect') {
-      hop = { kind: 'effect', label: s.name, detail: 'performed by the editor', spanId: s.spanId, status: statusOf(s), notes: [{ label: 'allowed by', value: deciderText(str(s, A.decidedBy) ?? str(s, A.source)) }, ...grantNotes(s)], children: [] };
+      hop = { kind: 'effect', label: s.name, detail: 'performed by the editor', spanId: spanKey(s), status: statusOf(s), notes: [{ label: 'allowed by', value: deciderText(str(s, A.decidedBy) ?? str(s, A.source)) }, ...grantNotes(s)], children: [] };
     } else if (kind === 'mcp') {
-      hop = { kind: 'mcp', label: `MCP server ${str(s, 'server.address') ?? ''}`.trim(), detail: s.name, spanId: s.spanId, status: statusOf(s), notes: [], children: [] };
+      hop = { kind: 'mcp', label: `MCP server ${str(s, 'server.address') ?? ''}`.trim(), detail: s.name, spanId: spanKey(s), status: statusOf(s), notes: [], children: [] };
     } else if (kind === 'delegation') {
       hop = remoteHop(s);
     } else if (kind === 'permission') {
@@ -147,7 +171,7 @@ export function delegation(spans: readonly SpanRecord[]): Hop {
       continue;
     }
     if (!hop) continue;
-    hops.set(s.spanId, hop);
+    hops.set(spanKey(s), hop);
     linked.push([s, hop]);
   }
   for (const [s, hop] of linked) holder(s).children.push(hop);

@@ -7,7 +7,7 @@
 import '@vscode-elements/elements/dist/vscode-button/index.js';
 import type { SpanRecord, TraceHostMessage, TraceWebviewMessage } from '../../src/views/trace/protocol';
 import css from './styles.css';
-import { formatDuration, waterfall, type Role } from './waterfall';
+import { formatDuration, spanKey, waterfall, type Role } from './waterfall';
 import { delegation, type Hop } from './delegation';
 
 declare function acquireVsCodeApi(): { postMessage(msg: TraceWebviewMessage): void };
@@ -111,8 +111,8 @@ function render(): void {
   if (!rows.length) rowsBox.append(el('div', 'empty', all.length ? 'Every kind is filtered out.' : 'No spans yet. Send a prompt; the session, its turns, tool calls and permission waits appear here as they happen.'));
   const frag = document.createDocumentFragment();
   for (const r of rows) {
-    const row = el('div', `row${r.span.status.code === 'error' ? ' error' : ''}${r.span.spanId === selected ? ' selected' : ''}`);
-    row.dataset.spanId = r.span.spanId;
+    const row = el('div', `row${r.span.status.code === 'error' ? ' error' : ''}${spanKey(r.span) === selected ? ' selected' : ''}`);
+    row.dataset.spanId = spanKey(r.span);
     row.dataset.role = r.role;
     const name = el('div', 'name');
     name.style.paddingLeft = `${6 + r.depth * 14}px`;
@@ -125,7 +125,7 @@ function render(): void {
     lane.append(bar);
     row.append(name, lane, el('div', 'dur', r.durationMs === undefined ? 'running' : formatDuration(r.durationMs)));
     row.addEventListener('click', () => {
-      selected = r.span.spanId;
+      selected = spanKey(r.span);
       schedule();
     });
     frag.append(row);
@@ -194,7 +194,7 @@ function showDetails(): void {
   const reveal = el('vscode-button');
   reveal.className = 'reveal';
   reveal.textContent = s.attributes['agent_switchboard.intent.hash'] ? 'Open audit record' : s.attributes['gen_ai.tool.call.id'] ? 'Show tool call' : 'Show session';
-  reveal.addEventListener('click', () => api.postMessage({ type: 'reveal', spanId: s.spanId }));
+  reveal.addEventListener('click', () => api.postMessage({ type: 'reveal', traceId: s.traceId, spanId: s.spanId }));
   details.append(el('div'), reveal);
 }
 
@@ -205,7 +205,7 @@ window.addEventListener('message', (ev: MessageEvent<TraceHostMessage>) => {
     title = m.title;
   }
   if (m?.type === 'snapshot' || m?.type === 'spans') {
-    for (const s of m.spans) spans.set(s.spanId, s);
+    for (const s of m.spans) spans.set(spanKey(s), s);
     truncated = m.truncated;
     schedule();
   }

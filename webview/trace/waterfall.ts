@@ -46,10 +46,13 @@ export function waterfall(spans: readonly SpanRecord[], now: number): Row[] {
   }
   end = Math.max(end, start + 1);
   const total = end - start;
-  const ids = new Set(spans.map((s) => s.spanId));
+  // Spans are known by trace and span id together: a span of another trace that reuses one of our
+  // span ids (an agent knows its turn's id) must not take that span's place or its children.
+  const ids = new Set(spans.map((s) => spanKey(s)));
   const children = new Map<string | undefined, SpanRecord[]>();
   for (const s of spans) {
-    const parent = s.parentSpanId && ids.has(s.parentSpanId) && s.parentSpanId !== s.spanId ? s.parentSpanId : undefined;
+    const parentKey = s.parentSpanId ? `${s.traceId}/${s.parentSpanId}` : undefined;
+    const parent = parentKey && ids.has(parentKey) && s.parentSpanId !== s.spanId ? parentKey : undefined;
     const list = children.get(parent);
     if (list) list.push(s);
     else children.set(parent, [s]);
@@ -61,15 +64,20 @@ export function waterfall(spans: readonly SpanRecord[], now: number): Row[] {
   const stack: { span: SpanRecord; depth: number }[] = [...(children.get(undefined) ?? [])].reverse().map((span) => ({ span, depth: 0 }));
   while (stack.length) {
     const { span, depth } = stack.pop()!;
-    if (seen.has(span.spanId)) continue;
-    seen.add(span.spanId);
+    if (seen.has(spanKey(span))) continue;
+    seen.add(spanKey(span));
     const stop = span.endMs ?? now;
     rows.push({ span, depth, role: roleOf(span), offset: (span.startMs - start) / total, width: Math.max(0.002, (stop - span.startMs) / total), ...(span.endMs !== undefined ? { durationMs: span.endMs - span.startMs } : {}) });
-    for (const c of [...(children.get(span.spanId) ?? [])].reverse()) stack.push({ span: c, depth: depth + 1 });
+    for (const c of [...(children.get(spanKey(span)) ?? [])].reverse()) stack.push({ span: c, depth: depth + 1 });
   }
   // Spans only reachable through a cycle are still shown, at the root.
-  for (const s of spans) if (!seen.has(s.spanId)) rows.push({ span: s, depth: 0, role: roleOf(s), offset: 0, width: 0.002 });
+  for (const s of spans) if (!seen.has(spanKey(s))) rows.push({ span: s, depth: 0, role: roleOf(s), offset: 0, width: 0.002 });
   return rows;
+}
+
+/** A span's identity in a trace store: trace id and span id together. */
+export function spanKey(s: { traceId: string; spanId: string }): string {
+  return `${s.traceId}/${s.spanId}`;
 }
 
 /** "12 ms", "1.4 s", "2 min 3 s". */

@@ -14,7 +14,7 @@ import type { TraceHostMessage } from './protocol';
 
 const MessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('ready') }),
-  z.object({ type: z.literal('reveal'), spanId: z.string().max(64) }),
+  z.object({ type: z.literal('reveal'), traceId: z.string().max(64), spanId: z.string().max(64) }),
   z.object({ type: z.literal('export') }),
 ]);
 
@@ -68,7 +68,7 @@ export class TracePanels implements vscode.Disposable {
     };
     const stop = this.store.onDidChange((key, spans) => {
       if (key !== sessionKey || !ready) return;
-      for (const s of spans) pendingSpans.set(s.spanId, s);
+      for (const s of spans) pendingSpans.set(`${s.traceId}/${s.spanId}`, s);
       timer ??= setTimeout(flush, 100);
     });
     const sub = panel.webview.onDidReceiveMessage(async (raw: unknown) => {
@@ -81,7 +81,7 @@ export class TracePanels implements vscode.Disposable {
       } else if (m.type === 'export') {
         await this.actions.exportTrace(sessionKey);
       } else {
-        const span = this.store.spans(sessionKey).find((s) => s.spanId === m.spanId);
+        const span = this.store.spans(sessionKey).find((s) => s.spanId === m.spanId && s.traceId === m.traceId);
         const hash = span?.attributes['agent_switchboard.intent.hash'];
         const toolCallId = span?.attributes['gen_ai.tool.call.id'];
         if (typeof hash === 'string') await this.actions.openAuditRecord(hash);

@@ -17,5 +17,5 @@ export type TraceHostMessage =
 export type TraceWebviewMessage =
   | { type: 'ready' }
   /** Jump to what a span stands for: its tool card, its audit record, the session. */
-  | { type: 'reveal'; spanId: string }
+  | { type: 'reveal'; traceId: string; spanId: string }
   | { type: 'export' };

@@ -12,7 +12,7 @@ import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { BasicTracerProvider, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { SpanKind, SpanStatusCode, context, trace } from '@opentelemetry/api';
 import { parseOtlpJson, toOtlpJson, type SpanRecord } from '../../../src/trace/otlp';
-import { asReceived, OtlpReceiver } from '../../../src/trace/receiver';
+import { addOtelEnv, asReceived, OtlpReceiver } from '../../../src/trace/receiver';
 import { TraceStore } from '../../../src/trace/store';
 import { TraceForwarder } from '../../../src/trace/forwarder';
 import { TraceArchive } from '../../../src/trace/archive';
@@ -121,7 +121,9 @@ describe('OTLP/HTTP JSON traces', () => {
         const [a, b] = [tokenOf('session:a'), tokenOf('session:b')];
         assert.notEqual(a, b);
         assert.equal(tokenOf('session:a'), a, 'the same token while it lives');
+        // Each session claims its own trace when it starts (SessionSpans does).
         store.claim('a', 'a'.repeat(32));
+        store.claim('b', 'c'.repeat(32));
         const send = (token: string, traceId: string, spanId: string) => post(`${base}/v1/traces`, JSON.stringify(payload([span({ traceId, spanId })])), { 'content-type': 'application/json', authorization: token });
         assert.equal((await send(a, 'a'.repeat(32), '1'.repeat(16))).status, 200);
         const forged = await send(b, 'a'.repeat(32), '2'.repeat(16));
@@ -132,11 +134,41 @@ describe('OTLP/HTTP JSON traces', () => {
         assert.equal((await send(b, 'b'.repeat(32), '3'.repeat(16))).status, 200);
         assert.deepEqual(store.spans('a').map((x) => x.spanId), ['1'.repeat(16)]);
         assert.deepEqual(store.spans('b').map((x) => x.spanId), ['3'.repeat(16)]);
+        // A closed session takes no late spans (they would bring it back).
+        store.drop('a');
+        assert.equal(JSON.parse((await send(a, 'd'.repeat(32), '5'.repeat(16))).body).partialSuccess.rejectedSpans, 1);
+        assert.deepEqual(store.sessionKeys(), ['b']);
         own.revoke('session:b');
         assert.equal((await send(b, 'b'.repeat(32), '4'.repeat(16))).status, 401);
       } finally {
         own.dispose();
       }
+    });
+
+    it('a session opens at most maxTracesPerSession traces; claiming a waiting trace does not scan every waiting span', () => {
+      const store = new TraceStore({ maxTracesPerSession: 3, maxUnclaimedSpans: 50_000 });
+      store.claim('s', '0'.repeat(32));
+      const rec = (traceId: string, spanId: string): SpanRecord => ({ traceId, spanId, name: 'x', kind: 'internal', startMs: 1, endMs: 2, status: { code: 'unset' }, attributes: {}, events: [], links: [], service: 'a', scope: 'a' });
+      const refused = store.addFrom('s', [1, 2, 3, 4].map((i) => rec(String(i).repeat(32), String(i).repeat(16))));
+      assert.equal(refused, 2, 'two new traces fit beside the claimed one');
+      // 40,000 spans of 40,000 waiting traces, then each claimed: linear, not quadratic.
+      const waiting = Array.from({ length: 40_000 }, (_, i) => rec(`f${i.toString(16)}`.padStart(32, '0'), '1'.repeat(16)));
+      store.add(waiting);
+      for (const w of waiting.slice(0, 2_000)) store.claim('t', w.traceId);
+      assert.equal(store.spans('t').length, 2_000);
+    });
+
+    it('our exporter variables go in all or not at all: a process already told where to export keeps exactly that', () => {
+      const ours = { OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'http://127.0.0.1:1/v1/traces', OTEL_EXPORTER_OTLP_TRACES_HEADERS: 'authorization=Bearer%20t', OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: 'http/json', OTEL_TRACES_EXPORTER: 'otlp' };
+      const plain: Record<string, string | undefined> = { PATH: '/bin' };
+      addOtelEnv(plain, ours, '00-a-b-01');
+      assert.deepEqual(plain, { PATH: '/bin', ...ours, TRACEPARENT: '00-a-b-01' });
+      const own: Record<string, string | undefined> = { OTEL_EXPORTER_OTLP_ENDPOINT: 'https://collector.example' };
+      addOtelEnv(own, ours, '00-a-b-01');
+      assert.deepEqual(own, { OTEL_EXPORTER_OTLP_ENDPOINT: 'https://collector.example', TRACEPARENT: '00-a-b-01' }, 'no token of ours reaches their collector');
+      const off: Record<string, string | undefined> = { OTEL_SDK_DISABLED: 'true', TRACEPARENT: '00-c-d-01' };
+      addOtelEnv(off, ours, '00-a-b-01');
+      assert.deepEqual(off, { OTEL_SDK_DISABLED: 'true', TRACEPARENT: '00-c-d-01' });
     });
 
     it('gzip bodies are read; a partly bad body answers partialSuccess', async () => {

@@ -31,7 +31,7 @@ describe('delegation view', () => {
     const mcp = span('tools/call diagnostics', { [K]: 'mcp', 'server.address': 'editor' }, read);
     const test = span('execute_tool Run tests', { [K]: 'tool', 'agent_switchboard.tool.kind': 'execute' }, turn);
     const run = span('run npm test', { [K]: 'effect', 'agent_switchboard.decision.source': 'grant', 'agent_switchboard.decided_by': 'grant:person', 'agent_switchboard.grant.id': 'g1', 'agent_switchboard.grant.scope': 'workspace', 'agent_switchboard.grant.expires_at': '2026-12-01T10:00:00.000Z' }, test);
-    const remote = span('invoke_agent Fake Research Agent', { [K]: 'delegation', 'gen_ai.agent.name': 'Fake Research Agent', 'agent_switchboard.agent.version': '1.2.0', 'agent_switchboard.a2a.card.signature': 'unsigned', 'agent_switchboard.decided_by': 'agent:Claude Code', 'agent_switchboard.a2a.task.id': 'task-7', 'agent_switchboard.a2a.task.state': 'completed', 'agent_switchboard.a2a.artifacts': ['summary.md'] }, mcp);
+    const remote = span('invoke_agent Fake Research Agent', { [K]: 'delegation', 'gen_ai.agent.name': 'Fake Research Agent', 'agent_switchboard.agent.version': '1.2.0', 'agent_switchboard.a2a.card.signature': 'unsigned', 'agent_switchboard.requested_by': 'agent:Claude Code', 'agent_switchboard.a2a.task.id': 'task-7', 'agent_switchboard.a2a.task.state': 'completed', 'agent_switchboard.a2a.artifacts': ['summary.md'] }, mcp);
     // The agent's own spans (another service) are not hops.
     const own = span('chat claude', {}, turn, { service: 'claude-code', received: true });
     const root = delegation([own, remote, run, test, mcp, read, write, permission, edit, turn, session].reverse());
@@ -54,7 +54,7 @@ describe('delegation view', () => {
     const remoteHop = r.children[0].children[0];
     assert.equal(remoteHop.label, 'remote agent Fake Research Agent');
     assert.equal(remoteHop.detail, 'v1.2.0 · unverified card');
-    assert.deepEqual(notes(remoteHop), { 'decided by': 'the agent Claude Code', task: 'task-7', state: 'completed', artifacts: 'summary.md' });
+    assert.deepEqual(notes(remoteHop), { 'requested by': 'the agent Claude Code', task: 'task-7', state: 'completed', artifacts: 'summary.md' });
 
     assert.deepEqual(notes(find(root, 'run npm test')), { 'allowed by': 'a standing grant', grant: 'g1 · scope workspace · until 2026-12-01 10:00' });
     assert.equal(notes(find(root, 'Run tests'))['decided by'], undefined, 'a call whose effect names its grant is not "on its own"');
@@ -81,6 +81,27 @@ describe('delegation view', () => {
     const root = delegation([session, outer, permission, hosted]);
     assert.equal(notes(find(root, 'Delegate'))['decided by'], 'you');
     assert.equal(notes(find(root, 'Ask'))['decided by'], 'the agent, on its own (no permission asked)');
+  });
+
+  it('a received span of another trace that reuses our turn\'s span id takes nothing over', () => {
+    const session = span('session A', { [K]: 'session', 'gen_ai.agent.name': 'A' });
+    const turn = span('invoke_agent A', { [K]: 'turn' }, session);
+    const tool = span('execute_tool Edit', { [K]: 'tool' }, turn);
+    // The agent knows the turn's span id (from the traceparent it got) and exports a span with it, elsewhere.
+    const forged = span('forged', {}, undefined, { traceId: 'f'.repeat(32), spanId: turn.spanId, received: true, service: 'agent' });
+    const root = delegation([session, turn, forged, tool]);
+    assert.deepEqual(root.children[0].children.map((h) => h.label), ['A']);
+    assert.deepEqual(root.children[0].children[0].children.map((h) => h.label), ['Edit'], 'the tool call stays under its agent');
+  });
+
+  it('a deep chain of received spans with our spans under it is walked once', () => {
+    const session = span('session A', { [K]: 'session', 'gen_ai.agent.name': 'A' });
+    let parent = span('invoke_agent A', { [K]: 'turn' }, session);
+    const all = [session, parent];
+    for (let i = 0; i < 20_000; i++) all.push((parent = span(`hop ${i}`, {}, parent, { received: true, service: 'agent' })));
+    for (let i = 0; i < 2_000; i++) all.push(span('tools/call x', { [K]: 'mcp', 'server.address': 'editor' }, parent));
+    const agent = delegation(all).children[0].children[0];
+    assert.equal(agent.children.length, 2_000);
   });
 
   it('words for who decided', () => {
