@@ -16,6 +16,7 @@ import type { TurnChanges } from './edits/review';
 import type { McpServerState } from './mcp/connection';
 import type { SpanRecord } from './trace/otlp';
 import type { DelegatedTask } from './a2a/remote';
+import type { EntrySummary } from './acp/inspector';
 
 export type { SessionPatch, SessionState, AgentChoice, SessionSummary, SpanRecord };
 
@@ -99,6 +100,12 @@ export interface SwitchboardApi {
    * `({type: 'agent', agentId}, text)`). Their trace is `traceSpans('remote:' + id)`.
    */
   remoteAgents(): { id: string; url: string; name?: string; version?: string; signature?: string; error?: string; tasks: DelegatedTask[] }[];
+  /**
+   * The JSON-RPC messages of a session's agent connection so far, oldest first (`out` to the agent,
+   * `in` from it; a response named by its request's method). *Show Protocol Inspector* shows them
+   * with their content; its Export writes them redacted.
+   */
+  protocolLog(sessionKey: string): EntrySummary[];
   /** Closes a session and ends its agent and terminals. */
   closeSession(sessionKey: string): Promise<void>;
 }

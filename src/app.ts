@@ -22,6 +22,7 @@ import { TracePanels } from './views/trace/panel';
 import { TraceForwarder } from './trace/forwarder';
 import { TraceArchive } from './trace/archive';
 import { RemoteAgentsCenter } from './views/remoteAgents';
+import { InspectorPanels } from './views/inspector/panel';
 import { EffectPolicy } from './policy/effectPolicy';
 import { registerCommands } from './views/commands';
 import type { AgentChoice } from './views/session/protocol';
@@ -65,6 +66,7 @@ export class App implements vscode.Disposable {
   private readonly archive: TraceArchive;
   private readonly auditPath: vscode.Uri;
   readonly remoteAgents: RemoteAgentsCenter;
+  private readonly inspectors: InspectorPanels;
 
   constructor(private readonly context: vscode.ExtensionContext) {
     this.log = vscode.window.createOutputChannel('Agent Switchboard', { log: true });
@@ -125,6 +127,7 @@ export class App implements vscode.Disposable {
       exportTrace: (key) => this.exportTrace(key),
       log: (m) => this.log.warn(m),
     });
+    this.inspectors = new InspectorPanels(context.extensionUri, (m) => this.log.warn(m));
     this.remoteAgents = new RemoteAgentsCenter(context, {
       tracing: this.tracing,
       audit: (e) => this.audit.append(e),
@@ -182,6 +185,8 @@ export class App implements vscode.Disposable {
       vscode.workspace.onDidChangeConfiguration((e) => e.affectsConfiguration('agentSwitchboard.tracing.exportEndpoint') && this.configureExport()),
       vscode.commands.registerCommand('agentSwitchboard.openSavedTrace', (file?: unknown) => this.openSavedTrace(typeof file === 'string' ? file : undefined)),
       vscode.commands.registerCommand('agentSwitchboard.showTrace', (key?: unknown) => this.showTrace(typeof key === 'string' ? key : undefined)),
+      vscode.commands.registerCommand('agentSwitchboard.showInspector', (key?: unknown) => this.showInspector(typeof key === 'string' ? key : undefined)),
+      this.inspectors,
       // The trace of the requests the person (Run Tool) and MCP Apps sent to a server.
       vscode.commands.registerCommand('agentSwitchboard.mcp.showTrace', (n: unknown) => {
         const node = parseMcpNode(n);
@@ -437,6 +442,10 @@ export class App implements vscode.Disposable {
       revokeGrant: (id) => this.policy.revokeGrant(id, 'api'),
       traceSpans: (sessionKey) => structuredClone(this.traces.spans(sessionKey)),
       remoteAgents: () => structuredClone(this.remoteAgents.list()),
+      protocolLog: (key) => {
+        const log = this.manager.get(key)?.protocol;
+        return log ? log.all().map((e) => log.summary(e)) : [];
+      },
       closeSession: (key) => this.closeSession(key),
     };
   }
@@ -469,6 +478,18 @@ export class App implements vscode.Disposable {
       this.log.warn(`The OpenTelemetry receiver could not start; ${sender} gets no tracing variables: ${err instanceof Error ? err.message : String(err)}`);
       return undefined;
     }
+  }
+
+  /** Opens the protocol inspector of a session (the one in view without a key). @returns whether it opened. */
+  private showInspector(key?: string): boolean {
+    const c = key ? this.manager.get(key) : (this.view.current && this.manager.get(this.view.current)) || this.manager.list().at(-1);
+    const protocol = c?.protocol;
+    if (!c || !protocol) {
+      void vscode.window.showInformationMessage(c ? 'The agent is still starting; its messages appear once it is connected.' : 'Start a session first; the messages to and from its agent appear here.');
+      return false;
+    }
+    this.inspectors.show(c.state.key, `${c.state.agentName} (${c.state.key})`, protocol);
+    return true;
   }
 
   /** Opens the trace panel of a session (the one in view without a key). @returns whether a panel opened. */

@@ -7,6 +7,7 @@
  * Spec: https://agentclientprotocol.com/protocol/initialization, /session-setup, /prompt-turn.
  */
 import * as acp from '@agentclientprotocol/sdk';
+import { ProtocolLog, tapStream } from './inspector';
 import { Emitter, type Event } from '../common/lifecycle';
 import type { AgentErrorView } from './session/types';
 import { AgentProcess, type AgentLaunch } from './transport/agentProcess';
@@ -49,6 +50,8 @@ export class AgentConnection {
     readonly init: acp.InitializeResponse,
     private readonly proc: AgentProcess | undefined,
     private readonly agentName: string,
+    /** Every JSON-RPC message of this connection, both ways (the protocol inspector's record). */
+    readonly protocol: ProtocolLog,
   ) {
     void proc?.exited.then(() => {
       if (this.disposed) return;
@@ -75,7 +78,9 @@ export class AgentConnection {
   static async connect(target: acp.Stream | acp.AgentApp, opts: ConnectOptions, proc?: AgentProcess): Promise<AgentConnection> {
     const holder: { self?: AgentConnection } = {};
     const app = buildClientApp(opts.clientInfo.name, (sessionId) => holder.self?.sessions.get(sessionId));
-    const conn = target instanceof acp.AgentApp ? app.connect(target) : app.connect(target as acp.Stream);
+    // Messages over a stream are recorded from the first (initialize) on; an in-process app has no wire.
+    const protocol = new ProtocolLog();
+    const conn = target instanceof acp.AgentApp ? app.connect(target) : app.connect(tapStream(target as acp.Stream, protocol));
     const timeoutMs = opts.initializeTimeoutMs ?? 60_000;
     let timer: NodeJS.Timeout | undefined;
     const fail = async (view: AgentErrorView): Promise<never> => {
@@ -103,7 +108,7 @@ export class AgentConnection {
           commandLine: proc ? [proc.launch.command, ...proc.launch.args].join(' ') : undefined,
         });
       }
-      const self = new AgentConnection(conn, first, proc, opts.agentName);
+      const self = new AgentConnection(conn, first, proc, opts.agentName, protocol);
       holder.self = self;
       return self;
     } catch (err) {

@@ -11,6 +11,7 @@ import { Emitter, type Event } from '../common/lifecycle';
 import type { SessionHandlers } from './clientHandlers';
 import { errorMessage, type AgentConnection } from './connection';
 import { ErrorCodes } from './extensions';
+import type { ProtocolLog } from './inspector';
 import type { Actor, EffectCheck, EffectPolicy } from '../policy/effectPolicy';
 import type { DeclaredIntent } from '../policy/declare';
 import { intentHash } from '../policy/intent';
@@ -87,6 +88,11 @@ export class SessionController implements SessionHandlers {
   /** Traces this session: its spans follow every state change; turns carry their `traceparent`. */
   traceWith(spans: SessionSpans): void {
     this.spans = spans;
+  }
+
+  /** The agent connection's message record (the protocol inspector), once attached. */
+  get protocol(): ProtocolLog | undefined {
+    return this.connection?.protocol;
   }
 
   /** Records a call the agent made to the editor's MCP server in the session's trace. */

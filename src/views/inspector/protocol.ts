@@ -1,0 +1,32 @@
+/**
+ * Typed messages between the protocol inspector (a webview listing one agent connection's JSON-RPC
+ * messages) and the extension: a snapshot when the page is ready, then the entries added since, at
+ * most every 100 ms. Each entry carries its message as pretty JSON already cut to a size the page
+ * can hold. The webview imports this file with `import type` only.
+ */
+
+/** One message as the page shows it. */
+export interface InspectorEntry {
+  seq: number;
+  /** ms since the epoch. */
+  at: number;
+  dir: 'in' | 'out';
+  kind: 'request' | 'response' | 'error' | 'notification' | 'other';
+  method: string;
+  id?: string | number;
+  /** A word more: a session update's kind, an error's message. */
+  detail?: string;
+  /** The message as pretty JSON (cut past 64 KB, with a note). */
+  json: string;
+}
+
+/** Extension → webview. */
+export type InspectorHostMessage =
+  | { type: 'snapshot'; title: string; entries: InspectorEntry[]; dropped: number }
+  | { type: 'entries'; entries: InspectorEntry[]; dropped: number };
+
+/** Webview → extension. */
+export type InspectorWebviewMessage =
+  | { type: 'ready' }
+  /** Export the log as JSON Lines, redacted; file contents only when asked. */
+  | { type: 'export'; fileContents: boolean };

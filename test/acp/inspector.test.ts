@@ -1,0 +1,69 @@
+/**
+ * The protocol inspector's record: a real agent process (the offline demo agent over stdio) and
+ * every JSON-RPC message both ways, in order, with responses named by their request's method;
+ * search; and an export that removes a planted secret (an MCP server's env value, a bearer token
+ * in a string) and file contents unless asked to keep them.
+ */
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { AgentConnection } from '../../src/acp/connection';
+import { exportLog, ProtocolLog, redact } from '../../src/acp/inspector';
+
+const ROOT = path.resolve(__dirname, '..', '..');
+const DEMO_ENTRY = path.join(ROOT, 'src', 'demo', 'demoAgent.ts');
+const TSX_LOADER = pathToFileURL(require.resolve('tsx')).href;
+const SECRET = 'sk-live-planted-secret-0123456789abcdef';
+
+describe('protocol inspector', () => {
+  it('records every message of a real agent connection, both ways, in order', async function () {
+    this.timeout(30_000);
+    const conn = await AgentConnection.start(
+      { command: process.execPath, args: ['--import', TSX_LOADER, DEMO_ENTRY], env: { ...process.env, SWITCHBOARD_DEMO_SCENARIO: 'echo' } as Record<string, string>, cwd: ROOT },
+      { agentName: 'demo', clientInfo: { name: 't', version: '0' } },
+    );
+    try {
+      const handlers = { onUpdate: () => undefined } as unknown as Parameters<typeof conn.newSession>[1];
+      const { sessionId } = await conn.newSession(ROOT, handlers, [{ name: 'db', command: '/bin/db-mcp', args: [], env: [{ name: 'DB_TOKEN', value: SECRET }] }]);
+      await conn.prompt(sessionId, [{ type: 'text', text: `hello Bearer ${SECRET}` }]);
+      const log = conn.protocol;
+      const list = log.all().map((e) => log.summary(e));
+      assert.deepEqual(list.slice(0, 2).map((s) => [s.dir, s.kind, s.method]), [['out', 'request', 'initialize'], ['in', 'response', 'initialize']]);
+      assert.ok(list.some((s) => s.dir === 'out' && s.method === 'session/new' && s.kind === 'request'));
+      assert.ok(list.some((s) => s.dir === 'in' && s.method === 'session/new' && s.kind === 'response'));
+      assert.ok(list.filter((s) => s.dir === 'in' && s.method === 'session/update' && s.kind === 'notification').length >= 3, 'the echo streams in chunks');
+      assert.deepEqual(list.map((s) => s.seq), list.map((_, i) => i + 1), 'in order, none lost');
+      assert.ok(list.every((s, i) => i === 0 || s.at >= list[i - 1].at), 'timestamps never go back');
+      // Search finds by method and by text.
+      assert.ok(log.search('session/prompt').length >= 2);
+      assert.ok(log.search('DB_TOKEN').some((e) => log.summary(e).method === 'session/new'));
+      // Export: the planted secret is gone, wherever it was.
+      const exported = exportLog(log.all());
+      assert.ok(!exported.includes(SECRET), 'no planted secret in the export');
+      assert.ok(exported.includes('"name":"DB_TOKEN","value":"[redacted]"'));
+      assert.equal(exported.trim().split('\n').length, log.all().length);
+    } finally {
+      await conn.dispose();
+    }
+  });
+
+  it('redacts env values, headers, credential keys, token formats and (unless kept) file contents', () => {
+    const write = { jsonrpc: '2.0', id: 3, method: 'fs/write_text_file', params: { sessionId: 's', path: '/w/a.ts', content: 'const password = "hunter2";' } };
+    assert.deepEqual(redact(write), { ...write, params: { ...write.params, content: '[27 characters]' } });
+    assert.deepEqual(redact(write, { fileContents: true }), write);
+    const terminal = { method: 'terminal/create', params: { command: 'deploy', env: [{ name: 'AWS_SECRET_ACCESS_KEY', value: 'x' }], headers: { Authorization: 'Basic abc' } } };
+    assert.deepEqual(redact(terminal), { method: 'terminal/create', params: { command: 'deploy', env: [{ name: 'AWS_SECRET_ACCESS_KEY', value: '[redacted]' }], headers: { Authorization: '[redacted]' } } });
+    const embedded = { method: 'session/prompt', params: { prompt: [{ type: 'text', text: 'look at this' }, { type: 'resource', resource: { uri: 'file:///w/a.ts', text: 'secret code' } }] } };
+    assert.deepEqual(redact(embedded), { method: 'session/prompt', params: { prompt: [{ type: 'text', text: 'look at this' }, { type: 'resource', resource: { uri: 'file:///w/a.ts', text: '[11 characters]' } }] } });
+    assert.deepEqual(redact({ content: [{ type: 'diff', path: '/w/a', oldText: 'a', newText: 'bb' }] }), { content: [{ type: 'diff', path: '/w/a', oldText: '[1 characters]', newText: '[2 characters]' }] });
+    assert.deepEqual(redact({ apiKey: 'k', nested: { refresh_token: 't', note: 'use ghp_abcdefghijklmnopqrstuvwxyz0123 or AKIAABCDEFGHIJKLMNOP' } }), { apiKey: '[redacted]', nested: { refresh_token: '[redacted]', note: 'use [redacted] or [redacted]' } });
+  });
+
+  it('keeps the newest messages when full, and counts what it dropped', () => {
+    const log = new ProtocolLog(100);
+    for (let i = 0; i < 250; i++) log.record('in', { jsonrpc: '2.0', method: 'session/update', params: { i } });
+    assert.ok(log.all().length <= 100);
+    assert.equal((log.all().at(-1)!.message as { params: { i: number } }).params.i, 249);
+    assert.equal(log.dropped + log.all().length, 250);
+  });
+});

@@ -1,0 +1,47 @@
+/**
+ * The protocol inspector inside a real VS Code: after a demo agent turn, every JSON-RPC message of
+ * the connection is listed both ways (initialize first), the inspector panel shows them, and its
+ * Export writes them as JSON Lines without a secret planted in the prompt.
+ */
+import * as assert from 'assert';
+import * as vscode from 'vscode';
+import { api, autoAnswer, until, workspaceDir } from './util';
+import { click, screenshot } from './screenshot';
+
+const SECRET = 'sk-planted-0123456789abcdefghij';
+
+describe('protocol inspector', () => {
+  it('lists a session\'s messages both ways and exports them redacted', async function () {
+    this.timeout(90_000);
+    const a = await api();
+    const key = await a.startSession({ agentId: 'demo', cwd: workspaceDir() });
+    const answering = autoAnswer(a, key, 'allow_once');
+    try {
+      assert.strictEqual((await a.prompt(key, `Use my token Bearer ${SECRET} if you must.`)).stopReason, 'end_turn');
+      const log = a.protocolLog(key);
+      assert.deepStrictEqual(log.slice(0, 2).map((e) => [e.dir, e.kind, e.method]), [['out', 'request', 'initialize'], ['in', 'response', 'initialize']]);
+      for (const method of ['session/new', 'session/prompt', 'session/request_permission', 'fs/write_text_file', 'terminal/create']) {
+        assert.ok(log.some((e) => e.method === method), `${method} is listed: ${[...new Set(log.map((e) => e.method))].join(', ')}`);
+      }
+      assert.ok(log.some((e) => e.dir === 'in' && e.method === 'session/request_permission' && e.kind === 'request'), 'requests from the agent are "in"');
+      await vscode.commands.executeCommand('workbench.action.closeAllGroups');
+      assert.ok(await vscode.commands.executeCommand('agentSwitchboard.showInspector', key));
+      await click('.row:has-text("session/request_permission")', 30_000);
+      await screenshot('protocol-inspector', 30000, { waitForSelector: 'body:has(.row .method:has-text("initialize")):has(.details pre:has-text("toolCall"))' });
+      await click('vscode-button:has-text("Export")');
+      const doc = await until('the export opened', () => {
+        const d = vscode.window.activeTextEditor?.document;
+        return d && d.isUntitled && d.getText().includes('"session/prompt"') ? d : undefined;
+      }, 20_000);
+      const lines = doc.getText().trim().split('\n').map((l) => JSON.parse(l) as { dir: string; message: { method?: string } });
+      assert.ok(lines.length >= log.length, `${lines.length} lines for ${log.length} messages`);
+      assert.ok(!doc.getText().includes(SECRET), 'the planted secret is not in the export');
+      assert.ok(doc.getText().includes('Use my token [redacted] if you must.'));
+      await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+      await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    } finally {
+      answering.dispose();
+      await a.closeSession(key);
+    }
+  });
+});

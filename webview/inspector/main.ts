@@ -1,0 +1,134 @@
+/**
+ * Entry point of the protocol inspector (bundled to `dist/webview/inspector.js`): one agent
+ * connection's JSON-RPC messages, newest at the bottom, with direction (→ to the agent, ← from it),
+ * time, method, id; a search over methods and message text; the selected message as JSON; Export
+ * (redacted JSON Lines, with file contents only when ticked). Entries arrive as a snapshot, then in
+ * batches; the list shows the newest 2,000 matches and redraws at most once per animation frame.
+ */
+import '@vscode-elements/elements/dist/vscode-button/index.js';
+import type { InspectorEntry, InspectorHostMessage, InspectorWebviewMessage } from '../../src/views/inspector/protocol';
+import css from './styles.css';
+
+declare function acquireVsCodeApi(): { postMessage(msg: InspectorWebviewMessage): void };
+const api = acquireVsCodeApi();
+const sheet = new CSSStyleSheet();
+sheet.replaceSync(css);
+document.adoptedStyleSheets = [...document.adoptedStyleSheets, sheet];
+
+const SHOWN = 2_000;
+const MAX_KEPT = 50_000;
+let entries: InspectorEntry[] = [];
+let dropped = 0;
+let title = '';
+let query = '';
+let selected: number | undefined;
+let pending = false;
+let follow = true;
+
+const el = <K extends keyof HTMLElementTagNameMap>(tag: K, className?: string, text?: string): HTMLElementTagNameMap[K] => {
+  const e = document.createElement(tag);
+  if (className) e.className = className;
+  if (text !== undefined) e.textContent = text;
+  return e;
+};
+
+const root = document.getElementById('app') ?? document.body.appendChild(el('div'));
+const top = el('div', 'top');
+const heading = el('h2');
+const summary = el('span', 'muted');
+const search = el('input');
+search.type = 'search';
+search.placeholder = 'Search methods and message text';
+search.addEventListener('input', () => {
+  query = search.value.trim().toLowerCase();
+  schedule();
+});
+const keepFiles = el('input');
+keepFiles.type = 'checkbox';
+const keepLabel = el('label');
+keepLabel.append(keepFiles, document.createTextNode('file contents'));
+keepLabel.title = 'Export the contents of files read and written (environment values and credentials are always removed)';
+const exportButton = el('vscode-button');
+exportButton.textContent = 'Export (redacted)';
+exportButton.setAttribute('secondary', '');
+exportButton.addEventListener('click', () => api.postMessage({ type: 'export', fileContents: keepFiles.checked }));
+top.append(heading, summary, search, keepLabel, exportButton);
+const main = el('div', 'main');
+const rows = el('div', 'rows');
+const details = el('div', 'details');
+main.append(rows, details);
+root.append(top, main);
+rows.addEventListener('scroll', () => {
+  follow = rows.scrollTop + rows.clientHeight >= rows.scrollHeight - 4;
+});
+
+function schedule(): void {
+  if (pending) return;
+  pending = true;
+  requestAnimationFrame(() => {
+    pending = false;
+    render();
+  });
+}
+
+function matches(e: InspectorEntry): boolean {
+  return !query || e.method.toLowerCase().includes(query) || (e.detail ?? '').toLowerCase().includes(query) || e.json.toLowerCase().includes(query);
+}
+
+function time(at: number): string {
+  const d = new Date(at);
+  return `${d.toTimeString().slice(0, 8)}.${String(d.getMilliseconds()).padStart(3, '0')}`;
+}
+
+function method(e: InspectorEntry): HTMLElement {
+  const span = el('span', 'method', `${e.method}${e.kind === 'response' ? ' (result)' : e.kind === 'error' ? ' (error)' : ''}`);
+  if (e.detail) span.append(el('span', 'muted', ` · ${e.detail}`));
+  return span;
+}
+
+function render(): void {
+  heading.textContent = title;
+  const found = entries.filter(matches);
+  const shown = found.slice(-SHOWN);
+  summary.textContent = `${entries.length} message${entries.length === 1 ? '' : 's'}${query ? ` · ${found.length} match` : ''}${found.length > SHOWN ? ` · newest ${SHOWN} shown` : ''}${dropped ? ` · ${dropped} older dropped` : ''}`;
+  rows.replaceChildren();
+  if (!shown.length) rows.append(el('div', 'empty', entries.length ? 'No message matches.' : 'No messages yet.'));
+  const frag = document.createDocumentFragment();
+  for (const e of shown) {
+    const row = el('div', `row kind-${e.kind}${e.seq === selected ? ' selected' : ''}`);
+    row.dataset.seq = String(e.seq);
+    row.append(el('span', 'muted', time(e.at)), el('span', `dir-${e.dir}`, e.dir === 'out' ? '→' : '←'), method(e), el('span', 'muted', e.id !== undefined ? `#${e.id}` : ''));
+    row.title = e.dir === 'out' ? 'to the agent' : 'from the agent';
+    row.addEventListener('click', () => {
+      selected = e.seq;
+      schedule();
+    });
+    frag.append(row);
+  }
+  rows.append(frag);
+  if (follow) rows.scrollTop = rows.scrollHeight;
+  const s = entries.find((x) => x.seq === selected);
+  details.replaceChildren();
+  if (!s) {
+    details.append(el('div', 'empty', 'Select a message to see it whole.'));
+    return;
+  }
+  details.append(el('h3', undefined, `${s.dir === 'out' ? 'To the agent' : 'From the agent'} · ${s.method} · ${new Date(s.at).toISOString()}`), el('pre', undefined, s.json));
+}
+
+window.addEventListener('message', (ev: MessageEvent<InspectorHostMessage>) => {
+  const m = ev.data;
+  if (m?.type === 'snapshot') {
+    title = m.title;
+    entries = m.entries;
+  } else if (m?.type === 'entries') {
+    entries.push(...m.entries);
+  } else return;
+  dropped = m.dropped;
+  if (entries.length > MAX_KEPT) {
+    dropped += entries.length - MAX_KEPT;
+    entries = entries.slice(-MAX_KEPT);
+  }
+  schedule();
+});
+api.postMessage({ type: 'ready' });
