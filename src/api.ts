@@ -17,6 +17,7 @@ import type { McpServerState } from './mcp/connection';
 import type { SpanRecord } from './trace/otlp';
 import type { DelegatedTask } from './a2a/remote';
 import type { EntrySummary } from './acp/inspector';
+import type { CapabilityRow } from './acp/capabilities';
 
 export type { SessionPatch, SessionState, AgentChoice, SessionSummary, SpanRecord };
 
@@ -106,6 +107,11 @@ export interface SwitchboardApi {
    * with their content; its Export writes them redacted.
    */
   protocolLog(sessionKey: string): EntrySummary[];
+  /**
+   * The capability matrix of a session's agent: what it declared at `initialize`, what it has
+   * exercised on the wire and what failed (the inspector's Capabilities tab).
+   */
+  capabilities(sessionKey: string): CapabilityRow[];
   /** Closes a session and ends its agent and terminals. */
   closeSession(sessionKey: string): Promise<void>;
 }

@@ -23,6 +23,7 @@ import { TraceForwarder } from './trace/forwarder';
 import { TraceArchive } from './trace/archive';
 import { RemoteAgentsCenter } from './views/remoteAgents';
 import { InspectorPanels } from './views/inspector/panel';
+import { capabilityMatrix } from './acp/capabilities';
 import { EffectPolicy } from './policy/effectPolicy';
 import { registerCommands } from './views/commands';
 import type { AgentChoice } from './views/session/protocol';
@@ -442,6 +443,12 @@ export class App implements vscode.Disposable {
       revokeGrant: (id) => this.policy.revokeGrant(id, 'api'),
       traceSpans: (sessionKey) => structuredClone(this.traces.spans(sessionKey)),
       remoteAgents: () => structuredClone(this.remoteAgents.list()),
+      capabilities: (key) => {
+        const c = this.manager.get(key);
+        const log = c?.protocol;
+        const init = c?.agentInit;
+        return log && init ? capabilityMatrix(init, log.all().map((entry) => ({ entry, summary: log.summary(entry) }))) : [];
+      },
       protocolLog: (key) => {
         const log = this.manager.get(key)?.protocol;
         return log ? log.all().map((e) => log.summary(e)) : [];
@@ -484,11 +491,12 @@ export class App implements vscode.Disposable {
   private showInspector(key?: string): boolean {
     const c = key ? this.manager.get(key) : (this.view.current && this.manager.get(this.view.current)) || this.manager.list().at(-1);
     const protocol = c?.protocol;
-    if (!c || !protocol) {
+    const init = c?.agentInit;
+    if (!c || !protocol || !init) {
       void vscode.window.showInformationMessage(c ? 'The agent is still starting; its messages appear once it is connected.' : 'Start a session first; the messages to and from its agent appear here.');
       return false;
     }
-    this.inspectors.show(c.state.key, `${c.state.agentName} (${c.state.key})`, protocol);
+    this.inspectors.show(c.state.key, `${c.state.agentName} (${c.state.key})`, protocol, init);
     return true;
   }
 

@@ -90,6 +90,11 @@ export class SessionController implements SessionHandlers {
     this.spans = spans;
   }
 
+  /** The agent's `initialize` answer, once attached. */
+  get agentInit(): acp.InitializeResponse | undefined {
+    return this.connection?.init;
+  }
+
   /** The agent connection's message record (the protocol inspector), once attached. */
   get protocol(): ProtocolLog | undefined {
     return this.connection?.protocol;

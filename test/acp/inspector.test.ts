@@ -9,6 +9,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { AgentConnection } from '../../src/acp/connection';
 import { exportLog, ProtocolLog, redact } from '../../src/acp/inspector';
+import { capabilityMatrix } from '../../src/acp/capabilities';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const DEMO_ENTRY = path.join(ROOT, 'src', 'demo', 'demoAgent.ts');
@@ -34,6 +35,14 @@ describe('protocol inspector', () => {
       assert.ok(list.filter((s) => s.dir === 'in' && s.method === 'session/update' && s.kind === 'notification').length >= 3, 'the echo streams in chunks');
       assert.deepEqual(list.map((s) => s.seq), list.map((_, i) => i + 1), 'in order, none lost');
       assert.ok(list.every((s, i) => i === 0 || s.at >= list[i - 1].at), 'timestamps never go back');
+      // The capability matrix from what went over the wire.
+      const matrix = capabilityMatrix(conn.init, log.all().map((entry) => ({ entry, summary: log.summary(entry) })));
+      const row = (c: string) => matrix.find((r) => r.capability === c)!;
+      assert.equal(row('session/prompt').exercised, 1);
+      assert.equal(row('session/new').exercised, 1);
+      assert.ok(row('session/update: agent_message_chunk').exercised >= 3);
+      assert.equal(row('fs/write_text_file').exercised, 0, 'the echo scenario writes nothing');
+      assert.equal(row('promptCapabilities.image').declared, conn.init.agentCapabilities?.promptCapabilities?.image === true);
       // Search finds by method and by text.
       assert.ok(log.search('session/prompt').length >= 2);
       assert.ok(log.search('DB_TOKEN').some((e) => log.summary(e).method === 'session/new'));
@@ -57,6 +66,22 @@ describe('protocol inspector', () => {
     assert.deepEqual(redact(embedded), { method: 'session/prompt', params: { prompt: [{ type: 'text', text: 'look at this' }, { type: 'resource', resource: { uri: 'file:///w/a.ts', text: '[11 characters]' } }] } });
     assert.deepEqual(redact({ content: [{ type: 'diff', path: '/w/a', oldText: 'a', newText: 'bb' }] }), { content: [{ type: 'diff', path: '/w/a', oldText: '[1 characters]', newText: '[2 characters]' }] });
     assert.deepEqual(redact({ apiKey: 'k', nested: { refresh_token: 't', note: 'use ghp_abcdefghijklmnopqrstuvwxyz0123 or AKIAABCDEFGHIJKLMNOP' } }), { apiKey: '[redacted]', nested: { refresh_token: '[redacted]', note: 'use [redacted] or [redacted]' } });
+  });
+
+  it('the capability matrix counts failures either way and what was declared but never used', () => {
+    const log = new ProtocolLog();
+    log.record('out', { jsonrpc: '2.0', id: 1, method: 'session/load', params: {} });
+    log.record('in', { jsonrpc: '2.0', id: 1, error: { code: -32601, message: 'Method not found' } });
+    log.record('in', { jsonrpc: '2.0', id: 7, method: 'fs/read_text_file', params: { path: '/nope' } });
+    log.record('out', { jsonrpc: '2.0', id: 7, error: { code: -32002, message: 'Resource not found: /nope' } });
+    log.record('out', { jsonrpc: '2.0', method: 'session/cancel', params: {} });
+    const m = capabilityMatrix({ protocolVersion: 1, agentCapabilities: { loadSession: true, promptCapabilities: { image: true } }, authMethods: [{ id: 'login', name: 'Log in' }] }, log.all().map((entry) => ({ entry, summary: log.summary(entry) })));
+    const row = (c: string) => m.find((r) => r.capability === c)!;
+    assert.deepEqual([row('session/load').declared, row('session/load').failed, row('session/load').lastError], [true, 1, 'Method not found']);
+    assert.deepEqual([row('fs/read_text_file').exercised, row('fs/read_text_file').failed, row('fs/read_text_file').lastError], [1, 1, 'Resource not found: /nope']);
+    assert.equal(row('session/cancel').exercised, 1);
+    assert.deepEqual([row('promptCapabilities.image').declared, row('promptCapabilities.audio').declared], [true, false]);
+    assert.equal(row('authMethods: login').declared, true);
   });
 
   it('keeps the newest messages when full, and counts what it dropped', () => {

@@ -28,6 +28,15 @@ describe('protocol inspector', () => {
       assert.ok(await vscode.commands.executeCommand('agentSwitchboard.showInspector', key));
       await click('.row:has-text("session/request_permission")', 30_000);
       await screenshot('protocol-inspector', 30000, { waitForSelector: 'body:has(.row .method:has-text("initialize")):has(.details pre:has-text("toolCall"))' });
+      // The capability matrix: the demo agent's permission requests and writes were exercised; its
+      // read of a file that did not exist yet failed, and says why.
+      const matrix = a.capabilities(key);
+      const row = (c: string) => matrix.find((r) => r.capability === c)!;
+      assert.ok(row('session/request_permission').exercised >= 2 && row('fs/write_text_file').exercised >= 1, JSON.stringify(matrix));
+      assert.ok(row('session/update: plan').exercised >= 1);
+      await click('button.tab[data-tab="capabilities"]');
+      await screenshot('capability-matrix', 30000, { waitForSelector: '.matrix td.cap:has-text("session/request_permission")' });
+      await click('button.tab[data-tab="messages"]');
       await click('vscode-button:has-text("Export")');
       const doc = await until('the export opened', () => {
         const d = vscode.window.activeTextEditor?.document;

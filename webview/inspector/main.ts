@@ -6,7 +6,7 @@
  * batches; the list shows the newest 2,000 matches and redraws at most once per animation frame.
  */
 import '@vscode-elements/elements/dist/vscode-button/index.js';
-import type { InspectorEntry, InspectorHostMessage, InspectorWebviewMessage } from '../../src/views/inspector/protocol';
+import type { CapabilityRow, InspectorEntry, InspectorHostMessage, InspectorWebviewMessage } from '../../src/views/inspector/protocol';
 import css from './styles.css';
 
 declare function acquireVsCodeApi(): { postMessage(msg: InspectorWebviewMessage): void };
@@ -24,6 +24,9 @@ let query = '';
 let selected: number | undefined;
 let pending = false;
 let follow = true;
+let tab: 'messages' | 'capabilities' = 'messages';
+let capabilities: CapabilityRow[] = [];
+let agent = '';
 
 const el = <K extends keyof HTMLElementTagNameMap>(tag: K, className?: string, text?: string): HTMLElementTagNameMap[K] => {
   const e = document.createElement(tag);
@@ -52,12 +55,28 @@ const exportButton = el('vscode-button');
 exportButton.textContent = 'Export (redacted)';
 exportButton.setAttribute('secondary', '');
 exportButton.addEventListener('click', () => api.postMessage({ type: 'export', fileContents: keepFiles.checked }));
-top.append(heading, summary, search, keepLabel, exportButton);
+const tabs = el('div', 'tabs');
+for (const [id, label] of [['messages', 'Messages'], ['capabilities', 'Capabilities']] as const) {
+  const b = el('button', `tab${id === tab ? ' active' : ''}`, label);
+  b.dataset.tab = id;
+  b.addEventListener('click', () => {
+    tab = id;
+    for (const t of tabs.children) t.classList.toggle('active', (t as HTMLElement).dataset.tab === id);
+    main.style.display = id === 'messages' ? '' : 'none';
+    matrixBox.style.display = id === 'capabilities' ? '' : 'none';
+    search.style.display = keepLabel.style.display = id === 'messages' ? '' : 'none';
+    schedule();
+  });
+  tabs.append(b);
+}
+top.append(heading, summary, tabs, search, keepLabel, exportButton);
 const main = el('div', 'main');
 const rows = el('div', 'rows');
 const details = el('div', 'details');
 main.append(rows, details);
-root.append(top, main);
+const matrixBox = el('div', 'matrix');
+matrixBox.style.display = 'none';
+root.append(top, main, matrixBox);
 rows.addEventListener('scroll', () => {
   follow = rows.scrollTop + rows.clientHeight >= rows.scrollHeight - 4;
 });
@@ -86,8 +105,39 @@ function method(e: InspectorEntry): HTMLElement {
   return span;
 }
 
+/** The capability matrix: declared at initialize, exercised on the wire, failed. */
+function renderMatrix(): void {
+  matrixBox.replaceChildren(el('div', 'muted agent', agent));
+  const table = el('table');
+  const head = el('tr');
+  for (const h of ['', 'declared', 'exercised', 'failed', 'last error']) head.append(el('th', undefined, h));
+  table.append(head);
+  let group = '';
+  for (const r of capabilities) {
+    if (r.group !== group) {
+      group = r.group;
+      const tr = el('tr', 'group');
+      const td = el('td', undefined, { declared: 'Declared at initialize', 'agent calls us': 'The agent calls the editor', 'agent sends': 'The agent sends (session updates)', 'we call the agent': 'The editor calls the agent' }[r.group]);
+      td.colSpan = 5;
+      tr.append(td);
+      table.append(tr);
+    }
+    const tr = el('tr', r.failed ? 'failed' : r.exercised ? 'used' : r.declared ? 'unused' : 'none');
+    tr.append(
+      el('td', 'cap', r.capability),
+      el('td', r.declared ? 'yes' : 'muted', r.declared === undefined ? '—' : r.declared ? 'yes' : 'no'),
+      el('td', r.exercised ? 'yes' : 'muted', String(r.exercised)),
+      el('td', r.failed ? 'no' : 'muted', String(r.failed)),
+      el('td', 'muted err', r.lastError ?? ''),
+    );
+    table.append(tr);
+  }
+  matrixBox.append(table);
+}
+
 function render(): void {
   heading.textContent = title;
+  if (tab === 'capabilities') return renderMatrix();
   const found = entries.filter(matches);
   const shown = found.slice(-SHOWN);
   summary.textContent = `${entries.length} message${entries.length === 1 ? '' : 's'}${query ? ` · ${found.length} match` : ''}${found.length > SHOWN ? ` · newest ${SHOWN} shown` : ''}${dropped ? ` · ${dropped} older dropped` : ''}`;
@@ -120,10 +170,12 @@ window.addEventListener('message', (ev: MessageEvent<InspectorHostMessage>) => {
   const m = ev.data;
   if (m?.type === 'snapshot') {
     title = m.title;
+    agent = m.agent;
     entries = m.entries;
   } else if (m?.type === 'entries') {
     entries.push(...m.entries);
   } else return;
+  capabilities = m.capabilities;
   dropped = m.dropped;
   if (entries.length > MAX_KEPT) {
     dropped += entries.length - MAX_KEPT;

@@ -6,6 +6,8 @@
  */
 import * as vscode from 'vscode';
 import { z } from 'zod';
+import type * as acp from '@agentclientprotocol/sdk';
+import { capabilityMatrix } from '../../acp/capabilities';
 import { exportLog, type ProtocolEntry, type ProtocolLog } from '../../acp/inspector';
 import { makeNonce, renderSessionHtml } from '../session/html';
 import type { InspectorEntry, InspectorHostMessage } from './protocol';
@@ -26,7 +28,7 @@ export class InspectorPanels implements vscode.Disposable {
   ) {}
 
   /** Shows the messages of `protocol` (the connection of session `key`); `title` names the session. */
-  show(key: string, title: string, protocol: ProtocolLog): vscode.WebviewPanel {
+  show(key: string, title: string, protocol: ProtocolLog, init: acp.InitializeResponse): vscode.WebviewPanel {
     const existing = this.open.get(key);
     if (existing) {
       existing.reveal();
@@ -55,13 +57,15 @@ export class InspectorPanels implements vscode.Disposable {
       const detail = typeof m?.params?.update?.sessionUpdate === 'string' ? m.params.update.sessionUpdate : typeof m?.error?.message === 'string' ? m.error.message.slice(0, 200) : undefined;
       return { ...s, json, ...(detail ? { detail } : {}) };
     };
+    const matrix = () => capabilityMatrix(init, protocol.all().map((entry) => ({ entry, summary: protocol.summary(entry) })));
+    const agent = `${init.agentInfo?.title ?? init.agentInfo?.name ?? title}${init.agentInfo?.version ? ` ${init.agentInfo.version}` : ''} · ACP v${init.protocolVersion}`;
     let ready = false;
     let pending: ProtocolEntry[] = [];
     let timer: NodeJS.Timeout | undefined;
     const flush = () => {
       timer = undefined;
       if (!pending.length) return;
-      post({ type: 'entries', entries: pending.map(view), dropped: protocol.dropped });
+      post({ type: 'entries', entries: pending.map(view), dropped: protocol.dropped, capabilities: matrix() });
       pending = [];
     };
     const stop = protocol.onRecord((e) => {
@@ -76,7 +80,7 @@ export class InspectorPanels implements vscode.Disposable {
       if (m.type === 'ready') {
         ready = true;
         pending = [];
-        post({ type: 'snapshot', title, entries: protocol.all().slice(-SNAPSHOT).map(view), dropped: protocol.dropped + Math.max(0, protocol.all().length - SNAPSHOT) });
+        post({ type: 'snapshot', title, agent, entries: protocol.all().slice(-SNAPSHOT).map(view), dropped: protocol.dropped + Math.max(0, protocol.all().length - SNAPSHOT), capabilities: matrix() });
       } else {
         const content = exportLog(protocol.all(), { fileContents: m.fileContents });
         // JSON Lines where VS Code knows the language, plain text where it does not.

@@ -20,10 +20,14 @@ export interface InspectorEntry {
   json: string;
 }
 
-/** Extension → webview. */
+import type { CapabilityRow } from '../../acp/capabilities';
+
+export type { CapabilityRow };
+
+/** Extension → webview. `capabilities`: the agent's matrix as of these messages. */
 export type InspectorHostMessage =
-  | { type: 'snapshot'; title: string; entries: InspectorEntry[]; dropped: number }
-  | { type: 'entries'; entries: InspectorEntry[]; dropped: number };
+  | { type: 'snapshot'; title: string; agent: string; entries: InspectorEntry[]; dropped: number; capabilities: CapabilityRow[] }
+  | { type: 'entries'; entries: InspectorEntry[]; dropped: number; capabilities: CapabilityRow[] };
 
 /** Webview → extension. */
 export type InspectorWebviewMessage =
