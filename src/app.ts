@@ -9,6 +9,7 @@ import { SessionTerminals } from './acp/sessionTerminals';
 import type { SessionController } from './acp/sessionController';
 import type { SwitchboardApi, SessionChangeEvent } from './api';
 import { resolveAgents, type ResolvedAgent } from './config/agents';
+import { mergePaths, readLoginShellPath } from './config/loginPath';
 import { onDidChangeSettings, readSettings } from './config/vscodeSettings';
 import { EditorFiles, readCurrentText } from './fs/vscodeFiles';
 import { AuditLog } from './policy/audit';
@@ -24,6 +25,7 @@ import { TraceArchive } from './trace/archive';
 import { RemoteAgentsCenter } from './views/remoteAgents';
 import { InspectorPanels } from './views/inspector/panel';
 import { capabilityMatrix } from './acp/capabilities';
+import { sessionToJson, sessionToMarkdown } from './acp/session/export';
 import { EffectPolicy } from './policy/effectPolicy';
 import { registerCommands } from './views/commands';
 import type { AgentChoice } from './views/session/protocol';
@@ -54,6 +56,8 @@ export class App implements vscode.Disposable {
   private readonly mcpGiven = new Map<string, Set<string>>();
   private readonly disposables: vscode.Disposable[] = [];
   private agentCache: ResolvedAgent[] | undefined;
+  /** The login shell's PATH once read (null: it could not be), for agents a desktop-launched editor would not find. */
+  private loginPath: string | null | undefined;
   /** Our spans and the agents' (through the OTLP receiver), by session. */
   readonly traces = new TraceStore();
   private readonly tracing: Tracing;
@@ -138,7 +142,8 @@ export class App implements vscode.Disposable {
     this.review = new ReviewCenter((key) => this.manager.get(key)?.state.agentName ?? 'closed session', roots);
     this.manager = new SessionManager({
       agents: () => this.resolvedAgents(),
-      baseEnv: () => process.env,
+      // Agents see the login shell's PATH too: what found them must also be there for what they start.
+      baseEnv: () => (this.loginPath ? { ...process.env, PATH: mergePaths(process.env.PATH, this.loginPath) } : process.env),
       initializeTimeoutMs: () => this.settings().initializeTimeoutMs,
       clientInfo: { name: 'agent-switchboard', title: 'Agent Switchboard', version },
       filesFor: (key) =>
@@ -187,6 +192,9 @@ export class App implements vscode.Disposable {
       vscode.commands.registerCommand('agentSwitchboard.openSavedTrace', (file?: unknown) => this.openSavedTrace(typeof file === 'string' ? file : undefined)),
       vscode.commands.registerCommand('agentSwitchboard.showTrace', (key?: unknown) => this.showTrace(typeof key === 'string' ? key : undefined)),
       vscode.commands.registerCommand('agentSwitchboard.showInspector', (key?: unknown) => this.showInspector(typeof key === 'string' ? key : undefined)),
+      vscode.commands.registerCommand('agentSwitchboard.exportSession', (key?: unknown, format?: unknown, fileContents?: unknown) =>
+        this.exportSession(typeof key === 'string' ? key : undefined, format === 'json' || format === 'markdown' ? format : undefined, fileContents === true),
+      ),
       this.inspectors,
       // The trace of the requests the person (Run Tool) and MCP Apps sent to a server.
       vscode.commands.registerCommand('agentSwitchboard.mcp.showTrace', (n: unknown) => {
@@ -226,6 +234,13 @@ export class App implements vscode.Disposable {
       ...registerCommands(this),
     );
     this.configureExport();
+    // Read once, in the background: agents are resolved again when it arrives.
+    void readLoginShellPath().then((p) => {
+      this.loginPath = p ?? null;
+      if (p) this.log.info(`Login shell PATH: ${p}`);
+      this.agentCache = undefined;
+      this.view.onAgentsChange();
+    });
   }
 
   private track<T extends vscode.Disposable>(d: T): T {
@@ -243,6 +258,7 @@ export class App implements vscode.Disposable {
       const demoScript = vscode.Uri.joinPath(this.context.extensionUri, 'dist', 'demo-agent.js').fsPath;
       const { agents, problems } = resolveAgents(this.settings().agents, {
         pathEnv: process.env.PATH,
+        loginPath: this.loginPath,
         // The extension host's own runtime runs the demo; in Electron it must act as plain Node.
         demo: { command: process.execPath, args: [demoScript], env: { ELECTRON_RUN_AS_NODE: '1' } },
       });
@@ -485,6 +501,31 @@ export class App implements vscode.Disposable {
       this.log.warn(`The OpenTelemetry receiver could not start; ${sender} gets no tracing variables: ${err instanceof Error ? err.message : String(err)}`);
       return undefined;
     }
+  }
+
+  /**
+   * Opens a session (the one in view without a key) as Markdown or JSON, redacted; the format is
+   * asked for when not given. @returns the text, or undefined when there is no session or no choice.
+   */
+  private async exportSession(key?: string, format?: 'markdown' | 'json', fileContents = false): Promise<string | undefined> {
+    const c = key ? this.manager.get(key) : (this.view.current && this.manager.get(this.view.current)) || this.manager.list().at(-1);
+    if (!c) return void vscode.window.showInformationMessage('There is no session to export.');
+    let chosen = format;
+    if (!chosen) {
+      const pick = await vscode.window.showQuickPick(
+        [
+          { label: 'Markdown', description: 'the conversation, tool calls and decisions', format: 'markdown' as const },
+          { label: 'JSON', description: 'the whole session state', format: 'json' as const },
+        ],
+        { title: `Export the session with ${c.state.agentName}`, placeHolder: 'Secrets are removed; file contents are left out' },
+      );
+      if (!pick) return undefined;
+      chosen = pick.format;
+    }
+    const text = chosen === 'json' ? sessionToJson(c.state, { fileContents }) : sessionToMarkdown(c.state, { fileContents });
+    const doc = await vscode.workspace.openTextDocument({ content: text, language: chosen === 'json' ? 'json' : 'markdown' });
+    await vscode.window.showTextDocument(doc, { preview: false });
+    return text;
   }
 
   /** Opens the protocol inspector of a session (the one in view without a key). @returns whether it opened. */

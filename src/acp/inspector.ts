@@ -136,10 +136,13 @@ export interface RedactOptions {
 const SECRET_KEY = /(token|secret|password|passwd|authorization|api[-_]?key|credential|cookie|private[-_]?key)/i;
 const SECRET_VALUE = /\b(Bearer\s+[\w.~+/-]+=*|sk-[\w-]{16,}|gh[pousr]_[A-Za-z0-9]{20,}|xox[baprs]-[\w-]{10,}|AKIA[0-9A-Z]{16}|eyJ[\w-]{8,}\.[\w-]{8,}\.[\w-]{8,})/g;
 /**
- * Where ACP carries file contents: `content` strings (`fs/write_text_file` params, `fs/read_text_file`
- * results), diff texts, and an embedded resource's `text`/`blob`. Message text is not file content.
+ * Where ACP carries file contents: `content` strings of request params and results
+ * (`fs/write_text_file`, `fs/read_text_file`) and of a tool's raw input/output, diff texts, and an
+ * embedded resource's `text`/`blob`. Message text and plan entries are not file content.
  */
-const isFileText = (key: string | undefined, parentKey: string | undefined) => key === 'content' || key === 'oldText' || key === 'newText' || ((key === 'text' || key === 'blob') && parentKey === 'resource');
+const CONTENT_HOLDERS = new Set(['params', 'result', 'rawInput', 'rawOutput']);
+const isFileText = (key: string | undefined, parentKey: string | undefined) =>
+  (key === 'content' && parentKey !== undefined && CONTENT_HOLDERS.has(parentKey)) || key === 'oldText' || key === 'newText' || ((key === 'text' || key === 'blob') && parentKey === 'resource');
 
 /**
  * A copy of `message` with secrets removed: every value of an `env` list or map (`{name, value}` or

@@ -61,7 +61,15 @@ export interface AgentConfigResult {
  */
 export function resolveAgents(
   setting: unknown,
-  opts: { pathEnv: string | undefined; demo?: { command: string; args: string[]; env?: Record<string, string | null> } },
+  opts: {
+    pathEnv: string | undefined;
+    demo?: { command: string; args: string[]; env?: Record<string, string | null> };
+    /**
+     * The login shell's PATH (see `readLoginShellPath`): searched after `pathEnv`, and named when a
+     * command is in neither; null when it could not be read, undefined when not asked.
+     */
+    loginPath?: string | null;
+  },
 ): AgentConfigResult {
   const problems: string[] = [];
   const user: AgentDefinition[] = [];
@@ -90,20 +98,23 @@ export function resolveAgents(
       demo: true,
     });
   }
-  for (const p of PRESETS) byId.set(p.id, withResolution({ ...p, source: 'preset' }, opts.pathEnv));
-  for (const u of user) byId.set(u.id, withResolution({ ...u, source: 'settings' }, opts.pathEnv));
+  for (const p of PRESETS) byId.set(p.id, withResolution({ ...p, source: 'preset' }, opts.pathEnv, opts.loginPath));
+  for (const u of user) byId.set(u.id, withResolution({ ...u, source: 'settings' }, opts.pathEnv, opts.loginPath));
   return { agents: [...byId.values()], problems };
 }
 
-function withResolution(def: AgentDefinition & { source: ResolvedAgent['source'] }, pathEnv: string | undefined): ResolvedAgent {
-  const found = findOnPath(def.command, pathEnv);
+function withResolution(def: AgentDefinition & { source: ResolvedAgent['source'] }, pathEnv: string | undefined, loginPath: string | null | undefined): ResolvedAgent {
+  const found = findOnPath(def.command, pathEnv) ?? (loginPath ? findOnPath(def.command, loginPath) : undefined);
   if (found) return { ...def, available: true, resolvedCommand: found };
-  return { ...def, available: false, reason: whyNotFound(def.command, pathEnv) };
+  return { ...def, available: false, reason: whyNotFound(def.command, pathEnv, loginPath) };
 }
 
-/** Why `command` cannot be started, in the words a person needs to fix it. */
-function whyNotFound(command: string, pathEnv: string | undefined): string {
-  if (!(command.includes('/') || command.includes(path.sep))) return `"${command}" was not found on PATH (${pathEnv ?? 'unset'})`;
+/** Why `command` cannot be started, in the words a person needs to fix it (naming the PATHs searched). */
+function whyNotFound(command: string, pathEnv: string | undefined, loginPath?: string | null): string {
+  if (!(command.includes('/') || command.includes(path.sep))) {
+    const login = loginPath === undefined ? '' : loginPath === null ? "; your login shell's PATH could not be read" : ` nor on your login shell's PATH (${loginPath})`;
+    return `"${command}" was not found on the editor's PATH (${pathEnv ?? 'unset'})${login}. Put its full path in "command", or start the editor from a terminal that finds it`;
+  }
   const abs = path.resolve(command);
   try {
     const st = fs.statSync(abs);

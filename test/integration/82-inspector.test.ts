@@ -11,7 +11,7 @@ import { click, screenshot } from './screenshot';
 const SECRET = 'sk-planted-0123456789abcdefghij';
 
 describe('protocol inspector', () => {
-  it('lists a session\'s messages both ways and exports them redacted', async function () {
+  it('lists a session\'s messages both ways and exports them and the session redacted', async function () {
     this.timeout(90_000);
     const a = await api();
     const key = await a.startSession({ agentId: 'demo', cwd: workspaceDir() });
@@ -46,6 +46,15 @@ describe('protocol inspector', () => {
       assert.ok(lines.length >= log.length, `${lines.length} lines for ${log.length} messages`);
       assert.ok(!doc.getText().includes(SECRET), 'the planted secret is not in the export');
       assert.ok(doc.getText().includes('Use my token [redacted] if you must.'));
+      await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+      // The session itself, as Markdown and as JSON: the same secret is not in either.
+      const md = (await vscode.commands.executeCommand('agentSwitchboard.exportSession', key, 'markdown')) as string;
+      assert.match(md, /^# Session with Offline demo agent/);
+      assert.match(md, /### Tool call: Write demo\/hello\.md — completed/);
+      assert.ok(md.includes('> Use my token [redacted] if you must.') && !md.includes(SECRET));
+      await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+      const json = JSON.parse((await vscode.commands.executeCommand('agentSwitchboard.exportSession', key, 'json')) as string) as { session: { key: string } };
+      assert.strictEqual(json.session.key, key);
       await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
       await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     } finally {
