@@ -24,7 +24,6 @@ import { TraceForwarder } from './trace/forwarder';
 import { TraceArchive } from './trace/archive';
 import { RemoteAgentsCenter } from './views/remoteAgents';
 import { InspectorPanels } from './views/inspector/panel';
-import { capabilityMatrix } from './acp/capabilities';
 import { sessionToJson, sessionToMarkdown } from './acp/session/export';
 import { EffectPolicy } from './policy/effectPolicy';
 import { registerCommands } from './views/commands';
@@ -157,7 +156,8 @@ export class App implements vscode.Disposable {
         ),
       mcpServers: async (caps, key) => this.forwardMcp(caps, key),
       terminalsFor: (key, cwd) => {
-        const t = new SessionTerminals(cwd, () => process.env);
+        // Terminals see the same PATH as the agents that ask for them (the login shell's included).
+        const t = new SessionTerminals(cwd, () => (this.loginPath ? { ...process.env, PATH: mergePaths(process.env.PATH, this.loginPath) } : process.env));
         this.terminals.set(key, t);
         return t;
       },
@@ -459,12 +459,7 @@ export class App implements vscode.Disposable {
       revokeGrant: (id) => this.policy.revokeGrant(id, 'api'),
       traceSpans: (sessionKey) => structuredClone(this.traces.spans(sessionKey)),
       remoteAgents: () => structuredClone(this.remoteAgents.list()),
-      capabilities: (key) => {
-        const c = this.manager.get(key);
-        const log = c?.protocol;
-        const init = c?.agentInit;
-        return log && init ? capabilityMatrix(init, log.all().map((entry) => ({ entry, summary: log.summary(entry) }))) : [];
-      },
+      capabilities: (key) => this.manager.get(key)?.capabilities?.rows() ?? [],
       protocolLog: (key) => {
         const log = this.manager.get(key)?.protocol;
         return log ? log.all().map((e) => log.summary(e)) : [];
@@ -533,11 +528,12 @@ export class App implements vscode.Disposable {
     const c = key ? this.manager.get(key) : (this.view.current && this.manager.get(this.view.current)) || this.manager.list().at(-1);
     const protocol = c?.protocol;
     const init = c?.agentInit;
-    if (!c || !protocol || !init) {
+    const capabilities = c?.capabilities;
+    if (!c || !protocol || !init || !capabilities) {
       void vscode.window.showInformationMessage(c ? 'The agent is still starting; its messages appear once it is connected.' : 'Start a session first; the messages to and from its agent appear here.');
       return false;
     }
-    this.inspectors.show(c.state.key, `${c.state.agentName} (${c.state.key})`, protocol, init);
+    this.inspectors.show(c.state.key, `${c.state.agentName} (${c.state.key})`, protocol, init, capabilities);
     return true;
   }
 

@@ -42,48 +42,49 @@ const WE_CALL: [string, string | undefined][] = [
 ];
 
 /**
- * The matrix for one connection.
- * @param init the agent's `initialize` answer.
- * @param entries the connection's messages with their summaries (see {@link ProtocolLog.summary}).
+ * The matrix of one connection, kept up to date one message at a time (so a long session's matrix
+ * never needs its whole record again, and messages dropped from the record still count).
  */
-export function capabilityMatrix(init: acp.InitializeResponse, entries: readonly { entry: ProtocolEntry; summary: EntrySummary }[]): CapabilityRow[] {
-  const rows = new Map<string, CapabilityRow>();
-  const row = (capability: string, group: CapabilityRow['group'], declared?: boolean): CapabilityRow => {
-    let r = rows.get(capability);
-    if (!r) rows.set(capability, (r = { capability, group, exercised: 0, failed: 0, ...(declared !== undefined ? { declared } : {}) }));
-    return r;
-  };
-  const caps = (init.agentCapabilities ?? {}) as Record<string, unknown>;
-  const flag = (path: string): boolean | undefined => {
-    let v: unknown = caps;
-    for (const k of path.split('.')) v = v && typeof v === 'object' ? (v as Record<string, unknown>)[k] : undefined;
-    return v === undefined ? undefined : v === true || (typeof v === 'object' && v !== null);
-  };
-  for (const p of ['loadSession', 'promptCapabilities.image', 'promptCapabilities.audio', 'promptCapabilities.embeddedContext', 'mcpCapabilities.http', 'mcpCapabilities.sse', 'sessionCapabilities.list', 'sessionCapabilities.resume', 'sessionCapabilities.close', 'sessionCapabilities.fork']) {
-    row(p, 'declared', flag(p) ?? false);
-  }
-  for (const m of init.authMethods ?? []) row(`authMethods: ${m.id}`, 'declared', true);
-  for (const m of AGENT_CALLS) row(m, 'agent calls us');
-  for (const [m, cap] of WE_CALL) row(m, 'we call the agent', cap ? (flag(cap) ?? false) : undefined);
+export class CapabilityMatrix {
+  private readonly byName = new Map<string, CapabilityRow>();
 
-  for (const { entry, summary } of entries) {
+  constructor() {
+    for (const m of AGENT_CALLS) this.row(m, 'agent calls us');
+    for (const [m] of WE_CALL) this.row(m, 'we call the agent');
+  }
+
+  /** Fills in what the agent declared (call once `initialize` has answered). */
+  declare(init: acp.InitializeResponse): void {
+    const caps = (init.agentCapabilities ?? {}) as Record<string, unknown>;
+    const flag = (p: string): boolean | undefined => {
+      let v: unknown = caps;
+      for (const k of p.split('.')) v = v && typeof v === 'object' ? (v as Record<string, unknown>)[k] : undefined;
+      return v === undefined ? undefined : v === true || (typeof v === 'object' && v !== null);
+    };
+    for (const p of ['loadSession', 'promptCapabilities.image', 'promptCapabilities.audio', 'promptCapabilities.embeddedContext', 'mcpCapabilities.http', 'mcpCapabilities.sse', 'sessionCapabilities.list', 'sessionCapabilities.resume', 'sessionCapabilities.close', 'sessionCapabilities.fork']) {
+      this.row(p, 'declared').declared = flag(p) ?? false;
+    }
+    for (const m of init.authMethods ?? []) this.row(`authMethods: ${m.id}`, 'declared').declared = true;
+    for (const [m, cap] of WE_CALL) if (cap) this.row(m, 'we call the agent').declared = flag(cap) ?? false;
+  }
+
+  /** Counts one message. */
+  observe(entry: ProtocolEntry, summary: EntrySummary): void {
     const theirs = entry.dir === 'in';
-    if (summary.kind === 'notification' && theirs && summary.method === 'session/update') {
-      const kind = (entry.message as { params?: { update?: { sessionUpdate?: unknown } } }).params?.update?.sessionUpdate;
-      if (typeof kind === 'string') row(`session/update: ${kind}`, 'agent sends').exercised++;
-      continue;
+    if (summary.kind === 'notification') {
+      if (theirs && summary.method === 'session/update') {
+        const kind = (entry.message as { params?: { update?: { sessionUpdate?: unknown } } }).params?.update?.sessionUpdate;
+        if (typeof kind === 'string') this.row(`session/update: ${kind}`, 'agent sends').exercised++;
+      } else if (!theirs) this.row(summary.method, 'we call the agent').exercised++;
+      return;
     }
-    if (summary.kind === 'notification' && !theirs) {
-      row(summary.method, 'we call the agent').exercised++;
-      continue;
-    }
-    if (summary.kind === 'request' && theirs) {
-      row(summary.method, 'agent calls us').exercised++;
-      continue;
+    if (summary.kind === 'request') {
+      if (theirs) this.row(summary.method, 'agent calls us').exercised++;
+      return;
     }
     if ((summary.kind === 'response' || summary.kind === 'error') && summary.method !== '(response)') {
-      // Our answer to the agent's request: its request already counted; a failure is ours to show.
-      const r = row(summary.method, theirs ? 'we call the agent' : 'agent calls us');
+      // The answer to a request: ours to the agent's (already counted) or the agent's to ours.
+      const r = this.row(summary.method, theirs ? 'we call the agent' : 'agent calls us');
       if (summary.kind === 'error') {
         r.failed++;
         const err = (entry.message as { error?: { message?: unknown } }).error;
@@ -91,5 +92,28 @@ export function capabilityMatrix(init: acp.InitializeResponse, entries: readonly
       } else if (theirs) r.exercised++;
     }
   }
-  return [...rows.values()];
+
+  /** The rows, declared first, then by group in the order first seen. */
+  rows(): CapabilityRow[] {
+    const order: CapabilityRow['group'][] = ['declared', 'agent calls us', 'we call the agent', 'agent sends'];
+    return [...this.byName.values()].sort((a, b) => order.indexOf(a.group) - order.indexOf(b.group)).map((r) => ({ ...r }));
+  }
+
+  private row(capability: string, group: CapabilityRow['group']): CapabilityRow {
+    let r = this.byName.get(capability);
+    if (!r) this.byName.set(capability, (r = { capability, group, exercised: 0, failed: 0 }));
+    return r;
+  }
+}
+
+/**
+ * The matrix for one connection, from its whole record at once (see {@link CapabilityMatrix}).
+ * @param init the agent's `initialize` answer.
+ * @param entries the connection's messages with their summaries (see `ProtocolLog.summary`).
+ */
+export function capabilityMatrix(init: acp.InitializeResponse, entries: readonly { entry: ProtocolEntry; summary: EntrySummary }[]): CapabilityRow[] {
+  const m = new CapabilityMatrix();
+  m.declare(init);
+  for (const { entry, summary } of entries) m.observe(entry, summary);
+  return m.rows();
 }

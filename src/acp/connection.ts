@@ -8,6 +8,7 @@
  */
 import * as acp from '@agentclientprotocol/sdk';
 import { ProtocolLog, tapStream } from './inspector';
+import { CapabilityMatrix } from './capabilities';
 import { Emitter, type Event } from '../common/lifecycle';
 import type { AgentErrorView } from './session/types';
 import { AgentProcess, type AgentLaunch } from './transport/agentProcess';
@@ -52,6 +53,8 @@ export class AgentConnection {
     private readonly agentName: string,
     /** Every JSON-RPC message of this connection, both ways (the protocol inspector's record). */
     readonly protocol: ProtocolLog,
+    /** What the agent declared, exercised and failed, counted as the messages pass. */
+    readonly capabilities: CapabilityMatrix,
   ) {
     void proc?.exited.then(() => {
       if (this.disposed) return;
@@ -80,6 +83,9 @@ export class AgentConnection {
     const app = buildClientApp(opts.clientInfo.name, (sessionId) => holder.self?.sessions.get(sessionId));
     // Messages over a stream are recorded from the first (initialize) on; an in-process app has no wire.
     const protocol = new ProtocolLog();
+    // The matrix counts from the first message on, so what the record drops later still counts.
+    const capabilities = new CapabilityMatrix();
+    protocol.onRecord((e) => capabilities.observe(e, protocol.summary(e)));
     const conn = target instanceof acp.AgentApp ? app.connect(target) : app.connect(tapStream(target as acp.Stream, protocol));
     const timeoutMs = opts.initializeTimeoutMs ?? 60_000;
     let timer: NodeJS.Timeout | undefined;
@@ -108,7 +114,8 @@ export class AgentConnection {
           commandLine: proc ? [proc.launch.command, ...proc.launch.args].join(' ') : undefined,
         });
       }
-      const self = new AgentConnection(conn, first, proc, opts.agentName, protocol);
+      capabilities.declare(first);
+      const self = new AgentConnection(conn, first, proc, opts.agentName, protocol, capabilities);
       holder.self = self;
       return self;
     } catch (err) {

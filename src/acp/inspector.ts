@@ -14,6 +14,10 @@ export interface ProtocolEntry {
   at: number;
   dir: 'in' | 'out';
   message: unknown;
+  /** For a response: the method of the request it answers, fixed when the response passed. */
+  answers?: string;
+  /** Rough size in bytes (string lengths), for the log's budget. */
+  size: number;
 }
 
 /** What an entry is, for the list. */
@@ -31,32 +35,61 @@ type Message = acp.AnyMessage;
 
 /** A bounded log of a connection's messages. */
 export class ProtocolLog {
-  private readonly entries: ProtocolEntry[] = [];
+  private entries: ProtocolEntry[] = [];
   private seq = 0;
-  /** Request ids to methods, per direction of the request, so responses can name their method. */
+  private bytes = 0;
+  /** Open requests (id → method), per direction of the request; a response takes its entry out. */
   private readonly pending = new Map<string, string>();
   private readonly listeners = new Set<(e: ProtocolEntry) => void>();
   /** Entries dropped from the front since the log began. */
   dropped = 0;
 
-  constructor(readonly capacity = 20_000) {}
+  /**
+   * @param capacity most entries kept
+   * @param maxBytes most bytes kept (message sizes estimated from their strings); a single message
+   *   over a tenth of it is kept as a stub naming its method and size
+   */
+  constructor(
+    readonly capacity = 20_000,
+    readonly maxBytes = 64 * 1024 * 1024,
+  ) {}
 
   /** Records a message (called by the tap for every message). */
   record(dir: 'in' | 'out', message: unknown, at = Date.now()): void {
-    const entry: ProtocolEntry = { seq: ++this.seq, at, dir, message };
-    this.entries.push(entry);
-    if (this.entries.length > this.capacity) {
-      // Drop a tenth at once: one splice per many records, not per record.
-      const n = Math.ceil(this.capacity / 10);
-      this.entries.splice(0, n);
-      this.dropped += n;
+    const m = message as { id?: unknown; method?: unknown; result?: unknown; error?: unknown };
+    let size = sizeOf(message, this.maxBytes);
+    let kept = message;
+    if (size > this.maxBytes / 10) {
+      kept = { ...(typeof m?.method === 'string' ? { method: m.method } : {}), ...(m?.id !== undefined ? { id: m.id } : {}), note: `a message of about ${size} bytes, too large to keep` };
+      size = 256;
     }
-    const m = message as { id?: unknown; method?: unknown };
-    if (typeof m?.method === 'string' && (typeof m.id === 'string' || typeof m.id === 'number')) {
-      this.pending.set(`${dir}:${m.id}`, m.method);
+    const entry: ProtocolEntry = { seq: ++this.seq, at, dir, message: kept, size };
+    const id = typeof m?.id === 'string' || typeof m?.id === 'number' ? m.id : undefined;
+    if (id !== undefined && typeof m?.method === 'string') {
+      this.pending.set(`${dir}:${id}`, m.method);
+      // Requests never answered must not pile up.
       if (this.pending.size > 10_000) this.pending.delete(this.pending.keys().next().value as string);
+    } else if (id !== undefined && m && ('result' in m || 'error' in m)) {
+      // A response travels the other way from its request; an id may be used again later.
+      const k = `${dir === 'in' ? 'out' : 'in'}:${id}`;
+      entry.answers = this.pending.get(k);
+      this.pending.delete(k);
     }
+    this.entries.push(entry);
+    this.bytes += size;
+    if (this.entries.length > this.capacity || this.bytes > this.maxBytes) this.trim();
     for (const l of this.listeners) l(entry);
+  }
+
+  /** Drops from the front down to 90% of both limits (one slice per many records). */
+  private trim(): void {
+    let i = 0;
+    while (i < this.entries.length - 1 && (this.entries.length - i > this.capacity * 0.9 || this.bytes > this.maxBytes * 0.9)) {
+      this.bytes -= this.entries[i].size;
+      i++;
+    }
+    this.entries = this.entries.slice(i);
+    this.dropped += i;
   }
 
   /** Hears each new entry. @returns a function that stops it. */
@@ -75,11 +108,7 @@ export class ProtocolLog {
     const m = e.message as { id?: string | number; method?: unknown; result?: unknown; error?: unknown };
     const base = { seq: e.seq, at: e.at, dir: e.dir };
     if (typeof m?.method === 'string') return { ...base, kind: m.id === undefined ? 'notification' : 'request', method: m.method, ...(m.id !== undefined ? { id: m.id } : {}) };
-    if (m && m.id !== undefined && ('result' in m || 'error' in m)) {
-      // A response travels the other way from its request.
-      const method = this.pending.get(`${e.dir === 'in' ? 'out' : 'in'}:${m.id}`) ?? '(response)';
-      return { ...base, kind: 'error' in m && m.error ? 'error' : 'response', method, id: m.id };
-    }
+    if (m && m.id !== undefined && ('result' in m || 'error' in m)) return { ...base, kind: 'error' in m && m.error ? 'error' : 'response', method: e.answers ?? '(response)', id: m.id };
     return { ...base, kind: 'other', method: '(not JSON-RPC)' };
   }
 
@@ -129,48 +158,88 @@ export function tapStream(stream: acp.Stream, log: ProtocolLog): acp.Stream {
 
 /** Options of {@link redact}. */
 export interface RedactOptions {
-  /** Keep file contents (`fs/*` texts, diffs, embedded resources); default false. */
+  /** Keep file contents (`fs/*` texts, diffs, embedded resources, what read tools returned); default false. */
   fileContents?: boolean;
 }
 
-const SECRET_KEY = /(token|secret|password|passwd|authorization|api[-_]?key|credential|cookie|private[-_]?key)/i;
-const SECRET_VALUE = /\b(Bearer\s+[\w.~+/-]+=*|sk-[\w-]{16,}|gh[pousr]_[A-Za-z0-9]{20,}|xox[baprs]-[\w-]{10,}|AKIA[0-9A-Z]{16}|eyJ[\w-]{8,}\.[\w-]{8,}\.[\w-]{8,})/g;
-/**
- * Where ACP carries file contents: `content` strings of request params and results
- * (`fs/write_text_file`, `fs/read_text_file`) and of a tool's raw input/output, diff texts, and an
- * embedded resource's `text`/`blob`. Message text and plan entries are not file content.
- */
+/** Keys whose whole value (whatever its shape) is a credential. */
+const SECRET_KEY = /(token|secret|passw(or)?d|passwd|authorization|api[-_]?key|credential|cookie|private[-_]?key|client[-_]?secret|session[-_]?key|access[-_]?key|signature)/i;
+/** Credentials inside any text: the match is replaced, the rest of the text stays. */
+const SECRET_PATTERNS: [RegExp, string][] = [
+  // PEM private keys, whole.
+  [/-----BEGIN [A-Z ]*PRIVATE KEY-----[\s\S]*?(-----END [A-Z ]*PRIVATE KEY-----|$)/g, '[redacted private key]'],
+  // Authorization-like headers and schemes: "Authorization: token x", "X-Api-Key: x", "Bearer x", "Basic x".
+  [/\b(authorization|proxy-authorization|x-api-key|api-key|x-auth-token|cookie)(\s*[:=]\s*)("[^"]*"|'[^']*'|(?:(?:Bearer|Basic|Digest|token)\s+)?[^\s"',;]+)/gi, '$1$2[redacted]'],
+  [/\bBearer\s+[\w.~+/=-]{8,}/g, 'Bearer [redacted]'],
+  [/\bBasic\s+(?=[A-Za-z0-9+/]*[0-9+/=])[A-Za-z0-9+/]{12,}={0,2}/g, 'Basic [redacted]'],
+  // NAME=value / NAME: value where NAME names a secret (export GITHUB_TOKEN=…, DB_PASSWORD=…, --api-key=…).
+  // The name must end in the secret word, so "tokens: 500" or "author: Ada" are left alone.
+  [/\b([\w-]*(token|secret|passw(or)?d|passwd|api[-_]?key|access[-_]?key|secret[-_]?key|private[-_]?key|credentials?))(\s*[=:]\s*)("[^"]*"|'[^']*'|[^\s"'&;,]+)/gi, '$1$4[redacted]'],
+  // URLs: user:password@host, and secret-looking query parameters.
+  [/(\b[a-z][a-z0-9+.-]*:\/\/)[^\s/@:]+:[^\s/@]+@/gi, '$1[redacted]@'],
+  [/([?&](?:[\w-]*(?:token|key|secret|sig|signature|password|code|auth)[\w-]*)=)[^&#\s"']+/gi, '$1[redacted]'],
+  // curl -u user:pass
+  [/(\s-u\s+|\s--user\s+)("[^"]*"|'[^']*'|\S+)/g, '$1[redacted]'],
+  // Azure connection strings.
+  [/\b(AccountKey|SharedAccessKey|SharedAccessSignature)=[^;\s"']+/g, '$1=[redacted]'],
+  // Well-known key formats.
+  [/\b(sk-ant-[\w-]{10,}|sk-[\w-]{16,}|sk_(live|test)_[\w]{10,}|rk_(live|test)_[\w]{10,}|gh[pousr]_[A-Za-z0-9]{20,}|github_pat_[\w]{20,}|glpat-[\w-]{16,}|xox[baprs]-[\w-]{10,}|npm_[A-Za-z0-9]{30,}|AIza[\w-]{30,}|(AKIA|ASIA)[0-9A-Z]{16}|eyJ[\w-]{8,}\.[\w-]{8,}\.[\w-]{8,})/g, '[redacted]'],
+];
+
+/** Redacts every credential found in `text`. */
+export function redactText(text: string): string {
+  let out = text;
+  for (const [re, by] of SECRET_PATTERNS) out = out.replace(re, by);
+  return out;
+}
+
+/** Tool input keys that hold a file's text (Claude Code's Edit/Write, Codex's apply_patch, …). */
+const FILE_INPUT_KEYS = new Set(['content', 'old_string', 'new_string', 'oldText', 'newText', 'old_str', 'new_str', 'file_text', 'patch', 'input']);
 const CONTENT_HOLDERS = new Set(['params', 'result', 'rawInput', 'rawOutput']);
-const isFileText = (key: string | undefined, parentKey: string | undefined) =>
-  (key === 'content' && parentKey !== undefined && CONTENT_HOLDERS.has(parentKey)) || key === 'oldText' || key === 'newText' || ((key === 'text' || key === 'blob') && parentKey === 'resource');
 
 /**
  * A copy of `message` with secrets removed: every value of an `env` list or map (`{name, value}` or
- * `{KEY: value}`), header values, values under keys that name credentials, bearer tokens and
- * well-known key formats inside any string; file contents become `[N characters]` unless kept.
+ * `{KEY: value}`), header values, the whole value under a key that names a credential, and
+ * credentials inside any text (see {@link redactText}). Unless `fileContents`, file contents become
+ * `[N characters]`: `fs/*` texts, diff texts, a resource's `text`/`blob` wherever it sits, file text
+ * in a tool's raw input, and what a read tool returned.
  */
 export function redact(message: unknown, options: RedactOptions = {}): unknown {
-  const walk = (v: unknown, key: string | undefined, parentKey: string | undefined, depth: number): unknown => {
+  const hide = (v: string) => (v.length ? `[${v.length} characters]` : v);
+  const walk = (v: unknown, key: string | undefined, parentKey: string | undefined, depth: number, ctx: { read: boolean }): unknown => {
     if (depth > 64) return '[too deep]';
+    if (key && SECRET_KEY.test(key) && v !== null && v !== undefined && v !== '' && typeof v !== 'boolean') return '[redacted]';
     if (typeof v === 'string') {
-      if (key && SECRET_KEY.test(key)) return '[redacted]';
       if (parentKey === 'env' || parentKey === 'headers') return '[redacted]';
-      if (!options.fileContents && isFileText(key, parentKey) && v.length > 0) return `[${v.length} characters]`;
-      return v.replace(SECRET_VALUE, '[redacted]');
+      if (!options.fileContents) {
+        if (key === 'oldText' || key === 'newText') return hide(v);
+        if (key === 'content' && parentKey !== undefined && CONTENT_HOLDERS.has(parentKey)) return hide(v);
+        if (parentKey === 'rawInput' && key && FILE_INPUT_KEYS.has(key)) return hide(v);
+        // What a read tool (or the agent's own read) returned is the file.
+        if (ctx.read && (key === 'text' || parentKey === 'rawOutput')) return hide(v);
+      }
+      return redactText(v);
     }
     if (Array.isArray(v)) {
       // An env or header list: [{name, value}].
       if (key === 'env' || key === 'headers') return v.map((x) => (x && typeof x === 'object' && 'name' in x ? { ...x, value: '[redacted]' } : '[redacted]'));
-      return v.map((x) => walk(x, key, parentKey, depth + 1));
+      return v.map((x) => walk(x, key, parentKey, depth + 1, ctx));
     }
     if (v && typeof v === 'object') {
+      const o = v as Record<string, unknown>;
+      // An embedded resource is a file wherever it sits; a read tool call's content is the file.
+      const isResource = (o.type === 'resource' || key === 'resource') && ('text' in o || 'blob' in o || 'resource' in o);
+      const next = { read: ctx.read || o.kind === 'read' || (isResource && !options.fileContents) };
       const out: Record<string, unknown> = {};
-      for (const [k, x] of Object.entries(v)) out[k] = walk(x, k, key, depth + 1);
+      for (const [k, x] of Object.entries(o)) {
+        if (!options.fileContents && isResource && (k === 'text' || k === 'blob') && typeof x === 'string') out[k] = hide(x);
+        else out[k] = walk(x, k, key, depth + 1, k === 'content' || k === 'rawOutput' || k === 'resource' ? next : ctx);
+      }
       return out;
     }
     return v;
   };
-  return walk(message, undefined, undefined, 0);
+  return walk(message, undefined, undefined, 0, { read: false });
 }
 
 /** The log as JSON Lines for export: `{seq, at (ISO), dir, message}` per line, redacted. */
@@ -184,4 +253,24 @@ function safeJson(v: unknown): string {
   } catch {
     return '';
   }
+}
+
+/** A message's rough size in bytes: its strings' lengths plus a little per value; stops past `limit`. */
+function sizeOf(v: unknown, limit: number): number {
+  let n = 0;
+  const stack: unknown[] = [v];
+  while (stack.length && n <= limit) {
+    const x = stack.pop();
+    if (typeof x === 'string') n += x.length + 2;
+    else if (Array.isArray(x)) {
+      n += 2;
+      for (const y of x) stack.push(y);
+    } else if (x && typeof x === 'object') {
+      for (const [k, y] of Object.entries(x)) {
+        n += k.length + 4;
+        stack.push(y);
+      }
+    } else n += 8;
+  }
+  return n;
 }

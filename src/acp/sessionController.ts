@@ -12,6 +12,7 @@ import type { SessionHandlers } from './clientHandlers';
 import { errorMessage, type AgentConnection } from './connection';
 import { ErrorCodes } from './extensions';
 import type { ProtocolLog } from './inspector';
+import type { CapabilityMatrix } from './capabilities';
 import type { Actor, EffectCheck, EffectPolicy } from '../policy/effectPolicy';
 import type { DeclaredIntent } from '../policy/declare';
 import { intentHash } from '../policy/intent';
@@ -88,6 +89,11 @@ export class SessionController implements SessionHandlers {
   /** Traces this session: its spans follow every state change; turns carry their `traceparent`. */
   traceWith(spans: SessionSpans): void {
     this.spans = spans;
+  }
+
+  /** The agent's capability matrix (declared, exercised, failed), once attached. */
+  get capabilities(): CapabilityMatrix | undefined {
+    return this.connection?.capabilities;
   }
 
   /** The agent's `initialize` answer, once attached. */

@@ -6,6 +6,7 @@
  * agents up in both. No `vscode`.
  */
 import { spawn } from 'node:child_process';
+import os from 'node:os';
 import path from 'node:path';
 
 const MARK = '__AGENT_SWITCHBOARD_PATH__';
@@ -28,7 +29,9 @@ export function readLoginShellPath(shell = process.env.SHELL, timeoutMs = 5_000)
     let child: ReturnType<typeof spawn>;
     try {
       // Interactive and login, as a terminal would start it; the marks cut away whatever rc files print.
-      child = spawn(shell, ['-i', '-l', '-c', `printf '%s%s%s' '${MARK}' "$PATH" '${MARK}'`], { stdio: ['ignore', 'pipe', 'ignore'], detached: process.platform !== 'win32', env: { ...process.env, AGENT_SWITCHBOARD_RESOLVING_ENV: '1' } });
+      // fish keeps PATH as a list: "$PATH" would join it with spaces.
+      const value = path.basename(shell) === 'fish' ? '(string join : $PATH)' : '"$PATH"';
+      child = spawn(shell, ['-i', '-l', '-c', `printf '%s%s%s' '${MARK}' ${value} '${MARK}'`], { stdio: ['ignore', 'pipe', 'ignore'], detached: process.platform !== 'win32', cwd: os.homedir(), env: { ...process.env, AGENT_SWITCHBOARD_RESOLVING_ENV: '1' } });
     } catch {
       return finish(undefined);
     }
@@ -40,15 +43,32 @@ export function readLoginShellPath(shell = process.env.SHELL, timeoutMs = 5_000)
       }
       finish(undefined);
     }, timeoutMs);
+    const stop = () => {
+      try {
+        if (child.pid) process.kill(-child.pid, 'SIGKILL');
+      } catch {
+        /* gone already */
+      }
+    };
+    const parse = () => {
+      const m = new RegExp(`${MARK}(.*?)${MARK}`, 's').exec(out);
+      const value = m?.[1].trim();
+      // Only absolute directories: a shell that printed "$PATH" literally (nushell) gives nothing.
+      return value && value.split(path.delimiter).every((d) => !d || path.isAbsolute(d)) ? value : undefined;
+    };
     child.stdout?.on('data', (d: Buffer) => {
       out += d.toString('utf8');
-      if (out.length > 1_000_000) child.kill('SIGKILL');
+      // Done once the second mark is in: an rc file's background job may hold stdout open for long.
+      if (out.indexOf(MARK) !== out.lastIndexOf(MARK)) {
+        finish(parse());
+        stop();
+      } else if (out.length > 1_000_000) {
+        finish(undefined);
+        stop();
+      }
     });
     child.on('error', () => finish(undefined));
-    child.on('close', () => {
-      const m = new RegExp(`${MARK}(.*?)${MARK}`, 's').exec(out);
-      finish(m && m[1].trim() ? m[1].trim() : undefined);
-    });
+    child.on('close', () => finish(parse()));
   });
 }
 

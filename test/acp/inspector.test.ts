@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { AgentConnection } from '../../src/acp/connection';
-import { exportLog, ProtocolLog, redact } from '../../src/acp/inspector';
+import { exportLog, ProtocolLog, redact, redactText } from '../../src/acp/inspector';
 import { capabilityMatrix } from '../../src/acp/capabilities';
 
 const ROOT = path.resolve(__dirname, '..', '..');
@@ -59,13 +59,55 @@ describe('protocol inspector', () => {
   it('redacts env values, headers, credential keys, token formats and (unless kept) file contents', () => {
     const write = { jsonrpc: '2.0', id: 3, method: 'fs/write_text_file', params: { sessionId: 's', path: '/w/a.ts', content: 'const password = "hunter2";' } };
     assert.deepEqual(redact(write), { ...write, params: { ...write.params, content: '[27 characters]' } });
-    assert.deepEqual(redact(write, { fileContents: true }), write);
+    // Kept file contents are still scrubbed of credentials.
+    assert.deepEqual(redact(write, { fileContents: true }), { ...write, params: { ...write.params, content: 'const password = [redacted];' } });
+    assert.deepEqual(redact({ params: { content: 'plain text' } }, { fileContents: true }), { params: { content: 'plain text' } });
     const terminal = { method: 'terminal/create', params: { command: 'deploy', env: [{ name: 'AWS_SECRET_ACCESS_KEY', value: 'x' }], headers: { Authorization: 'Basic abc' } } };
     assert.deepEqual(redact(terminal), { method: 'terminal/create', params: { command: 'deploy', env: [{ name: 'AWS_SECRET_ACCESS_KEY', value: '[redacted]' }], headers: { Authorization: '[redacted]' } } });
     const embedded = { method: 'session/prompt', params: { prompt: [{ type: 'text', text: 'look at this' }, { type: 'resource', resource: { uri: 'file:///w/a.ts', text: 'secret code' } }] } };
     assert.deepEqual(redact(embedded), { method: 'session/prompt', params: { prompt: [{ type: 'text', text: 'look at this' }, { type: 'resource', resource: { uri: 'file:///w/a.ts', text: '[11 characters]' } }] } });
     assert.deepEqual(redact({ content: [{ type: 'diff', path: '/w/a', oldText: 'a', newText: 'bb' }] }), { content: [{ type: 'diff', path: '/w/a', oldText: '[1 characters]', newText: '[2 characters]' }] });
     assert.deepEqual(redact({ apiKey: 'k', nested: { refresh_token: 't', note: 'use ghp_abcdefghijklmnopqrstuvwxyz0123 or AKIAABCDEFGHIJKLMNOP' } }), { apiKey: '[redacted]', nested: { refresh_token: '[redacted]', note: 'use [redacted] or [redacted]' } });
+  });
+
+  it('redacts credentials in commands, URLs, headers and key formats, and file contents wherever they sit', () => {
+    const cases: [string, string][] = [
+      ['export GITHUB_TOKEN=abcdef123456 && curl -u admin:hunter2 https://x.example/api?access_token=zzz999&page=2', 'export GITHUB_TOKEN=[redacted] && curl -u [redacted] https://x.example/api?access_token=[redacted]&page=2'],
+      ['git clone https://bob:s3cr3t@git.example/repo.git', 'git clone https://[redacted]@git.example/repo.git'],
+      ['curl -H "X-Api-Key: 123456789" -H "Authorization: token gho_abcdefghijklmnopqrstuvwxyz012345"', 'curl -H "X-Api-Key: [redacted]" -H "Authorization: [redacted]"'],
+      ['sk_live_abcdefghij1234 npm_abcdefghijklmnopqrstuvwxyz0123456789 AIzaSyA1234567890abcdefghijklmnopqrstu glpat-abcdefghijklmnop1234 ASIAABCDEFGHIJKLMNOP', '[redacted] [redacted] [redacted] [redacted] [redacted]'],
+      ['-----BEGIN RSA PRIVATE KEY-----\nMIIEpAIB\n-----END RSA PRIVATE KEY-----', '[redacted private key]'],
+      ['AccountName=a;AccountKey=abc123==;EndpointSuffix=core', 'AccountName=a;AccountKey=[redacted];EndpointSuffix=core'],
+      ['DB_PASSWORD=hunter2 --api-key=supersecretvalue123 SECRET_KEY: abc', 'DB_PASSWORD=[redacted] --api-key=[redacted] SECRET_KEY: [redacted]'],
+      // Ordinary words stay.
+      ['I used 500 tokens: fine. author: Ada. token limit exceeded. Basic authentication works.', 'I used 500 tokens: fine. author: Ada. token limit exceeded. Basic authentication works.'],
+    ];
+    for (const [text, want] of cases) assert.equal(redactText(text), want);
+    const mcp = redact({ params: { mcpServers: [{ type: 'http', url: 'https://u:p@host/mcp?token=abc123', headers: [{ name: 'A', value: 'b' }] }, { command: 'x', args: ['--api-key=supersecretvalue123'] }], _meta: { secret: { a: 'b' }, token: 5 } } });
+    assert.deepEqual(mcp, { params: { mcpServers: [{ type: 'http', url: 'https://[redacted]@host/mcp?token=[redacted]', headers: [{ name: 'A', value: '[redacted]' }] }, { command: 'x', args: ['--api-key=[redacted]'] }], _meta: { secret: '[redacted]', token: '[redacted]' } } });
+    // A file the agent read itself, an embedded resource anywhere, an Edit tool's strings.
+    const state = redact({ t: { kind: 'read', content: [{ type: 'content', content: { type: 'text', text: 'DB=1' } }], rawOutput: { output: 'body' } }, attachments: [{ type: 'resource', uri: 'file:///a', text: 'FILE' }], rawInput: { old_string: 'a', new_string: 'bb', file_path: '/x' } });
+    assert.deepEqual(state, { t: { kind: 'read', content: [{ type: 'content', content: { type: 'text', text: '[4 characters]' } }], rawOutput: { output: '[4 characters]' } }, attachments: [{ type: 'resource', uri: 'file:///a', text: '[4 characters]' }], rawInput: { old_string: '[1 characters]', new_string: '[2 characters]', file_path: '/x' } });
+  });
+
+  it('names a response by the request it answered when it passed, even when an id is used again', () => {
+    const log = new ProtocolLog();
+    log.record('in', { jsonrpc: '2.0', id: 1, method: 'fs/read_text_file', params: {} });
+    log.record('out', { jsonrpc: '2.0', id: 1, error: { code: -32002, message: 'not found' } });
+    log.record('in', { jsonrpc: '2.0', id: 1, method: 'session/request_permission', params: {} });
+    log.record('out', { jsonrpc: '2.0', id: 1, result: { outcome: { outcome: 'cancelled' } } });
+    assert.deepEqual(log.all().map((e) => log.summary(e).method), ['fs/read_text_file', 'fs/read_text_file', 'session/request_permission', 'session/request_permission']);
+    const m = capabilityMatrix({ protocolVersion: 1 }, log.all().map((entry) => ({ entry, summary: log.summary(entry) })));
+    assert.equal(m.find((r) => r.capability === 'session/request_permission')!.failed, 0);
+    assert.equal(m.find((r) => r.capability === 'fs/read_text_file')!.failed, 1);
+  });
+
+  it('keeps within its byte budget; a huge message is kept as a stub', () => {
+    const log = new ProtocolLog(1_000, 1_000_000);
+    for (let i = 0; i < 50; i++) log.record('in', { jsonrpc: '2.0', method: 'session/update', params: { text: 'x'.repeat(50_000) } });
+    assert.ok(log.all().length < 21 && log.all().length > 10, `${log.all().length} entries kept`);
+    log.record('out', { jsonrpc: '2.0', id: 9, method: 'fs/write_text_file', params: { content: 'y'.repeat(500_000) } });
+    assert.match(JSON.stringify(log.all().at(-1)!.message), /"method":"fs\/write_text_file","id":9,"note":"a message of about \d+ bytes, too large to keep"/);
   });
 
   it('the capability matrix counts failures either way and what was declared but never used', () => {

@@ -45,13 +45,13 @@ describe('protocol inspector', () => {
       const lines = doc.getText().trim().split('\n').map((l) => JSON.parse(l) as { dir: string; message: { method?: string } });
       assert.ok(lines.length >= log.length, `${lines.length} lines for ${log.length} messages`);
       assert.ok(!doc.getText().includes(SECRET), 'the planted secret is not in the export');
-      assert.ok(doc.getText().includes('Use my token [redacted] if you must.'));
+      assert.ok(doc.getText().includes('Use my token Bearer [redacted] if you must.'));
       await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
       // The session itself, as Markdown and as JSON: the same secret is not in either.
       const md = (await vscode.commands.executeCommand('agentSwitchboard.exportSession', key, 'markdown')) as string;
       assert.match(md, /^# Session with Offline demo agent/);
       assert.match(md, /### Tool call: Write demo\/hello\.md — completed/);
-      assert.ok(md.includes('> Use my token [redacted] if you must.') && !md.includes(SECRET));
+      assert.ok(md.includes('> Use my token Bearer [redacted] if you must.') && !md.includes(SECRET));
       await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
       const json = JSON.parse((await vscode.commands.executeCommand('agentSwitchboard.exportSession', key, 'json')) as string) as { session: { key: string } };
       assert.strictEqual(json.session.key, key);

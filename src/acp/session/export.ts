@@ -26,8 +26,10 @@ export function sessionToMarkdown(state: SessionState, options: SessionExportOpt
   out.push(`- Agent: ${s.agentName} (\`${s.agentId}\`)`, `- Folder: \`${s.cwd}\``, `- Session: \`${s.sessionId ?? s.key}\``, `- Exported: ${new Date(options.now ?? Date.now()).toISOString()}`, '');
   for (const e of s.entries) {
     if (e.kind === 'user') out.push('## You', '', quote(e.text), '');
-    else if (e.kind === 'agent') out.push(`## ${s.agentName}`, '', e.text, '');
-    else if (e.kind === 'thought') out.push('<details><summary>Thinking</summary>', '', e.text, '', '</details>', '');
+    // The agent's words are its own Markdown, but may not pose as structure of the export (a
+    // "## You" heading, a closed <details>): their headings are demoted and HTML tags escaped.
+    else if (e.kind === 'agent') out.push(`## ${s.agentName}`, '', contained(e.text), '');
+    else if (e.kind === 'thought') out.push('<details><summary>Thinking</summary>', '', contained(e.text), '', '</details>', '');
     else if (e.kind === 'tool_call') {
       const tc = s.toolCalls[e.toolCallId];
       if (tc) out.push(...toolCall(tc, s), '');
@@ -61,6 +63,24 @@ function toolCall(tc: ToolCallView, s: SessionState): string[] {
     else if (c.type === 'image') lines.push('', `Image (${c.mimeType}, ${c.dataLength} bytes)`);
   }
   return lines;
+}
+
+/** Agent Markdown kept readable but unable to open a section of its own or close ours. */
+function contained(text: string): string {
+  let fence: string | undefined;
+  return text
+    .split('\n')
+    .map((line) => {
+      // Code blocks are left exactly as written.
+      const f = /^\s{0,3}(`{3,}|~{3,})/.exec(line)?.[1];
+      if (f && (!fence || (f[0] === fence[0] && f.length >= fence.length))) {
+        fence = fence ? undefined : f;
+        return line;
+      }
+      if (fence) return line;
+      return line.replace(/^(\s{0,3})(#{1,6})(\s)/, '$1####$2$3').replace(/</g, '&lt;');
+    })
+    .join('\n');
 }
 
 function quote(text: string): string {

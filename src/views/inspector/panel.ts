@@ -7,7 +7,7 @@
 import * as vscode from 'vscode';
 import { z } from 'zod';
 import type * as acp from '@agentclientprotocol/sdk';
-import { capabilityMatrix } from '../../acp/capabilities';
+import type { CapabilityMatrix } from '../../acp/capabilities';
 import { exportLog, type ProtocolEntry, type ProtocolLog } from '../../acp/inspector';
 import { makeNonce, renderSessionHtml } from '../session/html';
 import type { InspectorEntry, InspectorHostMessage } from './protocol';
@@ -28,7 +28,7 @@ export class InspectorPanels implements vscode.Disposable {
   ) {}
 
   /** Shows the messages of `protocol` (the connection of session `key`); `title` names the session. */
-  show(key: string, title: string, protocol: ProtocolLog, init: acp.InitializeResponse): vscode.WebviewPanel {
+  show(key: string, title: string, protocol: ProtocolLog, init: acp.InitializeResponse, capabilities: CapabilityMatrix): vscode.WebviewPanel {
     const existing = this.open.get(key);
     if (existing) {
       existing.reveal();
@@ -57,15 +57,17 @@ export class InspectorPanels implements vscode.Disposable {
       const detail = typeof m?.params?.update?.sessionUpdate === 'string' ? m.params.update.sessionUpdate : typeof m?.error?.message === 'string' ? m.error.message.slice(0, 200) : undefined;
       return { ...s, json, ...(detail ? { detail } : {}) };
     };
-    const matrix = () => capabilityMatrix(init, protocol.all().map((entry) => ({ entry, summary: protocol.summary(entry) })));
+    const matrix = () => capabilities.rows();
     const agent = `${init.agentInfo?.title ?? init.agentInfo?.name ?? title}${init.agentInfo?.version ? ` ${init.agentInfo.version}` : ''} · ACP v${init.protocolVersion}`;
     let ready = false;
+    /** Entries the first snapshot left out (older than its window): the page never gets them. */
+    let unsent = 0;
     let pending: ProtocolEntry[] = [];
     let timer: NodeJS.Timeout | undefined;
     const flush = () => {
       timer = undefined;
       if (!pending.length) return;
-      post({ type: 'entries', entries: pending.map(view), dropped: protocol.dropped, capabilities: matrix() });
+      post({ type: 'entries', entries: pending.map(view), dropped: protocol.dropped + unsent, capabilities: matrix() });
       pending = [];
     };
     const stop = protocol.onRecord((e) => {
@@ -80,7 +82,8 @@ export class InspectorPanels implements vscode.Disposable {
       if (m.type === 'ready') {
         ready = true;
         pending = [];
-        post({ type: 'snapshot', title, agent, entries: protocol.all().slice(-SNAPSHOT).map(view), dropped: protocol.dropped + Math.max(0, protocol.all().length - SNAPSHOT), capabilities: matrix() });
+        unsent = Math.max(0, protocol.all().length - SNAPSHOT);
+        post({ type: 'snapshot', title, agent, entries: protocol.all().slice(-SNAPSHOT).map(view), dropped: protocol.dropped + unsent, capabilities: matrix() });
       } else {
         const content = exportLog(protocol.all(), { fileContents: m.fileContents });
         // JSON Lines where VS Code knows the language, plain text where it does not.

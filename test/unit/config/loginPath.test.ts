@@ -19,7 +19,16 @@ describe("the login shell's PATH", () => {
     assert.equal(await readLoginShellPath(shell), `/usr/bin:${bin}`);
   });
 
-  it('gives up without a shell, on a failing one, and after the time limit', async () => {
+  it('does not wait for a background job an rc file left holding the output open', async () => {
+    const busy = path.join(dir, 'busy-shell');
+    fs.writeFileSync(busy, `#!/bin/sh\n( sleep 30 ) &\nPATH="/opt/x"\nexport PATH\neval "$4"\n`, { mode: 0o755 });
+    assert.equal(await readLoginShellPath(busy, 10_000), '/opt/x');
+  });
+
+  it('gives up without a shell, on a failing one, on one that does not expand $PATH, and after the time limit', async () => {
+    const literal = path.join(dir, 'literal-shell');
+    fs.writeFileSync(literal, `#!/bin/sh\nprintf '__AGENT_SWITCHBOARD_PATH__$PATH__AGENT_SWITCHBOARD_PATH__'\n`, { mode: 0o755 });
+    assert.equal(await readLoginShellPath(literal), undefined);
     assert.equal(await readLoginShellPath(''), undefined);
     assert.equal(await readLoginShellPath(path.join(dir, 'no-such-shell')), undefined);
     const slow = path.join(dir, 'slow-shell');

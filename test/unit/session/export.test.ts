@@ -39,6 +39,16 @@ describe('session export', () => {
     assert.ok(sessionToMarkdown(session(), { fileContents: true }).includes('````diff\nconst key = "```";\n````'), 'a fence the content cannot close');
   });
 
+  it('the agent\'s text cannot pose as a turn of yours or close the export\'s sections; its code stays as written', () => {
+    const s = session();
+    s.entries.push({ kind: 'agent', id: 'e6', text: 'ok\n\n## You\n\n> please rm -rf /\n</details>\n```sh\n# a comment\n```', attachments: [] });
+    const md = sessionToMarkdown(s);
+    assert.ok(!/^## You\n\n> please/m.test(md), 'no fake "You" turn');
+    assert.match(md, /^###### You$/m);
+    assert.ok(md.includes('&lt;/details>'));
+    assert.ok(md.includes('```sh\n# a comment\n```'), 'code blocks untouched');
+  });
+
   it('JSON: the whole state, redacted the same way', () => {
     const json = JSON.parse(sessionToJson(session(), { now: 0 }));
     assert.equal(json.exportedAt, '1970-01-01T00:00:00.000Z');
