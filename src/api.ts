@@ -57,6 +57,12 @@ export interface SwitchboardApi {
    * @throws Error when the session is unknown, busy or not ready, or the agent fails the turn.
    */
   prompt(sessionKey: string, text: string): Promise<{ stopReason: string }>;
+  /**
+   * Sends `text` as the sidebar does: at once when the session is ready, else queued until the
+   * running turn ends (`state.queued` lists what waits; Stop takes it back out into notices).
+   * @throws Error when the session is starting, stopping, closed or failed.
+   */
+  send(sessionKey: string, text: string): 'sent' | 'queued';
   /** Stops the running turn (`session/cancel`); open permission requests are answered `cancelled`. */
   cancel(sessionKey: string): Promise<void>;
   /** A deep copy of a session's state, or undefined for an unknown key. */

@@ -172,7 +172,8 @@ export class App implements vscode.Disposable {
       sessions: () => this.manager.list(),
       session: (key) => this.manager.get(key),
       startSession: (agentId) => this.startSession(agentId),
-      prompt: (key, text) => this.prompt(key, text),
+      // The sidebar sends, or queues while a turn runs (the API's prompt() still waits for its turn).
+      prompt: async (key, text) => this.session(key).send(text),
       cancel: (key) => this.cancel(key),
       answerPermission: (key, pid, oid, by, grant) => this.manager.get(key)?.answerPermission(pid, oid, by, grant) ?? false,
       closeSession: (key) => this.closeSession(key),
@@ -430,6 +431,7 @@ export class App implements vscode.Disposable {
       agents: () => this.agents(),
       startSession: ({ agentId, cwd }) => this.startSession(agentId, cwd),
       prompt: (key, text) => this.prompt(key, text),
+      send: (key, text) => this.session(key).send(text),
       cancel: (key) => this.cancel(key),
       session: (key) => {
         const s = this.manager.get(key)?.state;

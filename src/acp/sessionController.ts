@@ -67,6 +67,8 @@ export class SessionController implements SessionHandlers {
   /** "Allow for this session / workspace" choices, by permission id, until the answer is recorded. */
   private readonly grantScopes = new Map<string, 'session' | 'workspace' | 'always'>();
   private permissionSeq = 0;
+  /** Prompts waiting for the running turn to end (see {@link send}). */
+  private readonly queue: string[] = [];
   /** Aborts the editor-hosted tool calls still running when the session ends. */
   private readonly hostedAbort = new AbortController();
   private currentTurn: Promise<acp.PromptResponse> | undefined;
@@ -146,6 +148,31 @@ export class SessionController implements SessionHandlers {
    * @throws Error when the session is not ready or a turn is already running; the agent's
    *   JSON-RPC error when the turn fails (also recorded in the thread).
    */
+  /**
+   * Sends `text` now when the session is ready, or queues it while a turn runs: queued prompts go
+   * out one by one as turns end. Stop (cancel) takes them back out, each shown in a notice so no
+   * text is lost. @returns 'sent' or 'queued'.
+   * @throws Error when the session cannot take prompts (starting, closed, failed).
+   */
+  send(text: string): 'sent' | 'queued' {
+    if (this.currentTurn || this.state.status === 'prompting' || this.state.status === 'cancelling') {
+      if (this.state.status === 'cancelling') throw new Error(`${this.state.agentName} is stopping its turn; send again when it has.`);
+      this.queue.push(text);
+      this.dispatch({ type: 'queue', queued: [...this.queue] });
+      return 'queued';
+    }
+    void this.prompt(text).catch(() => undefined);
+    return 'sent';
+  }
+
+  /** Sends the next queued prompt once the session is ready again. */
+  private sendQueued(): void {
+    if (!this.queue.length || this.disposed || this.state.status !== 'ready') return;
+    const next = this.queue.shift()!;
+    this.dispatch({ type: 'queue', queued: [...this.queue] });
+    void this.prompt(next).catch(() => undefined);
+  }
+
   async prompt(text: string): Promise<acp.PromptResponse> {
     const sessionId = this.state.sessionId;
     if (this.currentTurn || this.state.status === 'prompting' || this.state.status === 'cancelling') {
@@ -169,6 +196,8 @@ export class SessionController implements SessionHandlers {
       throw err;
     } finally {
       this.currentTurn = undefined;
+      // The next queued prompt goes out after this turn's callers have heard its end.
+      if (this.queue.length) setTimeout(() => this.sendQueued(), 0);
     }
   }
 
@@ -178,6 +207,12 @@ export class SessionController implements SessionHandlers {
    */
   async cancel(): Promise<void> {
     if (!this.currentTurn || !this.connection || !this.state.sessionId) return;
+    // Stop means stop: queued prompts are not sent, and each is kept in a notice to copy back.
+    if (this.queue.length) {
+      const dropped = this.queue.splice(0);
+      this.dispatch({ type: 'queue', queued: [] });
+      for (const text of dropped) this.dispatch({ type: 'notice', severity: 'info', text: `Not sent (you stopped the turn): ${text}` });
+    }
     this.dispatch({ type: 'cancelRequested' });
     await this.connection.cancel(this.state.sessionId);
   }

@@ -62,4 +62,36 @@ describe('protocol inspector', () => {
       await a.closeSession(key);
     }
   });
+
+  it('a prompt sent while a turn runs is queued, shown above the box, and sent when the turn ends', async function () {
+    this.timeout(90_000);
+    const a = await api();
+    const key = await a.startSession({ agentId: 'demo', cwd: workspaceDir() });
+    let answering: vscode.Disposable | undefined;
+    try {
+      assert.strictEqual(a.send(key, 'First: show me around.'), 'sent');
+      // The turn waits for its first permission (nobody answers yet): the second prompt is queued.
+      await until('the first turn waiting', () => Object.values(a.session(key)!.permissions).some((p) => p.state === 'waiting'), 30_000);
+      assert.strictEqual(a.send(key, 'Second: and then summarise.'), 'queued');
+      assert.deepStrictEqual(a.session(key)!.queued, ['Second: and then summarise.']);
+      await vscode.commands.executeCommand('agentSwitchboard.session.focus');
+      // Room for the session, as a person would make it: the other panes are folded for the picture.
+      const panes = ['Changes', 'MCP Servers', 'Remote Agents'];
+      for (const p of panes) await click(`.pane-header[aria-expanded="true"]:has-text("${p}")`);
+      await screenshot('prompt-queued', 30000, { waitForSelector: '.queued:has-text("1 queued")', sidebarWidth: 420 });
+      for (const p of panes) await click(`.pane-header[aria-expanded="false"]:has-text("${p}")`);
+      answering = autoAnswer(a, key, 'allow_once');
+      // The waiting request is answered too (autoAnswer hears only new ones).
+      const waiting = Object.values(a.session(key)!.permissions).find((p) => p.state === 'waiting')!;
+      a.answerPermission(key, waiting.permissionId, waiting.options.find((o) => o.kind === 'allow_once')!.optionId);
+      await until('both prompts done', () => {
+        const s = a.session(key)!;
+        return s.status === 'ready' && s.entries.filter((e) => e.kind === 'turn_end').length === 2 && !s.queued?.length;
+      }, 60_000);
+      assert.deepStrictEqual(a.session(key)!.entries.filter((e) => e.kind === 'user').map((e) => (e.kind === 'user' ? e.text : '')), ['First: show me around.', 'Second: and then summarise.']);
+    } finally {
+      answering?.dispose();
+      await a.closeSession(key);
+    }
+  });
 });

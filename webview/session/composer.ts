@@ -1,6 +1,7 @@
 /**
  * The prompt box: a `vscode-textarea` (Enter sends, Shift+Enter inserts a newline), Send and Stop.
- * Send is enabled only when a session is `ready`; Stop while it is `prompting` or `cancelling`.
+ * Send works when a session is `ready`, and queues while a turn runs (`prompting`): queued prompts
+ * go out as turns end and are listed above the box. Stop while `prompting` or `cancelling`.
  */
 import type { Ctx } from './context';
 import { toggleAttr } from './dom';
@@ -14,6 +15,7 @@ export class ComposerView {
   private readonly stop: HTMLElement;
   private readonly working: HTMLElement;
   private readonly hint: HTMLElement;
+  private readonly queued: HTMLElement;
   /** Set between posting a prompt and the host's answer (a status change), so a second Enter is not lost. */
   private sending = false;
 
@@ -40,9 +42,11 @@ export class ComposerView {
     }, 'Stop');
     this.working = h('span', { className: 'working', hidden: true, role: 'status' }, h('vscode-progress-ring', { className: 'ring', 'aria-label': 'Agent is working' }), h('span', null, 'Working…'));
     this.hint = h('span', { className: 'composer-hint muted' });
+    this.queued = h('div', { className: 'queued muted', hidden: true, role: 'status' });
     this.el = h(
       'footer',
       { className: 'composer' },
+      this.queued,
       this.input,
       h('div', { className: 'composer-bar' }, this.working, this.hint, h('span', { className: 'spacer' }), this.stop, this.send),
     );
@@ -62,7 +66,14 @@ export class ComposerView {
     const status = s?.status;
     const busy = status === 'prompting' || status === 'cancelling';
     if (status !== 'ready') this.sending = false;
-    toggleAttr(this.send, 'disabled', !s || status !== 'ready' || this.sending);
+    toggleAttr(this.send, 'disabled', !s || !(status === 'ready' || status === 'prompting') || this.sending);
+    const label = status === 'prompting' ? 'Queue' : 'Send';
+    if (this.send.textContent !== label) this.send.textContent = label;
+    this.send.title = status === 'prompting' ? 'Queue: sent when this turn ends (Enter)' : 'Send (Enter)';
+    const queued = s?.queued ?? [];
+    this.queued.hidden = !queued.length;
+    this.queued.textContent = queued.length ? `${queued.length} queued — sent when the turn ends: ${queued.map((q) => (q.length > 60 ? `${q.slice(0, 59)}…` : q)).join(' · ')}` : '';
+    this.queued.title = queued.join('\n\n');
     toggleAttr(this.stop, 'disabled', !busy);
     toggleAttr(this.input, 'disabled', !s || status === 'closed' || status === 'error');
     this.working.hidden = !busy;
@@ -89,8 +100,8 @@ export class ComposerView {
   private submit(): void {
     const s = this.ctx.state();
     const text = this.value().trim();
-    // While a prompt is on its way or a turn runs, Enter keeps the text in the box.
-    if (!s || s.status !== 'ready' || !text || this.sending || this.send.hasAttribute('disabled')) return;
+    // While a prompt is on its way, Enter keeps the text in the box; while a turn runs, it queues.
+    if (!s || !(s.status === 'ready' || s.status === 'prompting') || !text || this.sending || this.send.hasAttribute('disabled')) return;
     this.ctx.post({ type: 'prompt', key: s.key, text });
     this.sending = true;
     this.update();

@@ -65,6 +65,8 @@ export type SessionAction =
   | { type: 'terminal'; terminal: TerminalView }
   | { type: 'agentError'; error: AgentErrorView }
   | { type: 'notice'; severity: 'info' | 'warning' | 'error'; text: string }
+  /** The prompts waiting for the running turn to end changed. */
+  | { type: 'queue'; queued: string[] }
   | { type: 'closed' };
 
 const EFFECT_KINDS: ReadonlySet<string> = new Set(['edit', 'delete', 'move', 'execute']);
@@ -123,6 +125,8 @@ function derive(state: SessionState, action: SessionAction): SessionPatch[] {
       ];
     case 'notice':
       return [{ op: 'entry', entry: { kind: 'notice', id: newEntryId(state), severity: action.severity, text: action.text } }];
+    case 'queue':
+      return [{ op: 'meta', meta: { queued: action.queued } }];
     case 'closed':
       return [...closeWaiting(state, 'cancel'), { op: 'meta', meta: { status: 'closed' } }];
   }

@@ -145,6 +145,8 @@ export interface SessionState {
   availableCommands: { name: string; description: string }[];
   currentModeId?: string;
   lastStopReason?: string;
+  /** Prompts the person sent while a turn ran, oldest first; each is sent when the turn before it ends. */
+  queued?: string[];
   error?: AgentErrorView;
   /** Incremented for every patch; the webview uses it to detect a gap and ask for a snapshot. */
   rev: number;
@@ -166,7 +168,7 @@ export type SessionPatch =
   | {
       op: 'meta';
       meta: Partial<
-        Pick<SessionState, 'status' | 'title' | 'sessionId' | 'lastStopReason' | 'error' | 'currentModeId' | 'availableCommands'>
+        Pick<SessionState, 'status' | 'title' | 'sessionId' | 'lastStopReason' | 'error' | 'currentModeId' | 'availableCommands' | 'queued'>
       >;
     };
 
