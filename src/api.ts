@@ -63,6 +63,11 @@ export interface SwitchboardApi {
    * @throws Error when the session is starting, stopping, closed or failed.
    */
   send(sessionKey: string, text: string): 'sent' | 'queued';
+  /**
+   * Switches the agent's mode (`session/set_mode`) to one of `session(key).availableModes`.
+   * @throws Error when the mode is not offered or the agent refuses it.
+   */
+  setMode(sessionKey: string, modeId: string): Promise<void>;
   /** Stops the running turn (`session/cancel`); open permission requests are answered `cancelled`. */
   cancel(sessionKey: string): Promise<void>;
   /** A deep copy of a session's state, or undefined for an unknown key. */

@@ -432,6 +432,7 @@ export class App implements vscode.Disposable {
       startSession: ({ agentId, cwd }) => this.startSession(agentId, cwd),
       prompt: (key, text) => this.prompt(key, text),
       send: (key, text) => this.session(key).send(text),
+      setMode: (key, modeId) => this.session(key).setMode(modeId),
       cancel: (key) => this.cancel(key),
       session: (key) => {
         const s = this.manager.get(key)?.state;

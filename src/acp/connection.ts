@@ -162,6 +162,11 @@ export class AgentConnection {
     return this.conn.agent.request(acp.methods.agent.session.prompt, { sessionId, prompt, ...(traceContext ? { _meta: { ...traceContext } } : {}) });
   }
 
+  /** `session/set_mode`. @throws the agent's JSON-RPC error. */
+  async setMode(sessionId: string, modeId: string): Promise<void> {
+    await this.conn.agent.request(acp.methods.agent.session.setMode, { sessionId, modeId });
+  }
+
   /** `session/cancel` (a notification; the pending prompt then answers `cancelled`). */
   async cancel(sessionId: string): Promise<void> {
     await this.conn.agent.notify(acp.methods.agent.session.cancel, { sessionId });

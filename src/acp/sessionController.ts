@@ -123,7 +123,12 @@ export class SessionController implements SessionHandlers {
     connection.onDidDie((error) => this.dispatch({ type: 'agentError', error }));
     try {
       const res = await connection.newSession(this.state.cwd, this, mcp?.servers ?? []);
-      this.dispatch({ type: 'ready', sessionId: res.sessionId, currentModeId: res.modes?.currentModeId });
+      this.dispatch({
+        type: 'ready',
+        sessionId: res.sessionId,
+        currentModeId: res.modes?.currentModeId,
+        availableModes: res.modes?.availableModes?.slice(0, 50).map((m) => ({ id: String(m.id), name: String(m.name ?? m.id), ...(m.description ? { description: String(m.description) } : {}) })),
+      });
       const notice = mcp && forwardNotice(mcp.report);
       if (notice) this.dispatch({ type: 'notice', severity: mcp.report.some((r) => !r.sent) ? 'warning' : 'info', text: notice });
     } catch (err) {
@@ -163,6 +168,18 @@ export class SessionController implements SessionHandlers {
     }
     void this.prompt(text).catch(() => undefined);
     return 'sent';
+  }
+
+  /**
+   * Switches the agent's mode (`session/set_mode`, ACP v1 session modes) to one it offered.
+   * @throws Error when the session is not running, the mode is not one the agent offered, or the agent refuses.
+   */
+  async setMode(modeId: string): Promise<void> {
+    const sessionId = this.state.sessionId;
+    if (!this.connection || !sessionId || this.state.status === 'closed' || this.state.status === 'error') throw new Error('The session is not running.');
+    if (!this.state.availableModes?.some((m) => m.id === modeId)) throw new Error(`${this.state.agentName} offers no mode "${modeId}".`);
+    await this.connection.setMode(sessionId, modeId);
+    this.dispatch({ type: 'modeSet', modeId });
   }
 
   /** Sends the next queued prompt once the session is ready again. */

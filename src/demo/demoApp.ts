@@ -12,6 +12,12 @@ import { SCENARIOS, type ProtocolScenario } from './scenarios';
 import { DemoTurn, TurnCancelled, type DemoOptions, type SessionMemory } from './turn';
 
 /** `agentInfo` the demo agent reports in `initialize`. */
+/** The demo agent's session modes (it behaves the same in each: they exist to show the picker). */
+const DEMO_MODES = [
+  { id: 'default', name: 'Ask before editing', description: 'Asks before every write and command' },
+  { id: 'plan', name: 'Plan only', description: 'Describes what it would do' },
+];
+
 export const DEMO_AGENT_INFO = { name: 'agent-switchboard-demo', title: 'Offline demo agent', version: '0.1.0' } as const;
 
 /** Every scenario the demo agent knows, including the two that fail before speaking ACP. */
@@ -118,7 +124,12 @@ export function createDemoAgentApp(scenario: ProtocolScenario, options: DemoOpti
       }
       const sessionId = `demo-${randomUUID()}`;
       sessions.set(sessionId, { cwd: params.cwd, memory: { alwaysAllowed: new Set(), turns: 0, mcpServers: params.mcpServers ?? [] } });
-      return { sessionId };
+      return { sessionId, modes: { currentModeId: 'default', availableModes: DEMO_MODES } };
+    })
+    .onRequest('session/set_mode', ({ params }) => {
+      if (!sessions.has(params.sessionId)) throw acp.RequestError.sessionNotFound(params.sessionId);
+      if (!DEMO_MODES.some((m) => m.id === params.modeId)) throw acp.RequestError.invalidParams({ modeId: params.modeId }, 'no such mode');
+      return {};
     })
     .onNotification('session/cancel', ({ params }) => {
       sessions.get(params.sessionId)?.turn?.abort();

@@ -10,6 +10,10 @@ import { pathToFileURL } from 'node:url';
 import { AgentConnection } from '../../src/acp/connection';
 import { exportLog, ProtocolLog, redact, redactText } from '../../src/acp/inspector';
 import { capabilityMatrix } from '../../src/acp/capabilities';
+import { SessionController } from '../../src/acp/sessionController';
+import { SessionTerminals } from '../../src/acp/sessionTerminals';
+import { MemoryFiles } from '../fakes/memoryFiles';
+import { testPolicy } from '../fakes/policy';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const DEMO_ENTRY = path.join(ROOT, 'src', 'demo', 'demoAgent.ts');
@@ -53,6 +57,28 @@ describe('protocol inspector', () => {
       assert.equal(exported.trim().split('\n').length, log.all().length);
     } finally {
       await conn.dispose();
+    }
+  });
+
+  it('session modes: the demo agent offers two, session/set_mode switches, an unknown mode is refused before it is sent', async function () {
+    this.timeout(30_000);
+    const conn = await AgentConnection.start(
+      { command: process.execPath, args: ['--import', TSX_LOADER, DEMO_ENTRY], env: { ...process.env, SWITCHBOARD_DEMO_SCENARIO: 'echo' } as Record<string, string>, cwd: ROOT },
+      { agentName: 'demo', clientInfo: { name: 't', version: '0' } },
+    );
+    const c = new SessionController({ key: 'm', agentId: 'demo', agentName: 'Demo', cwd: ROOT }, new MemoryFiles(), new SessionTerminals(ROOT, () => process.env), testPolicy({ roots: [ROOT], readCurrent: async () => null }));
+    try {
+      await c.attach(conn);
+      assert.deepEqual(c.state.availableModes?.map((m) => m.id), ['default', 'plan']);
+      assert.equal(c.state.currentModeId, 'default');
+      await c.setMode('plan');
+      assert.equal(c.state.currentModeId, 'plan');
+      await assert.rejects(c.setMode('yolo'), /offers no mode "yolo"/);
+      const sent = conn.protocol.all().map((e) => conn.protocol.summary(e)).filter((x) => x.method === 'session/set_mode');
+      assert.deepEqual(sent.map((x) => [x.dir, x.kind]), [['out', 'request'], ['in', 'response']], 'only the valid mode went over the wire');
+      assert.equal(conn.capabilities.rows().find((r) => r.capability === 'session/set_mode')?.exercised, 1);
+    } finally {
+      await c.dispose();
     }
   });
 

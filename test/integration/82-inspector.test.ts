@@ -94,4 +94,21 @@ describe('protocol inspector', () => {
       await a.closeSession(key);
     }
   });
+
+  it('the agent\'s modes are a picker in the session header; choosing one sends session/set_mode', async function () {
+    this.timeout(60_000);
+    const a = await api();
+    const key = await a.startSession({ agentId: 'demo', cwd: workspaceDir() });
+    try {
+      assert.deepStrictEqual(a.session(key)!.availableModes?.map((m) => m.name), ['Ask before editing', 'Plan only']);
+      await vscode.commands.executeCommand('agentSwitchboard.session.focus');
+      await a.setMode(key, 'plan');
+      assert.strictEqual(a.session(key)!.currentModeId, 'plan');
+      await screenshot('mode-picker', 30000, { waitForSelector: 'vscode-single-select.mode-select', sidebarWidth: 420 });
+      assert.ok(a.protocolLog(key).some((e) => e.method === 'session/set_mode' && e.kind === 'response'));
+      await assert.rejects(a.setMode(key, 'nope'), /offers no mode "nope"/);
+    } finally {
+      await a.closeSession(key);
+    }
+  });
 });

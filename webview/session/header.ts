@@ -77,7 +77,7 @@ export class HeaderView {
   updateStatus(): void {
     const s = this.ctx.state();
     const picker = !this.sessionRow.hidden;
-    const key = s ? JSON.stringify([s.key, s.status, s.title ?? '', s.agentName, s.currentModeId ?? '', picker]) : '';
+    const key = s ? JSON.stringify([s.key, s.status, s.title ?? '', s.agentName, s.currentModeId ?? '', s.availableModes?.map((m) => m.id) ?? [], picker]) : '';
     if (key === this.statusKey) return;
     this.statusKey = key;
     const { h } = this.ctx;
@@ -93,12 +93,33 @@ export class HeaderView {
         icon(h, st.icon, { spin: st.spin }), h('span', { className: 'status-label' }, st.label)),
       // With a session picker above, the title is already on screen; show the agent instead.
       h('span', { className: 'session-title', title: s.title ?? s.agentName }, picker ? s.agentName : s.title || s.agentName),
-      s.currentModeId ? h('span', { className: 'mode-tag', title: 'Agent mode' }, s.currentModeId) : null,
+      this.modeControl(s),
       s.status !== 'closed'
         ? h('button', { type: 'button', className: 'icon-button', title: 'Close session', 'aria-label': 'Close session',
             onClick: () => this.ctx.post({ type: 'closeSession', key: closeKey }) }, icon(h, 'close'))
         : null,
     );
+  }
+
+  /** The agent's modes as a picker when it offers several (`session/set_mode`), else its mode as a tag. */
+  private modeControl(s: NonNullable<ReturnType<Ctx['state']>>): HTMLElement | null {
+    const { h } = this.ctx;
+    const modes = s.availableModes ?? [];
+    if (modes.length < 2 || s.status === 'closed' || s.status === 'error') {
+      const name = modes.find((m) => m.id === s.currentModeId)?.name ?? s.currentModeId;
+      return name ? h('span', { className: 'mode-tag', title: 'Agent mode' }, name) : null;
+    }
+    const key = s.key;
+    const select = h(
+      'vscode-single-select',
+      { className: 'mode-select', 'aria-label': 'Agent mode', title: 'Agent mode' },
+      modes.map((m) => h('vscode-option', { value: m.id, selected: m.id === s.currentModeId, description: m.description }, m.name)),
+    );
+    select.addEventListener('change', () => {
+      const modeId = (select as HTMLElement & { value?: string }).value;
+      if (modeId && modeId !== this.ctx.state()?.currentModeId) this.ctx.post({ type: 'setMode', key, modeId });
+    });
+    return select;
   }
 
   private renderAgents(): void {

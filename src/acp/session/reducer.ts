@@ -36,7 +36,7 @@ import type {
 /** Everything that can change a session. `update` carries a validated ACP `SessionUpdate`. */
 export type SessionAction =
   | { type: 'update'; update: SessionUpdate }
-  | { type: 'ready'; sessionId: string; currentModeId?: string }
+  | { type: 'ready'; sessionId: string; currentModeId?: string; availableModes?: { id: string; name: string; description?: string }[] }
   | { type: 'promptSent'; text: string }
   | { type: 'turnEnded'; stopReason: string }
   | { type: 'turnFailed'; message: string }
@@ -65,6 +65,8 @@ export type SessionAction =
   | { type: 'terminal'; terminal: TerminalView }
   | { type: 'agentError'; error: AgentErrorView }
   | { type: 'notice'; severity: 'info' | 'warning' | 'error'; text: string }
+  /** The agent accepted `session/set_mode`. */
+  | { type: 'modeSet'; modeId: string }
   /** The prompts waiting for the running turn to end changed. */
   | { type: 'queue'; queued: string[] }
   | { type: 'closed' };
@@ -87,7 +89,9 @@ function derive(state: SessionState, action: SessionAction): SessionPatch[] {
     case 'update':
       return fromUpdate(state, action.update);
     case 'ready':
-      return [{ op: 'meta', meta: { status: 'ready', sessionId: action.sessionId, currentModeId: action.currentModeId } }];
+      return [{ op: 'meta', meta: { status: 'ready', sessionId: action.sessionId, currentModeId: action.currentModeId, ...(action.availableModes?.length ? { availableModes: action.availableModes } : {}) } }];
+    case 'modeSet':
+      return [{ op: 'meta', meta: { currentModeId: action.modeId } }];
     case 'promptSent':
       return [
         { op: 'entry', entry: { kind: 'user', id: newEntryId(state), text: action.text } },

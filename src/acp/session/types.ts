@@ -144,6 +144,8 @@ export interface SessionState {
   plan: PlanEntryView[];
   availableCommands: { name: string; description: string }[];
   currentModeId?: string;
+  /** The modes the agent offers (from `session/new`), for the mode picker. */
+  availableModes?: { id: string; name: string; description?: string }[];
   lastStopReason?: string;
   /** Prompts the person sent while a turn ran, oldest first; each is sent when the turn before it ends. */
   queued?: string[];
@@ -168,7 +170,7 @@ export type SessionPatch =
   | {
       op: 'meta';
       meta: Partial<
-        Pick<SessionState, 'status' | 'title' | 'sessionId' | 'lastStopReason' | 'error' | 'currentModeId' | 'availableCommands' | 'queued'>
+        Pick<SessionState, 'status' | 'title' | 'sessionId' | 'lastStopReason' | 'error' | 'currentModeId' | 'availableModes' | 'availableCommands' | 'queued'>
       >;
     };
 

@@ -15,6 +15,7 @@ export const WebviewMessageSchema: z.ZodType<WebviewMessage> = z.discriminatedUn
   z.object({ type: z.literal('selectSession'), key }),
   z.object({ type: z.literal('prompt'), key, text: z.string().min(1).max(1_000_000) }),
   z.object({ type: z.literal('cancel'), key }),
+  z.object({ type: z.literal('setMode'), key, modeId: z.string().min(1).max(200) }),
   z.object({ type: z.literal('answerPermission'), key, permissionId: z.string().min(1).max(100), optionId: z.string().min(1).max(500), grant: z.enum(['session', 'workspace', 'always']).optional() }),
   z.object({ type: z.literal('openLocation'), path: z.string().min(1).max(4096), line: z.number().int().min(1).optional() }),
   z.object({ type: z.literal('showTerminal'), key, terminalId: z.string().min(1).max(200) }),

@@ -43,6 +43,8 @@ export type WebviewMessage =
   | { type: 'selectSession'; key: string }
   | { type: 'prompt'; key: string; text: string }
   | { type: 'cancel'; key: string }
+  /** Switch the agent's mode (`session/set_mode`) to one it offered. */
+  | { type: 'setMode'; key: string; modeId: string }
   | { type: 'answerPermission'; key: string; permissionId: string; optionId: string; grant?: 'session' | 'workspace' | 'always' }
   | { type: 'openLocation'; path: string; line?: number }
   | { type: 'showTerminal'; key: string; terminalId: string }

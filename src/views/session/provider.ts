@@ -205,6 +205,13 @@ export class SessionViewProvider implements vscode.WebviewViewProvider, vscode.D
       case 'cancel':
         await this.host.cancel(m.key);
         return;
+      case 'setMode':
+        try {
+          await this.host.session(m.key)?.setMode(m.modeId);
+        } catch (err) {
+          void vscode.window.showWarningMessage(`The mode could not be changed: ${err instanceof Error ? err.message : String(err)}`);
+        }
+        return;
       case 'answerPermission':
         if (!this.host.answerPermission(m.key, m.permissionId, m.optionId, 'person', m.grant)) {
           this.host.log(`Permission answer ignored: ${m.permissionId} is no longer waiting or ${m.optionId} is not one of its options.`);

@@ -219,7 +219,7 @@ describe('session webview app', () => {
   });
 
   describe('prompt box and links', () => {
-    it('sends on Enter, not on Shift+Enter, and only when ready', () => {
+    it('sends on Enter, not on Shift+Enter; queues while a turn runs; nothing while it stops', () => {
       h = mount();
       h.host.send(snapshot(endedState()));
       const input = h.$('.prompt-input') as HTMLElement & { value?: string };
@@ -233,12 +233,22 @@ describe('session webview app', () => {
 
       patches(h, [{ op: 'meta', meta: { status: 'prompting' } }]);
       h.frame();
-      input.value = 'too early';
+      assert.equal(h.$('.send-button')!.textContent, 'Queue');
+      input.value = 'next one';
       key({ key: 'Enter' });
-      assert.equal(h.host.ofType('prompt').length, 1);
-      assert.ok(h.$('.send-button')!.hasAttribute('disabled'));
+      assert.deepEqual(h.host.ofType('prompt').at(-1), { type: 'prompt', key: 's1', text: 'next one' }, 'queued by the host');
+      patches(h, [{ op: 'meta', meta: { queued: ['next one'] } }]);
+      h.frame();
+      assert.match(h.$('.queued')!.textContent ?? '', /^1 queued — sent when the turn ends: next one$/);
       h.$('.stop-button')!.click();
       assert.deepEqual(h.host.ofType('cancel'), [{ type: 'cancel', key: 's1' }]);
+      patches(h, [{ op: 'meta', meta: { status: 'cancelling', queued: [] } }]);
+      h.frame();
+      input.value = 'too early';
+      key({ key: 'Enter' });
+      assert.equal(h.host.ofType('prompt').length, 2, 'nothing is sent while the turn stops');
+      assert.ok(h.$('.send-button')!.hasAttribute('disabled'));
+      assert.ok(h.$('.queued')!.hidden);
     });
 
     it('a second Enter before the host answers keeps the text instead of losing it', () => {
