@@ -8,6 +8,7 @@
 import '@vscode-elements/elements/dist/vscode-button/index.js';
 import type { CapabilityRow, InspectorEntry, InspectorHostMessage, InspectorWebviewMessage } from '../../src/views/inspector/protocol';
 import css from './styles.css';
+import { el, tabBar } from '../trace/el';
 
 declare function acquireVsCodeApi(): { postMessage(msg: InspectorWebviewMessage): void };
 const api = acquireVsCodeApi();
@@ -27,13 +28,6 @@ let follow = true;
 let tab: 'messages' | 'capabilities' = 'messages';
 let capabilities: CapabilityRow[] = [];
 let agent = '';
-
-const el = <K extends keyof HTMLElementTagNameMap>(tag: K, className?: string, text?: string): HTMLElementTagNameMap[K] => {
-  const e = document.createElement(tag);
-  if (className) e.className = className;
-  if (text !== undefined) e.textContent = text;
-  return e;
-};
 
 const root = document.getElementById('app') ?? document.body.appendChild(el('div'));
 const top = el('div', 'top');
@@ -55,20 +49,13 @@ const exportButton = el('vscode-button');
 exportButton.textContent = 'Export (redacted)';
 exportButton.setAttribute('secondary', '');
 exportButton.addEventListener('click', () => api.postMessage({ type: 'export', fileContents: keepFiles.checked }));
-const tabs = el('div', 'tabs');
-for (const [id, label] of [['messages', 'Messages'], ['capabilities', 'Capabilities']] as const) {
-  const b = el('button', `tab${id === tab ? ' active' : ''}`, label);
-  b.dataset.tab = id;
-  b.addEventListener('click', () => {
-    tab = id;
-    for (const t of tabs.children) t.classList.toggle('active', (t as HTMLElement).dataset.tab === id);
-    main.style.display = id === 'messages' ? '' : 'none';
-    matrixBox.style.display = id === 'capabilities' ? '' : 'none';
-    search.style.display = keepLabel.style.display = id === 'messages' ? '' : 'none';
-    schedule();
-  });
-  tabs.append(b);
-}
+const tabs = tabBar([['messages', 'Messages'], ['capabilities', 'Capabilities']] as const, tab, (id) => {
+  tab = id;
+  main.style.display = id === 'messages' ? '' : 'none';
+  matrixBox.style.display = id === 'capabilities' ? '' : 'none';
+  search.style.display = keepLabel.style.display = id === 'messages' ? '' : 'none';
+  schedule();
+});
 top.append(heading, summary, tabs, search, keepLabel, exportButton);
 const main = el('div', 'main');
 const rows = el('div', 'rows');

@@ -9,6 +9,7 @@ import type { SpanRecord, TraceHostMessage, TraceWebviewMessage } from '../../sr
 import css from './styles.css';
 import { formatDuration, spanKey, waterfall, type Role } from './waterfall';
 import { delegation, type Hop } from './delegation';
+import { el, tabBar } from './el';
 
 declare function acquireVsCodeApi(): { postMessage(msg: TraceWebviewMessage): void };
 const api = acquireVsCodeApi();
@@ -36,13 +37,6 @@ let pending = false;
 /** Which view of the trace: the span waterfall, or who acted for whom. */
 let tab: 'waterfall' | 'delegation' = 'waterfall';
 
-const el = <K extends keyof HTMLElementTagNameMap>(tag: K, className?: string, text?: string): HTMLElementTagNameMap[K] => {
-  const e = document.createElement(tag);
-  if (className) e.className = className;
-  if (text !== undefined) e.textContent = text;
-  return e;
-};
-
 const root = document.getElementById('app') ?? document.body.appendChild(el('div'));
 const top = el('div', 'top');
 const heading = el('h2');
@@ -67,18 +61,11 @@ const exportButton = el('vscode-button');
 exportButton.textContent = 'Export OTLP JSON';
 exportButton.setAttribute('secondary', '');
 exportButton.addEventListener('click', () => api.postMessage({ type: 'export' }));
-const tabs = el('div', 'tabs');
-for (const [id, label] of [['waterfall', 'Waterfall'], ['delegation', 'Delegation']] as const) {
-  const b = el('button', `tab${id === tab ? ' active' : ''}`, label);
-  b.dataset.tab = id;
-  b.addEventListener('click', () => {
-    tab = id;
-    for (const t of tabs.children) t.classList.toggle('active', (t as HTMLElement).dataset.tab === id);
-    filters.style.display = id === 'waterfall' ? '' : 'none';
-    schedule();
-  });
-  tabs.append(b);
-}
+const tabs = tabBar([['waterfall', 'Waterfall'], ['delegation', 'Delegation']] as const, tab, (id) => {
+  tab = id;
+  filters.style.display = id === 'waterfall' ? '' : 'none';
+  schedule();
+});
 top.append(heading, summary, tabs, filters, exportButton);
 const main = el('div', 'main');
 const rowsBox = el('div', 'rows');

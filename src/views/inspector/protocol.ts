@@ -5,15 +5,10 @@
  * can hold. The webview imports this file with `import type` only.
  */
 
-/** One message as the page shows it. */
-export interface InspectorEntry {
-  seq: number;
-  /** ms since the epoch. */
-  at: number;
-  dir: 'in' | 'out';
-  kind: 'request' | 'response' | 'error' | 'notification' | 'other';
-  method: string;
-  id?: string | number;
+import type { EntrySummary } from '../../acp/inspector';
+
+/** One message as the page shows it: its summary, a word more, and the message as JSON. */
+export interface InspectorEntry extends EntrySummary {
   /** A word more: a session update's kind, an error's message. */
   detail?: string;
   /** The message as pretty JSON (cut past 64 KB, with a note). */
