@@ -8,7 +8,7 @@
 import '@vscode-elements/elements/dist/vscode-button/index.js';
 import type { CapabilityRow, InspectorEntry, InspectorHostMessage, InspectorWebviewMessage } from '../../src/views/inspector/protocol';
 import css from './styles.css';
-import { el, tabBar } from '../trace/el';
+import { el, perFrame, tabBar } from '../trace/el';
 
 declare function acquireVsCodeApi(): { postMessage(msg: InspectorWebviewMessage): void };
 const api = acquireVsCodeApi();
@@ -23,7 +23,6 @@ let dropped = 0;
 let title = '';
 let query = '';
 let selected: number | undefined;
-let pending = false;
 let follow = true;
 let tab: 'messages' | 'capabilities' = 'messages';
 let capabilities: CapabilityRow[] = [];
@@ -68,14 +67,7 @@ rows.addEventListener('scroll', () => {
   follow = rows.scrollTop + rows.clientHeight >= rows.scrollHeight - 4;
 });
 
-function schedule(): void {
-  if (pending) return;
-  pending = true;
-  requestAnimationFrame(() => {
-    pending = false;
-    render();
-  });
-}
+const schedule = perFrame(() => render());
 
 function matches(e: InspectorEntry): boolean {
   return !query || e.method.toLowerCase().includes(query) || (e.detail ?? '').toLowerCase().includes(query) || e.json.toLowerCase().includes(query);

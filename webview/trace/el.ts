@@ -1,6 +1,7 @@
 /**
  * Small DOM helpers shared by the trace panel and the protocol inspector (both plain-DOM pages):
- * an element with class and text (text only ever as `textContent`), and a row of tab buttons.
+ * an element with class and text (text only ever as `textContent`), a row of tab buttons, and a
+ * redraw coalesced per animation frame.
  */
 
 /** A new element with `className` and `text` (set as text, never as HTML). */
@@ -27,4 +28,17 @@ export function tabBar<T extends string>(tabs: readonly (readonly [T, string])[]
     bar.append(b);
   }
   return bar;
+}
+
+/** A function that runs `render` once in the next animation frame, however often it is called before. */
+export function perFrame(render: () => void): () => void {
+  let pending = false;
+  return () => {
+    if (pending) return;
+    pending = true;
+    requestAnimationFrame(() => {
+      pending = false;
+      render();
+    });
+  };
 }

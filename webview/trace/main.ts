@@ -9,7 +9,7 @@ import type { SpanRecord, TraceHostMessage, TraceWebviewMessage } from '../../sr
 import css from './styles.css';
 import { formatDuration, spanKey, waterfall, type Role } from './waterfall';
 import { delegation, type Hop } from './delegation';
-import { el, tabBar } from './el';
+import { el, perFrame, tabBar } from './el';
 
 declare function acquireVsCodeApi(): { postMessage(msg: TraceWebviewMessage): void };
 const api = acquireVsCodeApi();
@@ -33,7 +33,6 @@ const hidden = new Set<Role>();
 let title = '';
 let truncated = false;
 let selected: string | undefined;
-let pending = false;
 /** Which view of the trace: the span waterfall, or who acted for whom. */
 let tab: 'waterfall' | 'delegation' = 'waterfall';
 
@@ -73,14 +72,7 @@ const details = el('div', 'details');
 main.append(rowsBox, details);
 root.append(top, main);
 
-function schedule(): void {
-  if (pending) return;
-  pending = true;
-  requestAnimationFrame(() => {
-    pending = false;
-    render();
-  });
-}
+const schedule = perFrame(() => render());
 
 function render(): void {
   const now = Date.now();
