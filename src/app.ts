@@ -506,7 +506,7 @@ export class App implements vscode.Disposable {
    * asked for when not given. @returns the text, or undefined when there is no session or no choice.
    */
   private async exportSession(key?: string, format?: 'markdown' | 'json', fileContents = false): Promise<string | undefined> {
-    const c = key ? this.manager.get(key) : (this.view.current && this.manager.get(this.view.current)) || this.manager.list().at(-1);
+    const c = this.sessionInView(key);
     if (!c) return void vscode.window.showInformationMessage('There is no session to export.');
     let chosen = format;
     if (!chosen) {
@@ -526,9 +526,14 @@ export class App implements vscode.Disposable {
     return text;
   }
 
+  /** Session `key`, or without a key the one in the sidebar (else the newest). */
+  private sessionInView(key?: string): SessionController | undefined {
+    return key ? this.manager.get(key) : (this.view.current && this.manager.get(this.view.current)) || this.manager.list().at(-1);
+  }
+
   /** Opens the protocol inspector of a session (the one in view without a key). @returns whether it opened. */
   private showInspector(key?: string): boolean {
-    const c = key ? this.manager.get(key) : (this.view.current && this.manager.get(this.view.current)) || this.manager.list().at(-1);
+    const c = this.sessionInView(key);
     const protocol = c?.protocol;
     const init = c?.agentInit;
     const capabilities = c?.capabilities;
@@ -542,7 +547,7 @@ export class App implements vscode.Disposable {
 
   /** Opens the trace panel of a session (the one in view without a key). @returns whether a panel opened. */
   private showTrace(key?: string): boolean {
-    const c = key ? this.manager.get(key) : (this.view.current && this.manager.get(this.view.current)) || this.manager.list().at(-1);
+    const c = this.sessionInView(key);
     if (!c) {
       void vscode.window.showInformationMessage('Start a session first; its trace appears as it runs.');
       return false;

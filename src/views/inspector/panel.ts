@@ -9,7 +9,7 @@ import { z } from 'zod';
 import type * as acp from '@agentclientprotocol/sdk';
 import type { CapabilityMatrix } from '../../acp/capabilities';
 import { exportLog, type ProtocolEntry, type ProtocolLog } from '../../acp/inspector';
-import { makeNonce, renderSessionHtml } from '../session/html';
+import { openWebviewPanel } from '../webviewPanel';
 import type { InspectorEntry, InspectorHostMessage } from './protocol';
 
 const MessageSchema = z.discriminatedUnion('type', [z.object({ type: z.literal('ready') }), z.object({ type: z.literal('export'), fileContents: z.boolean() })]);
@@ -34,15 +34,7 @@ export class InspectorPanels implements vscode.Disposable {
       existing.reveal();
       return existing;
     }
-    const root = vscode.Uri.joinPath(this.extensionUri, 'dist', 'webview');
-    const panel = vscode.window.createWebviewPanel('agentSwitchboard.inspector', `Protocol: ${title}`, vscode.ViewColumn.Active, { enableScripts: true, localResourceRoots: [root], retainContextWhenHidden: true });
-    panel.webview.html = renderSessionHtml({
-      cspSource: panel.webview.cspSource,
-      nonce: makeNonce(),
-      scriptUri: panel.webview.asWebviewUri(vscode.Uri.joinPath(root, 'inspector.js')).toString(),
-      codiconCssUri: panel.webview.asWebviewUri(vscode.Uri.joinPath(root, 'codicon.css')).toString(),
-      title: `Protocol: ${title}`,
-    });
+    const panel = openWebviewPanel(this.extensionUri, 'agentSwitchboard.inspector', `Protocol: ${title}`, 'inspector');
     const post = (m: InspectorHostMessage) => void panel.webview.postMessage(m);
     const view = (e: ProtocolEntry): InspectorEntry => {
       const s = protocol.summary(e);

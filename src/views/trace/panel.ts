@@ -9,7 +9,7 @@ import * as vscode from 'vscode';
 import { z } from 'zod';
 import type { SpanRecord } from '../../trace/otlp';
 import type { TraceStore } from '../../trace/store';
-import { makeNonce, renderSessionHtml } from '../session/html';
+import { openWebviewPanel } from '../webviewPanel';
 import type { TraceHostMessage } from './protocol';
 
 const MessageSchema = z.discriminatedUnion('type', [
@@ -44,15 +44,7 @@ export class TracePanels implements vscode.Disposable {
       existing.reveal();
       return existing;
     }
-    const root = vscode.Uri.joinPath(this.extensionUri, 'dist', 'webview');
-    const panel = vscode.window.createWebviewPanel('agentSwitchboard.trace', `Trace: ${title}`, vscode.ViewColumn.Active, { enableScripts: true, localResourceRoots: [root], retainContextWhenHidden: true });
-    panel.webview.html = renderSessionHtml({
-      cspSource: panel.webview.cspSource,
-      nonce: makeNonce(),
-      scriptUri: panel.webview.asWebviewUri(vscode.Uri.joinPath(root, 'trace.js')).toString(),
-      codiconCssUri: panel.webview.asWebviewUri(vscode.Uri.joinPath(root, 'codicon.css')).toString(),
-      title: `Trace: ${title}`,
-    });
+    const panel = openWebviewPanel(this.extensionUri, 'agentSwitchboard.trace', `Trace: ${title}`, 'trace');
     const post = (m: TraceHostMessage) => void panel.webview.postMessage(m);
     let ready = false;
     // Spans changed since the last message, by id: a span that changes twice is sent once, as it is last.
