@@ -14,6 +14,8 @@
 //          [--code-server <entry.js>] default $CODE_SERVER_ENTRY, then ~/.cache/agent-switchboard/tools
 //          [--node <node24>]          default $NODE24, then ~/.cache/agent-switchboard/tools
 //          [--settings <json>]        extra VS Code user settings merged over the defaults below
+//          [--user-data-dir <dir>]    VS Code user data (default: fresh in the temp dir); give the same dir
+//                                     to a second run to see what a reloaded window sees (storage kept)
 //          [--keep]                   keep the temp dir (logs) even on success (also KEEP_TEST_TMP=1)
 // env: CHROMIUM (default: chromium on PATH), VERBOSE=1 prints all workbench console lines,
 //      SWITCHBOARD_* / TEST_* / VSCODE_TEST_OPTIONS are passed to the extension host.
@@ -28,7 +30,7 @@ import util from 'node:util';
 
 // ---------------------------------------------------------------- arguments
 const VALUE_OPTS = ['extensionDevelopmentPath', 'extensionTestsPath', 'workspace', 'extensions-dir', 'timeout',
-  'screenshot-dir', 'code-server', 'node', 'settings'];
+  'screenshot-dir', 'code-server', 'node', 'settings', 'user-data-dir'];
 const FLAG_OPTS = ['keep', 'help', 'untrusted'];
 const args = {};
 {
@@ -151,18 +153,30 @@ const settings = {
   'files.autoSave': 'off',
   ...(args.settings ? JSON.parse(fs.readFileSync(args.settings, 'utf8')) : {}),
 };
-fs.mkdirSync(path.join(tmp, 'user-data', 'User'), { recursive: true });
-fs.writeFileSync(path.join(tmp, 'user-data', 'User', 'settings.json'), JSON.stringify(settings, null, 2));
-const port = await new Promise((res, rej) => {
+const userData = path.resolve(args['user-data-dir'] || path.join(tmp, 'user-data'));
+fs.mkdirSync(path.join(userData, 'User'), { recursive: true });
+fs.writeFileSync(path.join(userData, 'User', 'settings.json'), JSON.stringify(settings, null, 2));
+const freePort = (wanted) => new Promise((res, rej) => {
   const s = net.createServer();
   s.on('error', rej);
-  s.listen(0, '127.0.0.1', () => { const p = s.address().port; s.close(() => res(p)); });
+  s.listen(wanted, '127.0.0.1', () => { const p = s.address().port; s.close(() => res(p)); });
 });
+// The workbench keys a folder's storage by its URI, which includes host:port: a second run on the
+// same user data must use the same port to see the same workspace storage (as a reloaded window).
+const portFile = path.join(userData, '.runner-port');
+let port;
+if (args['user-data-dir'] && fs.existsSync(portFile)) {
+  const wanted = Number(fs.readFileSync(portFile, 'utf8'));
+  port = await freePort(wanted).catch(() => undefined);
+  if (!port) log(`port ${wanted} of the earlier run is taken: this run sees a different workspace storage`);
+}
+port ??= await freePort(0);
+fs.writeFileSync(portFile, String(port));
 const configFile = path.join(tmp, 'config.yaml');
 fs.writeFileSync(configFile, `bind-addr: 127.0.0.1:${port}\nauth: none\ncert: false\n`);
 const serverArgs = [codeServer, '--config', configFile,
   '--bind-addr', `127.0.0.1:${port}`, '--auth', 'none',
-  '--user-data-dir', path.join(tmp, 'user-data'), '--extensions-dir', extensionsDir,
+  '--user-data-dir', userData, '--extensions-dir', extensionsDir,
   '--disable-telemetry', '--disable-update-check', ...(args.untrusted ? [] : ['--disable-workspace-trust']), '--disable-getting-started-override',
   '--ignore-last-opened',
   // without this the built web workbench ignores the extensionDevelopmentPath/extensionTestsPath payload

@@ -114,7 +114,7 @@ else
   SWITCHBOARD_TEST_RESULT_FILE=$WORK/editor-result.txt node scripts/run-vscode-tests.mjs \
     --extensionDevelopmentPath "$INSTALLED" \
     --extensionTestsPath "$ROOT/out/test/integration/index" \
-    --extensions-dir "$EXTDIR" --workspace "$WS" \
+    --extensions-dir "$EXTDIR" --workspace "$WS" --user-data-dir "$WORK/user-data" \
     --screenshot-dir "$SHOTS" --timeout "${SWITCHBOARD_TEST_TIMEOUT:-900}"
   EDITOR_RC=$?
   set -e
@@ -127,6 +127,25 @@ else
     EDITOR_FAILED=1
   fi
   echo "in-editor: $EDITOR_PASSED passed, $EDITOR_FAILED failed (runner exit $EDITOR_RC); screenshots in ${SHOTS#"$ROOT"/}"
+
+  step "in-editor tests after a window reload (same workspace and storage, a new window)"
+  set +e
+  SWITCHBOARD_RELOAD_PHASE=1 SWITCHBOARD_TEST_GREP='after a window reload' SWITCHBOARD_TEST_RESULT_FILE=$WORK/reload-result.txt node scripts/run-vscode-tests.mjs \
+    --extensionDevelopmentPath "$INSTALLED" \
+    --extensionTestsPath "$ROOT/out/test/integration/index" \
+    --extensions-dir "$EXTDIR" --workspace "$WS" --user-data-dir "$WORK/user-data" \
+    --screenshot-dir "$SHOTS" --timeout 300
+  R_RC=$?
+  set -e
+  R_PASSED=0; R_FAILED=0
+  if [ -f "$WORK/reload-result.txt" ]; then
+    read -r R_PASSED R_FAILED < <(sed -nE 's/^([0-9]+) passed, ([0-9]+) failed.*/\1 \2/p' "$WORK/reload-result.txt" | tail -1) || true
+  fi
+  R_PASSED=${R_PASSED:-0}; R_FAILED=${R_FAILED:-0}
+  if [ "$R_RC" -ne 0 ] && [ "$R_FAILED" -eq 0 ]; then R_FAILED=1; fi
+  if [ "$R_PASSED" -eq 0 ] && [ "$R_FAILED" -eq 0 ]; then echo "reload run executed no test: counted as 1 failure"; R_FAILED=1; fi
+  echo "in-editor (after reload): $R_PASSED passed, $R_FAILED failed (runner exit $R_RC)"
+  EDITOR_PASSED=$(( EDITOR_PASSED + R_PASSED )); EDITOR_FAILED=$(( EDITOR_FAILED + R_FAILED ))
 
   step "in-editor tests in an untrusted workspace (Workspace Trust on, restricted mode)"
   # The folder defines an agent of its own; in restricted mode nothing may be launched from it.

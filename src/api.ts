@@ -18,6 +18,7 @@ import type { SpanRecord } from './trace/otlp';
 import type { DelegatedTask } from './a2a/remote';
 import type { EntrySummary } from './acp/inspector';
 import type { CapabilityRow } from './acp/capabilities';
+import type { JournalEntry } from './acp/session/journal';
 
 export type { SessionPatch, SessionState, AgentChoice, SessionSummary, SpanRecord };
 
@@ -125,4 +126,16 @@ export interface SwitchboardApi {
   capabilities(sessionKey: string): CapabilityRow[];
   /** Closes a session and ends its agent and terminals. */
   closeSession(sessionKey: string): Promise<void>;
+  /** Every journaled session (this window's and earlier ones'), most recently updated first. */
+  sessionHistory(): JournalEntry[];
+  /** Shows a journaled session's transcript, read-only. @returns its session key. */
+  restoreSession(journalId: string): string;
+  /**
+   * Takes a session up again in a new agent process: a listed session by key, a journaled one by
+   * `journalId`, or one the agent lists (`agentId` + `sessionId`). @returns the new session key.
+   * @throws Error when the agent can neither resume nor load sessions, or refuses this one.
+   */
+  resumeSession(target: { key: string } | { journalId: string } | { agentId: string; sessionId: string }): Promise<string>;
+  /** The agent's own sessions in the workspace folder (`session/list`); `supported` false when it lists none. */
+  agentSessions(agentId: string): Promise<{ supported: boolean; sessions: { sessionId: string; cwd: string; title?: string | null; updatedAt?: string | null }[] }>;
 }

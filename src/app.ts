@@ -29,6 +29,9 @@ import { EffectPolicy } from './policy/effectPolicy';
 import { registerCommands } from './views/commands';
 import type { AgentChoice } from './views/session/protocol';
 import { SESSION_VIEW_ID, SessionViewProvider, summarize } from './views/session/provider';
+import { SessionPanels } from './views/session/panels';
+import { SessionsCenter } from './views/sessions';
+import { SessionJournal } from './acp/session/journal';
 import { showTerminal } from './views/terminalView';
 import { ApprovalsTree, GrantsTree } from './views/policyViews';
 import { ConflictCenter } from './views/conflicts';
@@ -44,6 +47,10 @@ export class App implements vscode.Disposable {
   readonly log: vscode.LogOutputChannel;
   readonly manager: SessionManager;
   readonly view: SessionViewProvider;
+  /** Every session's transcript, kept across window reloads. */
+  readonly journal: SessionJournal;
+  readonly sessionPanels: SessionPanels;
+  readonly sessionsCenter: SessionsCenter;
   readonly policy: EffectPolicy;
   readonly conflicts: ConflictCenter;
   readonly review: ReviewCenter;
@@ -139,7 +146,9 @@ export class App implements vscode.Disposable {
       log: (m) => this.log.warn(m),
     });
     this.review = new ReviewCenter((key) => this.manager.get(key)?.state.agentName ?? 'closed session', roots);
+    this.journal = new SessionJournal(vscode.Uri.joinPath(context.storageUri ?? context.globalStorageUri, 'sessions').fsPath, (m) => this.log.warn(m));
     this.manager = new SessionManager({
+      journal: this.journal,
       agents: () => this.resolvedAgents(),
       // Agents see the login shell's PATH too: what found them must also be there for what they start.
       baseEnv: () => (this.loginPath ? { ...process.env, PATH: mergePaths(process.env.PATH, this.loginPath) } : process.env),
@@ -167,18 +176,32 @@ export class App implements vscode.Disposable {
       // Agents that export OpenTelemetry send their spans to our receiver, under the session's trace.
       otelEnv: (key) => this.receiverEnv(`session:${key}`),
     });
-    this.view = new SessionViewProvider(context.extensionUri, {
+    const sessionHost = {
       agents: () => this.agents(),
       sessions: () => this.manager.list(),
-      session: (key) => this.manager.get(key),
-      startSession: (agentId) => this.startSession(agentId),
+      session: (key: string) => this.manager.get(key),
+      startSession: (agentId: string) => this.startSession(agentId),
       // The sidebar sends, or queues while a turn runs (the API's prompt() still waits for its turn).
-      prompt: async (key, text) => this.session(key).send(text),
-      cancel: (key) => this.cancel(key),
-      answerPermission: (key, pid, oid, by, grant) => this.manager.get(key)?.answerPermission(pid, oid, by, grant) ?? false,
+      prompt: async (key: string, text: string) => this.session(key).send(text),
+      cancel: (key: string) => this.cancel(key),
+      answerPermission: (key: string, pid: string, oid: string, by: 'person' | 'api', grant?: 'session' | 'workspace' | 'always') => this.manager.get(key)?.answerPermission(pid, oid, by, grant) ?? false,
+      closeSession: (key: string) => this.closeSession(key),
+      resumeSession: async (key: string) => void (await this.sessionsCenter.resume({ kind: 'live', key })),
+      openInTab: (key: string) => void this.sessionPanels.show(key),
+      showTerminal: (key: string, terminalId: string) => this.showTerminal(key, terminalId),
+      reviewToolCall: (key: string, toolCallId: string) => this.review.revealToolCall(key, toolCallId),
+      log: (m: string) => this.log.warn(m),
+    };
+    this.view = new SessionViewProvider(context.extensionUri, sessionHost);
+    this.sessionPanels = new SessionPanels(context.extensionUri, sessionHost);
+    this.sessionsCenter = new SessionsCenter({
+      manager: this.manager,
+      journal: this.journal,
+      view: this.view,
+      panels: this.sessionPanels,
+      agents: () => this.resolvedAgents().filter((a) => a.available),
       closeSession: (key) => this.closeSession(key),
-      showTerminal: (key, terminalId) => this.showTerminal(key, terminalId),
-      reviewToolCall: (key, toolCallId) => this.review.revealToolCall(key, toolCallId),
+      cwd: () => vscode.workspace.workspaceFolders?.[0]?.uri.fsPath,
       log: (m) => this.log.warn(m),
     });
     this.disposables.push(
@@ -211,14 +234,20 @@ export class App implements vscode.Disposable {
       { dispose: () => void this.editorMcp.dispose() },
       this.log,
       this.view,
+      this.sessionPanels,
+      this.sessionsCenter,
       vscode.window.registerWebviewViewProvider(SESSION_VIEW_ID, this.view),
       this.manager.onDidChangeSession((c) => {
         const state = this.manager.get(c.key)?.state;
         if (state) this.review.onSessionPatches(state, c.patches);
         this.view.onSessionChange(c);
+        this.sessionPanels.onSessionChange(c);
         this.notifyPermission(c.key, c.patches);
       }),
-      this.manager.onDidChangeSessions(() => this.view.onSessionsChange()),
+      this.manager.onDidChangeSessions(() => {
+        this.view.onSessionsChange();
+        this.sessionPanels.onSessionsChange();
+      }),
       this.mcp.onDidChangeCatalog(({ definition, description }) => {
         // ACP cannot take a server back from a running agent: the session is told instead.
         for (const [key, ids] of this.mcpGiven) {
@@ -228,6 +257,8 @@ export class App implements vscode.Disposable {
       onDidChangeSettings(() => {
         this.agentCache = undefined;
         this.view.onAgentsChange();
+        this.sessionPanels.onAgentsChange();
+        this.sessionsCenter.tree.refresh();
       }),
       vscode.workspace.onDidGrantWorkspaceTrust(() => this.view.onSessionsChange()),
       vscode.window.registerTreeDataProvider('agentSwitchboard.approvals', this.track(new ApprovalsTree(this.manager))),
@@ -235,6 +266,9 @@ export class App implements vscode.Disposable {
       ...registerCommands(this),
     );
     this.configureExport();
+    // The sessions the last window had open come back as transcripts (Resume takes them up again).
+    const restored = this.sessionsCenter.restoreOpen();
+    if (restored) this.log.info(`Restored ${restored} session transcript${restored > 1 ? 's' : ''} from the journal.`);
     // Read once, in the background: agents are resolved again when it arrives.
     void readLoginShellPath().then((p) => {
       this.loginPath = p ?? null;
@@ -346,6 +380,9 @@ export class App implements vscode.Disposable {
   }
 
   async closeSession(key: string): Promise<void> {
+    // Closed by the person (or the API): not shown again after a reload, still in the history.
+    const journalId = this.manager.journalIdOf(key);
+    if (journalId) this.journal.setOpen(journalId, false);
     this.editorMcp.revoke(key);
     this.mcpGiven.delete(key);
     const c = this.manager.get(key);
@@ -362,6 +399,8 @@ export class App implements vscode.Disposable {
 
   /** Keeps a closed session's trace in the extension's storage (Open Saved Trace… shows it again). */
   private saveTrace(key: string, title: string): void {
+    // A transcript shown from the journal has no spans of this window.
+    if (!this.traces.spans(key).length) return;
     try {
       this.archive.save(title, this.traces.spans(key));
     } catch (err) {
@@ -468,6 +507,21 @@ export class App implements vscode.Disposable {
         return log ? log.all().map((e) => log.summary(e)) : [];
       },
       closeSession: (key) => this.closeSession(key),
+      sessionHistory: () => structuredClone(this.journal.list()),
+      restoreSession: (journalId) => this.manager.restore(journalId).state.key,
+      resumeSession: (target) => {
+        const cwd = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? '';
+        if ('key' in target) return this.sessionsCenter.resume({ kind: 'live', key: target.key });
+        if ('journalId' in target) return this.sessionsCenter.resume({ kind: 'past', journalId: target.journalId });
+        return this.sessionsCenter.resume({ kind: 'listed', agentId: target.agentId, sessionId: target.sessionId, cwd });
+      },
+      agentSessions: async (agentId) => {
+        const cwd = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
+        if (!cwd) throw new Error('Open a folder first.');
+        const r = await this.manager.listAgentSessions(agentId, cwd);
+        this.sessionsCenter.tree.setListed(agentId, r.supported ? { sessions: r.sessions } : { note: 'This agent does not list its sessions.' });
+        return structuredClone(r);
+      },
     };
   }
 
@@ -593,6 +647,7 @@ export class App implements vscode.Disposable {
     for (const c of this.manager.list()) this.saveTrace(c.state.key, `${c.state.agentName} ${c.state.key}`);
     // Agents and terminals are process groups: end them all, even though we cannot await here.
     void this.manager.dispose();
+    this.journal.flush();
     this.disposables.forEach((d) => d.dispose());
   }
 }

@@ -156,6 +156,58 @@ export class AgentConnection {
     return res;
   }
 
+  /**
+   * `session/load` (ACP v1, agents that declare `loadSession`): the agent replays the whole
+   * conversation as `session/update`s to `handlers` (registered before the request goes out) and
+   * answers when the replay is done. @throws the agent's JSON-RPC error.
+   */
+  async loadSession(sessionId: string, cwd: string, handlers: SessionHandlers, mcpServers: acp.McpServer[] = []): Promise<acp.LoadSessionResponse> {
+    this.sessions.set(sessionId, handlers);
+    try {
+      return await this.conn.agent.request(acp.methods.agent.session.load, { sessionId, cwd, mcpServers });
+    } catch (err) {
+      this.sessions.delete(sessionId);
+      throw err;
+    }
+  }
+
+  /**
+   * `session/resume` (`sessionCapabilities.resume`): the agent takes the session up again without
+   * replaying it (the client already holds the transcript). @throws the agent's JSON-RPC error.
+   */
+  async resumeSession(sessionId: string, cwd: string, handlers: SessionHandlers, mcpServers: acp.McpServer[] = []): Promise<acp.ResumeSessionResponse> {
+    this.sessions.set(sessionId, handlers);
+    try {
+      return await this.conn.agent.request(acp.methods.agent.session.resume, { sessionId, cwd, mcpServers });
+    } catch (err) {
+      this.sessions.delete(sessionId);
+      throw err;
+    }
+  }
+
+  /** What the agent can do with earlier sessions (from `initialize`). */
+  get sessionSupport(): { list: boolean; load: boolean; resume: boolean } {
+    const caps = this.init.agentCapabilities;
+    return { list: !!caps?.sessionCapabilities?.list, load: !!caps?.loadSession, resume: !!caps?.sessionCapabilities?.resume };
+  }
+
+  /**
+   * `session/list` (`sessionCapabilities.list`), following `nextCursor` for at most `maxPages` pages.
+   * @throws the agent's JSON-RPC error, or Error when the agent does not offer it.
+   */
+  async listSessions(cwd?: string, maxPages = 10): Promise<acp.SessionInfo[]> {
+    if (!this.sessionSupport.list) throw new Error(`${this.agentName} does not list its sessions (no sessionCapabilities.list).`);
+    const all: acp.SessionInfo[] = [];
+    let cursor: string | undefined;
+    for (let page = 0; page < maxPages; page++) {
+      const res = await this.conn.agent.request(acp.methods.agent.session.list, { ...(cwd ? { cwd } : {}), ...(cursor ? { cursor } : {}) });
+      all.push(...res.sessions);
+      cursor = res.nextCursor ?? undefined;
+      if (!cursor) break;
+    }
+    return all;
+  }
+
   /** `session/prompt` (with the turn's trace context in `_meta` when given); resolves with the stop reason when the turn ends. */
   prompt(sessionId: string, prompt: acp.ContentBlock[], traceContext?: { traceparent: string; tracestate?: string }): Promise<acp.PromptResponse> {
     // W3C trace context rides in `_meta` (ACP reserves `traceparent`/`tracestate` there).

@@ -74,18 +74,34 @@ export class SessionController implements SessionHandlers {
   private currentTurn: Promise<acp.PromptResponse> | undefined;
   private disposed = false;
 
+  /**
+   * @param restored a state rebuilt from the session's journal (a session taken up again); its
+   *   permission ids and recorded tool calls carry on, nothing of it is announced again.
+   */
   constructor(
     init: { key: string; agentId: string; agentName: string; cwd: string },
     private readonly files: FileSystemPort,
     private readonly terminals: TerminalsPort,
     private readonly policy: EffectPolicy,
     private readonly now: () => number = Date.now,
+    restored?: SessionState,
   ) {
-    this.state = createSessionState(init);
+    this.state = restored ?? createSessionState(init);
+    if (restored) {
+      for (const id of Object.keys(restored.permissions)) this.permissionSeq = Math.max(this.permissionSeq, Number(id.slice(1)) || 0);
+      for (const tc of Object.values(restored.toolCalls)) if (tc.verification === 'agent') this.unverifiedRecorded.add(tc.toolCallId);
+    }
     terminals.onDidChange((t) => this.dispatch({ type: 'terminal', terminal: t }));
   }
 
-  private connection: AgentConnection | undefined;
+  private recorder: ((action: SessionAction) => void) | undefined;
+
+  /** Hands every action of this session to `record` (the session journal) before it is applied. */
+  recordWith(record: (action: SessionAction) => void): void {
+    this.recorder = record;
+  }
+
+  private conn: AgentConnection | undefined;
   private spans: SessionSpans | undefined;
 
   /** Traces this session: its spans follow every state change; turns carry their `traceparent`. */
@@ -93,19 +109,29 @@ export class SessionController implements SessionHandlers {
     this.spans = spans;
   }
 
+  /** The agent connection, once attached (the manager lists sessions through it). */
+  get connection(): AgentConnection | undefined {
+    return this.conn;
+  }
+
+  /** True while the agent process of this session is connected. */
+  get connected(): boolean {
+    return !!this.conn && !this.disposed && this.state.status !== 'error' && this.state.status !== 'closed';
+  }
+
   /** The agent's capability matrix (declared, exercised, failed), once attached. */
   get capabilities(): CapabilityMatrix | undefined {
-    return this.connection?.capabilities;
+    return this.conn?.capabilities;
   }
 
   /** The agent's `initialize` answer, once attached. */
   get agentInit(): acp.InitializeResponse | undefined {
-    return this.connection?.init;
+    return this.conn?.init;
   }
 
   /** The agent connection's message record (the protocol inspector), once attached. */
   get protocol(): ProtocolLog | undefined {
-    return this.connection?.protocol;
+    return this.conn?.protocol;
   }
 
   /** Records a call the agent made to the editor's MCP server in the session's trace. */
@@ -118,11 +144,16 @@ export class SessionController implements SessionHandlers {
    * session's traffic here; the thread says which MCP servers the agent received and which not.
    * @throws the agent's JSON-RPC error when `session/new` fails (also recorded in the thread).
    */
-  async attach(connection: AgentConnection, mcp?: ForwardResult): Promise<void> {
-    this.connection = connection;
+  async attach(connection: AgentConnection, mcp?: ForwardResult, earlier?: { how: 'load' | 'resume'; sessionId: string }): Promise<void> {
+    this.conn = connection;
     connection.onDidDie((error) => this.dispatch({ type: 'agentError', error }));
+    const method = earlier ? `session/${earlier.how}` : 'session/new';
     try {
-      const res = await connection.newSession(this.state.cwd, this, mcp?.servers ?? []);
+      if (earlier) this.dispatch({ type: 'reattaching' });
+      const servers = mcp?.servers ?? [];
+      const res = !earlier
+        ? await connection.newSession(this.state.cwd, this, servers)
+        : { sessionId: earlier.sessionId, ...((earlier.how === 'load' ? await connection.loadSession(earlier.sessionId, this.state.cwd, this, servers) : await connection.resumeSession(earlier.sessionId, this.state.cwd, this, servers)) ?? {}) };
       this.dispatch({
         type: 'ready',
         sessionId: res.sessionId,
@@ -132,7 +163,7 @@ export class SessionController implements SessionHandlers {
       const notice = mcp && forwardNotice(mcp.report);
       if (notice) this.dispatch({ type: 'notice', severity: mcp.report.some((r) => !r.sent) ? 'warning' : 'info', text: notice });
     } catch (err) {
-      this.dispatch({ type: 'agentError', error: { message: `session/new failed: ${errorMessage(err)}` } });
+      this.dispatch({ type: 'agentError', error: { message: `${method} failed: ${errorMessage(err)}` } });
       throw err;
     }
   }
@@ -176,9 +207,9 @@ export class SessionController implements SessionHandlers {
    */
   async setMode(modeId: string): Promise<void> {
     const sessionId = this.state.sessionId;
-    if (!this.connection || !sessionId || this.state.status === 'closed' || this.state.status === 'error') throw new Error('The session is not running.');
+    if (!this.conn || !sessionId || this.state.status === 'closed' || this.state.status === 'error') throw new Error('The session is not running.');
     if (!this.state.availableModes?.some((m) => m.id === modeId)) throw new Error(`${this.state.agentName} offers no mode "${modeId}".`);
-    await this.connection.setMode(sessionId, modeId);
+    await this.conn.setMode(sessionId, modeId);
     this.dispatch({ type: 'modeSet', modeId });
   }
 
@@ -195,14 +226,14 @@ export class SessionController implements SessionHandlers {
     if (this.currentTurn || this.state.status === 'prompting' || this.state.status === 'cancelling') {
       throw new Error(`${this.state.agentName} is still working on the previous prompt; wait for the turn to end or press Stop.`);
     }
-    if (!this.connection || !sessionId || this.state.status !== 'ready') {
+    if (!this.conn || !sessionId || this.state.status !== 'ready') {
       const why = { starting: 'is still starting', closed: 'was closed', error: 'is not running (see the error in the sidebar)' }[this.state.status as string] ?? `is ${this.state.status}`;
       throw new Error(`Cannot send the prompt: the session with ${this.state.agentName} ${why}.`);
     }
     this.dispatch({ type: 'promptSent', text });
     this.files.turnStarted();
     // The turn's span exists once `promptSent` is applied; its trace context rides in `_meta`.
-    const turn = this.connection.prompt(sessionId, [{ type: 'text', text }], this.spans?.traceContext());
+    const turn = this.conn.prompt(sessionId, [{ type: 'text', text }], this.spans?.traceContext());
     this.currentTurn = turn;
     try {
       const res = await turn;
@@ -223,7 +254,7 @@ export class SessionController implements SessionHandlers {
    * after `session/cancel`) and sends `session/cancel`. Does nothing when no turn runs.
    */
   async cancel(): Promise<void> {
-    if (!this.currentTurn || !this.connection || !this.state.sessionId) return;
+    if (!this.currentTurn || !this.conn || !this.state.sessionId) return;
     // Stop means stop: queued prompts are not sent, and each is kept in a notice to copy back.
     if (this.queue.length) {
       const dropped = this.queue.splice(0);
@@ -231,7 +262,7 @@ export class SessionController implements SessionHandlers {
       for (const text of dropped) this.dispatch({ type: 'notice', severity: 'info', text: `Not sent (you stopped the turn): ${text}` });
     }
     this.dispatch({ type: 'cancelRequested' });
-    await this.connection.cancel(this.state.sessionId);
+    await this.conn.cancel(this.state.sessionId);
   }
 
   /**
@@ -254,6 +285,7 @@ export class SessionController implements SessionHandlers {
 
   private dispatch(action: SessionAction): void {
     if (this.disposed && action.type !== 'closed') return;
+    this.recorder?.(action);
     const patches = reduce(this.state, action);
     // Permission answers follow the state: whatever left "waiting" is answered, by construction.
     for (const [id, resolve] of this.pendingPermissions) {
@@ -462,10 +494,10 @@ export class SessionController implements SessionHandlers {
     this.spans?.end();
     this.disposed = true;
     if (this.state.sessionId) {
-      this.connection?.forgetSession(this.state.sessionId);
+      this.conn?.forgetSession(this.state.sessionId);
     }
     this.policy.forgetSession(this.state.key);
-    await Promise.allSettled([this.terminals.disposeAll(), this.connection?.dispose()]);
+    await Promise.allSettled([this.terminals.disposeAll(), this.conn?.dispose()]);
     this.changeEmitter.dispose();
   }
 }

@@ -4,7 +4,10 @@
  *
  * No `vscode`: editor services come in through the {@link SessionManagerDeps} ports.
  */
-import type { McpCapabilities } from '@agentclientprotocol/sdk';
+import type { McpCapabilities, SessionInfo } from '@agentclientprotocol/sdk';
+import type { SessionJournal } from './session/journal';
+import { reduce } from './session/reducer';
+import type { SessionState } from './session/types';
 import type { ForwardResult } from '../mcp/forward';
 import { Emitter, type Event } from '../common/lifecycle';
 import { agentEnv, type ResolvedAgent } from '../config/agents';
@@ -21,6 +24,8 @@ export interface SessionManagerDeps {
   agents(): readonly ResolvedAgent[];
   /** Base environment for agent processes (usually `process.env`). */
   baseEnv(): NodeJS.ProcessEnv;
+  /** Where sessions are journaled (transcripts that survive a reload); none in tests that do not care. */
+  journal?: SessionJournal;
   /** Milliseconds to wait for `initialize`. */
   initializeTimeoutMs(): number;
   clientInfo: { name: string; title?: string; version: string };
@@ -54,6 +59,8 @@ export class SessionManager {
   /** Fires when a session is added or removed. */
   readonly onDidChangeSessions: Event<void> = this.listEmitter.event;
   private seq = 0;
+  /** The journal of each listed session that has one. */
+  private readonly journalOf = new Map<string, string>();
 
   constructor(private readonly deps: SessionManagerDeps) {}
 
@@ -65,59 +72,204 @@ export class SessionManager {
    * @throws {AgentLaunchError} when the agent cannot start; the session stays listed with the error.
    */
   async start(agentId: string, cwd: string): Promise<SessionController> {
-    const agent = this.deps.agents().find((a) => a.id === agentId);
-    if (!agent) throw new UnknownAgentError(`No agent with id "${agentId}". Known: ${this.deps.agents().map((a) => a.id).join(', ')}.`);
-    if (!agent.available) throw new UnknownAgentError(`${agent.name} is not available: ${agent.reason}`);
+    const agent = this.agent(agentId);
     const key = `s${++this.seq}`;
-    const controller = new SessionController(
-      { key, agentId: agent.id, agentName: agent.name, cwd },
-      this.deps.filesFor(key),
-      this.deps.terminalsFor(key, cwd),
-      this.deps.policy,
-    );
-    controller.onDidChange((c) => this.changeEmitter.fire(c));
-    const spans = this.deps.tracing && new SessionSpans(this.deps.tracing, controller.state);
-    if (spans) controller.traceWith(spans);
-    this.sessions.set(key, controller);
-    this.listEmitter.fire();
-    let connection: AgentConnection;
+    const journalId = this.deps.journal?.create({ agentId: agent.id, agentName: agent.name, cwd });
+    const controller = this.add(key, agent, cwd, journalId);
+    const connection = await this.launch(agent, controller);
     try {
-      // The agent's own spans (if it exports OpenTelemetry) go to our receiver, under this session.
-      const otel = spans && (await this.deps.otelEnv?.(key));
-      const env = agentEnv(this.deps.baseEnv(), agent.env);
-      // What the agent's configuration (or the person's environment) says about OpenTelemetry wins over ours.
-      if (otel && spans) addOtelEnv(env, otel, spans.traceContext().traceparent);
-      connection = await AgentConnection.start(
-        {
-          command: agent.resolvedCommand ?? agent.command,
-          args: agent.args,
-          env,
-          cwd,
-        },
-        {
-          agentName: agent.name,
-          clientInfo: this.deps.clientInfo,
-          initializeTimeoutMs: this.deps.initializeTimeoutMs(),
-          onStderr: (t) => this.deps.onStderr?.(agent.id, t),
-        },
-      );
-    } catch (err) {
-      controller.fail(err instanceof AgentLaunchError ? err.view : { message: `Could not start ${agent.name}: ${errorMessage(err)}` });
-      throw err;
-    }
-    if (!this.sessions.has(key)) {
-      // Closed while starting: do not leave the agent running.
-      await connection.dispose();
-      throw new Error('The session was closed while the agent was starting.');
-    }
-    try {
-      spans?.agentInfo(connection.agentInfo);
       await controller.attach(connection, await this.deps.mcpServers?.(connection.mcpCapabilities, key));
     } catch (err) {
       await connection.dispose();
       throw err;
     }
     return controller;
+  }
+
+  /**
+   * Shows a journaled session again, read-only (status `closed`), rebuilt from its journal; the one
+   * already listed when it is. @throws Error when the journal is unknown or unreadable.
+   */
+  restore(journalId: string): SessionController {
+    const listed = this.byJournal(journalId);
+    if (listed) return listed;
+    const journal = this.requireJournal();
+    const entry = journal.get(journalId);
+    if (!entry) throw new Error('That session is no longer in the journal.');
+    const key = `s${++this.seq}`;
+    const { state, skipped } = journal.replay(journalId, key);
+    // Not recorded: the journal keeps the session as it was, a later take-up carries on from there.
+    if (state.status !== 'closed') reduce(state, { type: 'closed' });
+    if (skipped) reduce(state, { type: 'notice', severity: 'warning', text: `${skipped} line${skipped > 1 ? 's' : ''} of this session's journal could not be read and were skipped.` });
+    const controller = this.add(key, { id: entry.agentId, name: entry.agentName }, entry.cwd, undefined, state);
+    this.journalOf.set(key, journalId);
+    return controller;
+  }
+
+  /**
+   * Takes an earlier session up again in a new agent process. A journaled session is resumed
+   * (`session/resume`: the transcript is ours, the agent carries on) when the agent offers it, else
+   * loaded (`session/load`: the agent replays it into a fresh transcript); a session only the agent
+   * knows (from `session/list`) is loaded. The read-only copy of the session, if listed, is replaced.
+   * @throws {UnknownAgentError} for an unknown agent; {@link AgentLaunchError} when it cannot start;
+   *   Error when the agent can neither resume nor load sessions, or refuses this one.
+   */
+  async takeUp(target: { journalId: string } | { agentId: string; sessionId: string; cwd: string; title?: string }): Promise<SessionController> {
+    const journal = this.deps.journal;
+    const entry = 'journalId' in target ? journal?.get(target.journalId) : undefined;
+    if ('journalId' in target && !entry) throw new Error('That session is no longer in the journal.');
+    const agentId = entry?.agentId ?? (target as { agentId: string }).agentId;
+    const sessionId = entry?.sessionId ?? (target as { sessionId?: string }).sessionId;
+    const cwd = entry?.cwd ?? (target as { cwd: string }).cwd;
+    if (!sessionId) throw new Error('That session never got a session id from its agent, so it cannot be taken up; its transcript stays readable.');
+    const agent = this.agent(agentId);
+    const live = [...this.sessions.values()].find((c) => c.state.sessionId === sessionId && c.state.agentId === agentId && c.state.status !== 'closed' && c.state.status !== 'error');
+    if (live) return live;
+    const readOnly = entry && this.byJournal(entry.journalId);
+    if (readOnly) await this.close(readOnly.state.key);
+    const key = `s${++this.seq}`;
+    // Resuming needs our transcript; without one (or if the agent cannot resume) the agent replays it.
+    const replayed = entry ? journal!.replay(entry.journalId, key).state : undefined;
+    const provisional = this.add(key, agent, cwd, undefined, replayed);
+    const connection = await this.launch(agent, provisional);
+    const support = connection.sessionSupport;
+    const how = replayed && support.resume ? 'resume' : support.load ? 'load' : undefined;
+    if (!how) {
+      await connection.dispose();
+      provisional.fail({ message: `${agent.name} can neither resume nor load earlier sessions (it declares neither sessionCapabilities.resume nor loadSession). Its transcript stays readable; start a new session to carry on.` });
+      throw new Error(`${agent.name} cannot take up earlier sessions.`);
+    }
+    let controller = provisional;
+    if (how === 'load' && replayed) {
+      // The agent replays the conversation: start from an empty transcript so nothing shows twice.
+      this.sessions.delete(key);
+      void provisional.dispose();
+      controller = this.add(key, agent, cwd, undefined);
+      this.trace(controller)?.agentInfo(connection.agentInfo);
+    }
+    const journalId = how === 'resume' ? entry!.journalId : journal?.create({ agentId: agent.id, agentName: agent.name, cwd });
+    if (journalId) {
+      controller.recordWith((a) => journal!.record(journalId, a));
+      this.journalOf.set(key, journalId);
+      journal!.setOpen(journalId, true);
+    }
+    try {
+      await controller.attach(connection, await this.deps.mcpServers?.(connection.mcpCapabilities, key), { how, sessionId });
+    } catch (err) {
+      await connection.dispose();
+      throw err;
+    }
+    controller.notice('info', how === 'resume' ? `Resumed in a new ${agent.name} process (session/resume).` : `Loaded from ${agent.name} (session/load): the agent replayed the conversation above.`);
+    // A loaded session's journal replaces the earlier one of the same session.
+    if (how === 'load' && entry) journal!.delete(entry.journalId);
+    return controller;
+  }
+
+  /**
+   * The agent's own list of sessions (`session/list`), through a session of that agent already
+   * running, else a short-lived process that is ended afterwards. Empty when the agent does not list.
+   * @throws {UnknownAgentError} for an unknown agent; {@link AgentLaunchError} when it cannot start.
+   */
+  async listAgentSessions(agentId: string, cwd: string): Promise<{ supported: boolean; sessions: SessionInfo[] }> {
+    const agent = this.agent(agentId);
+    const running = [...this.sessions.values()].find((c) => c.state.agentId === agentId && c.connected);
+    const connection = running?.connection ?? (await this.connect(agent, cwd));
+    try {
+      if (!connection.sessionSupport.list) return { supported: false, sessions: [] };
+      return { supported: true, sessions: await connection.listSessions(cwd) };
+    } finally {
+      if (!running) await connection.dispose();
+    }
+  }
+
+  /** The journal id of session `key`, when it has one. */
+  journalIdOf(key: string): string | undefined {
+    return this.journalOf.get(key);
+  }
+
+  private byJournal(journalId: string): SessionController | undefined {
+    for (const [key, id] of this.journalOf) if (id === journalId) return this.sessions.get(key);
+    return undefined;
+  }
+
+  private requireJournal(): SessionJournal {
+    if (!this.deps.journal) throw new Error('Sessions are not journaled in this window.');
+    return this.deps.journal;
+  }
+
+  private agent(agentId: string): ResolvedAgent {
+    const agent = this.deps.agents().find((a) => a.id === agentId);
+    if (!agent) throw new UnknownAgentError(`No agent with id "${agentId}". Known: ${this.deps.agents().map((a) => a.id).join(', ')}.`);
+    if (!agent.available) throw new UnknownAgentError(`${agent.name} is not available: ${agent.reason}`);
+    return agent;
+  }
+
+  /** Lists a new session controller (journaled when `journalId` is given) and announces it. */
+  private add(key: string, agent: { id: string; name: string }, cwd: string, journalId: string | undefined, restored?: SessionState): SessionController {
+    const controller = new SessionController(
+      { key, agentId: agent.id, agentName: agent.name, cwd },
+      this.deps.filesFor(key),
+      this.deps.terminalsFor(key, cwd),
+      this.deps.policy,
+      Date.now,
+      restored,
+    );
+    if (journalId && this.deps.journal) {
+      const journal = this.deps.journal;
+      controller.recordWith((a) => journal.record(journalId, a));
+      this.journalOf.set(key, journalId);
+    }
+    controller.onDidChange((c) => this.changeEmitter.fire(c));
+    this.sessions.set(key, controller);
+    this.listEmitter.fire();
+    return controller;
+  }
+
+  /**
+   * Spawns and initializes the agent for `controller` (traced when tracing is on).
+   * @throws {AgentLaunchError} (also shown in the session) when it cannot start; Error when the
+   *   session was closed meanwhile (the agent is ended).
+   */
+  private async launch(agent: ResolvedAgent, controller: SessionController): Promise<AgentConnection> {
+    const key = controller.state.key;
+    const spans = this.trace(controller);
+    let connection: AgentConnection;
+    try {
+      // The agent's own spans (if it exports OpenTelemetry) go to our receiver, under this session.
+      const otel = spans && (await this.deps.otelEnv?.(key));
+      connection = await this.connect(agent, controller.state.cwd, otel && spans ? { otel, traceparent: spans.traceContext().traceparent } : undefined);
+    } catch (err) {
+      controller.fail(err instanceof AgentLaunchError ? err.view : { message: `Could not start ${agent.name}: ${errorMessage(err)}` });
+      throw err;
+    }
+    if (this.sessions.get(key) !== controller) {
+      // Closed while starting: do not leave the agent running.
+      await connection.dispose();
+      throw new Error('The session was closed while the agent was starting.');
+    }
+    spans?.agentInfo(connection.agentInfo);
+    return connection;
+  }
+
+  private trace(controller: SessionController): SessionSpans | undefined {
+    const spans = this.deps.tracing && new SessionSpans(this.deps.tracing, controller.state);
+    if (spans) controller.traceWith(spans);
+    return spans;
+  }
+
+  private async connect(agent: ResolvedAgent, cwd: string, tracing?: { otel: Record<string, string>; traceparent: string }): Promise<AgentConnection> {
+    const env = agentEnv(this.deps.baseEnv(), agent.env);
+    // What the agent's configuration (or the person's environment) says about OpenTelemetry wins over ours.
+    if (tracing) addOtelEnv(env, tracing.otel, tracing.traceparent);
+    return AgentConnection.start(
+      { command: agent.resolvedCommand ?? agent.command, args: agent.args, env, cwd },
+      {
+        agentName: agent.name,
+        clientInfo: this.deps.clientInfo,
+        initializeTimeoutMs: this.deps.initializeTimeoutMs(),
+        onStderr: (t) => this.deps.onStderr?.(agent.id, t),
+      },
+    );
   }
 
   get(key: string): SessionController | undefined {
@@ -133,6 +285,7 @@ export class SessionManager {
     const c = this.sessions.get(key);
     if (!c) return;
     this.sessions.delete(key);
+    this.journalOf.delete(key);
     this.listEmitter.fire();
     await c.dispose();
   }
@@ -141,6 +294,8 @@ export class SessionManager {
   async dispose(): Promise<void> {
     const all = [...this.sessions.keys()];
     await Promise.allSettled(all.map((k) => this.close(k)));
+    // What the sessions said last is on disk before the window goes.
+    this.deps.journal?.flush();
     this.changeEmitter.dispose();
     this.listEmitter.dispose();
   }

@@ -16,12 +16,15 @@
  * | `echo`                | streams the prompt text back in three chunks                           |
  * | `chunks`              | streams `SWITCHBOARD_DEMO_CHUNKS` ten-byte chunks                      |
  *
+ * Its sessions are kept in `SWITCHBOARD_DEMO_STATE_DIR` (default: a temp folder), so it lists, loads
+ * and resumes them after a restart; `SWITCHBOARD_DEMO_NO_SESSIONS=1` turns that off.
  * Written for the CJS bundle: no top-level await, no `import.meta`; everything starts in `main()`.
  * Importing this module starts the agent on the process's stdio: import `demoApp.ts` instead.
  */
 import { Readable, Writable } from 'node:stream';
 import * as acp from '@agentclientprotocol/sdk';
 import { DEMO_AGENT_INFO, EXIT_STDERR_LINES, createDemoAgentApp, readDemoConfig } from './demoApp';
+import { DemoSessionStore, demoStateDir } from './demoSessions';
 
 /** Longest time a scenario that never speaks may linger, so a forgotten test process ends by itself. */
 const LINGER_LIMIT_MS = 10 * 60 * 1000;
@@ -47,7 +50,9 @@ async function main(): Promise<void> {
     Writable.toWeb(process.stdout) as WritableStream<Uint8Array>,
     Readable.toWeb(process.stdin) as ReadableStream<Uint8Array>,
   );
-  const connection = createDemoAgentApp(config.scenario, config.options).connect(stream);
+  // SWITCHBOARD_DEMO_NO_SESSIONS=1 plays an agent that can neither list, load nor resume sessions.
+  const store = /^(1|true|yes)$/i.test(process.env.SWITCHBOARD_DEMO_NO_SESSIONS ?? '') ? undefined : new DemoSessionStore(demoStateDir(process.env));
+  const connection = createDemoAgentApp(config.scenario, config.options, store).connect(stream);
   await connection.closed;
   // Pending timers (a turn's delay, for instance) must not keep an orphaned agent alive.
   process.exit(0);

@@ -10,6 +10,7 @@ import * as acp from '@agentclientprotocol/sdk';
 import { DemoTracing } from './demoTracing';
 import { SCENARIOS, type ProtocolScenario } from './scenarios';
 import { DemoTurn, TurnCancelled, type DemoOptions, type SessionMemory } from './turn';
+import type { DemoSessionStore } from './demoSessions';
 
 /** `agentInfo` the demo agent reports in `initialize`. */
 /** The demo agent's session modes (it behaves the same in each: they exist to show the picker). */
@@ -87,6 +88,7 @@ function nonNegativeInt(raw: string | undefined, fallback: number): number {
 
 interface DemoSession {
   cwd: string;
+  title?: string;
   memory: SessionMemory;
   /** Aborts the running turn; present only while a `session/prompt` is being answered. */
   turn?: AbortController;
@@ -95,9 +97,23 @@ interface DemoSession {
 /**
  * Builds the demo agent for one connection. `scenario` picks the script every prompt turn runs.
  */
-export function createDemoAgentApp(scenario: ProtocolScenario, options: DemoOptions): acp.AgentApp {
+export function createDemoAgentApp(scenario: ProtocolScenario, options: DemoOptions, store?: DemoSessionStore): acp.AgentApp {
   const script = SCENARIOS[scenario];
   const sessions = new Map<string, DemoSession>();
+  const save = (sessionId: string) => {
+    const s = sessions.get(sessionId);
+    if (s && store) store.save({ sessionId, cwd: s.cwd, title: s.title, updatedAt: new Date().toISOString(), history: s.memory.history ?? [] });
+  };
+  /** Takes up a remembered session (load or resume). */
+  const takeUp = (sessionId: string, cwd: string): DemoSession => {
+    const record = store?.load(sessionId);
+    if (!record) throw acp.RequestError.sessionNotFound(sessionId);
+    if (!path.isAbsolute(cwd)) throw acp.RequestError.invalidParams({ cwd }, 'cwd must be an absolute path');
+    const turns = record.history.filter((u) => u.sessionUpdate === 'user_message_chunk').length;
+    const session: DemoSession = { cwd, title: record.title, memory: { alwaysAllowed: new Set(), turns, mcpServers: [], history: record.history } };
+    sessions.set(sessionId, session);
+    return session;
+  };
   const tracing = new DemoTracing();
   let clientCaps: acp.ClientCapabilities = {};
 
@@ -109,7 +125,9 @@ export function createDemoAgentApp(scenario: ProtocolScenario, options: DemoOpti
         // Only v1 exists; answering with our version lets a newer client decide whether to go on.
         protocolVersion: acp.PROTOCOL_VERSION,
         agentCapabilities: {
-          loadSession: false,
+          // With a session store it remembers sessions across processes: list, load and resume.
+          loadSession: !!store,
+          ...(store ? { sessionCapabilities: { list: {}, resume: {} } } : {}),
           promptCapabilities: { image: false, audio: false, embeddedContext: true },
           // The editor-mcp scenario calls the client's HTTP MCP servers.
           mcpCapabilities: { http: true, sse: false },
@@ -123,8 +141,25 @@ export function createDemoAgentApp(scenario: ProtocolScenario, options: DemoOpti
         throw acp.RequestError.invalidParams({ cwd: params.cwd }, 'cwd must be an absolute path');
       }
       const sessionId = `demo-${randomUUID()}`;
-      sessions.set(sessionId, { cwd: params.cwd, memory: { alwaysAllowed: new Set(), turns: 0, mcpServers: params.mcpServers ?? [] } });
+      sessions.set(sessionId, { cwd: params.cwd, memory: { alwaysAllowed: new Set(), turns: 0, mcpServers: params.mcpServers ?? [], history: [] } });
+      save(sessionId);
       return { sessionId, modes: { currentModeId: 'default', availableModes: DEMO_MODES } };
+    })
+    .onRequest('session/list', ({ params }) => {
+      if (!store) throw acp.RequestError.methodNotFound('session/list');
+      return { sessions: store.list(params.cwd ?? undefined) };
+    })
+    .onRequest('session/load', async ({ params, client }) => {
+      if (!store) throw acp.RequestError.methodNotFound('session/load');
+      const session = takeUp(params.sessionId, params.cwd);
+      // The whole conversation goes back to the client before the answer, as the spec asks.
+      for (const update of session.memory.history ?? []) await client.notify('session/update', { sessionId: params.sessionId, update });
+      return { modes: { currentModeId: 'default', availableModes: DEMO_MODES } };
+    })
+    .onRequest('session/resume', ({ params }) => {
+      if (!store) throw acp.RequestError.methodNotFound('session/resume');
+      takeUp(params.sessionId, params.cwd);
+      return { modes: { currentModeId: 'default', availableModes: DEMO_MODES } };
     })
     .onRequest('session/set_mode', ({ params }) => {
       if (!sessions.has(params.sessionId)) throw acp.RequestError.sessionNotFound(params.sessionId);
@@ -143,6 +178,9 @@ export function createDemoAgentApp(scenario: ProtocolScenario, options: DemoOpti
       const controller = new AbortController();
       session.turn = controller;
       session.memory.turns += 1;
+      // The person's words are part of what `session/load` replays.
+      for (const block of params.prompt) if (block.type === 'text') session.memory.history?.push({ sessionUpdate: 'user_message_chunk', content: { type: 'text', text: block.text } });
+      session.title ??= params.prompt.find((b) => b.type === 'text')?.text.slice(0, 80);
       const turn = new DemoTurn({
         client,
         sessionId: params.sessionId,
@@ -166,6 +204,7 @@ export function createDemoAgentApp(scenario: ProtocolScenario, options: DemoOpti
         throw error;
       } finally {
         session.turn = undefined;
+        save(params.sessionId);
       }
     });
 }

@@ -37,6 +37,8 @@ export interface SessionMemory {
   turns: number;
   /** The MCP servers the client gave in `session/new`. */
   mcpServers: McpServer[];
+  /** Every update sent in this session (replayed by `session/load`). */
+  history?: SessionUpdate[];
 }
 
 /** Knobs read from the environment (see `readDemoOptions`). */
@@ -145,11 +147,13 @@ export class DemoTurn {
   /** Sends one `session/update` (unless the turn is already cancelled). */
   async update(update: SessionUpdate): Promise<void> {
     this.checkpoint();
+    this.memory.history?.push(update);
     await this.client.notify('session/update', { sessionId: this.sessionId, update });
   }
 
   /** Sends a `session/update` even after cancellation (final tool call states are still worth showing). */
   async updateAlways(update: SessionUpdate): Promise<void> {
+    this.memory.history?.push(update);
     await this.client.notify('session/update', { sessionId: this.sessionId, update }).catch(() => undefined);
   }
 

@@ -6,10 +6,10 @@
 import * as vscode from 'vscode';
 import { makeNonce, renderSessionHtml } from './session/html';
 
-/** Opens a panel titled `title` showing the bundle `script` (without `.js`). */
-export function openWebviewPanel(extensionUri: vscode.Uri, viewType: string, title: string, script: string): vscode.WebviewPanel {
+/** Opens a panel titled `title` showing the bundle `script` (without `.js`) in `column` (the active one by default). */
+export function openWebviewPanel(extensionUri: vscode.Uri, viewType: string, title: string, script: string, column: vscode.ViewColumn = vscode.ViewColumn.Active): vscode.WebviewPanel {
   const root = vscode.Uri.joinPath(extensionUri, 'dist', 'webview');
-  const panel = vscode.window.createWebviewPanel(viewType, title, vscode.ViewColumn.Active, { enableScripts: true, localResourceRoots: [root], retainContextWhenHidden: true });
+  const panel = vscode.window.createWebviewPanel(viewType, title, column, { enableScripts: true, localResourceRoots: [root], retainContextWhenHidden: true });
   panel.webview.html = renderSessionHtml({
     cspSource: panel.webview.cspSource,
     nonce: makeNonce(),

@@ -260,7 +260,7 @@ describe('offline demo agent (through the extension client)', function () {
 
     const init = connectionOf(c).init;
     assert.deepEqual(init.agentInfo, DEMO_AGENT_INFO);
-    assert.equal(init.agentCapabilities?.loadSession, false);
+    assert.equal(init.agentCapabilities?.loadSession, true, 'it remembers sessions (list, load, resume)');
     assert.equal((await c.prompt('show me')).stopReason, 'end_turn');
     const s = c.state;
     assert.equal(s.status, 'ready');

@@ -98,3 +98,44 @@ export function claudeAgentAcpLaunch(input: LaunchInput): AgentLaunch {
   return { command: process.execPath, args: [entry], env: launch.env };
 }
 
+
+/**
+ * `opencode-ai` (devDependency, 1.18.33; its native binary comes from the `opencode-linux-x64`
+ * optional dependency): `opencode acp`, its model pointed at the fake server's OpenAI Chat
+ * Completions dialect through an `@ai-sdk/openai-compatible` provider in its config, edits and
+ * shell commands set to "ask" so it sends permission requests. Auto-update, model lists, LSP
+ * downloads, plugins and sharing are turned off.
+ */
+export function opencodeLaunch(input: LaunchInput): AgentLaunch {
+  const env = isolatedEnv(input);
+  const config = {
+    $schema: 'https://opencode.ai/config.json',
+    autoupdate: false,
+    share: 'disabled',
+    model: 'fake/fake-model',
+    small_model: 'fake/fake-model',
+    permission: { edit: 'ask', bash: 'ask' },
+    provider: {
+      fake: {
+        npm: '@ai-sdk/openai-compatible',
+        name: 'Fake local model',
+        options: { baseURL: `${input.fakeUrl}/v1`, apiKey: 'fake-offline-key' },
+        models: { 'fake-model': { name: 'Fake Model', tool_call: true, limit: { context: 200000, output: 8192 } } },
+      },
+    },
+  };
+  const dir = path.join(input.home, '.config', 'opencode');
+  fs.mkdirSync(dir, { recursive: true });
+  fs.writeFileSync(path.join(dir, 'opencode.json'), JSON.stringify(config, null, 2));
+  Object.assign(env, {
+    OPENCODE_DISABLE_AUTOUPDATE: '1',
+    OPENCODE_DISABLE_MODELS_FETCH: '1',
+    OPENCODE_DISABLE_LSP_DOWNLOAD: '1',
+    OPENCODE_DISABLE_DEFAULT_PLUGINS: '1',
+    OPENCODE_DISABLE_SHARE: '1',
+    OPENCODE_DISABLE_CLAUDE_CODE: '1',
+    OPENCODE_DISABLE_EXTERNAL_SKILLS: '1',
+  });
+  const bin = path.join(path.dirname(require.resolve('opencode-linux-x64/package.json')), 'bin', 'opencode');
+  return { command: bin, args: ['acp', '--pure', '--print-logs', '--log-level', 'WARN'], env };
+}

@@ -3,6 +3,9 @@ import * as path from 'path';
 import * as vscode from 'vscode';
 import type { SessionState, SwitchboardApi } from '../../src/api';
 
+/** The prompt 96-sessions leaves in an open session and the reload run (97-reload) looks for. */
+export const RELOAD_MARKER = 'RELOAD-MARKER-1: please remember this session';
+
 export const EXTENSION_ID = 'agent-switchboard.agent-switchboard';
 
 export async function api(): Promise<SwitchboardApi> {

@@ -94,6 +94,13 @@ export class HeaderView {
       // With a session picker above, the title is already on screen; show the agent instead.
       h('span', { className: 'session-title', title: s.title ?? s.agentName }, picker ? s.agentName : s.title || s.agentName),
       this.modeControl(s),
+      // A closed or failed session (a transcript from the journal, an agent that died) can go on in a new process.
+      s.status === 'closed' || s.status === 'error'
+        ? h('button', { type: 'button', className: 'text-button resume-button', title: 'Take this session up again in a new agent process (session/resume or session/load)',
+            onClick: () => this.ctx.post({ type: 'resumeSession', key: closeKey }) }, icon(h, 'debug-restart'), ' Resume')
+        : null,
+      h('button', { type: 'button', className: 'icon-button', title: 'Open in an editor tab', 'aria-label': 'Open in an editor tab',
+        onClick: () => this.ctx.post({ type: 'openInTab', key: closeKey }) }, icon(h, 'link-external')),
       s.status !== 'closed'
         ? h('button', { type: 'button', className: 'icon-button', title: 'Close session', 'aria-label': 'Close session',
             onClick: () => this.ctx.post({ type: 'closeSession', key: closeKey }) }, icon(h, 'close'))

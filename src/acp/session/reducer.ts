@@ -69,6 +69,8 @@ export type SessionAction =
   | { type: 'modeSet'; modeId: string }
   /** The prompts waiting for the running turn to end changed. */
   | { type: 'queue'; queued: string[] }
+  /** The session is being connected to a new agent process (`session/load` or `session/resume`). */
+  | { type: 'reattaching' }
   | { type: 'closed' };
 
 const EFFECT_KINDS: ReadonlySet<string> = new Set(['edit', 'delete', 'move', 'execute']);
@@ -131,6 +133,8 @@ function derive(state: SessionState, action: SessionAction): SessionPatch[] {
       return [{ op: 'entry', entry: { kind: 'notice', id: newEntryId(state), severity: action.severity, text: action.text } }];
     case 'queue':
       return [{ op: 'meta', meta: { queued: action.queued } }];
+    case 'reattaching':
+      return [{ op: 'meta', meta: { status: 'starting', error: undefined, queued: undefined } }];
     case 'closed':
       return [...closeWaiting(state, 'cancel'), { op: 'meta', meta: { status: 'closed' } }];
   }

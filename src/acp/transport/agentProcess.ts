@@ -5,6 +5,7 @@
  *
  * No `vscode`.
  */
+import * as fs from 'node:fs';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { Readable, Writable } from 'node:stream';
 import { StringDecoder } from 'node:string_decoder';
@@ -119,10 +120,44 @@ export class AgentProcess {
     if (pid === undefined) return;
     signalGroup(pid, 'SIGTERM');
     const timer = setTimeout(() => signalGroup(pid, 'SIGKILL'), graceMs);
+    const started = Date.now();
     await this.exited;
+    // The leader is gone; what it started may still be finishing its writes (an agent's CLI saving
+    // the session transcript). It gets the rest of the grace period, then the group is killed:
+    // grandchildren that ignored SIGTERM outlive the leader, and the group id still reaches them.
+    while (groupAlive(pid) && Date.now() - started < graceMs) await new Promise((r) => setTimeout(r, 25));
     clearTimeout(timer);
-    // Grandchildren that ignored SIGTERM outlive the leader; the group id still reaches them.
     signalGroup(pid, 'SIGKILL');
+  }
+}
+
+/**
+ * True while a process of the group `pid` still runs. On Linux zombies do not count (an orphan
+ * waits for PID 1 to reap it, which takes a while on some machines); elsewhere any member does.
+ */
+function groupAlive(pid: number): boolean {
+  try {
+    process.kill(-pid, 0);
+  } catch {
+    return false;
+  }
+  if (process.platform !== 'linux') return true;
+  try {
+    for (const name of fs.readdirSync('/proc')) {
+      if (!/^\d+$/.test(name)) continue;
+      let stat: string;
+      try {
+        stat = fs.readFileSync(`/proc/${name}/stat`, 'utf8');
+      } catch {
+        continue;
+      }
+      // Fields after the command (which may hold spaces): state, ppid, pgrp, ...
+      const rest = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      if (Number(rest[2]) === pid && rest[0] !== 'Z') return true;
+    }
+    return false;
+  } catch {
+    return true;
   }
 }
 

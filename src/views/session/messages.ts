@@ -21,6 +21,8 @@ export const WebviewMessageSchema: z.ZodType<WebviewMessage> = z.discriminatedUn
   z.object({ type: z.literal('showTerminal'), key, terminalId: z.string().min(1).max(200) }),
   z.object({ type: z.literal('reviewToolCall'), key, toolCallId: z.string().min(1).max(500) }),
   z.object({ type: z.literal('closeSession'), key }),
+  z.object({ type: z.literal('resumeSession'), key }),
+  z.object({ type: z.literal('openInTab'), key }),
   z.object({ type: z.literal('configureAgents') }),
 ]);
 

@@ -50,4 +50,8 @@ export type WebviewMessage =
   | { type: 'showTerminal'; key: string; terminalId: string }
   | { type: 'reviewToolCall'; key: string; toolCallId: string }
   | { type: 'closeSession'; key: string }
+  /** Take a closed or restored session up again (`session/resume` or `session/load`). */
+  | { type: 'resumeSession'; key: string }
+  /** Open the session in an editor tab of its own. */
+  | { type: 'openInTab'; key: string }
   | { type: 'configureAgents' };

@@ -1,0 +1,279 @@
+/**
+ * The session journal: every session's actions (the agent's `session/update`s and what the client
+ * did: prompts sent, turns ended, permission requests and answers, notices) appended to a JSON Lines
+ * file under the extension's storage, so a transcript survives a window reload, an agent restart or
+ * a crash. Replaying a journal through the pure reducer rebuilds the session exactly as it was.
+ *
+ * Layout of `<dir>`: `<journalId>.jsonl` per session (first line the header, then one action per
+ * line, `{"at": ms, "a": SessionAction}`) and `index.json` (the list the Sessions view reads).
+ * Writes are batched (at most every {@link FLUSH_MS}) and appended; a torn last line (a crash
+ * mid-write) is skipped on read. Node `fs` only, no `vscode`.
+ */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { randomUUID } from 'node:crypto';
+import { z } from 'zod';
+import { reduce, type SessionAction } from './reducer';
+import { createSessionState, type SessionState } from './types';
+
+/** How long actions wait in memory before they are appended, in milliseconds. */
+export const FLUSH_MS = 200;
+/** A journal stops growing past this many bytes (a notice in the journal says so). */
+export const MAX_JOURNAL_BYTES = 64 * 1024 * 1024;
+/** How many journals are kept; the least recently updated go first. */
+export const MAX_JOURNALS = 200;
+
+/** One session in the index: what the Sessions view lists without reading the journal. */
+export interface JournalEntry {
+  journalId: string;
+  agentId: string;
+  agentName: string;
+  cwd: string;
+  /** The agent's ACP `sessionId`, once `session/new` (or load/resume) answered. */
+  sessionId?: string;
+  title?: string;
+  /** Epoch milliseconds. */
+  createdAt: number;
+  updatedAt: number;
+  /** Prompt turns sent. */
+  turns: number;
+  /** False once the person closed the session; a window that ends keeps its sessions open. */
+  open: boolean;
+}
+
+const entrySchema = z.object({
+  journalId: z.string().regex(/^[A-Za-z0-9-]{1,80}$/),
+  agentId: z.string(),
+  agentName: z.string(),
+  cwd: z.string(),
+  sessionId: z.string().optional(),
+  title: z.string().optional(),
+  createdAt: z.number(),
+  updatedAt: z.number(),
+  turns: z.number().default(0),
+  open: z.boolean().default(false),
+});
+const indexSchema = z.object({ v: z.literal(1), sessions: z.array(entrySchema) });
+const lineSchema = z.object({ at: z.number(), a: z.object({ type: z.string() }).passthrough() });
+
+/** Where each session's journal lives; one per window. */
+export class SessionJournal {
+  private readonly entries = new Map<string, JournalEntry>();
+  private readonly pending = new Map<string, string[]>();
+  private readonly sizes = new Map<string, number>();
+  /** The latest snapshot of each running terminal, written when it exits or the journal flushes. */
+  private readonly terminals = new Map<string, Map<string, string>>();
+  private timer: NodeJS.Timeout | undefined;
+  private indexDirty = false;
+
+  /**
+   * Reads the index in `dir` (created if missing). A missing or unreadable index is rebuilt from the
+   * journals' headers; `log` hears what could not be read.
+   */
+  constructor(
+    readonly dir: string,
+    private readonly log: (message: string) => void = () => {},
+    private readonly now: () => number = Date.now,
+  ) {
+    fs.mkdirSync(dir, { recursive: true });
+    this.readIndex();
+  }
+
+  /** Every journaled session, most recently updated first. */
+  list(): JournalEntry[] {
+    return [...this.entries.values()].sort((a, b) => b.updatedAt - a.updatedAt);
+  }
+
+  get(journalId: string): JournalEntry | undefined {
+    return this.entries.get(journalId);
+  }
+
+  /** Starts a journal for a new session. @returns its id. */
+  create(init: { agentId: string; agentName: string; cwd: string }): string {
+    const journalId = randomUUID();
+    const at = this.now();
+    const entry: JournalEntry = { journalId, ...init, createdAt: at, updatedAt: at, turns: 0, open: true };
+    this.entries.set(journalId, entry);
+    this.sizes.set(journalId, 0);
+    this.queue(journalId, JSON.stringify({ v: 1, header: entry }));
+    this.prune();
+    this.markIndex();
+    return journalId;
+  }
+
+  /** Appends one action of session `journalId` (dropped when the journal is unknown or full). */
+  record(journalId: string, action: SessionAction): void {
+    const entry = this.entries.get(journalId);
+    if (!entry) return;
+    const at = this.now();
+    if (action.type === 'terminal') {
+      // Terminal snapshots are many and each carries the output tail: keep only the latest per terminal.
+      const line = JSON.stringify({ at, a: action });
+      if (action.terminal.exitStatus) {
+        this.terminals.get(journalId)?.delete(action.terminal.terminalId);
+        this.queue(journalId, line);
+      } else {
+        let m = this.terminals.get(journalId);
+        if (!m) this.terminals.set(journalId, (m = new Map()));
+        m.set(action.terminal.terminalId, line);
+      }
+      return;
+    }
+    if (action.type === 'queue') return; // prompts waiting in memory are not part of the transcript
+    this.queue(journalId, JSON.stringify({ at, a: action }));
+    entry.updatedAt = at;
+    if (action.type === 'promptSent') {
+      entry.turns++;
+      entry.title ??= action.text.replace(/\s+/g, ' ').trim().slice(0, 80) || undefined;
+    }
+    if (action.type === 'ready') entry.sessionId = action.sessionId;
+    if (action.type === 'update' && action.update.sessionUpdate === 'session_info_update' && typeof action.update.title === 'string') entry.title = action.update.title.slice(0, 200);
+    this.markIndex();
+  }
+
+  /** Marks a session closed by the person (it is not reopened after a reload) or open again. */
+  setOpen(journalId: string, open: boolean): void {
+    const entry = this.entries.get(journalId);
+    if (!entry || entry.open === open) return;
+    entry.open = open;
+    this.markIndex();
+  }
+
+  /**
+   * Rebuilds a session from its journal: every recorded action through the reducer, in order.
+   * @returns the state (its `key` is `key`) and the number of lines that could not be read.
+   * @throws Error when the journal is unknown or its file is gone.
+   */
+  replay(journalId: string, key: string): { state: SessionState; skipped: number } {
+    const entry = this.entries.get(journalId);
+    if (!entry) throw new Error(`No journal ${journalId}.`);
+    this.flushOne(journalId);
+    const state = createSessionState({ key, agentId: entry.agentId, agentName: entry.agentName, cwd: entry.cwd });
+    let skipped = 0;
+    const text = fs.readFileSync(this.file(journalId), 'utf8');
+    let start = text.indexOf('\n') + 1; // the header
+    while (start > 0 && start < text.length) {
+      let end = text.indexOf('\n', start);
+      if (end < 0) end = text.length;
+      const line = text.slice(start, end);
+      start = end + 1;
+      if (!line.trim()) continue;
+      try {
+        const parsed = lineSchema.parse(JSON.parse(line));
+        reduce(state, parsed.a as unknown as SessionAction);
+      } catch {
+        skipped++;
+      }
+    }
+    return { state, skipped };
+  }
+
+  /** Deletes a session's journal. */
+  delete(journalId: string): void {
+    this.entries.delete(journalId);
+    this.pending.delete(journalId);
+    this.terminals.delete(journalId);
+    fs.rmSync(this.file(journalId), { force: true });
+    this.markIndex();
+  }
+
+  /** Writes everything waiting, synchronously (the window is closing). */
+  flush(): void {
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    for (const [id, lines] of this.terminals) {
+      for (const line of lines.values()) this.queue(id, line, false);
+      lines.clear();
+    }
+    for (const id of [...this.pending.keys()]) this.flushOne(id);
+    if (this.indexDirty) this.writeIndex();
+  }
+
+  private file(journalId: string): string {
+    return path.join(this.dir, `${journalId}.jsonl`);
+  }
+
+  private queue(journalId: string, line: string, schedule = true): void {
+    const size = (this.sizes.get(journalId) ?? this.sizeOnDisk(journalId)) + line.length + 1;
+    if (size > MAX_JOURNAL_BYTES) {
+      if ((this.sizes.get(journalId) ?? 0) <= MAX_JOURNAL_BYTES) {
+        const full = JSON.stringify({ at: this.now(), a: { type: 'notice', severity: 'warning', text: `The journal of this session reached ${MAX_JOURNAL_BYTES / 1024 / 1024} MB; later updates were not saved.` } });
+        this.pending.set(journalId, [...(this.pending.get(journalId) ?? []), full]);
+        this.sizes.set(journalId, MAX_JOURNAL_BYTES + 1);
+      }
+      return;
+    }
+    this.sizes.set(journalId, size);
+    let lines = this.pending.get(journalId);
+    if (!lines) this.pending.set(journalId, (lines = []));
+    lines.push(line);
+    if (schedule) this.timer ??= setTimeout(() => this.flush(), FLUSH_MS);
+  }
+
+  private sizeOnDisk(journalId: string): number {
+    try {
+      return fs.statSync(this.file(journalId)).size;
+    } catch {
+      return 0;
+    }
+  }
+
+  private flushOne(journalId: string): void {
+    const lines = this.pending.get(journalId);
+    if (!lines?.length) return;
+    this.pending.delete(journalId);
+    try {
+      fs.appendFileSync(this.file(journalId), lines.join('\n') + '\n');
+    } catch (err) {
+      this.log(`The session journal could not be written (${this.file(journalId)}): ${err instanceof Error ? err.message : String(err)}`);
+    }
+  }
+
+  private markIndex(): void {
+    this.indexDirty = true;
+    this.timer ??= setTimeout(() => this.flush(), FLUSH_MS);
+  }
+
+  private writeIndex(): void {
+    this.indexDirty = false;
+    const target = path.join(this.dir, 'index.json');
+    try {
+      // Written beside and renamed over: a crash leaves the old index or the new one, never half.
+      fs.writeFileSync(`${target}.tmp`, JSON.stringify({ v: 1, sessions: this.list() }));
+      fs.renameSync(`${target}.tmp`, target);
+    } catch (err) {
+      this.log(`The session index could not be written: ${err instanceof Error ? err.message : String(err)}`);
+    }
+  }
+
+  private readIndex(): void {
+    try {
+      const parsed = indexSchema.parse(JSON.parse(fs.readFileSync(path.join(this.dir, 'index.json'), 'utf8')));
+      for (const e of parsed.sessions) if (fs.existsSync(this.file(e.journalId))) this.entries.set(e.journalId, e);
+      return;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') this.log(`The session index was unreadable and is rebuilt from the journals: ${err instanceof Error ? err.message : String(err)}`);
+    }
+    for (const name of fs.readdirSync(this.dir)) {
+      if (!name.endsWith('.jsonl')) continue;
+      try {
+        const fd = fs.openSync(path.join(this.dir, name), 'r');
+        const buf = Buffer.alloc(64 * 1024);
+        const n = fs.readSync(fd, buf, 0, buf.length, 0);
+        fs.closeSync(fd);
+        const first = buf.subarray(0, n).toString('utf8').split('\n')[0];
+        const header = entrySchema.parse(JSON.parse(first).header);
+        this.entries.set(header.journalId, header);
+      } catch {
+        this.log(`Skipped an unreadable session journal: ${name}`);
+      }
+    }
+    this.markIndex();
+  }
+
+  /** Keeps the {@link MAX_JOURNALS} most recently updated journals. */
+  private prune(): void {
+    const all = this.list();
+    for (const e of all.slice(MAX_JOURNALS)) this.delete(e.journalId);
+  }
+}

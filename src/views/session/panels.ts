@@ -1,0 +1,77 @@
+/**
+ * Sessions in editor tabs: each session can have a tab of its own (several side by side), fed like
+ * the sidebar through a {@link SessionSurface}. A tab follows its session when the session is taken
+ * up again under a new key, and closes when its session is gone.
+ */
+import * as vscode from 'vscode';
+import type { SessionChange } from '../../acp/sessionController';
+import { openWebviewPanel } from '../webviewPanel';
+import { SessionSurface, summarize, type SessionViewHost } from './surface';
+
+/** The editor tabs showing sessions, by session key. */
+export class SessionPanels implements vscode.Disposable {
+  private readonly open = new Map<string, { panel: vscode.WebviewPanel; surface: SessionSurface }>();
+
+  constructor(
+    private readonly extensionUri: vscode.Uri,
+    private readonly host: SessionViewHost,
+  ) {}
+
+  /** Opens (or reveals) the tab of session `key`. */
+  show(key: string): vscode.WebviewPanel {
+    const existing = this.open.get(key);
+    if (existing) {
+      existing.panel.reveal();
+      return existing.panel;
+    }
+    const c = this.host.session(key);
+    // A second session opens beside the first, so several can be followed at once.
+    const column = this.open.size ? vscode.ViewColumn.Beside : vscode.ViewColumn.Active;
+    const panel = openWebviewPanel(this.extensionUri, 'agentSwitchboard.sessionTab', c ? `${c.state.agentName}: ${summarize(c).title}` : key, 'session', column);
+    panel.iconPath = vscode.Uri.joinPath(this.extensionUri, 'media', 'switchboard.svg');
+    const surface = new SessionSurface(panel.webview, this.host, key, () => panel.visible);
+    const sub = panel.onDidChangeViewState(() => surface.visibilityChanged());
+    const entry = { panel, surface };
+    panel.onDidDispose(() => {
+      sub.dispose();
+      surface.dispose();
+      for (const [k, v] of this.open) if (v === entry) this.open.delete(k);
+    });
+    this.open.set(key, entry);
+    return panel;
+  }
+
+  /** The session keys that have a tab. */
+  keys(): string[] {
+    return [...this.open.keys()];
+  }
+
+  /** Session `from` goes on as `to` (taken up again): its tab follows. */
+  retarget(from: string, to: string): void {
+    const entry = this.open.get(from);
+    if (!entry) return;
+    this.open.delete(from);
+    this.open.set(to, entry);
+    entry.surface.show(to);
+  }
+
+  onSessionChange(change: SessionChange): void {
+    for (const { surface } of this.open.values()) surface.onSessionChange(change);
+  }
+
+  /** Sessions started or closed: a tab whose session is gone closes. */
+  onSessionsChange(): void {
+    for (const [key, { panel, surface }] of this.open) {
+      if (!this.host.session(key)) panel.dispose();
+      else surface.onSessionsChange();
+    }
+  }
+
+  onAgentsChange(): void {
+    for (const { surface } of this.open.values()) surface.onAgentsChange();
+  }
+
+  dispose(): void {
+    for (const { panel } of [...this.open.values()]) panel.dispose();
+  }
+}

@@ -1,0 +1,225 @@
+/**
+ * One place a session is shown: the sidebar view or an editor tab. Holds which session it shows,
+ * batches that session's patches (~16 ms) while it is visible, answers the page's `ready` and
+ * `requestSnapshot` with a snapshot, and validates and carries out what the page asks.
+ *
+ * Protocol (protocol.ts): the webview posts `ready`, gets a `snapshot`, then `patches`. While hidden
+ * nothing is posted; it gets a fresh snapshot when shown again, so hiding, moving or reloading the
+ * page loses nothing.
+ */
+import path from 'node:path';
+import * as vscode from 'vscode';
+import { isWithin } from '../../fs/containment';
+import type { SessionPatch } from '../../acp/session/types';
+import type { SessionChange, SessionController } from '../../acp/sessionController';
+import { parseWebviewMessage } from './messages';
+import type { AgentChoice, HostMessage, SessionSummary, WebviewMessage } from './protocol';
+
+/** What a session surface needs from the app. */
+export interface SessionViewHost {
+  agents(): AgentChoice[];
+  sessions(): SessionController[];
+  session(key: string): SessionController | undefined;
+  startSession(agentId: string): Promise<string>;
+  prompt(key: string, text: string): Promise<unknown>;
+  cancel(key: string): Promise<void>;
+  answerPermission(key: string, permissionId: string, optionId: string, by: 'person' | 'api', grant?: 'session' | 'workspace' | 'always'): boolean;
+  closeSession(key: string): Promise<void>;
+  /** Takes a closed or restored session up again in a new agent process. */
+  resumeSession(key: string): Promise<void>;
+  /** Opens the session in an editor tab of its own. */
+  openInTab(key: string): void;
+  showTerminal(key: string, terminalId: string): void;
+  /** Shows the changes a tool call made in the Changes view and the diff editor. */
+  reviewToolCall(key: string, toolCallId: string): Promise<void>;
+  log(message: string): void;
+}
+
+/** Summary line of a session for the picker. */
+export function summarize(c: SessionController): SessionSummary {
+  const s = c.state;
+  const firstPrompt = s.entries.find((e) => e.kind === 'user');
+  const title = s.title ?? (firstPrompt && 'text' in firstPrompt ? firstPrompt.text.slice(0, 60) : 'New session');
+  const waiting = Object.values(s.permissions).filter((p) => p.state === 'waiting').length;
+  return { key: s.key, agentName: s.agentName, title, status: s.status, waiting };
+}
+
+/** Feeds one session webview (view or panel). */
+export class SessionSurface {
+  private ready = false;
+  private batch: SessionPatch[] = [];
+  private batchRev = 0;
+  private flushTimer: NodeJS.Timeout | undefined;
+  private readonly subs: vscode.Disposable[];
+
+  /**
+   * @param currentKey the session shown at first (undefined: the newest)
+   * @param isVisible whether the page can be seen now (nothing is posted while it cannot)
+   */
+  constructor(
+    private readonly webview: vscode.Webview,
+    private readonly host: SessionViewHost,
+    private currentKey: string | undefined,
+    private readonly isVisible: () => boolean,
+  ) {
+    this.subs = [webview.onDidReceiveMessage((raw) => void this.onMessage(raw))];
+  }
+
+  /** The session shown. */
+  get current(): string | undefined {
+    return this.currentKey;
+  }
+
+  /** Shows `key`. */
+  show(key: string | undefined): void {
+    this.currentKey = key;
+    this.postSnapshot();
+  }
+
+  /** The page became visible again: it gets what it missed. */
+  visibilityChanged(): void {
+    if (this.isVisible() && this.ready) this.postSnapshot();
+  }
+
+  /** Feeds a session change; patches of the shown session are batched to the webview. */
+  onSessionChange(change: SessionChange): void {
+    if (change.patches.some((p) => p.op === 'permission' || p.op === 'meta')) this.post({ type: 'sessions', sessions: this.summaries() });
+    if (change.key !== this.currentKey || !this.canPost()) return;
+    this.batch.push(...change.patches);
+    this.batchRev = change.rev;
+    this.flushTimer ??= setTimeout(() => this.flush(), 16);
+  }
+
+  /** The session list changed (started or closed): a shown session that is gone gives way to the newest. */
+  onSessionsChange(): void {
+    if (this.currentKey && !this.host.session(this.currentKey)) this.currentKey = this.host.sessions().at(-1)?.state.key;
+    this.postSnapshot();
+  }
+
+  /** Agents changed (settings). */
+  onAgentsChange(): void {
+    this.post({ type: 'agents', agents: this.host.agents() });
+  }
+
+  private canPost(): boolean {
+    return this.ready && this.isVisible();
+  }
+
+  private flush(): void {
+    this.flushTimer = undefined;
+    if (!this.batch.length || !this.currentKey) return;
+    const patches = this.batch;
+    this.batch = [];
+    this.post({ type: 'patches', key: this.currentKey, rev: this.batchRev, patches });
+  }
+
+  postSnapshot(): void {
+    clearTimeout(this.flushTimer);
+    this.flushTimer = undefined;
+    this.batch = [];
+    if (!this.ready) return;
+    const current = this.currentKey ? this.host.session(this.currentKey)?.state ?? null : null;
+    this.post({
+      type: 'snapshot',
+      agents: this.host.agents(),
+      sessions: this.summaries(),
+      current,
+      workspaceTrusted: vscode.workspace.isTrusted,
+      hasWorkspace: !!vscode.workspace.workspaceFolders?.length,
+    });
+  }
+
+  private summaries(): SessionSummary[] {
+    return this.host.sessions().map(summarize);
+  }
+
+  private post(message: HostMessage): void {
+    if (!this.ready) return;
+    void this.webview.postMessage(message);
+  }
+
+  private async onMessage(raw: unknown): Promise<void> {
+    const parsed = parseWebviewMessage(raw);
+    if (!parsed.ok) {
+      this.host.log(`Ignored a malformed message from the session view: ${parsed.error}`);
+      return;
+    }
+    try {
+      await this.handle(parsed.message);
+    } catch (err) {
+      void vscode.window.showErrorMessage(err instanceof Error ? err.message : String(err));
+    }
+  }
+
+  private async handle(m: WebviewMessage): Promise<void> {
+    switch (m.type) {
+      case 'ready':
+        this.ready = true;
+        if (!this.currentKey) this.currentKey = this.host.sessions().at(-1)?.state.key;
+        this.postSnapshot();
+        return;
+      case 'requestSnapshot':
+        this.postSnapshot();
+        return;
+      case 'startSession':
+        await this.host.startSession(m.agentId);
+        return;
+      case 'selectSession':
+        if (this.host.session(m.key)) this.show(m.key);
+        return;
+      case 'resumeSession':
+        await this.host.resumeSession(m.key);
+        return;
+      case 'openInTab':
+        if (this.host.session(m.key)) this.host.openInTab(m.key);
+        return;
+      case 'prompt':
+        await this.host.prompt(m.key, m.text);
+        return;
+      case 'cancel':
+        await this.host.cancel(m.key);
+        return;
+      case 'setMode':
+        try {
+          await this.host.session(m.key)?.setMode(m.modeId);
+        } catch (err) {
+          void vscode.window.showWarningMessage(`The mode could not be changed: ${err instanceof Error ? err.message : String(err)}`);
+        }
+        return;
+      case 'answerPermission':
+        if (!this.host.answerPermission(m.key, m.permissionId, m.optionId, 'person', m.grant)) {
+          this.host.log(`Permission answer ignored: ${m.permissionId} is no longer waiting or ${m.optionId} is not one of its options.`);
+        }
+        return;
+      case 'openLocation': {
+        // Locations come from the agent: a file outside the workspace opens only after the person confirms.
+        const inside = (vscode.workspace.workspaceFolders ?? []).some((f) => isWithin(f.uri.fsPath, path.resolve(m.path)));
+        if (!inside || !path.isAbsolute(m.path)) {
+          const choice = await vscode.window.showWarningMessage(`The agent points at ${m.path}, which is outside the workspace. Open it anyway?`, { modal: true }, 'Open');
+          if (choice !== 'Open') return;
+        }
+        const uri = vscode.Uri.file(path.resolve(m.path));
+        const line = Math.max(0, (m.line ?? 1) - 1);
+        await vscode.window.showTextDocument(uri, { selection: new vscode.Range(line, 0, line, 0), preview: true });
+        return;
+      }
+      case 'showTerminal':
+        this.host.showTerminal(m.key, m.terminalId);
+        return;
+      case 'reviewToolCall':
+        await this.host.reviewToolCall(m.key, m.toolCallId);
+        return;
+      case 'closeSession':
+        await this.host.closeSession(m.key);
+        return;
+      case 'configureAgents':
+        await vscode.commands.executeCommand('workbench.action.openSettings', 'agentSwitchboard.agents');
+        return;
+    }
+  }
+
+  dispose(): void {
+    clearTimeout(this.flushTimer);
+    this.subs.forEach((d) => d.dispose());
+  }
+}

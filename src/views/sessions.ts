@@ -1,0 +1,151 @@
+/**
+ * Session history in the editor: the Sessions view and its commands (show a session or its
+ * transcript, open it in an editor tab, take it up again, close it, delete it from the history, ask
+ * the agent for its own list), and the sessions of the last window shown again at start-up.
+ * One owner for the feature; the journal and the manager stay vscode-free.
+ */
+import * as vscode from 'vscode';
+import type { SessionManager } from '../acp/sessionManager';
+import type { SessionJournal } from '../acp/session/journal';
+import { SessionsNodeSchema, SessionsTree, type SessionsNode } from './sessionsTree';
+import type { SessionPanels } from './session/panels';
+import type { SessionViewProvider } from './session/provider';
+
+/** What the sessions feature needs from the app. */
+export interface SessionsHost {
+  manager: SessionManager;
+  journal: SessionJournal;
+  view: SessionViewProvider;
+  panels: SessionPanels;
+  agents(): { id: string; name: string }[];
+  /** Closes a session the way the person does (tokens revoked, trace saved). */
+  closeSession(key: string): Promise<void>;
+  /** The folder new and listed sessions work in. */
+  cwd(): string | undefined;
+  log(message: string): void;
+}
+
+/** How many of the last window's open sessions are shown again at start-up. */
+const RESTORE_AT_START = 5;
+
+/** Owns the Sessions view and its commands. */
+export class SessionsCenter implements vscode.Disposable {
+  readonly tree: SessionsTree;
+  private readonly disposables: vscode.Disposable[] = [];
+
+  constructor(private readonly host: SessionsHost) {
+    this.tree = new SessionsTree(host.manager, host.journal, host.agents);
+    const node = (raw: unknown): SessionsNode => {
+      const parsed = SessionsNodeSchema.safeParse(typeof raw === 'string' ? { kind: 'live', key: raw } : raw);
+      if (!parsed.success) throw new Error('Pick a session in the Sessions view first.');
+      return parsed.data;
+    };
+    const command = (id: string, run: (n: SessionsNode) => Promise<unknown>) =>
+      vscode.commands.registerCommand(id, async (raw: unknown) => {
+        try {
+          return await run(node(raw));
+        } catch (err) {
+          void vscode.window.showErrorMessage(err instanceof Error ? err.message : String(err));
+          return undefined;
+        }
+      });
+    this.disposables.push(
+      this.tree,
+      vscode.window.registerTreeDataProvider('agentSwitchboard.sessions', this.tree),
+      command('agentSwitchboard.sessions.open', async (n) => {
+        const key = this.listedKey(n);
+        await host.view.show(key);
+        return key;
+      }),
+      command('agentSwitchboard.sessions.openInTab', async (n) => {
+        const key = this.listedKey(n);
+        host.panels.show(key);
+        return key;
+      }),
+      command('agentSwitchboard.sessions.resume', (n) => this.resume(n)),
+      command('agentSwitchboard.sessions.close', async (n) => {
+        if (n.kind === 'live') await host.closeSession(n.key);
+      }),
+      command('agentSwitchboard.sessions.delete', async (n) => {
+        if (n.kind !== 'past') return;
+        const e = host.journal.get(n.journalId);
+        const choice = await vscode.window.showWarningMessage(`Delete "${e?.title ?? 'this session'}" from the history? Its transcript is removed from this machine; the agent may still have it.`, { modal: true }, 'Delete');
+        if (choice === 'Delete') {
+          host.journal.delete(n.journalId);
+          this.tree.refresh();
+        }
+      }),
+      command('agentSwitchboard.sessions.listFromAgent', (n) => this.listFromAgent(n)),
+      vscode.commands.registerCommand('agentSwitchboard.sessions.refresh', () => this.tree.refresh()),
+    );
+  }
+
+  /** Shows the sessions the last window had open (not closed by the person), read-only. */
+  restoreOpen(): number {
+    let n = 0;
+    for (const e of this.host.journal.list().filter((x) => x.open).slice(0, RESTORE_AT_START).reverse()) {
+      try {
+        this.host.manager.restore(e.journalId);
+        n++;
+      } catch (err) {
+        this.host.log(`The session "${e.title ?? e.journalId}" could not be restored: ${err instanceof Error ? err.message : String(err)}`);
+      }
+    }
+    return n;
+  }
+
+  /** The key of the session a node stands for, restoring a past one read-only. */
+  private listedKey(n: SessionsNode): string {
+    if (n.kind === 'live') {
+      if (!this.host.manager.get(n.key)) throw new Error('That session is no longer open.');
+      return n.key;
+    }
+    if (n.kind === 'past') return this.host.manager.restore(n.journalId).state.key;
+    throw new Error('Load that session first: only the agent has its transcript.');
+  }
+
+  /**
+   * Takes a session up again in a new agent process (resume, else load) and shows it; its tab, if
+   * it had one, follows. @returns the new session key.
+   */
+  async resume(n: SessionsNode): Promise<string> {
+    const { manager } = this.host;
+    let target: Parameters<SessionManager['takeUp']>[0];
+    let oldKey: string | undefined;
+    if (n.kind === 'live') {
+      oldKey = n.key;
+      const journalId = manager.journalIdOf(n.key);
+      const s = manager.get(n.key)?.state;
+      if (journalId) target = { journalId };
+      else if (s?.sessionId) target = { agentId: s.agentId, sessionId: s.sessionId, cwd: s.cwd };
+      else throw new Error('That session never got a session id from its agent, so it cannot be taken up.');
+    } else if (n.kind === 'past') target = { journalId: n.journalId };
+    else if (n.kind === 'listed') target = { agentId: n.agentId, sessionId: n.sessionId, cwd: n.cwd, title: n.title };
+    else throw new Error('Pick a session to resume.');
+    const pending = manager.takeUp(target);
+    // Show the session (status "starting") at once, so a failure shows where the person looks.
+    const latest = manager.list().at(-1);
+    if (latest) void this.host.view.show(latest.state.key);
+    const controller = await pending;
+    const key = controller.state.key;
+    if (oldKey) this.host.panels.retarget(oldKey, key);
+    await this.host.view.show(key);
+    return key;
+  }
+
+  /** Asks the agent for its own list of sessions (`session/list`) and shows it under the agent. */
+  private async listFromAgent(n: SessionsNode): Promise<unknown> {
+    if (n.kind !== 'agent') return undefined;
+    const cwd = this.host.cwd();
+    if (!cwd) throw new Error('Open a folder first: agents list the sessions of a folder.');
+    const result = await vscode.window.withProgress({ location: { viewId: 'agentSwitchboard.sessions' }, title: `Asking ${n.agentName} for its sessions` }, () =>
+      this.host.manager.listAgentSessions(n.agentId, cwd),
+    );
+    this.tree.setListed(n.agentId, result.supported ? { sessions: result.sessions } : { note: `${n.agentName} does not list its sessions (no session/list).` });
+    return result;
+  }
+
+  dispose(): void {
+    this.disposables.forEach((d) => d.dispose());
+  }
+}

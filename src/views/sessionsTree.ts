@@ -1,0 +1,173 @@
+/**
+ * The Sessions view: per agent, its live sessions, the sessions of our journal (past windows and
+ * closed sessions) and the ones the agent itself lists (`session/list`, asked for on demand). It
+ * re-reads the manager and the journal on change and holds only the agent's last answer.
+ */
+import * as vscode from 'vscode';
+import type { SessionInfo } from '@agentclientprotocol/sdk';
+import { z } from 'zod';
+import type { SessionManager } from '../acp/sessionManager';
+import type { JournalEntry, SessionJournal } from '../acp/session/journal';
+import type { SessionState } from '../acp/session/types';
+
+/** A node of the Sessions view (also what its commands receive). */
+export type SessionsNode =
+  | { kind: 'agent'; agentId: string; agentName: string }
+  | { kind: 'live'; key: string }
+  | { kind: 'past'; journalId: string }
+  | { kind: 'listed'; agentId: string; sessionId: string; cwd: string; title?: string }
+  | { kind: 'note'; agentId: string; text: string };
+
+/** Validates a node handed to a command (from the view, a keybinding or another extension). */
+export const SessionsNodeSchema: z.ZodType<SessionsNode> = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('agent'), agentId: z.string().max(200), agentName: z.string().max(500) }),
+  z.object({ kind: z.literal('live'), key: z.string().max(100) }),
+  z.object({ kind: z.literal('past'), journalId: z.string().max(100) }),
+  z.object({ kind: z.literal('listed'), agentId: z.string().max(200), sessionId: z.string().max(500), cwd: z.string().max(4096), title: z.string().max(2000).optional() }),
+  z.object({ kind: z.literal('note'), agentId: z.string().max(200), text: z.string().max(2000) }),
+]);
+
+const STATUS_ICON: Record<SessionState['status'], string> = {
+  starting: 'loading~spin',
+  ready: 'comment-discussion',
+  prompting: 'sync~spin',
+  cancelling: 'debug-stop',
+  closed: 'history',
+  error: 'error',
+};
+
+/** Tree data for the Sessions view. */
+export class SessionsTree implements vscode.TreeDataProvider<SessionsNode>, vscode.Disposable {
+  private readonly emitter = new vscode.EventEmitter<void>();
+  readonly onDidChangeTreeData = this.emitter.event;
+  /** What each agent last answered to `session/list` (or why it could not). */
+  private readonly listed = new Map<string, { sessions: SessionInfo[] } | { note: string }>();
+  private readonly subs: { dispose(): void }[];
+
+  constructor(
+    private readonly manager: SessionManager,
+    private readonly journal: SessionJournal,
+    private readonly agents: () => { id: string; name: string }[],
+  ) {
+    this.subs = [
+      manager.onDidChangeSessions(() => this.refresh()),
+      manager.onDidChangeSession((c) => {
+        if (c.patches.some((p) => p.op === 'meta' && ('status' in p.meta || 'title' in p.meta))) this.refresh();
+      }),
+    ];
+  }
+
+  refresh(): void {
+    this.emitter.fire();
+  }
+
+  /** Records the agent's own list (or the reason there is none) and shows it. */
+  setListed(agentId: string, result: { sessions: SessionInfo[] } | { note: string }): void {
+    this.listed.set(agentId, result);
+    this.refresh();
+  }
+
+  getChildren(node?: SessionsNode): SessionsNode[] {
+    if (!node) {
+      const agents = new Map(this.agents().map((a) => [a.id, a.name]));
+      for (const e of this.journal.list()) if (!agents.has(e.agentId)) agents.set(e.agentId, e.agentName);
+      for (const c of this.manager.list()) if (!agents.has(c.state.agentId)) agents.set(c.state.agentId, c.state.agentName);
+      return [...agents].map(([agentId, agentName]) => ({ kind: 'agent', agentId, agentName }));
+    }
+    if (node.kind !== 'agent') return [];
+    const live = this.manager.list().filter((c) => c.state.agentId === node.agentId);
+    const shownJournals = new Set(live.map((c) => this.manager.journalIdOf(c.state.key)).filter(Boolean));
+    const shownIds = new Set(live.map((c) => c.state.sessionId).filter(Boolean));
+    const out: SessionsNode[] = live.map((c) => ({ kind: 'live', key: c.state.key }));
+    for (const e of this.journal.list()) {
+      if (e.agentId !== node.agentId || shownJournals.has(e.journalId)) continue;
+      out.push({ kind: 'past', journalId: e.journalId });
+      if (e.sessionId) shownIds.add(e.sessionId);
+    }
+    const listed = this.listed.get(node.agentId);
+    if (listed && 'note' in listed) out.push({ kind: 'note', agentId: node.agentId, text: listed.note });
+    else if (listed) {
+      for (const s of listed.sessions) {
+        if (!shownIds.has(s.sessionId)) out.push({ kind: 'listed', agentId: node.agentId, sessionId: s.sessionId, cwd: s.cwd, ...(s.title ? { title: s.title } : {}) });
+      }
+    }
+    return out;
+  }
+
+  getTreeItem(node: SessionsNode): vscode.TreeItem {
+    switch (node.kind) {
+      case 'agent': {
+        const item = new vscode.TreeItem(node.agentName, vscode.TreeItemCollapsibleState.Expanded);
+        const live = this.manager.list().filter((c) => c.state.agentId === node.agentId && c.connected).length;
+        const past = this.journal.list().filter((e) => e.agentId === node.agentId).length;
+        item.id = `agent:${node.agentId}`;
+        item.description = [live && `${live} live`, past && `${past} in history`].filter(Boolean).join(' · ');
+        item.iconPath = new vscode.ThemeIcon('hubot');
+        item.contextValue = 'agent';
+        return item;
+      }
+      case 'live': {
+        const c = this.manager.get(node.key);
+        const s = c?.state;
+        const item = new vscode.TreeItem(s ? titleOf(s.title, s.entries) : node.key);
+        item.id = `live:${node.key}`;
+        item.description = s ? (s.status === 'closed' ? 'transcript' : s.status) : '';
+        item.iconPath = new vscode.ThemeIcon(s ? STATUS_ICON[s.status] : 'circle-outline');
+        item.tooltip = s ? `${s.agentName} · ${s.status}${s.sessionId ? `\nsession ${s.sessionId}` : ''}\n${s.cwd}` : undefined;
+        item.contextValue = s && c?.connected ? 'session-live' : 'session-closed';
+        item.command = { command: 'agentSwitchboard.sessions.open', title: 'Show', arguments: [node] };
+        return item;
+      }
+      case 'past': {
+        const e = this.journal.get(node.journalId);
+        const item = new vscode.TreeItem(e?.title ?? 'Untitled session');
+        item.id = `past:${node.journalId}`;
+        item.description = e ? `${relativeTime(e.updatedAt)} · ${e.turns} turn${e.turns === 1 ? '' : 's'}` : '';
+        item.tooltip = e ? tooltipOf(e) : undefined;
+        item.iconPath = new vscode.ThemeIcon('history');
+        item.contextValue = 'session-past';
+        item.command = { command: 'agentSwitchboard.sessions.open', title: 'Show transcript', arguments: [node] };
+        return item;
+      }
+      case 'listed': {
+        const item = new vscode.TreeItem(node.title || node.sessionId);
+        item.id = `listed:${node.agentId}:${node.sessionId}`;
+        item.description = 'listed by the agent';
+        item.tooltip = `Known to the agent only (session/list): load it to see its transcript.\nsession ${node.sessionId}\n${node.cwd}`;
+        item.iconPath = new vscode.ThemeIcon('cloud');
+        item.contextValue = 'session-listed';
+        item.command = { command: 'agentSwitchboard.sessions.resume', title: 'Load', arguments: [node] };
+        return item;
+      }
+      case 'note': {
+        const item = new vscode.TreeItem(node.text);
+        item.iconPath = new vscode.ThemeIcon('info');
+        return item;
+      }
+    }
+  }
+
+  dispose(): void {
+    this.subs.forEach((s) => s.dispose());
+    this.emitter.dispose();
+  }
+}
+
+function titleOf(title: string | undefined, entries: SessionState['entries']): string {
+  if (title) return title;
+  const first = entries.find((e) => e.kind === 'user');
+  return first && 'text' in first ? first.text.slice(0, 80) : 'New session';
+}
+
+function tooltipOf(e: JournalEntry): string {
+  return `${e.agentName}\nstarted ${new Date(e.createdAt).toLocaleString()}, last update ${new Date(e.updatedAt).toLocaleString()}${e.sessionId ? `\nsession ${e.sessionId}` : ''}\n${e.cwd}`;
+}
+
+/** "5 min ago", "3 h ago", "2 d ago". */
+export function relativeTime(at: number, now = Date.now()): string {
+  const s = Math.max(0, Math.round((now - at) / 1000));
+  if (s < 60) return 'just now';
+  if (s < 3600) return `${Math.round(s / 60)} min ago`;
+  if (s < 86400) return `${Math.round(s / 3600)} h ago`;
+  return `${Math.round(s / 86400)} d ago`;
+}

@@ -1,0 +1,62 @@
+/**
+ * Session history inside a real VS Code: a demo agent session is journaled, listed in the Sessions
+ * view and by the agent (`session/list`), shown in editor tabs of its own (two sessions at once),
+ * and left open: the reload run (97-reload) finds its transcript again in a new window.
+ */
+import * as assert from 'assert';
+import * as vscode from 'vscode';
+import { RELOAD_MARKER, api, autoAnswer, until, workspaceDir } from './util';
+import { click, screenshot } from './screenshot';
+
+const sessionTabs = () =>
+  vscode.window.tabGroups.all.flatMap((g) => g.tabs).filter((t) => t.input instanceof vscode.TabInputWebview && t.input.viewType.endsWith('agentSwitchboard.sessionTab'));
+
+describe('sessions view and history', () => {
+  it('journals a session, lists it (ours and the agent\'s), and shows two sessions in tabs of their own', async function () {
+    this.timeout(120_000);
+    const a = await api();
+    const key = await a.startSession({ agentId: 'demo', cwd: workspaceDir() });
+    const answering = autoAnswer(a, key, 'allow_once');
+    let second: string | undefined;
+    try {
+      assert.strictEqual((await a.prompt(key, RELOAD_MARKER)).stopReason, 'end_turn');
+      const entry = await until('the session is in the journal', () => a.sessionHistory().find((e) => e.title === RELOAD_MARKER), 10_000);
+      assert.strictEqual(entry.open, true);
+      assert.strictEqual(entry.turns, 1);
+      assert.strictEqual(entry.sessionId, a.session(key)!.sessionId);
+      // The agent lists it too (session/list), through the running session's connection.
+      const listed = await a.agentSessions('demo');
+      assert.strictEqual(listed.supported, true);
+      assert.ok(listed.sessions.some((s) => s.sessionId === entry.sessionId && s.title === RELOAD_MARKER), JSON.stringify(listed.sessions.slice(0, 5)));
+
+      // A second session, and each in an editor tab of its own.
+      second = await a.startSession({ agentId: 'demo', cwd: workspaceDir() });
+      const answering2 = autoAnswer(a, second, 'allow_once');
+      try {
+        assert.strictEqual((await a.prompt(second, 'A second session, side by side')).stopReason, 'end_turn');
+      } finally {
+        answering2.dispose();
+      }
+      await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+      await vscode.commands.executeCommand('agentSwitchboard.sessions.openInTab', key);
+      await vscode.commands.executeCommand('agentSwitchboard.sessions.openInTab', second);
+      await until('two session tabs', () => sessionTabs().length >= 2 || undefined, 20_000);
+      await screenshot('session-tabs', 30000, { waitForSelector: `.entry.user:has-text("RELOAD-MARKER-1")` });
+      await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+
+      // The person closes the second one: it stays in the history, but is not reopened after a reload.
+      await a.closeSession(second);
+      const closed = await until('the closed session is marked', () => a.sessionHistory().find((e) => e.title === 'A second session, side by side' && !e.open), 10_000);
+      assert.ok(closed);
+
+      // The Sessions view: the agent, its live session and its history.
+      await vscode.commands.executeCommand('agentSwitchboard.sessions.focus');
+      await click('.pane-header[aria-expanded="true"]:has-text("Changes")').catch(() => undefined);
+      await screenshot('sessions-view', 30000, { waitForSelector: '.monaco-list-row:has-text("RELOAD-MARKER-1")', sidebarWidth: 520 });
+      await click('.pane-header[aria-expanded="false"]:has-text("Changes")').catch(() => undefined);
+    } finally {
+      answering.dispose();
+    }
+    // The first session stays open for the reload run.
+  });
+});
