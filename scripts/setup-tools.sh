@@ -68,6 +68,17 @@ if [ ! -f "$MARKER" ] || [ ! -f "$CS_DIR/out/node/entry.js" ] || [ ! -d "$CS_DIR
   fi
   echo "code-server@$CODE_SERVER_VERSION node@$NODE24_VERSION" > "$MARKER"
 fi
+# opencode (a real ACP agent the tests drive against the fake model server): its native binary
+# from npm, linux-x64 only (the registry mirror here lacks the other platforms' packages, which is
+# why it is not a devDependency: `npm ci` would refuse the lock file).
+OPENCODE_VERSION=${OPENCODE_VERSION:-1.18.33}
+OPENCODE_BIN=$TOOLS/opencode/node_modules/opencode-linux-x64/bin/opencode
+if [ "$(uname -s)-$(uname -m)" = "Linux-x86_64" ] && { [ ! -x "$OPENCODE_BIN" ] || ! grep -q "\"version\": \"$OPENCODE_VERSION\"" "$TOOLS/opencode/node_modules/opencode-linux-x64/package.json" 2>/dev/null; }; then
+  log "npm install opencode-linux-x64@$OPENCODE_VERSION"
+  rm -rf "$TOOLS/opencode"; mkdir -p "$TOOLS/opencode"
+  npm install --prefix "$TOOLS/opencode" --no-audit --no-fund --loglevel=error "opencode-linux-x64@$OPENCODE_VERSION" </dev/null >&2
+fi
+[ -x "$OPENCODE_BIN" ] && echo "export OPENCODE_BIN=$OPENCODE_BIN"
 echo "export NODE24=$NODE24_DIR/bin/node"
 echo "export CODE_SERVER_ENTRY=$CS_DIR/out/node/entry.js"
 echo "export CHROMIUM=$(command -v chromium)"

@@ -32,6 +32,8 @@ import { SESSION_VIEW_ID, SessionViewProvider, summarize } from './views/session
 import { SessionPanels } from './views/session/panels';
 import { SessionsCenter } from './views/sessions';
 import { SessionJournal } from './acp/session/journal';
+import { AgentRegistryCenter } from './views/agentRegistry';
+import { AgentLogin } from './views/agentLogin';
 import { showTerminal } from './views/terminalView';
 import { ApprovalsTree, GrantsTree } from './views/policyViews';
 import { ConflictCenter } from './views/conflicts';
@@ -151,7 +153,7 @@ export class App implements vscode.Disposable {
       journal: this.journal,
       agents: () => this.resolvedAgents(),
       // Agents see the login shell's PATH too: what found them must also be there for what they start.
-      baseEnv: () => (this.loginPath ? { ...process.env, PATH: mergePaths(process.env.PATH, this.loginPath) } : process.env),
+      baseEnv: () => this.agentBaseEnv(),
       initializeTimeoutMs: () => this.settings().initializeTimeoutMs,
       clientInfo: { name: 'agent-switchboard', title: 'Agent Switchboard', version },
       filesFor: (key) =>
@@ -166,7 +168,7 @@ export class App implements vscode.Disposable {
       mcpServers: async (caps, key) => this.forwardMcp(caps, key),
       terminalsFor: (key, cwd) => {
         // Terminals see the same PATH as the agents that ask for them (the login shell's included).
-        const t = new SessionTerminals(cwd, () => (this.loginPath ? { ...process.env, PATH: mergePaths(process.env.PATH, this.loginPath) } : process.env));
+        const t = new SessionTerminals(cwd, () => this.agentBaseEnv());
         this.terminals.set(key, t);
         return t;
       },
@@ -236,6 +238,12 @@ export class App implements vscode.Disposable {
       this.view,
       this.sessionPanels,
       this.sessionsCenter,
+      new AgentRegistryCenter({
+        storageDir: context.globalStorageUri.fsPath,
+        env: () => this.agentBaseEnv(),
+        log: (m) => this.log.info(m),
+      }),
+      new AgentLogin(this.manager, () => this.resolvedAgents(), (m) => this.log.info(m)),
       vscode.window.registerWebviewViewProvider(SESSION_VIEW_ID, this.view),
       this.manager.onDidChangeSession((c) => {
         const state = this.manager.get(c.key)?.state;
@@ -276,6 +284,11 @@ export class App implements vscode.Disposable {
       this.agentCache = undefined;
       this.view.onAgentsChange();
     });
+  }
+
+  /** The editor's environment with the login shell's PATH merged in (agents, their terminals, npm). */
+  private agentBaseEnv(): NodeJS.ProcessEnv {
+    return this.loginPath ? { ...process.env, PATH: mergePaths(process.env.PATH, this.loginPath) } : process.env;
   }
 
   private track<T extends vscode.Disposable>(d: T): T {
@@ -323,8 +336,17 @@ export class App implements vscode.Disposable {
     // Show the session (status "starting") at once, so launch errors appear in the sidebar.
     const latest = this.manager.list().at(-1);
     if (latest) void this.view.show(latest.state.key);
-    const controller = await pending;
-    return controller.state.key;
+    try {
+      return (await pending).state.key;
+    } catch (err) {
+      // "Authentication required": the way out is one click away.
+      if ((err as { code?: unknown })?.code === -32000) {
+        void vscode.window.showErrorMessage(`${latest?.state.agentName ?? agentId} needs a login before it starts a session.`, 'Log In…').then((choice) => {
+          if (choice) void vscode.commands.executeCommand('agentSwitchboard.logIn', agentId);
+        });
+      }
+      throw err;
+    }
   }
 
   private session(key: string): SessionController {

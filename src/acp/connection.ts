@@ -185,6 +185,11 @@ export class AgentConnection {
     }
   }
 
+  /** `authenticate` with one of the agent's `authMethods` (ACP v1). @throws the agent's JSON-RPC error. */
+  async authenticate(methodId: string): Promise<void> {
+    await this.conn.agent.request(acp.methods.agent.authenticate, { methodId });
+  }
+
   /** What the agent can do with earlier sessions (from `initialize`). */
   get sessionSupport(): { list: boolean; load: boolean; resume: boolean } {
     const caps = this.init.agentCapabilities;

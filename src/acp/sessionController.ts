@@ -163,7 +163,10 @@ export class SessionController implements SessionHandlers {
       const notice = mcp && forwardNotice(mcp.report);
       if (notice) this.dispatch({ type: 'notice', severity: mcp.report.some((r) => !r.sent) ? 'warning' : 'info', text: notice });
     } catch (err) {
-      this.dispatch({ type: 'agentError', error: { message: `${method} failed: ${errorMessage(err)}` } });
+      // "Authentication required" (-32000): say how the agent can be logged in.
+      const methods = (err as { code?: unknown })?.code === -32000 ? (connection.init.authMethods ?? []) : [];
+      const hint = methods.length ? ` ${this.state.agentName} needs a login first: run "Log In to Agent…" (it offers: ${methods.map((m) => m.name).join('; ')}), then start a new session.` : '';
+      this.dispatch({ type: 'agentError', error: { message: `${method} failed: ${errorMessage(err)}${hint}` } });
       throw err;
     }
   }

@@ -182,6 +182,40 @@ export class SessionManager {
     }
   }
 
+  /**
+   * The agent's `authMethods` (from a short-lived process), with how to run a terminal login: the
+   * agent's own command with the method's extra arguments and environment.
+   * @throws {UnknownAgentError}; {@link AgentLaunchError} when the agent cannot start.
+   */
+  async authMethods(agentId: string, cwd: string): Promise<{ id: string; name: string; description?: string; terminal?: { command: string; args: string[]; env: NodeJS.ProcessEnv } }[]> {
+    const agent = this.agent(agentId);
+    const connection = await this.connect(agent, cwd);
+    try {
+      return (connection.init.authMethods ?? []).map((m) => {
+        const base = { id: m.id, name: m.name, ...(m.description ? { description: m.description } : {}) };
+        if (!('type' in m) || m.type !== 'terminal') return base;
+        const env = agentEnv(this.deps.baseEnv(), agent.env);
+        Object.assign(env, m.env ?? {});
+        return { ...base, terminal: { command: agent.resolvedCommand ?? agent.command, args: [...agent.args, ...(m.args ?? [])], env } };
+      });
+    } finally {
+      await connection.dispose();
+    }
+  }
+
+  /**
+   * `authenticate` with an agent method (the agent logs itself in) in a short-lived process.
+   * @throws the agent's JSON-RPC error; {@link UnknownAgentError}; {@link AgentLaunchError}.
+   */
+  async authenticate(agentId: string, cwd: string, methodId: string): Promise<void> {
+    const connection = await this.connect(this.agent(agentId), cwd);
+    try {
+      await connection.authenticate(methodId);
+    } finally {
+      await connection.dispose();
+    }
+  }
+
   /** The journal id of session `key`, when it has one. */
   journalIdOf(key: string): string | undefined {
     return this.journalOf.get(key);

@@ -18,12 +18,16 @@
  *
  * Its sessions are kept in `SWITCHBOARD_DEMO_STATE_DIR` (default: a temp folder), so it lists, loads
  * and resumes them after a restart; `SWITCHBOARD_DEMO_NO_SESSIONS=1` turns that off.
+ * `SWITCHBOARD_DEMO_REQUIRE_AUTH=1` makes it ask for a login first (`--login` in a terminal, or the
+ * `demo-token` method of `authenticate`).
  * Written for the CJS bundle: no top-level await, no `import.meta`; everything starts in `main()`.
  * Importing this module starts the agent on the process's stdio: import `demoApp.ts` instead.
  */
 import { Readable, Writable } from 'node:stream';
 import * as acp from '@agentclientprotocol/sdk';
-import { DEMO_AGENT_INFO, EXIT_STDERR_LINES, createDemoAgentApp, readDemoConfig } from './demoApp';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { DEMO_AGENT_INFO, EXIT_STDERR_LINES, createDemoAgentApp, readDemoConfig, type DemoAuth } from './demoApp';
 import { DemoSessionStore, demoStateDir } from './demoSessions';
 
 /** Longest time a scenario that never speaks may linger, so a forgotten test process ends by itself. */
@@ -38,6 +42,18 @@ async function main(): Promise<void> {
     process.exit(2);
   }
 
+  const stateDir = demoStateDir(process.env);
+  const loginMarker = path.join(stateDir, 'logged-in');
+  const auth: DemoAuth | undefined = /^(1|true|yes)$/i.test(process.env.SWITCHBOARD_DEMO_REQUIRE_AUTH ?? '')
+    ? { loggedIn: () => fs.existsSync(loginMarker), logIn: () => (fs.mkdirSync(stateDir, { recursive: true }), fs.writeFileSync(loginMarker, new Date().toISOString())) }
+    : undefined;
+  // The terminal login (`authMethods` type "terminal"): what a person runs to log the agent in.
+  if (process.argv.includes('--login')) {
+    fs.mkdirSync(stateDir, { recursive: true });
+    fs.writeFileSync(loginMarker, new Date().toISOString());
+    process.stdout.write(`${DEMO_AGENT_INFO.title}: logged in (${loginMarker}). You can close this terminal.\n`);
+    return;
+  }
   if (config.scenario === 'exit-stderr') return exitWithStderr();
   if (config.scenario === 'no-initialize') return neverAnswer();
 
@@ -52,7 +68,7 @@ async function main(): Promise<void> {
   );
   // SWITCHBOARD_DEMO_NO_SESSIONS=1 plays an agent that can neither list, load nor resume sessions.
   const store = /^(1|true|yes)$/i.test(process.env.SWITCHBOARD_DEMO_NO_SESSIONS ?? '') ? undefined : new DemoSessionStore(demoStateDir(process.env));
-  const connection = createDemoAgentApp(config.scenario, config.options, store).connect(stream);
+  const connection = createDemoAgentApp(config.scenario, config.options, store, auth).connect(stream);
   await connection.closed;
   // Pending timers (a turn's delay, for instance) must not keep an orphaned agent alive.
   process.exit(0);

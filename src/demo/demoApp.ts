@@ -97,7 +97,23 @@ interface DemoSession {
 /**
  * Builds the demo agent for one connection. `scenario` picks the script every prompt turn runs.
  */
-export function createDemoAgentApp(scenario: ProtocolScenario, options: DemoOptions, store?: DemoSessionStore): acp.AgentApp {
+/**
+ * The demo agent's login (`SWITCHBOARD_DEMO_REQUIRE_AUTH=1`): `session/new` answers "authentication
+ * required" until a login marker exists, written by `demo-agent --login` in a terminal (the
+ * `terminal` auth method) or by `authenticate` with the `demo-token` method.
+ */
+export interface DemoAuth {
+  loggedIn(): boolean;
+  logIn(): void;
+}
+
+/** The auth methods the demo agent declares when it requires a login (ACP `authMethods`). */
+export const DEMO_AUTH_METHODS: acp.AuthMethod[] = [
+  { id: 'demo-login', name: 'Log in to the demo agent', description: 'Runs `demo-agent --login` in a terminal', type: 'terminal', args: ['--login'] },
+  { id: 'demo-token', name: 'Use the demo token', description: 'The agent logs in by itself' },
+];
+
+export function createDemoAgentApp(scenario: ProtocolScenario, options: DemoOptions, store?: DemoSessionStore, auth?: DemoAuth): acp.AgentApp {
   const script = SCENARIOS[scenario];
   const sessions = new Map<string, DemoSession>();
   const save = (sessionId: string) => {
@@ -133,10 +149,16 @@ export function createDemoAgentApp(scenario: ProtocolScenario, options: DemoOpti
           mcpCapabilities: { http: true, sse: false },
         },
         agentInfo: { ...DEMO_AGENT_INFO },
-        authMethods: [],
+        authMethods: auth ? DEMO_AUTH_METHODS : [],
       };
     })
+    .onRequest('authenticate', ({ params }) => {
+      if (!auth || params.methodId !== 'demo-token') throw acp.RequestError.invalidParams({ methodId: params.methodId }, 'unknown auth method (the terminal login runs `demo-agent --login`)');
+      auth.logIn();
+      return {};
+    })
     .onRequest('session/new', ({ params }) => {
+      if (auth && !auth.loggedIn()) throw acp.RequestError.authRequired(undefined, 'Log in first (authMethods: demo-login in a terminal, or demo-token)');
       if (!path.isAbsolute(params.cwd)) {
         throw acp.RequestError.invalidParams({ cwd: params.cwd }, 'cwd must be an absolute path');
       }

@@ -8,6 +8,7 @@
  * fails `session/new` with -32603.
  */
 import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 
 /** How to start an agent process. */
@@ -100,8 +101,19 @@ export function claudeAgentAcpLaunch(input: LaunchInput): AgentLaunch {
 
 
 /**
- * `opencode-ai` (devDependency, 1.18.33; its native binary comes from the `opencode-linux-x64`
- * optional dependency): `opencode acp`, its model pointed at the fake server's OpenAI Chat
+ * The opencode binary scripts/setup-tools.sh installs (`OPENCODE_BIN`, else its default place).
+ * @throws Error naming the fix when it is not there.
+ */
+export function opencodeBin(): string {
+  const tools = process.env.SWITCHBOARD_TOOLS || path.join(os.homedir(), '.cache', 'agent-switchboard', 'tools');
+  const bin = process.env.OPENCODE_BIN || path.join(tools, 'opencode', 'node_modules', 'opencode-linux-x64', 'bin', 'opencode');
+  if (!fs.existsSync(bin)) throw new Error(`opencode is not installed at ${bin}: run \`bash scripts/setup-tools.sh\` (linux-x64; it installs opencode-linux-x64 from npm).`);
+  return bin;
+}
+
+/**
+ * opencode 1.18.33 (`opencode-linux-x64` from npm, installed by scripts/setup-tools.sh):
+ * `opencode acp`, its model pointed at the fake server's OpenAI Chat
  * Completions dialect through an `@ai-sdk/openai-compatible` provider in its config, edits and
  * shell commands set to "ask" so it sends permission requests. Auto-update, model lists, LSP
  * downloads, plugins and sharing are turned off.
@@ -136,6 +148,6 @@ export function opencodeLaunch(input: LaunchInput): AgentLaunch {
     OPENCODE_DISABLE_CLAUDE_CODE: '1',
     OPENCODE_DISABLE_EXTERNAL_SKILLS: '1',
   });
-  const bin = path.join(path.dirname(require.resolve('opencode-linux-x64/package.json')), 'bin', 'opencode');
+  const bin = opencodeBin();
   return { command: bin, args: ['acp', '--pure', '--print-logs', '--log-level', 'WARN'], env };
 }

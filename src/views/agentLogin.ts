@@ -1,0 +1,78 @@
+/**
+ * *Log In to Agent…*: the agent's `authMethods` (ACP v1 `initialize`) offered to the person. A
+ * terminal method runs the agent's own command with the method's arguments in a VS Code terminal,
+ * where the person completes the login; any other method is sent as `authenticate` and the agent
+ * logs itself in. Afterwards a new session starts normally.
+ * Spec: https://agentclientprotocol.com/protocol/initialization#authentication
+ */
+import * as vscode from 'vscode';
+import type { SessionManager } from '../acp/sessionManager';
+
+/** Owns the login command. */
+export class AgentLogin implements vscode.Disposable {
+  private readonly disposables: vscode.Disposable[] = [];
+
+  constructor(
+    private readonly manager: SessionManager,
+    private readonly agents: () => { id: string; name: string; available: boolean }[],
+    private readonly log: (m: string) => void,
+  ) {
+    this.disposables.push(
+      vscode.commands.registerCommand('agentSwitchboard.logIn', async (agentId?: unknown, methodId?: unknown) => {
+        try {
+          return await this.logIn(typeof agentId === 'string' ? agentId : undefined, typeof methodId === 'string' ? methodId : undefined);
+        } catch (err) {
+          const message = err instanceof Error ? err.message : String(err);
+          void vscode.window.showErrorMessage(`The login did not happen: ${message}`);
+          return { error: message };
+        }
+      }),
+    );
+  }
+
+  /**
+   * Logs `agentId` in with `methodId` (both asked for when not given).
+   * @returns how it ran (`terminal`: the terminal it opened runs the login) or undefined when cancelled.
+   * @throws Error when the workspace is untrusted, no folder is open, the agent offers no such
+   *   method, or the agent refuses `authenticate`.
+   */
+  async logIn(agentId?: string, methodId?: string): Promise<{ agentId: string; methodId: string; ran: 'terminal' | 'agent'; terminal?: vscode.Terminal } | undefined> {
+    if (!vscode.workspace.isTrusted) throw new Error('Agents do not run in an untrusted workspace; trust it first.');
+    const cwd = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
+    if (!cwd) throw new Error('Open a folder first: the agent starts in it to list its login methods.');
+    let id = agentId;
+    if (!id) {
+      const pick = await vscode.window.showQuickPick(this.agents().filter((a) => a.available).map((a) => ({ label: a.name, description: a.id, id: a.id })), { title: 'Log in to an agent' });
+      id = pick?.id;
+    }
+    if (!id) return undefined;
+    const methods = await this.manager.authMethods(id, cwd);
+    if (!methods.length) throw new Error('This agent declares no login methods (authMethods is empty): it needs none, or is configured outside the editor.');
+    let method = methodId ? methods.find((m) => m.id === methodId) : undefined;
+    if (methodId && !method) throw new Error(`The agent offers no login method "${methodId}"; it offers: ${methods.map((m) => m.id).join(', ')}.`);
+    if (!method) {
+      const pick = await vscode.window.showQuickPick(
+        methods.map((m) => ({ label: m.name, description: m.terminal ? 'in a terminal' : 'the agent logs in', detail: m.description, method: m })),
+        { title: 'How should the agent log in?' },
+      );
+      method = pick?.method;
+    }
+    if (!method) return undefined;
+    if (method.terminal) {
+      const t = method.terminal;
+      const env: Record<string, string | null> = {};
+      for (const [k, v] of Object.entries(t.env)) if (v !== undefined) env[k] = v;
+      const terminal = vscode.window.createTerminal({ name: `Log in: ${method.name}`, shellPath: t.command, shellArgs: t.args, cwd, env, strictEnv: true });
+      terminal.show();
+      this.log(`Login for ${id} runs in a terminal: ${[t.command, ...t.args].join(' ')}`);
+      return { agentId: id, methodId: method.id, ran: 'terminal', terminal };
+    }
+    await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `Logging in (${method.name})` }, () => this.manager.authenticate(id, cwd, method.id));
+    void vscode.window.showInformationMessage(`${method.name}: done. Start a new session with the agent.`);
+    return { agentId: id, methodId: method.id, ran: 'agent' };
+  }
+
+  dispose(): void {
+    this.disposables.forEach((d) => d.dispose());
+  }
+}
