@@ -19,6 +19,7 @@ import type { DelegatedTask } from './a2a/remote';
 import type { EntrySummary } from './acp/inspector';
 import type { CapabilityRow } from './acp/capabilities';
 import type { JournalEntry } from './acp/session/journal';
+import type { ContextItem } from './acp/promptContext';
 
 export type { SessionPatch, SessionState, AgentChoice, SessionSummary, SpanRecord };
 
@@ -59,11 +60,18 @@ export interface SwitchboardApi {
    */
   prompt(sessionKey: string, text: string): Promise<{ stopReason: string }>;
   /**
-   * Sends `text` as the sidebar does: at once when the session is ready, else queued until the
+   * Sends `text` (with `context`: files, a selection, symbols, problems, images — see
+   * src/acp/promptContext.ts) as the sidebar does: at once when the session is ready, else queued until the
    * running turn ends (`state.queued` lists what waits; Stop takes it back out into notices).
    * @throws Error when the session is starting, stopping, closed or failed.
    */
-  send(sessionKey: string, text: string): 'sent' | 'queued';
+  send(sessionKey: string, text: string, context?: ContextItem[]): Promise<'sent' | 'queued'>;
+  /**
+   * Sets one of the agent's configuration options (`session(key).configOptions`, ACP
+   * `session/set_config_option`): a value id for a select option, true/false for a boolean one.
+   * @throws Error when the session is not running, or the option or value is not one the agent offered.
+   */
+  setConfigOption(sessionKey: string, configId: string, value: string | boolean): Promise<void>;
   /**
    * Switches the agent's mode (`session/set_mode`) to one of `session(key).availableModes`.
    * @throws Error when the mode is not offered or the agent refuses it.

@@ -34,6 +34,8 @@ import { SessionsCenter } from './views/sessions';
 import { SessionJournal } from './acp/session/journal';
 import { AgentRegistryCenter } from './views/agentRegistry';
 import { AgentLogin } from './views/agentLogin';
+import { PromptContextCenter } from './views/promptContext';
+import { buildPromptContext, type ContextItem } from './acp/promptContext';
 import { showTerminal } from './views/terminalView';
 import { ApprovalsTree, GrantsTree } from './views/policyViews';
 import { ConflictCenter } from './views/conflicts';
@@ -53,6 +55,7 @@ export class App implements vscode.Disposable {
   readonly journal: SessionJournal;
   readonly sessionPanels: SessionPanels;
   readonly sessionsCenter: SessionsCenter;
+  private readonly promptContext: PromptContextCenter;
   readonly policy: EffectPolicy;
   readonly conflicts: ConflictCenter;
   readonly review: ReviewCenter;
@@ -184,7 +187,12 @@ export class App implements vscode.Disposable {
       session: (key: string) => this.manager.get(key),
       startSession: (agentId: string) => this.startSession(agentId),
       // The sidebar sends, or queues while a turn runs (the API's prompt() still waits for its turn).
-      prompt: async (key: string, text: string) => this.session(key).send(text),
+      prompt: async (key: string, text: string, context?: ContextItem[]) => {
+        const c = this.session(key);
+        return c.send(text, context?.length ? await buildPromptContext(context, c.state.promptCapabilities, this.promptContext) : undefined);
+      },
+      searchMentions: (query: string) => this.promptContext.searchMentions(query),
+      contextFromEditor: (what: 'file' | 'selection' | 'diagnostics') => this.promptContext.fromEditor(what),
       cancel: (key: string) => this.cancel(key),
       answerPermission: (key: string, pid: string, oid: string, by: 'person' | 'api', grant?: 'session' | 'workspace' | 'always') => this.manager.get(key)?.answerPermission(pid, oid, by, grant) ?? false,
       closeSession: (key: string) => this.closeSession(key),
@@ -195,6 +203,7 @@ export class App implements vscode.Disposable {
       log: (m: string) => this.log.warn(m),
     };
     this.view = new SessionViewProvider(context.extensionUri, sessionHost);
+    this.promptContext = new PromptContextCenter((item, label) => this.view.addContext(item, label));
     this.sessionPanels = new SessionPanels(context.extensionUri, sessionHost);
     this.sessionsCenter = new SessionsCenter({
       manager: this.manager,
@@ -238,6 +247,7 @@ export class App implements vscode.Disposable {
       this.view,
       this.sessionPanels,
       this.sessionsCenter,
+      this.promptContext,
       new AgentRegistryCenter({
         storageDir: context.globalStorageUri.fsPath,
         env: () => this.agentBaseEnv(),
@@ -492,8 +502,12 @@ export class App implements vscode.Disposable {
       agents: () => this.agents(),
       startSession: ({ agentId, cwd }) => this.startSession(agentId, cwd),
       prompt: (key, text) => this.prompt(key, text),
-      send: (key, text) => this.session(key).send(text),
+      send: async (key, text, context) => {
+        const c = this.session(key);
+        return c.send(text, context?.length ? await buildPromptContext(context, c.state.promptCapabilities, this.promptContext) : undefined);
+      },
       setMode: (key, modeId) => this.session(key).setMode(modeId),
+      setConfigOption: (key, configId, value) => this.session(key).setConfigOption(configId, value),
       cancel: (key) => this.cancel(key),
       session: (key) => {
         const s = this.manager.get(key)?.state;

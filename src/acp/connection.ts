@@ -224,6 +224,16 @@ export class AgentConnection {
     await this.conn.agent.request(acp.methods.agent.session.setMode, { sessionId, modeId });
   }
 
+  /**
+   * `session/set_config_option`: a select option takes a value id, a boolean one `true`/`false`.
+   * @returns every option as the agent now has them. @throws the agent's JSON-RPC error.
+   */
+  async setConfigOption(sessionId: string, configId: string, value: string | boolean): Promise<acp.SessionConfigOption[]> {
+    const params: acp.SetSessionConfigOptionRequest = typeof value === 'boolean' ? { sessionId, configId, type: 'boolean', value } : { sessionId, configId, value };
+    const res = await this.conn.agent.request(acp.methods.agent.session.setConfigOption, params);
+    return res.configOptions ?? [];
+  }
+
   /** `session/cancel` (a notification; the pending prompt then answers `cancelled`). */
   async cancel(sessionId: string): Promise<void> {
     await this.conn.agent.notify(acp.methods.agent.session.cancel, { sessionId });

@@ -68,7 +68,7 @@ export class SessionController implements SessionHandlers {
   private readonly grantScopes = new Map<string, 'session' | 'workspace' | 'always'>();
   private permissionSeq = 0;
   /** Prompts waiting for the running turn to end (see {@link send}). */
-  private readonly queue: string[] = [];
+  private readonly queue: { text: string; context?: PromptContext }[] = [];
   /** Aborts the editor-hosted tool calls still running when the session ends. */
   private readonly hostedAbort = new AbortController();
   private currentTurn: Promise<acp.PromptResponse> | undefined;
@@ -159,6 +159,8 @@ export class SessionController implements SessionHandlers {
         sessionId: res.sessionId,
         currentModeId: res.modes?.currentModeId,
         availableModes: res.modes?.availableModes?.slice(0, 50).map((m) => ({ id: String(m.id), name: String(m.name ?? m.id), ...(m.description ? { description: String(m.description) } : {}) })),
+        configOptions: res.configOptions ?? undefined,
+        promptCapabilities: promptCapabilitiesOf(connection.init),
       });
       const notice = mcp && forwardNotice(mcp.report);
       if (notice) this.dispatch({ type: 'notice', severity: mcp.report.some((r) => !r.sent) ? 'warning' : 'info', text: notice });
@@ -183,25 +185,36 @@ export class SessionController implements SessionHandlers {
 
 
   /**
-   * Sends a prompt turn (`session/prompt`) and resolves with the agent's answer.
-   * @throws Error when the session is not ready or a turn is already running; the agent's
-   *   JSON-RPC error when the turn fails (also recorded in the thread).
-   */
-  /**
    * Sends `text` now when the session is ready, or queues it while a turn runs: queued prompts go
    * out one by one as turns end. Stop (cancel) takes them back out, each shown in a notice so no
    * text is lost. @returns 'sent' or 'queued'.
    * @throws Error when the session cannot take prompts (starting, closed, failed).
    */
-  send(text: string): 'sent' | 'queued' {
+  send(text: string, context?: PromptContext): 'sent' | 'queued' {
     if (this.currentTurn || this.state.status === 'prompting' || this.state.status === 'cancelling') {
       if (this.state.status === 'cancelling') throw new Error(`${this.state.agentName} is stopping its turn; send again when it has.`);
-      this.queue.push(text);
-      this.dispatch({ type: 'queue', queued: [...this.queue] });
+      this.queue.push({ text, context });
+      this.dispatch({ type: 'queue', queued: this.queue.map((q) => q.text) });
       return 'queued';
     }
-    void this.prompt(text).catch(() => undefined);
+    void this.prompt(text, context).catch(() => undefined);
     return 'sent';
+  }
+
+  /**
+   * Sets one of the agent's configuration options (`session/set_config_option`) to one of its values.
+   * @throws Error when the session is not running, the option or value is not one the agent offered,
+   *   or the agent refuses.
+   */
+  async setConfigOption(configId: string, value: string | boolean): Promise<void> {
+    const sessionId = this.state.sessionId;
+    if (!this.conn || !sessionId || this.state.status === 'closed' || this.state.status === 'error') throw new Error('The session is not running.');
+    const option = this.state.configOptions?.find((o) => o.id === configId);
+    if (!option) throw new Error(`${this.state.agentName} offers no option "${configId}".`);
+    if (option.type === 'boolean' ? typeof value !== 'boolean' : typeof value !== 'string' || !option.options.some((o) => o.value === value)) {
+      throw new Error(`"${String(value)}" is not a value ${this.state.agentName} offers for ${option.name}.`);
+    }
+    this.dispatch({ type: 'configSet', configOptions: await this.conn.setConfigOption(sessionId, configId, value) });
   }
 
   /**
@@ -220,11 +233,17 @@ export class SessionController implements SessionHandlers {
   private sendQueued(): void {
     if (!this.queue.length || this.disposed || this.state.status !== 'ready') return;
     const next = this.queue.shift()!;
-    this.dispatch({ type: 'queue', queued: [...this.queue] });
-    void this.prompt(next).catch(() => undefined);
+    this.dispatch({ type: 'queue', queued: this.queue.map((q) => q.text) });
+    void this.prompt(next.text, next.context).catch(() => undefined);
   }
 
-  async prompt(text: string): Promise<acp.PromptResponse> {
+  /**
+   * Sends a prompt turn (`session/prompt`): the text, then what `context` carries (files, a
+   * selection, problems, images as ACP content blocks), and resolves with the agent's answer.
+   * @throws Error when the session is not ready or a turn is already running; the agent's
+   *   JSON-RPC error when the turn fails (also recorded in the thread).
+   */
+  async prompt(text: string, context?: PromptContext): Promise<acp.PromptResponse> {
     const sessionId = this.state.sessionId;
     if (this.currentTurn || this.state.status === 'prompting' || this.state.status === 'cancelling') {
       throw new Error(`${this.state.agentName} is still working on the previous prompt; wait for the turn to end or press Stop.`);
@@ -233,10 +252,10 @@ export class SessionController implements SessionHandlers {
       const why = { starting: 'is still starting', closed: 'was closed', error: 'is not running (see the error in the sidebar)' }[this.state.status as string] ?? `is ${this.state.status}`;
       throw new Error(`Cannot send the prompt: the session with ${this.state.agentName} ${why}.`);
     }
-    this.dispatch({ type: 'promptSent', text });
+    this.dispatch({ type: 'promptSent', text, ...(context?.labels.length ? { context: context.labels } : {}) });
     this.files.turnStarted();
     // The turn's span exists once `promptSent` is applied; its trace context rides in `_meta`.
-    const turn = this.conn.prompt(sessionId, [{ type: 'text', text }], this.spans?.traceContext());
+    const turn = this.conn.prompt(sessionId, [{ type: 'text', text }, ...(context?.blocks ?? [])], this.spans?.traceContext());
     this.currentTurn = turn;
     try {
       const res = await turn;
@@ -260,7 +279,7 @@ export class SessionController implements SessionHandlers {
     if (!this.currentTurn || !this.conn || !this.state.sessionId) return;
     // Stop means stop: queued prompts are not sent, and each is kept in a notice to copy back.
     if (this.queue.length) {
-      const dropped = this.queue.splice(0);
+      const dropped = this.queue.splice(0).map((q) => q.text);
       this.dispatch({ type: 'queue', queued: [] });
       for (const text of dropped) this.dispatch({ type: 'notice', severity: 'info', text: `Not sent (you stopped the turn): ${text}` });
     }
@@ -503,6 +522,18 @@ export class SessionController implements SessionHandlers {
     await Promise.allSettled([this.terminals.disposeAll(), this.conn?.dispose()]);
     this.changeEmitter.dispose();
   }
+}
+
+/** What a prompt carries besides its text: ACP content blocks, and their names for the thread. */
+export interface PromptContext {
+  blocks: acp.ContentBlock[];
+  labels: string[];
+}
+
+/** The agent's `promptCapabilities` (ACP v1 `initialize`), all false when absent. */
+function promptCapabilitiesOf(init: acp.InitializeResponse): { image: boolean; audio: boolean; embeddedContext: boolean } {
+  const p = init.agentCapabilities?.promptCapabilities;
+  return { image: !!p?.image, audio: !!p?.audio, embeddedContext: !!p?.embeddedContext };
 }
 
 /** The most recent tool call that is not finished and satisfies `fits`. */

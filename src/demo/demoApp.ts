@@ -19,6 +19,26 @@ const DEMO_MODES = [
   { id: 'plan', name: 'Plan only', description: 'Describes what it would do' },
 ];
 
+/** The demo agent's configuration options (they change nothing in its script: they show the pickers). */
+function demoConfigOptions(model: string, explain: boolean): acp.SessionConfigOption[] {
+  return [
+    {
+      id: 'model', name: 'Model', category: 'model', type: 'select', currentValue: model,
+      options: [
+        { value: 'scripted-fast', name: 'Scripted (fast)', description: 'No pauses between steps' },
+        { value: 'scripted-thorough', name: 'Scripted (thorough)', description: 'The same script, described at length' },
+      ],
+    },
+    { id: 'explain', name: 'Explain steps', description: 'Narrate each step', type: 'boolean', currentValue: explain },
+  ];
+}
+
+/** The demo agent's slash commands (sent in `available_commands_update` after `session/new`). */
+export const DEMO_COMMANDS: acp.AvailableCommand[] = [
+  { name: 'demo', description: 'Run the demo turn again' },
+  { name: 'explain', description: 'Explain what the demo agent can show', input: { hint: 'topic' } },
+];
+
 export const DEMO_AGENT_INFO = { name: 'agent-switchboard-demo', title: 'Offline demo agent', version: '0.1.0' } as const;
 
 /** Every scenario the demo agent knows, including the two that fail before speaking ACP. */
@@ -89,6 +109,7 @@ function nonNegativeInt(raw: string | undefined, fallback: number): number {
 interface DemoSession {
   cwd: string;
   title?: string;
+  config?: { model: string; explain: boolean };
   memory: SessionMemory;
   /** Aborts the running turn; present only while a `session/prompt` is being answered. */
   turn?: AbortController;
@@ -144,7 +165,7 @@ export function createDemoAgentApp(scenario: ProtocolScenario, options: DemoOpti
           // With a session store it remembers sessions across processes: list, load and resume.
           loadSession: !!store,
           ...(store ? { sessionCapabilities: { list: {}, resume: {} } } : {}),
-          promptCapabilities: { image: false, audio: false, embeddedContext: true },
+          promptCapabilities: { image: true, audio: false, embeddedContext: true },
           // The editor-mcp scenario calls the client's HTTP MCP servers.
           mcpCapabilities: { http: true, sse: false },
         },
@@ -157,15 +178,26 @@ export function createDemoAgentApp(scenario: ProtocolScenario, options: DemoOpti
       auth.logIn();
       return {};
     })
-    .onRequest('session/new', ({ params }) => {
+    .onRequest('session/new', ({ params, client }) => {
       if (auth && !auth.loggedIn()) throw acp.RequestError.authRequired(undefined, 'Log in first (authMethods: demo-login in a terminal, or demo-token)');
       if (!path.isAbsolute(params.cwd)) {
         throw acp.RequestError.invalidParams({ cwd: params.cwd }, 'cwd must be an absolute path');
       }
       const sessionId = `demo-${randomUUID()}`;
-      sessions.set(sessionId, { cwd: params.cwd, memory: { alwaysAllowed: new Set(), turns: 0, mcpServers: params.mcpServers ?? [], history: [] } });
+      sessions.set(sessionId, { cwd: params.cwd, memory: { alwaysAllowed: new Set(), turns: 0, mcpServers: params.mcpServers ?? [], history: [] }, config: { model: 'scripted-fast', explain: false } });
       save(sessionId);
-      return { sessionId, modes: { currentModeId: 'default', availableModes: DEMO_MODES } };
+      // The slash commands follow the answer, as agents send them.
+      setTimeout(() => void client.notify('session/update', { sessionId, update: { sessionUpdate: 'available_commands_update', availableCommands: DEMO_COMMANDS } }).catch(() => undefined), 0);
+      return { sessionId, modes: { currentModeId: 'default', availableModes: DEMO_MODES }, configOptions: demoConfigOptions('scripted-fast', false) };
+    })
+    .onRequest('session/set_config_option', ({ params }) => {
+      const session = sessions.get(params.sessionId);
+      if (!session) throw acp.RequestError.sessionNotFound(params.sessionId);
+      const config = (session.config ??= { model: 'scripted-fast', explain: false });
+      if (params.configId === 'model' && typeof params.value === 'string' && ['scripted-fast', 'scripted-thorough'].includes(params.value)) config.model = params.value;
+      else if (params.configId === 'explain' && typeof params.value === 'boolean') config.explain = params.value;
+      else throw acp.RequestError.invalidParams({ configId: params.configId }, 'no such option or value');
+      return { configOptions: demoConfigOptions(config.model, config.explain) };
     })
     .onRequest('session/list', ({ params }) => {
       if (!store) throw acp.RequestError.methodNotFound('session/list');
@@ -176,12 +208,12 @@ export function createDemoAgentApp(scenario: ProtocolScenario, options: DemoOpti
       const session = takeUp(params.sessionId, params.cwd);
       // The whole conversation goes back to the client before the answer, as the spec asks.
       for (const update of session.memory.history ?? []) await client.notify('session/update', { sessionId: params.sessionId, update });
-      return { modes: { currentModeId: 'default', availableModes: DEMO_MODES } };
+      return { modes: { currentModeId: 'default', availableModes: DEMO_MODES }, configOptions: demoConfigOptions('scripted-fast', false) };
     })
     .onRequest('session/resume', ({ params }) => {
       if (!store) throw acp.RequestError.methodNotFound('session/resume');
       takeUp(params.sessionId, params.cwd);
-      return { modes: { currentModeId: 'default', availableModes: DEMO_MODES } };
+      return { modes: { currentModeId: 'default', availableModes: DEMO_MODES }, configOptions: demoConfigOptions('scripted-fast', false) };
     })
     .onRequest('session/set_mode', ({ params }) => {
       if (!sessions.has(params.sessionId)) throw acp.RequestError.sessionNotFound(params.sessionId);

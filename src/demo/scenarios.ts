@@ -417,6 +417,14 @@ async function echoTurn(turn: DemoTurn): Promise<StopReason> {
   const size = Math.ceil(chars.length / 3);
   const pieces = [0, 1, 2].map((i) => chars.slice(i * size, (i + 1) * size).join(''));
   await turn.say(pieces, 0);
+  // What came with the text, so a client can see what it sent (resources, images, links).
+  const attached = turn.prompt.filter((b) => b.type !== 'text').map((b) => {
+    if (b.type === 'resource') return `resource ${b.resource.uri} (${'text' in b.resource ? `${b.resource.text.length} chars` : 'blob'})`;
+    if (b.type === 'resource_link') return `link ${b.uri}`;
+    if (b.type === 'image') return `image ${b.mimeType} (${b.data.length} base64 chars)`;
+    return b.type;
+  });
+  if (attached.length) await turn.say([`\n\nAttached: ${attached.join('; ')}`], 0);
   return 'end_turn';
 }
 

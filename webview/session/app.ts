@@ -154,6 +154,15 @@ export class SessionApp {
         this.dirty.header = true;
         this.scheduler.schedule();
         break;
+      case 'mentionResults':
+        this.composer.mentionResults(msg.requestId, msg.items);
+        break;
+      case 'contextItem':
+        this.composer.addAttachment(msg.item, msg.label);
+        break;
+      case 'promptRefused':
+        this.composer.restore(msg.text, msg.reason);
+        break;
     }
   }
 

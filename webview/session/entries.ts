@@ -39,10 +39,15 @@ export function renderTextEntry(ctx: Ctx, entry: Exclude<ThreadEntry, { kind: 't
 function userEntry(ctx: Ctx, entry: TextEntry): EntryNode {
   const { h } = ctx;
   const text = h('div', { className: 'user-text' });
-  const el = h('div', { className: 'entry user', 'data-entry-id': entry.id }, h('div', { className: 'entry-label' }, 'You'), text);
+  const context = h('div', { className: 'user-context', hidden: true });
+  const el = h('div', { className: 'entry user', 'data-entry-id': entry.id }, h('div', { className: 'entry-label' }, 'You'), text, context);
   const update = (e: ThreadEntry): void => {
     // Plain text: the person's own words, shown as typed.
     text.textContent = (e as TextEntry).text;
+    // What went with the prompt (files, a selection, problems, images), by name.
+    const labels = e.kind === 'user' ? (e.context ?? []) : [];
+    context.hidden = !labels.length;
+    context.replaceChildren(...labels.map((l) => h('span', { className: 'chip', title: l }, h('span', { className: 'chip-label' }, l))));
   };
   update(entry);
   return { el, update };

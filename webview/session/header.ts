@@ -77,7 +77,7 @@ export class HeaderView {
   updateStatus(): void {
     const s = this.ctx.state();
     const picker = !this.sessionRow.hidden;
-    const key = s ? JSON.stringify([s.key, s.status, s.title ?? '', s.agentName, s.currentModeId ?? '', s.availableModes?.map((m) => m.id) ?? [], picker]) : '';
+    const key = s ? JSON.stringify([s.key, s.status, s.title ?? '', s.agentName, s.currentModeId ?? '', s.availableModes?.map((m) => m.id) ?? [], s.configOptions ?? [], picker]) : '';
     if (key === this.statusKey) return;
     this.statusKey = key;
     const { h } = this.ctx;
@@ -94,6 +94,7 @@ export class HeaderView {
       // With a session picker above, the title is already on screen; show the agent instead.
       h('span', { className: 'session-title', title: s.title ?? s.agentName }, picker ? s.agentName : s.title || s.agentName),
       this.modeControl(s),
+      ...this.configControls(s),
       // A closed or failed session (a transcript from the journal, an agent that died) can go on in a new process.
       s.status === 'closed' || s.status === 'error'
         ? h('button', { type: 'button', className: 'text-button resume-button', title: 'Take this session up again in a new agent process (session/resume or session/load)',
@@ -127,6 +128,31 @@ export class HeaderView {
       if (modeId && modeId !== this.ctx.state()?.currentModeId) this.ctx.post({ type: 'setMode', key, modeId });
     });
     return select;
+  }
+
+  /** The agent's configuration options (a model, a reasoning level, a switch) as pickers. */
+  private configControls(s: NonNullable<ReturnType<Ctx['state']>>): HTMLElement[] {
+    const { h } = this.ctx;
+    if (s.status === 'closed' || s.status === 'error') return [];
+    const key = s.key;
+    return (s.configOptions ?? []).map((o) => {
+      if (o.type === 'boolean') {
+        const box = h('input', { type: 'checkbox', className: 'config-checkbox', checked: o.currentValue, 'aria-label': o.name }) as HTMLInputElement;
+        box.checked = o.currentValue;
+        box.addEventListener('change', () => this.ctx.post({ type: 'setConfigOption', key, configId: o.id, value: box.checked }));
+        return h('label', { className: 'config-toggle', title: o.description ?? o.name }, box, o.name);
+      }
+      const select = h(
+        'vscode-single-select',
+        { className: 'config-select', 'aria-label': o.name, title: o.description ? `${o.name}: ${o.description}` : o.name, 'data-config-id': o.id },
+        o.options.map((v) => h('vscode-option', { value: v.value, selected: v.value === o.currentValue, description: v.description }, v.group ? `${v.group}: ${v.name}` : v.name)),
+      );
+      select.addEventListener('change', () => {
+        const value = (select as HTMLElement & { value?: string }).value;
+        if (value && value !== o.currentValue) this.ctx.post({ type: 'setConfigOption', key, configId: o.id, value });
+      });
+      return select;
+    });
   }
 
   private renderAgents(): void {

@@ -13,6 +13,9 @@
 import type {
   ContentBlock,
   PermissionOption,
+  SessionConfigOption,
+  SessionConfigSelectGroup,
+  SessionConfigSelectOption,
   SessionUpdate,
   ToolCallContent,
   ToolCallLocation,
@@ -23,6 +26,8 @@ import { diffLines } from 'diff';
 import { applyPatches } from './patch';
 import type {
   AgentErrorView,
+  ConfigOptionView,
+  PromptCapabilitiesView,
   LocationView,
   SessionPatch,
   SessionState,
@@ -36,8 +41,18 @@ import type {
 /** Everything that can change a session. `update` carries a validated ACP `SessionUpdate`. */
 export type SessionAction =
   | { type: 'update'; update: SessionUpdate }
-  | { type: 'ready'; sessionId: string; currentModeId?: string; availableModes?: { id: string; name: string; description?: string }[] }
-  | { type: 'promptSent'; text: string }
+  | {
+      type: 'ready';
+      sessionId: string;
+      currentModeId?: string;
+      availableModes?: { id: string; name: string; description?: string }[];
+      configOptions?: SessionConfigOption[];
+      promptCapabilities?: PromptCapabilitiesView;
+    }
+  /** `context` names what the prompt carries besides its text. */
+  | { type: 'promptSent'; text: string; context?: string[] }
+  /** The agent accepted `session/set_config_option` and answered with every option. */
+  | { type: 'configSet'; configOptions: SessionConfigOption[] }
   | { type: 'turnEnded'; stopReason: string }
   | { type: 'turnFailed'; message: string }
   | { type: 'cancelRequested' }
@@ -91,12 +106,26 @@ function derive(state: SessionState, action: SessionAction): SessionPatch[] {
     case 'update':
       return fromUpdate(state, action.update);
     case 'ready':
-      return [{ op: 'meta', meta: { status: 'ready', sessionId: action.sessionId, currentModeId: action.currentModeId, ...(action.availableModes?.length ? { availableModes: action.availableModes } : {}) } }];
+      return [
+        {
+          op: 'meta',
+          meta: {
+            status: 'ready',
+            sessionId: action.sessionId,
+            currentModeId: action.currentModeId,
+            ...(action.availableModes?.length ? { availableModes: action.availableModes } : {}),
+            ...(action.configOptions?.length ? { configOptions: configOptionsView(action.configOptions) } : {}),
+            ...(action.promptCapabilities ? { promptCapabilities: action.promptCapabilities } : {}),
+          },
+        },
+      ];
+    case 'configSet':
+      return [{ op: 'meta', meta: { configOptions: configOptionsView(action.configOptions) } }];
     case 'modeSet':
       return [{ op: 'meta', meta: { currentModeId: action.modeId } }];
     case 'promptSent':
       return [
-        { op: 'entry', entry: { kind: 'user', id: newEntryId(state), text: action.text } },
+        { op: 'entry', entry: { kind: 'user', id: newEntryId(state), text: action.text, ...(action.context?.length ? { context: action.context } : {}) } },
         { op: 'meta', meta: { status: 'prompting', lastStopReason: undefined } },
       ];
     case 'turnEnded':
@@ -140,6 +169,28 @@ function derive(state: SessionState, action: SessionAction): SessionPatch[] {
   }
 }
 
+/**
+ * The agent's configuration options as the pickers show them: groups flattened, at most 50 options
+ * of at most 500 values each (an agent cannot make the header unbounded). Options of a type this
+ * client does not know are left out.
+ */
+export function configOptionsView(raw: readonly SessionConfigOption[]): ConfigOptionView[] {
+  const out: ConfigOptionView[] = [];
+  for (const o of raw.slice(0, 50)) {
+    const base = { id: String(o.id), name: String(o.name ?? o.id), ...(o.description ? { description: String(o.description) } : {}), ...(o.category ? { category: String(o.category) } : {}) };
+    if (o.type === 'boolean') out.push({ ...base, type: 'boolean', currentValue: !!o.currentValue });
+    else if (o.type === 'select') {
+      const values: { value: string; name: string; description?: string; group?: string }[] = [];
+      for (const item of o.options as (SessionConfigSelectOption | SessionConfigSelectGroup)[]) {
+        if ('group' in item) for (const v of item.options) values.push({ value: String(v.value), name: String(v.name), ...(v.description ? { description: String(v.description) } : {}), group: String(item.name) });
+        else values.push({ value: String(item.value), name: String(item.name), ...(item.description ? { description: String(item.description) } : {}) });
+      }
+      out.push({ ...base, type: 'select', currentValue: String(o.currentValue), options: values.slice(0, 500) });
+    }
+  }
+  return out;
+}
+
 function newEntryId(state: SessionState): string {
   // Patches are applied after derive() returns, so reserve ids here to keep several in one action unique.
   return `e${state.nextEntry++}`;
@@ -163,6 +214,8 @@ function fromUpdate(state: SessionState, u: SessionUpdate): SessionPatch[] {
       return [{ op: 'meta', meta: { availableCommands: u.availableCommands.map((c) => ({ name: c.name, description: c.description })) } }];
     case 'current_mode_update':
       return [{ op: 'meta', meta: { currentModeId: u.currentModeId } }];
+    case 'config_option_update':
+      return [{ op: 'meta', meta: { configOptions: configOptionsView(u.configOptions) } }];
     case 'session_info_update':
       return u.title === undefined ? [] : [{ op: 'meta', meta: { title: u.title ?? undefined } }];
     case 'notice': {

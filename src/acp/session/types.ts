@@ -110,7 +110,8 @@ export interface AgentErrorView {
 
 /** One entry of the thread, in order. Tool calls and permissions are referenced by id. */
 export type ThreadEntry =
-  | { kind: 'user'; id: string; text: string; messageId?: string }
+  /** `context` names what was attached to the prompt (files, a selection, problems, images). */
+  | { kind: 'user'; id: string; text: string; messageId?: string; context?: string[] }
   | { kind: 'agent'; id: string; text: string; messageId?: string; attachments: ToolContentView[] }
   | { kind: 'thought'; id: string; text: string; messageId?: string }
   | { kind: 'tool_call'; id: string; toolCallId: string }
@@ -122,6 +123,22 @@ export interface PlanEntryView {
   content: string;
   priority: PlanEntryPriority;
   status: PlanEntryStatus;
+}
+
+/**
+ * A session configuration option the agent offers (ACP `SessionConfigOption`: a model, a reasoning
+ * level, a switch), with groups flattened into `group` labels.
+ */
+export type ConfigOptionView = { id: string; name: string; description?: string; category?: string } & (
+  | { type: 'select'; currentValue: string; options: { value: string; name: string; description?: string; group?: string }[] }
+  | { type: 'boolean'; currentValue: boolean }
+);
+
+/** What the agent accepts in a prompt besides text and resource links (`promptCapabilities`). */
+export interface PromptCapabilitiesView {
+  image: boolean;
+  audio: boolean;
+  embeddedContext: boolean;
 }
 
 /** Where the session is in its life. */
@@ -146,6 +163,10 @@ export interface SessionState {
   currentModeId?: string;
   /** The modes the agent offers (from `session/new`), for the mode picker. */
   availableModes?: { id: string; name: string; description?: string }[];
+  /** The configuration options the agent offers (`session/set_config_option`), for their pickers. */
+  configOptions?: ConfigOptionView[];
+  /** What prompts may carry (images, embedded files), from `initialize`. */
+  promptCapabilities?: PromptCapabilitiesView;
   lastStopReason?: string;
   /** Prompts the person sent while a turn ran, oldest first; each is sent when the turn before it ends. */
   queued?: string[];
@@ -170,7 +191,7 @@ export type SessionPatch =
   | {
       op: 'meta';
       meta: Partial<
-        Pick<SessionState, 'status' | 'title' | 'sessionId' | 'lastStopReason' | 'error' | 'currentModeId' | 'availableModes' | 'availableCommands' | 'queued'>
+        Pick<SessionState, 'status' | 'title' | 'sessionId' | 'lastStopReason' | 'error' | 'currentModeId' | 'availableModes' | 'availableCommands' | 'queued' | 'configOptions' | 'promptCapabilities'>
       >;
     };
 

@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import type { WebviewMessage } from './protocol';
+import { ContextItemSchema } from '../../acp/promptContext';
 
 const key = z.string().min(1).max(100);
 
@@ -13,7 +14,10 @@ export const WebviewMessageSchema: z.ZodType<WebviewMessage> = z.discriminatedUn
   z.object({ type: z.literal('requestSnapshot') }),
   z.object({ type: z.literal('startSession'), agentId: z.string().min(1).max(200) }),
   z.object({ type: z.literal('selectSession'), key }),
-  z.object({ type: z.literal('prompt'), key, text: z.string().min(1).max(1_000_000) }),
+  z.object({ type: z.literal('prompt'), key, text: z.string().min(1).max(1_000_000), context: z.array(ContextItemSchema).max(50).optional() }),
+  z.object({ type: z.literal('searchMentions'), requestId: z.number().int(), query: z.string().max(200) }),
+  z.object({ type: z.literal('addContext'), what: z.enum(['file', 'selection', 'diagnostics']) }),
+  z.object({ type: z.literal('setConfigOption'), key, configId: z.string().min(1).max(200), value: z.union([z.string().min(1).max(500), z.boolean()]) }),
   z.object({ type: z.literal('cancel'), key }),
   z.object({ type: z.literal('setMode'), key, modeId: z.string().min(1).max(200) }),
   z.object({ type: z.literal('answerPermission'), key, permissionId: z.string().min(1).max(100), optionId: z.string().min(1).max(500), grant: z.enum(['session', 'workspace', 'always']).optional() }),

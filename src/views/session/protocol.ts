@@ -7,6 +7,14 @@
  * session's `rev` after applying them; a webview that sees a gap posts `requestSnapshot`.
  */
 import type { SessionPatch, SessionState } from '../../acp/session/types';
+import type { ContextItem } from '../../acp/promptContext';
+
+/** A suggestion for an @-mention: what it attaches, its label and a detail line. */
+export interface MentionItem {
+  item: ContextItem;
+  label: string;
+  detail?: string;
+}
 
 /** An agent the person can start a session with. */
 export interface AgentChoice {
@@ -33,7 +41,13 @@ export type HostMessage =
   | { type: 'snapshot'; agents: AgentChoice[]; sessions: SessionSummary[]; current: SessionState | null; workspaceTrusted: boolean; hasWorkspace: boolean }
   | { type: 'patches'; key: string; rev: number; patches: SessionPatch[] }
   | { type: 'sessions'; sessions: SessionSummary[] }
-  | { type: 'agents'; agents: AgentChoice[] };
+  | { type: 'agents'; agents: AgentChoice[] }
+  /** The answer to `searchMentions`. */
+  | { type: 'mentionResults'; requestId: number; items: MentionItem[] }
+  /** Something to attach to the next prompt (from an editor command: a selection, a file, problems). */
+  | { type: 'contextItem'; item: ContextItem; label: string }
+  /** The prompt was not sent (`reason`): the page puts it back in the box so nothing is lost. */
+  | { type: 'promptRefused'; text: string; reason: string };
 
 /** Webview → extension. Every command is re-checked by the extension (the webview holds no authority). */
 export type WebviewMessage =
@@ -41,7 +55,14 @@ export type WebviewMessage =
   | { type: 'requestSnapshot' }
   | { type: 'startSession'; agentId: string }
   | { type: 'selectSession'; key: string }
-  | { type: 'prompt'; key: string; text: string }
+  /** `context`: what the person attached (files, a selection, symbols, problems, images). */
+  | { type: 'prompt'; key: string; text: string; context?: ContextItem[] }
+  /** Files and symbols matching an @-mention being typed. */
+  | { type: 'searchMentions'; requestId: number; query: string }
+  /** Attach the active editor's file, selection or problems to the prompt. */
+  | { type: 'addContext'; what: 'file' | 'selection' | 'diagnostics' }
+  /** Set one of the agent's configuration options (`session/set_config_option`). */
+  | { type: 'setConfigOption'; key: string; configId: string; value: string | boolean }
   | { type: 'cancel'; key: string }
   /** Switch the agent's mode (`session/set_mode`) to one it offered. */
   | { type: 'setMode'; key: string; modeId: string }

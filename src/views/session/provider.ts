@@ -6,6 +6,7 @@
 import * as vscode from 'vscode';
 import type { SessionChange } from '../../acp/sessionController';
 import { makeNonce, renderSessionHtml } from './html';
+import type { ContextItem } from '../../acp/promptContext';
 import { SessionSurface, summarize, type SessionViewHost } from './surface';
 
 export { summarize, type SessionViewHost } from './surface';
@@ -18,6 +19,8 @@ export class SessionViewProvider implements vscode.WebviewViewProvider, vscode.D
   private surface: SessionSurface | undefined;
   /** The session in view, kept while the view is not resolved (it is resolved lazily). */
   private key: string | undefined;
+  /** Attachments that arrived before the view was resolved. */
+  private readonly pendingContext: { item: ContextItem; label: string }[] = [];
 
   constructor(
     private readonly extensionUri: vscode.Uri,
@@ -37,6 +40,7 @@ export class SessionViewProvider implements vscode.WebviewViewProvider, vscode.D
     });
     this.surface?.dispose();
     const surface = (this.surface = new SessionSurface(view.webview, this.host, this.key ?? this.host.sessions().at(-1)?.state.key, () => !!view.visible));
+    for (const c of this.pendingContext.splice(0)) surface.addContext(c.item, c.label);
     const sub = view.onDidChangeVisibility(() => surface.visibilityChanged());
     view.onDidDispose(() => {
       sub.dispose();
@@ -72,6 +76,14 @@ export class SessionViewProvider implements vscode.WebviewViewProvider, vscode.D
     if (this.key && !this.host.session(this.key)) this.key = undefined;
     this.surface?.onSessionsChange();
     this.updateBadge();
+  }
+
+  /** Attaches `item` to the sidebar's next prompt and reveals the sidebar. */
+  async addContext(item: ContextItem, label: string): Promise<void> {
+    await vscode.commands.executeCommand(`${SESSION_VIEW_ID}.focus`);
+    // Focusing resolves the view; its page takes the item once it is ready.
+    if (this.surface) this.surface.addContext(item, label);
+    else this.pendingContext.push({ item, label });
   }
 
   /** Agents changed (settings). */

@@ -13,7 +13,8 @@ import { isWithin } from '../../fs/containment';
 import type { SessionPatch } from '../../acp/session/types';
 import type { SessionChange, SessionController } from '../../acp/sessionController';
 import { parseWebviewMessage } from './messages';
-import type { AgentChoice, HostMessage, SessionSummary, WebviewMessage } from './protocol';
+import type { AgentChoice, HostMessage, MentionItem, SessionSummary, WebviewMessage } from './protocol';
+import type { ContextItem } from '../../acp/promptContext';
 
 /** What a session surface needs from the app. */
 export interface SessionViewHost {
@@ -21,7 +22,12 @@ export interface SessionViewHost {
   sessions(): SessionController[];
   session(key: string): SessionController | undefined;
   startSession(agentId: string): Promise<string>;
-  prompt(key: string, text: string): Promise<unknown>;
+  /** Sends (or queues) a prompt with what the person attached to it. */
+  prompt(key: string, text: string, context?: ContextItem[]): Promise<unknown>;
+  /** Files and symbols of the workspace matching an @-mention. */
+  searchMentions(query: string): Promise<MentionItem[]>;
+  /** The active editor's file, selection or problems as an attachment (undefined: nothing to attach; the person is told). */
+  contextFromEditor(what: 'file' | 'selection' | 'diagnostics'): Promise<{ item: ContextItem; label: string } | undefined>;
   cancel(key: string): Promise<void>;
   answerPermission(key: string, permissionId: string, optionId: string, by: 'person' | 'api', grant?: 'session' | 'workspace' | 'always'): boolean;
   closeSession(key: string): Promise<void>;
@@ -47,6 +53,8 @@ export function summarize(c: SessionController): SessionSummary {
 /** Feeds one session webview (view or panel). */
 export class SessionSurface {
   private ready = false;
+  /** Attachments that arrived before the page was ready. */
+  private readonly pendingContext: { item: ContextItem; label: string }[] = [];
   private batch: SessionPatch[] = [];
   private batchRev = 0;
   private flushTimer: NodeJS.Timeout | undefined;
@@ -94,6 +102,12 @@ export class SessionSurface {
   onSessionsChange(): void {
     if (this.currentKey && !this.host.session(this.currentKey)) this.currentKey = this.host.sessions().at(-1)?.state.key;
     this.postSnapshot();
+  }
+
+  /** Hands the page something to attach to its next prompt (kept until the page is ready for it). */
+  addContext(item: ContextItem, label: string): void {
+    if (this.ready) this.post({ type: 'contextItem', item, label });
+    else this.pendingContext.push({ item, label });
   }
 
   /** Agents changed (settings). */
@@ -157,6 +171,7 @@ export class SessionSurface {
         this.ready = true;
         if (!this.currentKey) this.currentKey = this.host.sessions().at(-1)?.state.key;
         this.postSnapshot();
+        for (const c of this.pendingContext.splice(0)) this.post({ type: 'contextItem', ...c });
         return;
       case 'requestSnapshot':
         this.postSnapshot();
@@ -174,7 +189,29 @@ export class SessionSurface {
         if (this.host.session(m.key)) this.host.openInTab(m.key);
         return;
       case 'prompt':
-        await this.host.prompt(m.key, m.text);
+        try {
+          await this.host.prompt(m.key, m.text, m.context);
+        } catch (err) {
+          // The text and what went with it go back into the box: a refused prompt loses nothing.
+          const reason = err instanceof Error ? err.message : String(err);
+          this.post({ type: 'promptRefused', text: m.text, reason });
+          throw err;
+        }
+        return;
+      case 'searchMentions':
+        this.post({ type: 'mentionResults', requestId: m.requestId, items: await this.host.searchMentions(m.query) });
+        return;
+      case 'addContext': {
+        const added = await this.host.contextFromEditor(m.what);
+        if (added) this.addContext(added.item, added.label);
+        return;
+      }
+      case 'setConfigOption':
+        try {
+          await this.host.session(m.key)?.setConfigOption(m.configId, m.value);
+        } catch (err) {
+          void vscode.window.showWarningMessage(`The option could not be changed: ${err instanceof Error ? err.message : String(err)}`);
+        }
         return;
       case 'cancel':
         await this.host.cancel(m.key);

@@ -1,0 +1,89 @@
+import assert from 'node:assert/strict';
+import { endedState, snapshot } from './fixtures';
+import { type Harness, mount } from './harness';
+
+describe('composer: slash commands, @-mentions, attachments, config pickers', () => {
+  let h: Harness;
+  afterEach(() => h?.dispose());
+
+  function setup(extra: Partial<ReturnType<typeof endedState>> = {}) {
+    h = mount();
+    h.host.send(snapshot({ ...endedState(), ...extra }));
+    const input = h.$('.prompt-input') as HTMLElement & { value?: string };
+    const type = (text: string) => {
+      input.value = text;
+      input.dispatchEvent(new h.dom.window.Event('input', { bubbles: true }));
+    };
+    const key = (k: string) => input.dispatchEvent(new h.dom.window.KeyboardEvent('keydown', { bubbles: true, cancelable: true, key: k }));
+    return { input, type, key };
+  }
+
+  it('completes the agent\'s slash commands after a / at the start', () => {
+    const { input, type, key } = setup({ availableCommands: [{ name: 'review', description: 'Review the diff' }, { name: 'reset', description: 'Start over' }, { name: 'plan', description: 'Plan' }] });
+    type('/re');
+    assert.deepEqual(h.$$('.suggest-item .suggest-label').map((e) => e.textContent), ['/review', '/reset']);
+    key('ArrowDown');
+    assert.equal(h.$('.suggest-item.active .suggest-label')?.textContent, '/reset');
+    key('Enter');
+    assert.equal(input.value, '/reset ');
+    assert.ok(h.$('.suggest')!.hidden, 'the list closes');
+    assert.deepEqual(h.host.ofType('prompt'), [], 'accepting a suggestion does not send');
+    type('no slash here /re');
+    assert.ok(h.$('.suggest')!.hidden);
+  });
+
+  it('asks the extension for @-mentions, attaches the chosen file as a chip and sends it with the prompt', () => {
+    const { input, type, key } = setup();
+    type('look at @gree');
+    const search = h.host.ofType('searchMentions').at(-1)!;
+    assert.equal(search.query, 'gree');
+    // An older answer is ignored; the current one is listed.
+    h.host.send({ type: 'mentionResults', requestId: search.requestId - 1, items: [{ item: { kind: 'file', path: '/w/old.ts' }, label: 'old.ts' }] });
+    assert.ok(h.$('.suggest')!.hidden);
+    h.host.send({
+      type: 'mentionResults', requestId: search.requestId,
+      items: [
+        { item: { kind: 'file', path: '/w/src/greet.ts' }, label: 'greet.ts', detail: 'src/greet.ts' },
+        { item: { kind: 'symbol', path: '/w/src/greet.ts', name: 'greet', startLine: 3, endLine: 9 }, label: 'greet', detail: 'Function · src/greet.ts:3' },
+      ],
+    });
+    assert.deepEqual(h.$$('.suggest-item .suggest-label').map((e) => e.textContent), ['greet.ts', '# greet']);
+    key('Enter');
+    assert.equal(input.value, 'look at @greet.ts ');
+    assert.deepEqual(h.$$('.chip .chip-label').map((e) => e.textContent), ['greet.ts']);
+    // A selection from the editor arrives as a chip too; removing one drops it.
+    h.host.send({ type: 'contextItem', item: { kind: 'selection', path: '/w/src/a.ts', startLine: 2, endLine: 4, text: 'x' }, label: 'src/a.ts:2-4' });
+    h.host.send({ type: 'contextItem', item: { kind: 'diagnostics', count: 1, text: 'Problems' }, label: '1 problem' });
+    assert.equal(h.$$('.chips .chip').length, 3);
+    (h.$$('.chips .chip-remove')[2] as HTMLElement).click();
+    key('Enter');
+    assert.deepEqual(h.host.ofType('prompt').at(-1), {
+      type: 'prompt', key: 's1', text: 'look at @greet.ts',
+      context: [{ kind: 'file', path: '/w/src/greet.ts' }, { kind: 'selection', path: '/w/src/a.ts', startLine: 2, endLine: 4, text: 'x' }],
+    });
+    assert.ok(h.$('.chips')!.hidden, 'the chips go with the prompt');
+  });
+
+  it('shows what went with a prompt in the thread, and the agent\'s config options as pickers', () => {
+    setup({
+      configOptions: [
+        { id: 'model', name: 'Model', type: 'select', currentValue: 'a', options: [{ value: 'a', name: 'Model A' }, { value: 'b', name: 'Model B', group: 'Fast' }] },
+        { id: 'explain', name: 'Explain steps', type: 'boolean', currentValue: false },
+      ],
+    });
+    h.host.send({ type: 'patches', key: 's1', rev: h.app.currentState!.rev + 1, patches: [{ op: 'entry', entry: { kind: 'user', id: 'e20', text: 'with context', context: ['src/a.ts:2-4', 'greet.ts'] } }] });
+    h.frame();
+    assert.deepEqual(h.$$('[data-entry-id="e20"] .user-context .chip-label').map((e) => e.textContent), ['src/a.ts:2-4', 'greet.ts']);
+    const select = h.$('.config-select[data-config-id="model"]') as HTMLElement & { value?: string };
+    assert.deepEqual(h.$$('.config-select vscode-option').map((o) => o.textContent), ['Model A', 'Fast: Model B']);
+    select.value = 'b';
+    select.dispatchEvent(new h.dom.window.Event('change'));
+    const box = h.$('.config-checkbox') as HTMLInputElement;
+    box.checked = true;
+    box.dispatchEvent(new h.dom.window.Event('change'));
+    assert.deepEqual(h.host.ofType('setConfigOption'), [
+      { type: 'setConfigOption', key: 's1', configId: 'model', value: 'b' },
+      { type: 'setConfigOption', key: 's1', configId: 'explain', value: true },
+    ]);
+  });
+});
