@@ -18,6 +18,7 @@ import type { SpanRecord } from './trace/otlp';
 import type { DelegatedTask } from './a2a/remote';
 import type { EntrySummary } from './acp/inspector';
 import type { CapabilityRow } from './acp/capabilities';
+import type { AgentVersionCapabilities } from './acp/capabilityBook';
 import type { JournalEntry } from './acp/session/journal';
 import type { ContextItem } from './acp/promptContext';
 
@@ -60,12 +61,19 @@ export interface SwitchboardApi {
    */
   prompt(sessionKey: string, text: string): Promise<{ stopReason: string }>;
   /**
-   * Sends `text` (with `context`: files, a selection, symbols, problems, images — see
-   * src/acp/promptContext.ts) as the sidebar does: at once when the session is ready, else queued until the
+   * Sends `text` as the sidebar does: at once when the session is ready, else queued until the
    * running turn ends (`state.queued` lists what waits; Stop takes it back out into notices).
    * @throws Error when the session is starting, stopping, closed or failed.
    */
-  send(sessionKey: string, text: string, context?: ContextItem[]): Promise<'sent' | 'queued'>;
+  send(sessionKey: string, text: string): 'sent' | 'queued';
+  /**
+   * {@link send} with attachments (files, a selection, symbols, problems, images; see
+   * src/acp/promptContext.ts). They are checked at once (zod shape; paths inside the workspace, with
+   * symlinks resolved; images only for agents that take them) and read when the turn starts.
+   * @throws Error for a malformed item, a path outside the workspace, an image the agent cannot
+   *   take, or a session that cannot take prompts.
+   */
+  sendWithContext(sessionKey: string, text: string, context: ContextItem[]): Promise<'sent' | 'queued'>;
   /**
    * Sets one of the agent's configuration options (`session(key).configOptions`, ACP
    * `session/set_config_option`): a value id for a select option, true/false for a boolean one.
@@ -132,6 +140,11 @@ export interface SwitchboardApi {
    * exercised on the wire and what failed (the inspector's Capabilities tab).
    */
   capabilities(sessionKey: string): CapabilityRow[];
+  /**
+   * Each version of agent `agentId` this person has run: what it declared at its latest
+   * `initialize`, and how often each capability was exercised and failed over all its sessions.
+   */
+  agentCapabilities(agentId: string): AgentVersionCapabilities[];
   /** Closes a session and ends its agent and terminals. */
   closeSession(sessionKey: string): Promise<void>;
   /** Every journaled session (this window's and earlier ones'), most recently updated first. */

@@ -3,7 +3,9 @@
  * session model, terminals and file checks are vscode-free; this file wires them to the editor
  * (settings, workspace folders, trust, the sidebar, commands) and implements the public API.
  */
+import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { isWithin } from './fs/containment';
 import { SessionManager } from './acp/sessionManager';
 import { SessionTerminals } from './acp/sessionTerminals';
 import type { SessionController } from './acp/sessionController';
@@ -13,15 +15,8 @@ import { mergePaths, readLoginShellPath } from './config/loginPath';
 import { onDidChangeSettings, readSettings } from './config/vscodeSettings';
 import { EditorFiles, readCurrentText } from './fs/vscodeFiles';
 import { AuditLog } from './policy/audit';
-import { toOtlpJson } from './trace/otlp';
-import { OtlpReceiver } from './trace/receiver';
-import { TraceStore } from './trace/store';
-import { Tracing } from './trace/tracing';
-import { McpSpans, mcpTraceKey } from './trace/mcpSpans';
 import { parseMcpNode } from './views/mcpTree';
-import { TracePanels } from './views/trace/panel';
-import { TraceForwarder } from './trace/forwarder';
-import { TraceArchive } from './trace/archive';
+import { TracingCenter } from './views/tracingCenter';
 import { RemoteAgentsCenter } from './views/remoteAgents';
 import { InspectorPanels } from './views/inspector/panel';
 import { sessionToJson, sessionToMarkdown } from './acp/session/export';
@@ -35,7 +30,8 @@ import { SessionJournal } from './acp/session/journal';
 import { AgentRegistryCenter } from './views/agentRegistry';
 import { AgentLogin } from './views/agentLogin';
 import { PromptContextCenter } from './views/promptContext';
-import { buildPromptContext, type ContextItem } from './acp/promptContext';
+import { CapabilityBook, capabilitiesMarkdown } from './acp/capabilityBook';
+import { buildPromptContext, ContextItemSchema, type ContextItem } from './acp/promptContext';
 import { showTerminal } from './views/terminalView';
 import { ApprovalsTree, GrantsTree } from './views/policyViews';
 import { ConflictCenter } from './views/conflicts';
@@ -56,6 +52,8 @@ export class App implements vscode.Disposable {
   readonly sessionPanels: SessionPanels;
   readonly sessionsCenter: SessionsCenter;
   private readonly promptContext: PromptContextCenter;
+  /** Every agent version's capability matrix, across sessions and windows. */
+  readonly capabilityBook: CapabilityBook;
   readonly policy: EffectPolicy;
   readonly conflicts: ConflictCenter;
   readonly review: ReviewCenter;
@@ -69,17 +67,8 @@ export class App implements vscode.Disposable {
   private agentCache: ResolvedAgent[] | undefined;
   /** The login shell's PATH once read (null: it could not be), for agents a desktop-launched editor would not find. */
   private loginPath: string | null | undefined;
-  /** Our spans and the agents' (through the OTLP receiver), by session. */
-  readonly traces = new TraceStore();
-  private readonly tracing: Tracing;
-  // A session's agent may only add to its own session's traces; MCP servers (shared) join by trace id.
-  // Each sender adds only to its own traces: a session's agent to its session's, an MCP server we
-  // launched to the server's own trace (`mcp:<id>`, the store key of that trace).
-  private readonly otlp = new OtlpReceiver({ onSpans: (spans, sender) => ({ refused: this.traces.addFrom(sender.startsWith('session:') ? sender.slice('session:'.length) : sender, spans) }) });
-  private readonly mcpSpans: McpSpans;
-  private readonly tracePanels: TracePanels;
-  private forwarder: TraceForwarder | undefined;
-  private readonly archive: TraceArchive;
+  /** Spans, the OTLP receiver, trace panels, export and saved traces. */
+  readonly tracing: TracingCenter;
   private readonly auditPath: vscode.Uri;
   readonly remoteAgents: RemoteAgentsCenter;
   private readonly inspectors: InspectorPanels;
@@ -107,15 +96,21 @@ export class App implements vscode.Disposable {
     });
     const roots = () => (vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.fsPath);
     this.conflicts = new ConflictCenter(vscode.Uri.joinPath(context.storageUri ?? context.globalStorageUri, 'merges'));
-    this.tracing = new Tracing(this.traces, version);
-    this.mcpSpans = new McpSpans(this.tracing);
+    this.auditPath = vscode.Uri.joinPath(context.storageUri ?? context.globalStorageUri, 'audit.jsonl');
+    this.tracing = new TracingCenter(context.extensionUri, {
+      archiveDir: vscode.Uri.joinPath(context.storageUri ?? context.globalStorageUri, 'traces').fsPath,
+      version,
+      mcpServerName: (serverId) => this.mcp.host.list().find((x) => x.definition.id === serverId)?.definition.name ?? serverId,
+      sessionInView: () => this.sessionInView()?.state.key,
+      showSession: (key) => this.view.show(key),
+      revealToolCall: (key, toolCallId) => this.review.revealToolCall(key, toolCallId),
+      openAuditRecord: (hash) => this.openAuditRecord(hash),
+      log: (m) => this.log.warn(m),
+    });
     this.mcp = new McpCenter(context, (m) => this.log.warn(m), (e) => this.audit.append(e), {
-      tracer: this.mcpSpans,
+      tracer: this.tracing.mcpSpans,
       // A fresh token for each start: a stopped server's token stops working.
-      otelEnv: (serverId) => {
-        this.otlp.revoke(mcpTraceKey(serverId));
-        return this.receiverEnv(mcpTraceKey(serverId));
-      },
+      otelEnv: (serverId) => this.tracing.mcpServerEnv(serverId),
     });
     this.editorMcp = new EditorMcpServer(
       new VscodeLanguagePort(roots),
@@ -134,26 +129,19 @@ export class App implements vscode.Disposable {
         },
       },
     );
-    this.auditPath = vscode.Uri.joinPath(context.storageUri ?? context.globalStorageUri, 'audit.jsonl');
-    this.archive = new TraceArchive(vscode.Uri.joinPath(context.storageUri ?? context.globalStorageUri, 'traces').fsPath);
-    this.tracePanels = new TracePanels(context.extensionUri, this.traces, {
-      showSession: (key) => this.view.show(key),
-      revealToolCall: (key, toolCallId) => this.review.revealToolCall(key, toolCallId),
-      openAuditRecord: (hash) => this.openAuditRecord(hash),
-      exportTrace: (key) => this.exportTrace(key),
-      log: (m) => this.log.warn(m),
-    });
     this.inspectors = new InspectorPanels(context.extensionUri, (m) => this.log.warn(m));
     this.remoteAgents = new RemoteAgentsCenter(context, {
-      tracing: this.tracing,
+      tracing: this.tracing.tracing,
       audit: (e) => this.audit.append(e),
-      showTrace: (key, title) => this.tracePanels.show(key, title),
+      showTrace: (key, title) => this.tracing.panels.show(key, title),
       log: (m) => this.log.warn(m),
     });
     this.review = new ReviewCenter((key) => this.manager.get(key)?.state.agentName ?? 'closed session', roots);
     this.journal = new SessionJournal(vscode.Uri.joinPath(context.storageUri ?? context.globalStorageUri, 'sessions').fsPath, (m) => this.log.warn(m));
+    this.capabilityBook = new CapabilityBook(vscode.Uri.joinPath(context.globalStorageUri, 'capabilities.json').fsPath, (m) => this.log.warn(m));
     this.manager = new SessionManager({
       journal: this.journal,
+      capabilities: this.capabilityBook,
       agents: () => this.resolvedAgents(),
       // Agents see the login shell's PATH too: what found them must also be there for what they start.
       baseEnv: () => this.agentBaseEnv(),
@@ -177,9 +165,9 @@ export class App implements vscode.Disposable {
       },
       onStderr: (agentId, text) => this.log.info(`[${agentId} stderr] ${text.trimEnd()}`),
       policy: this.policy,
-      tracing: this.tracing,
+      tracing: this.tracing.tracing,
       // Agents that export OpenTelemetry send their spans to our receiver, under the session's trace.
-      otelEnv: (key) => this.receiverEnv(`session:${key}`),
+      otelEnv: (key) => this.tracing.receiverEnv(`session:${key}`),
     });
     const sessionHost = {
       agents: () => this.agents(),
@@ -187,10 +175,7 @@ export class App implements vscode.Disposable {
       session: (key: string) => this.manager.get(key),
       startSession: (agentId: string) => this.startSession(agentId),
       // The sidebar sends, or queues while a turn runs (the API's prompt() still waits for its turn).
-      prompt: async (key: string, text: string, context?: ContextItem[]) => {
-        const c = this.session(key);
-        return c.send(text, context?.length ? await buildPromptContext(context, c.state.promptCapabilities, this.promptContext) : undefined);
-      },
+      prompt: (key: string, text: string, context?: ContextItem[]) => this.sendWithContext(key, text, context),
       searchMentions: (query: string) => this.promptContext.searchMentions(query),
       contextFromEditor: (what: 'file' | 'selection' | 'diagnostics') => this.promptContext.fromEditor(what),
       cancel: (key: string) => this.cancel(key),
@@ -213,18 +198,11 @@ export class App implements vscode.Disposable {
       agents: () => this.resolvedAgents().filter((a) => a.available),
       closeSession: (key) => this.closeSession(key),
       cwd: () => vscode.workspace.workspaceFolders?.[0]?.uri.fsPath,
+      within: (folder) => (vscode.workspace.workspaceFolders ?? []).some((f) => isWithin(f.uri.fsPath, path.resolve(folder))),
       log: (m) => this.log.warn(m),
     });
     this.disposables.push(
-      { dispose: () => this.otlp.dispose() },
-      { dispose: () => this.mcpSpans.dispose() },
-      { dispose: () => void this.tracing.dispose() },
-      vscode.commands.registerCommand('agentSwitchboard.exportTrace', (key?: unknown) => this.exportTrace(typeof key === 'string' ? key : undefined)),
-      // A reopened saved trace was exported when it happened; it is not sent again.
-      { dispose: this.traces.onDidChange((key, spans) => !key.startsWith('saved:') && this.forwarder?.add(spans)) },
-      { dispose: () => this.forwarder?.dispose() },
-      vscode.workspace.onDidChangeConfiguration((e) => e.affectsConfiguration('agentSwitchboard.tracing.exportEndpoint') && this.configureExport()),
-      vscode.commands.registerCommand('agentSwitchboard.openSavedTrace', (file?: unknown) => this.openSavedTrace(typeof file === 'string' ? file : undefined)),
+      this.tracing,
       vscode.commands.registerCommand('agentSwitchboard.showTrace', (key?: unknown) => this.showTrace(typeof key === 'string' ? key : undefined)),
       vscode.commands.registerCommand('agentSwitchboard.showInspector', (key?: unknown) => this.showInspector(typeof key === 'string' ? key : undefined)),
       vscode.commands.registerCommand('agentSwitchboard.exportSession', (key?: unknown, format?: unknown, fileContents?: unknown) =>
@@ -232,12 +210,7 @@ export class App implements vscode.Disposable {
       ),
       this.inspectors,
       // The trace of the requests the person (Run Tool) and MCP Apps sent to a server.
-      vscode.commands.registerCommand('agentSwitchboard.mcp.showTrace', (n: unknown) => {
-        const node = parseMcpNode(n);
-        const name = this.mcp.host.list().find((s) => s.definition.id === node.serverId)?.definition.name ?? node.serverId;
-        this.tracePanels.show(mcpTraceKey(node.serverId), `MCP server ${name}`);
-      }),
-      this.tracePanels,
+      vscode.commands.registerCommand('agentSwitchboard.mcp.showTrace', (n: unknown) => this.tracing.showMcpTrace(parseMcpNode(n).serverId)),
       this.remoteAgents,
       this.conflicts,
       this.review,
@@ -257,15 +230,19 @@ export class App implements vscode.Disposable {
       vscode.window.registerWebviewViewProvider(SESSION_VIEW_ID, this.view),
       this.manager.onDidChangeSession((c) => {
         const state = this.manager.get(c.key)?.state;
-        if (state) this.review.onSessionPatches(state, c.patches);
+        // A replayed history (session/load) is not a change happening now: nothing to review.
+        if (state && !c.replay) this.review.onSessionPatches(state, c.patches);
         this.view.onSessionChange(c);
         this.sessionPanels.onSessionChange(c);
         this.notifyPermission(c.key, c.patches);
       }),
+      this.manager.onDidCloseSession(({ key, state }) => this.sessionClosed(key, state.agentName)),
       this.manager.onDidChangeSessions(() => {
         this.view.onSessionsChange();
         this.sessionPanels.onSessionsChange();
+        this.capabilityBook.save();
       }),
+      vscode.commands.registerCommand('agentSwitchboard.showAgentCapabilities', (arg?: unknown) => this.showAgentCapabilities(arg)),
       this.mcp.onDidChangeCatalog(({ definition, description }) => {
         // ACP cannot take a server back from a running agent: the session is told instead.
         for (const [key, ids] of this.mcpGiven) {
@@ -283,10 +260,12 @@ export class App implements vscode.Disposable {
       vscode.window.registerTreeDataProvider('agentSwitchboard.grants', this.track(new GrantsTree(this.policy))),
       ...registerCommands(this),
     );
-    this.configureExport();
-    // The sessions the last window had open come back as transcripts (Resume takes them up again).
-    const restored = this.sessionsCenter.restoreOpen();
-    if (restored) this.log.info(`Restored ${restored} session transcript${restored > 1 ? 's' : ''} from the journal.`);
+    // The sessions the last window had open come back as transcripts (Resume takes them up again),
+    // after activation: replaying a long journal must not hold up the extension host's start.
+    setImmediate(() => {
+      const restored = this.sessionsCenter.restoreOpen();
+      if (restored) this.log.info(`Restored ${restored} session transcript${restored > 1 ? 's' : ''} from the journal.`);
+    });
     // Read once, in the background: agents are resolved again when it arrives.
     void readLoginShellPath().then((p) => {
       this.loginPath = p ?? null;
@@ -359,6 +338,19 @@ export class App implements vscode.Disposable {
     }
   }
 
+  /**
+   * Sends (or queues) `text` with its attachments. They are checked now (a path outside the
+   * workspace, an image for an agent that takes none: refused, nothing sent) and read again when
+   * the turn starts, so a queued prompt carries the files as they are then.
+   */
+  private async sendWithContext(key: string, text: string, context?: ContextItem[]): Promise<'sent' | 'queued'> {
+    const c = this.session(key);
+    if (!context?.length) return c.send(text);
+    const build = () => buildPromptContext(context, c.state.promptCapabilities, this.promptContext);
+    const { labels } = await build();
+    return c.send(text, { labels, blocks: async () => (await build()).blocks });
+  }
+
   private session(key: string): SessionController {
     const c = this.manager.get(key);
     if (!c) throw new Error(`No session "${key}".`);
@@ -415,55 +407,16 @@ export class App implements vscode.Disposable {
     // Closed by the person (or the API): not shown again after a reload, still in the history.
     const journalId = this.manager.journalIdOf(key);
     if (journalId) this.journal.setOpen(journalId, false);
+    await this.manager.close(key);
+  }
+
+  /** A session left the list (closed, replaced when taken up again, or at window end): its tokens and trace go. */
+  private sessionClosed(key: string, agentName: string): void {
     this.editorMcp.revoke(key);
     this.mcpGiven.delete(key);
-    const c = this.manager.get(key);
-    await this.manager.close(key);
-    // The agent is gone: its receiver token goes with it.
-    this.otlp.revoke(`session:${key}`);
     this.terminals.delete(key);
-    if (c) {
-      this.saveTrace(key, `${c.state.agentName} ${key}`);
-      // Saved on disk now; a closed session's spans need not stay in memory.
-      this.traces.drop(key);
-    }
-  }
-
-  /** Keeps a closed session's trace in the extension's storage (Open Saved Trace… shows it again). */
-  private saveTrace(key: string, title: string): void {
-    // A transcript shown from the journal has no spans of this window.
-    if (!this.traces.spans(key).length) return;
-    try {
-      this.archive.save(title, this.traces.spans(key));
-    } catch (err) {
-      this.log.warn(`The trace of ${title} could not be saved: ${err instanceof Error ? err.message : String(err)}`);
-    }
-  }
-
-  /** Picks a saved trace and opens it in the trace panel. @returns the key it was loaded under. */
-  private async openSavedTrace(file?: string): Promise<string | undefined> {
-    const saved = this.archive.list();
-    let chosen = file;
-    if (!chosen) {
-      const pick = await vscode.window.showQuickPick(
-        saved.map((t) => ({ label: t.title, description: `${t.spans} spans`, detail: t.savedAt, file: t.file })),
-        { title: 'Open a saved session trace', placeHolder: 'Traces of closed sessions, newest first' },
-      );
-      chosen = pick?.file;
-    }
-    if (!chosen) return undefined;
-    let spans;
-    try {
-      spans = this.archive.load(chosen);
-    } catch (err) {
-      void vscode.window.showWarningMessage(`That trace could not be read: ${err instanceof Error ? err.message : String(err)}`);
-      return undefined;
-    }
-    const key = `saved:${chosen}`;
-    for (const traceId of new Set(spans.map((s) => s.traceId))) this.traces.claim(key, traceId);
-    this.traces.add(spans);
-    this.tracePanels.show(key, saved.find((t) => t.file === chosen)?.title ?? 'saved trace');
-    return key;
+    // The agent is gone: its receiver token goes with it; its trace is saved and leaves memory.
+    this.tracing.sessionClosed(key, `${agentName} ${key}`);
   }
 
   showTerminal(key: string, terminalId: string): void {
@@ -502,10 +455,8 @@ export class App implements vscode.Disposable {
       agents: () => this.agents(),
       startSession: ({ agentId, cwd }) => this.startSession(agentId, cwd),
       prompt: (key, text) => this.prompt(key, text),
-      send: async (key, text, context) => {
-        const c = this.session(key);
-        return c.send(text, context?.length ? await buildPromptContext(context, c.state.promptCapabilities, this.promptContext) : undefined);
-      },
+      send: (key, text) => this.session(key).send(text),
+      sendWithContext: (key, text, context) => this.sendWithContext(key, text, ContextItemSchema.array().max(50).parse(context)),
       setMode: (key, modeId) => this.session(key).setMode(modeId),
       setConfigOption: (key, configId, value) => this.session(key).setConfigOption(configId, value),
       cancel: (key) => this.cancel(key),
@@ -535,9 +486,10 @@ export class App implements vscode.Disposable {
       changes: (sessionKey) =>
         this.review.model.turns(sessionKey).map((t) => ({ ...t, files: t.files.map(({ base, ...f }) => structuredClone({ ...f, base: { text: base.text } })) })),
       revokeGrant: (id) => this.policy.revokeGrant(id, 'api'),
-      traceSpans: (sessionKey) => structuredClone(this.traces.spans(sessionKey)),
+      traceSpans: (sessionKey) => structuredClone(this.tracing.traces.spans(sessionKey)),
       remoteAgents: () => structuredClone(this.remoteAgents.list()),
       capabilities: (key) => this.manager.get(key)?.capabilities?.rows() ?? [],
+      agentCapabilities: (agentId) => structuredClone(this.capabilityBook.list(agentId)),
       protocolLog: (key) => {
         const log = this.manager.get(key)?.protocol;
         return log ? log.all().map((e) => log.summary(e)) : [];
@@ -552,6 +504,7 @@ export class App implements vscode.Disposable {
         return this.sessionsCenter.resume({ kind: 'listed', agentId: target.agentId, sessionId: target.sessionId, cwd });
       },
       agentSessions: async (agentId) => {
+        if (!vscode.workspace.isTrusted) throw new Error('Agent Switchboard starts agents only in a trusted workspace.');
         const cwd = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
         if (!cwd) throw new Error('Open a folder first.');
         const r = await this.manager.listAgentSessions(agentId, cwd);
@@ -559,36 +512,6 @@ export class App implements vscode.Disposable {
         return structuredClone(r);
       },
     };
-  }
-
-  /** Starts (or stops) live export to the collector named in `agentSwitchboard.tracing.exportEndpoint`. */
-  private configureExport(): void {
-    this.forwarder?.dispose();
-    this.forwarder = undefined;
-    const url = vscode.workspace.getConfiguration('agentSwitchboard').get<string>('tracing.exportEndpoint', '').trim();
-    if (!url) return;
-    try {
-      this.forwarder = new TraceForwarder({ url, log: (m) => this.log.warn(m) });
-      this.log.info(`Exporting traces to ${url}.`);
-    } catch (err) {
-      void vscode.window.showWarningMessage(`agentSwitchboard.tracing.exportEndpoint: ${err instanceof Error ? err.message : String(err)}`);
-    }
-  }
-
-  /**
-   * The variables that point a launched agent's or MCP server's OpenTelemetry exporter at our
-   * receiver, with a token of `sender`'s own; undefined when turned off or the receiver cannot start.
-   */
-  private async receiverEnv(sender: string): Promise<Record<string, string> | undefined> {
-    if (!vscode.workspace.getConfiguration('agentSwitchboard').get<boolean>('tracing.receiveAgentSpans', true)) return undefined;
-    try {
-      await this.otlp.start();
-      return { ...this.otlp.exporterEnv(sender) };
-    } catch (err) {
-      // Tracing must never keep a session or a server from starting.
-      this.log.warn(`The OpenTelemetry receiver could not start; ${sender} gets no tracing variables: ${err instanceof Error ? err.message : String(err)}`);
-      return undefined;
-    }
   }
 
   /**
@@ -621,6 +544,26 @@ export class App implements vscode.Disposable {
     return key ? this.manager.get(key) : (this.view.current && this.manager.get(this.view.current)) || this.manager.list().at(-1);
   }
 
+  /**
+   * Opens an agent's capability matrix per version (declared, exercised, failed, over all its
+   * sessions) as Markdown. `arg`: an agent id or a Sessions view agent node; asked for otherwise.
+   * @returns the Markdown, or undefined when no agent was chosen.
+   */
+  private async showAgentCapabilities(arg?: unknown): Promise<string | undefined> {
+    let agentId = typeof arg === 'string' ? arg : arg && typeof arg === 'object' && typeof (arg as { agentId?: unknown }).agentId === 'string' ? (arg as { agentId: string }).agentId : undefined;
+    // The configured name wins over the name the agent gave in `initialize`.
+    const known = new Map([...this.capabilityBook.list().map((v) => [v.agentId, v.name] as const), ...this.resolvedAgents().map((a) => [a.id, a.name] as const)]);
+    if (!agentId) {
+      const pick = await vscode.window.showQuickPick([...known].map(([id, name]) => ({ label: name, description: id, id })), { title: 'Capabilities of which agent?' });
+      agentId = pick?.id;
+    }
+    if (!agentId) return undefined;
+    const text = capabilitiesMarkdown(known.get(agentId) ?? agentId, this.capabilityBook.list(agentId));
+    const doc = await vscode.workspace.openTextDocument({ content: text, language: 'markdown' });
+    await vscode.window.showTextDocument(doc, { preview: true });
+    return text;
+  }
+
   /** Opens the protocol inspector of a session (the one in view without a key). @returns whether it opened. */
   private showInspector(key?: string): boolean {
     const c = this.sessionInView(key);
@@ -642,7 +585,7 @@ export class App implements vscode.Disposable {
       void vscode.window.showInformationMessage('Start a session first; its trace appears as it runs.');
       return false;
     }
-    this.tracePanels.show(c.state.key, `${c.state.agentName} (${c.state.key})`);
+    this.tracing.panels.show(c.state.key, `${c.state.agentName} (${c.state.key})`);
     return true;
   }
 
@@ -665,25 +608,12 @@ export class App implements vscode.Disposable {
     }
   }
 
-  /**
-   * Opens a session's trace (ours and the agent's spans) as an OTLP/HTTP JSON export request in an
-   * untitled document, ready to save or send to a collector. Without a key, the session in view.
-   */
-  private async exportTrace(key?: string): Promise<unknown> {
-    const sessionKey = key ?? this.manager.list().at(-1)?.state.key;
-    if (!sessionKey) return void vscode.window.showInformationMessage('There is no session to export a trace of.');
-    const body = toOtlpJson(this.traces.spans(sessionKey));
-    const doc = await vscode.workspace.openTextDocument({ language: 'json', content: JSON.stringify(body, null, 2) });
-    await vscode.window.showTextDocument(doc, { preview: false });
-    return body;
-  }
-
   dispose(): void {
-    // The window is closing: the traces of open sessions are kept too (synchronously).
-    for (const c of this.manager.list()) this.saveTrace(c.state.key, `${c.state.agentName} ${c.state.key}`);
     // Agents and terminals are process groups: end them all, even though we cannot await here.
+    // Each session leaves the list synchronously first, so its trace is saved (sessionClosed).
     void this.manager.dispose();
-    this.journal.flush();
+    this.journal.flush(true);
+    this.capabilityBook.save();
     this.disposables.forEach((d) => d.dispose());
   }
 }

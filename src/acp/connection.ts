@@ -19,6 +19,8 @@ import { buildClientApp, type SessionHandlers } from './clientHandlers';
 export const CLIENT_CAPABILITIES: acp.ClientCapabilities = {
   fs: { readTextFile: true, writeTextFile: true },
   terminal: true,
+  // We run `type: "terminal"` auth methods in a VS Code terminal (Log In to Agent…).
+  auth: { terminal: true },
 };
 
 /** Thrown when an agent cannot be started or never becomes ready; `view` is shown in the sidebar. */
@@ -244,10 +246,19 @@ export class AgentConnection {
     this.sessions.delete(sessionId);
   }
 
+  private readonly closers: (() => void)[] = [];
+
+  /** Runs `fn` when the connection is disposed (at once when it already is). */
+  whenDisposed(fn: () => void): void {
+    if (this.disposed) fn();
+    else this.closers.push(fn);
+  }
+
   /** Closes the connection and ends the agent's whole process group. */
   async dispose(): Promise<void> {
     if (this.disposed) return;
     this.disposed = true;
+    for (const fn of this.closers.splice(0)) fn();
     this.sessions.clear();
     this.conn.close();
     this.onDidDieEmitter.dispose();

@@ -12,11 +12,12 @@ import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { ContentBlock } from '@agentclientprotocol/sdk';
 import { z } from 'zod';
-import type { PromptContext } from './sessionController';
 import type { PromptCapabilitiesView } from './session/types';
 
 /** Largest file embedded in a prompt, in characters; a larger one is sent as a link. */
 export const MAX_EMBEDDED_CHARS = 256 * 1024;
+/** Largest selection or problems text attached, in characters (the editor cuts to this). */
+export const MAX_ATTACHED_TEXT = 200_000;
 /** Largest image accepted, in base64 characters (about 7.5 MB of image). */
 export const MAX_IMAGE_BASE64 = 10 * 1024 * 1024;
 const IMAGE_TYPES = ['image/png', 'image/jpeg', 'image/gif', 'image/webp'] as const;
@@ -25,19 +26,25 @@ const line = z.number().int().min(1).max(10_000_000);
 /** One attachment of a prompt, as the webview sends it (validated; paths are absolute). */
 export const ContextItemSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('file'), path: z.string().min(1).max(4096) }),
-  z.object({ kind: z.literal('selection'), path: z.string().min(1).max(4096), startLine: line, endLine: line, text: z.string().max(MAX_EMBEDDED_CHARS) }),
+  z.object({ kind: z.literal('selection'), path: z.string().min(1).max(4096), startLine: line, endLine: line, text: z.string().max(MAX_ATTACHED_TEXT) }),
   z.object({ kind: z.literal('symbol'), path: z.string().min(1).max(4096), name: z.string().min(1).max(500), startLine: line, endLine: line }),
-  z.object({ kind: z.literal('diagnostics'), path: z.string().max(4096).optional(), count: z.number().int().min(0), text: z.string().max(200_000) }),
-  z.object({ kind: z.literal('image'), name: z.string().max(500), mimeType: z.enum(IMAGE_TYPES), data: z.string().max(MAX_IMAGE_BASE64).regex(/^[A-Za-z0-9+/=]*$/) }),
+  z.object({ kind: z.literal('diagnostics'), path: z.string().max(4096).optional(), count: z.number().int().min(0), text: z.string().max(MAX_ATTACHED_TEXT) }),
+  z.object({ kind: z.literal('image'), name: z.string().max(500), mimeType: z.enum(IMAGE_TYPES), data: z.string().min(4).max(MAX_IMAGE_BASE64).regex(/^[A-Za-z0-9+/=]*$/) }),
 ]);
 export type ContextItem = z.infer<typeof ContextItemSchema>;
 
 /** What the builder needs from the editor. */
 export interface ContextPort {
-  /** True when `file` (absolute) is inside a workspace folder. */
-  within(file: string): boolean;
-  /** The text of `file` (the open document's, unsaved changes included), or undefined when unreadable. */
-  readText(file: string): Promise<string | undefined>;
+  /**
+   * `file` (absolute) with its symlinks resolved, when that lies inside a workspace folder.
+   * @throws Error naming the path when it does not (a symlink out of the workspace included).
+   */
+  contained(file: string): Promise<string>;
+  /**
+   * The text of `file` (the open document's, unsaved changes included), or undefined when it is
+   * larger than `maxChars`, not text, or unreadable (it is then sent as a link).
+   */
+  readText(file: string, maxChars: number): Promise<string | undefined>;
   /** `file` relative to its workspace folder, for labels. */
   relative(file: string): string;
 }
@@ -63,23 +70,29 @@ export function contextLabel(item: ContextItem, relative: (p: string) => string)
  * @throws Error (shown to the person; nothing is sent) when a path lies outside the workspace, a
  *   file cannot be read, or an image goes to an agent that takes none.
  */
-export async function buildPromptContext(items: readonly ContextItem[], caps: PromptCapabilitiesView | undefined, port: ContextPort): Promise<PromptContext> {
+export async function buildPromptContext(items: readonly ContextItem[], caps: PromptCapabilitiesView | undefined, port: ContextPort): Promise<{ blocks: ContentBlock[]; labels: string[] }> {
   const blocks: ContentBlock[] = [];
   const labels: string[] = [];
-  for (const item of items) {
-    if (item.kind !== 'image' && item.kind !== 'diagnostics' && !(path.isAbsolute(item.path) && port.within(item.path))) {
-      throw new Error(`${item.path} is outside the workspace; only workspace files can be attached to a prompt.`);
+  for (const raw of items) {
+    const item = { ...raw };
+    if (item.kind !== 'image' && item.path !== undefined) {
+      if (!path.isAbsolute(item.path)) throw new Error(`${item.path} is outside the workspace; only workspace files can be attached to a prompt.`);
+      // Symlinks are followed before the check: a link inside the workspace may point anywhere.
+      try {
+        item.path = await port.contained(item.path);
+      } catch {
+        throw new Error(`${item.path} is outside the workspace; only workspace files can be attached to a prompt.`);
+      }
     }
-    if (item.kind === 'diagnostics' && item.path && !port.within(item.path)) throw new Error(`${item.path} is outside the workspace.`);
     const label = contextLabel(item, port.relative);
     labels.push(label);
     switch (item.kind) {
       case 'file': {
         const uri = pathToFileURL(item.path).href;
-        const text = caps?.embeddedContext ? await port.readText(item.path) : undefined;
-        if (caps?.embeddedContext && text === undefined) throw new Error(`${label} could not be read.`);
-        if (text !== undefined && text.length <= MAX_EMBEDDED_CHARS) blocks.push({ type: 'resource', resource: { uri, text } });
-        else blocks.push({ type: 'resource_link', uri, name: path.basename(item.path), ...(text !== undefined ? { size: text.length } : {}) });
+        // Too large, binary or unreadable: the agent gets a link and can read it itself.
+        const text = caps?.embeddedContext ? await port.readText(item.path, MAX_EMBEDDED_CHARS) : undefined;
+        if (text !== undefined) blocks.push({ type: 'resource', resource: { uri, text } });
+        else blocks.push({ type: 'resource_link', uri, name: path.basename(item.path) });
         break;
       }
       case 'selection': {

@@ -52,6 +52,8 @@ export interface SessionChange {
   key: string;
   patches: SessionPatch[];
   rev: number;
+  /** True while the agent replays history (`session/load`): shown, but not happening now. */
+  replay?: boolean;
 }
 
 /** Owns one session's state and effects. */
@@ -95,6 +97,7 @@ export class SessionController implements SessionHandlers {
   }
 
   private recorder: ((action: SessionAction) => void) | undefined;
+  private replaying = false;
 
   /** Hands every action of this session to `record` (the session journal) before it is applied. */
   recordWith(record: (action: SessionAction) => void): void {
@@ -151,9 +154,12 @@ export class SessionController implements SessionHandlers {
     try {
       if (earlier) this.dispatch({ type: 'reattaching' });
       const servers = mcp?.servers ?? [];
+      // What a load replays is history: no audit records, review entries or spans of its own.
+      this.replaying = earlier?.how === 'load';
       const res = !earlier
         ? await connection.newSession(this.state.cwd, this, servers)
         : { sessionId: earlier.sessionId, ...((earlier.how === 'load' ? await connection.loadSession(earlier.sessionId, this.state.cwd, this, servers) : await connection.resumeSession(earlier.sessionId, this.state.cwd, this, servers)) ?? {}) };
+      this.replaying = false;
       this.dispatch({
         type: 'ready',
         sessionId: res.sessionId,
@@ -165,6 +171,7 @@ export class SessionController implements SessionHandlers {
       const notice = mcp && forwardNotice(mcp.report);
       if (notice) this.dispatch({ type: 'notice', severity: mcp.report.some((r) => !r.sent) ? 'warning' : 'info', text: notice });
     } catch (err) {
+      this.replaying = false;
       // "Authentication required" (-32000): say how the agent can be logged in.
       const methods = (err as { code?: unknown })?.code === -32000 ? (connection.init.authMethods ?? []) : [];
       const hint = methods.length ? ` ${this.state.agentName} needs a login first: run "Log In to Agent…" (it offers: ${methods.map((m) => m.name).join('; ')}), then start a new session.` : '';
@@ -191,6 +198,11 @@ export class SessionController implements SessionHandlers {
    * @throws Error when the session cannot take prompts (starting, closed, failed).
    */
   send(text: string, context?: PromptContext): 'sent' | 'queued' {
+    const status = this.state.status;
+    if (!this.currentTurn && status !== 'ready' && status !== 'prompting' && status !== 'cancelling') {
+      const why = { starting: 'is still starting', closed: 'was closed', error: 'is not running (see the error in the sidebar)' }[status as string] ?? `is ${status}`;
+      throw new Error(`Cannot send the prompt: the session with ${this.state.agentName} ${why}.`);
+    }
     if (this.currentTurn || this.state.status === 'prompting' || this.state.status === 'cancelling') {
       if (this.state.status === 'cancelling') throw new Error(`${this.state.agentName} is stopping its turn; send again when it has.`);
       this.queue.push({ text, context });
@@ -214,7 +226,10 @@ export class SessionController implements SessionHandlers {
     if (option.type === 'boolean' ? typeof value !== 'boolean' : typeof value !== 'string' || !option.options.some((o) => o.value === value)) {
       throw new Error(`"${String(value)}" is not a value ${this.state.agentName} offers for ${option.name}.`);
     }
-    this.dispatch({ type: 'configSet', configOptions: await this.conn.setConfigOption(sessionId, configId, value) });
+    const options = await this.conn.setConfigOption(sessionId, configId, value);
+    // An answer without the options keeps what we had, with the chosen value.
+    if (options.length) this.dispatch({ type: 'configSet', configOptions: options });
+    else this.dispatch({ type: 'update', update: { sessionUpdate: 'config_option_update', configOptions: (this.state.configOptions ?? []).map((o) => (o.id !== configId ? toAcpOption(o) : toAcpOption({ ...o, currentValue: value } as typeof o))) } });
   }
 
   /**
@@ -252,10 +267,23 @@ export class SessionController implements SessionHandlers {
       const why = { starting: 'is still starting', closed: 'was closed', error: 'is not running (see the error in the sidebar)' }[this.state.status as string] ?? `is ${this.state.status}`;
       throw new Error(`Cannot send the prompt: the session with ${this.state.agentName} ${why}.`);
     }
+    // Attachments are read now, as the turn starts (a queued prompt gets the files as they are then).
+    let blocks: acp.ContentBlock[] = [];
+    if (context) {
+      this.currentTurn = Promise.resolve({ stopReason: 'end_turn' } as acp.PromptResponse);
+      try {
+        blocks = await context.blocks();
+      } catch (err) {
+        this.currentTurn = undefined;
+        this.dispatch({ type: 'notice', severity: 'warning', text: `Not sent (${errorMessage(err)}): ${text}` });
+        if (this.queue.length) setTimeout(() => this.sendQueued(), 0);
+        throw err;
+      }
+    }
     this.dispatch({ type: 'promptSent', text, ...(context?.labels.length ? { context: context.labels } : {}) });
     this.files.turnStarted();
     // The turn's span exists once `promptSent` is applied; its trace context rides in `_meta`.
-    const turn = this.conn.prompt(sessionId, [{ type: 'text', text }, ...(context?.blocks ?? [])], this.spans?.traceContext());
+    const turn = this.conn.prompt(sessionId, [{ type: 'text', text }, ...blocks], this.spans?.traceContext());
     this.currentTurn = turn;
     try {
       const res = await turn;
@@ -279,7 +307,7 @@ export class SessionController implements SessionHandlers {
     if (!this.currentTurn || !this.conn || !this.state.sessionId) return;
     // Stop means stop: queued prompts are not sent, and each is kept in a notice to copy back.
     if (this.queue.length) {
-      const dropped = this.queue.splice(0).map((q) => q.text);
+      const dropped = this.queue.splice(0).map((q) => (q.context?.labels.length ? `${q.text} [with ${q.context.labels.join(', ')}]` : q.text));
       this.dispatch({ type: 'queue', queued: [] });
       for (const text of dropped) this.dispatch({ type: 'notice', severity: 'info', text: `Not sent (you stopped the turn): ${text}` });
     }
@@ -326,14 +354,18 @@ export class SessionController implements SessionHandlers {
       resolve(response);
     }
     for (const p of patches) {
+      if (this.replaying) {
+        if (p.op === 'toolCall') this.unverifiedRecorded.add(p.toolCall.toolCallId);
+        continue;
+      }
       if (p.op === 'toolCall' && p.toolCall.verification === 'agent' && !this.unverifiedRecorded.has(p.toolCall.toolCallId)) {
         this.unverifiedRecorded.add(p.toolCall.toolCallId);
         this.policy.recordUnverified(this.actor(), p.toolCall.toolCallId, p.toolCall.title);
       }
     }
     if (patches.length) {
-      this.spans?.observe(patches);
-      this.changeEmitter.fire({ key: this.state.key, patches, rev: this.state.rev });
+      if (!this.replaying) this.spans?.observe(patches);
+      this.changeEmitter.fire({ key: this.state.key, patches, rev: this.state.rev, ...(this.replaying ? { replay: true } : {}) });
     }
   }
 
@@ -524,10 +556,20 @@ export class SessionController implements SessionHandlers {
   }
 }
 
-/** What a prompt carries besides its text: ACP content blocks, and their names for the thread. */
+/**
+ * What a prompt carries besides its text: the names of its attachments (for the thread) and how
+ * to make their ACP content blocks, called when the turn starts (files read then, not when queued).
+ */
 export interface PromptContext {
-  blocks: acp.ContentBlock[];
   labels: string[];
+  blocks(): Promise<acp.ContentBlock[]>;
+}
+
+/** A config option as ACP shapes it (the inverse of the reducer's view). */
+function toAcpOption(o: NonNullable<SessionState['configOptions']>[number]): acp.SessionConfigOption {
+  const base = { id: o.id, name: o.name, ...(o.description ? { description: o.description } : {}), ...(o.category ? { category: o.category } : {}) };
+  if (o.type === 'boolean') return { ...base, type: 'boolean', currentValue: o.currentValue };
+  return { ...base, type: 'select', currentValue: o.currentValue, options: o.options.map((v) => ({ value: v.value, name: v.name, ...(v.description ? { description: v.description } : {}) })) };
 }
 
 /** The agent's `promptCapabilities` (ACP v1 `initialize`), all false when absent. */

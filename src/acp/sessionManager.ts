@@ -6,6 +6,8 @@
  */
 import type { McpCapabilities, SessionInfo } from '@agentclientprotocol/sdk';
 import type { SessionJournal } from './session/journal';
+import type { CapabilityBook } from './capabilityBook';
+import { isReservedEnvName } from '../registry/registry';
 import { reduce } from './session/reducer';
 import type { SessionState } from './session/types';
 import type { ForwardResult } from '../mcp/forward';
@@ -24,6 +26,8 @@ export interface SessionManagerDeps {
   agents(): readonly ResolvedAgent[];
   /** Base environment for agent processes (usually `process.env`). */
   baseEnv(): NodeJS.ProcessEnv;
+  /** Where each agent version's capability matrix is kept (every connection counts into it). */
+  capabilities?: CapabilityBook;
   /** Where sessions are journaled (transcripts that survive a reload); none in tests that do not care. */
   journal?: SessionJournal;
   /** Milliseconds to wait for `initialize`. */
@@ -61,6 +65,11 @@ export class SessionManager {
   private seq = 0;
   /** The journal of each listed session that has one. */
   private readonly journalOf = new Map<string, string>();
+  /** Take-ups under way, by journal or agent session, so a double click starts one agent. */
+  private readonly takingUp = new Map<string, Promise<SessionController>>();
+  private readonly closeEmitter = new Emitter<{ key: string; state: SessionState }>();
+  /** Fires when a session leaves the list (closed by the person, replaced, or at window end). */
+  readonly onDidCloseSession: Event<{ key: string; state: SessionState }> = this.closeEmitter.event;
 
   constructor(private readonly deps: SessionManagerDeps) {}
 
@@ -110,11 +119,30 @@ export class SessionManager {
    * Takes an earlier session up again in a new agent process. A journaled session is resumed
    * (`session/resume`: the transcript is ours, the agent carries on) when the agent offers it, else
    * loaded (`session/load`: the agent replays it into a fresh transcript); a session only the agent
-   * knows (from `session/list`) is loaded. The read-only copy of the session, if listed, is replaced.
+   * knows (from `session/list`) is loaded. The listed copy of the session (read-only, or failed) is
+   * replaced: `replacing(oldKey, newKey)` is called first, so views can follow. A second call for
+   * the same session while one is under way gets the same answer.
    * @throws {UnknownAgentError} for an unknown agent; {@link AgentLaunchError} when it cannot start;
    *   Error when the agent can neither resume nor load sessions, or refuses this one.
    */
-  async takeUp(target: { journalId: string } | { agentId: string; sessionId: string; cwd: string; title?: string }): Promise<SessionController> {
+  takeUp(
+    target: { journalId: string } | { agentId: string; sessionId: string; cwd: string; title?: string },
+    replacing?: (oldKey: string, newKey: string) => void,
+  ): Promise<SessionController> {
+    const entry = 'journalId' in target ? this.deps.journal?.get(target.journalId) : undefined;
+    const id = entry ? `j:${entry.journalId}` : 'agentId' in target ? `s:${target.agentId}:${target.sessionId}` : `j:${(target as { journalId: string }).journalId}`;
+    let pending = this.takingUp.get(id);
+    if (!pending) {
+      pending = this.doTakeUp(target, replacing).finally(() => this.takingUp.delete(id));
+      this.takingUp.set(id, pending);
+    }
+    return pending;
+  }
+
+  private async doTakeUp(
+    target: { journalId: string } | { agentId: string; sessionId: string; cwd: string; title?: string },
+    replacing?: (oldKey: string, newKey: string) => void,
+  ): Promise<SessionController> {
     const journal = this.deps.journal;
     const entry = 'journalId' in target ? journal?.get(target.journalId) : undefined;
     if ('journalId' in target && !entry) throw new Error('That session is no longer in the journal.');
@@ -123,14 +151,22 @@ export class SessionManager {
     const cwd = entry?.cwd ?? (target as { cwd: string }).cwd;
     if (!sessionId) throw new Error('That session never got a session id from its agent, so it cannot be taken up; its transcript stays readable.');
     const agent = this.agent(agentId);
-    const live = [...this.sessions.values()].find((c) => c.state.sessionId === sessionId && c.state.agentId === agentId && c.state.status !== 'closed' && c.state.status !== 'error');
+    const live = [...this.sessions.values()].find((c) => c.state.sessionId === sessionId && c.state.agentId === agentId && c.connected);
     if (live) return live;
-    const readOnly = entry && this.byJournal(entry.journalId);
-    if (readOnly) await this.close(readOnly.state.key);
     const key = `s${++this.seq}`;
     // Resuming needs our transcript; without one (or if the agent cannot resume) the agent replays it.
     const replayed = entry ? journal!.replay(entry.journalId, key).state : undefined;
+    const old = (entry && this.byJournal(entry.journalId)) || [...this.sessions.values()].find((c) => c.state.sessionId === sessionId && c.state.agentId === agentId);
+    if (old) {
+      replacing?.(old.state.key, key);
+      await this.close(old.state.key);
+    }
+    // The copy shown while the agent starts carries the journal, so a failure leaves it where it was.
     const provisional = this.add(key, agent, cwd, undefined, replayed);
+    if (entry) {
+      this.journalOf.set(key, entry.journalId);
+      journal!.setOpen(entry.journalId, true);
+    }
     const connection = await this.launch(agent, provisional);
     const support = connection.sessionSupport;
     const how = replayed && support.resume ? 'resume' : support.load ? 'load' : undefined;
@@ -143,6 +179,7 @@ export class SessionManager {
     if (how === 'load' && replayed) {
       // The agent replays the conversation: start from an empty transcript so nothing shows twice.
       this.sessions.delete(key);
+      this.journalOf.delete(key);
       void provisional.dispose();
       controller = this.add(key, agent, cwd, undefined);
       this.trace(controller)?.agentInfo(connection.agentInfo);
@@ -151,7 +188,6 @@ export class SessionManager {
     if (journalId) {
       controller.recordWith((a) => journal!.record(journalId, a));
       this.journalOf.set(key, journalId);
-      journal!.setOpen(journalId, true);
     }
     try {
       await controller.attach(connection, await this.deps.mcpServers?.(connection.mcpCapabilities, key), { how, sessionId });
@@ -160,8 +196,11 @@ export class SessionManager {
       throw err;
     }
     controller.notice('info', how === 'resume' ? `Resumed in a new ${agent.name} process (session/resume).` : `Loaded from ${agent.name} (session/load): the agent replayed the conversation above.`);
-    // A loaded session's journal replaces the earlier one of the same session.
-    if (how === 'load' && entry) journal!.delete(entry.journalId);
+    if (how === 'load' && journalId) {
+      // The earlier journal keeps what only we knew (decisions, notices); the new one replaces it in lists.
+      if (entry) journal!.supersede(entry.journalId, journalId);
+      else if ('title' in target && target.title) journal!.setTitle(journalId, target.title);
+    }
     return controller;
   }
 
@@ -195,7 +234,8 @@ export class SessionManager {
         const base = { id: m.id, name: m.name, ...(m.description ? { description: m.description } : {}) };
         if (!('type' in m) || m.type !== 'terminal') return base;
         const env = agentEnv(this.deps.baseEnv(), agent.env);
-        Object.assign(env, m.env ?? {});
+        // The agent names these: nothing that changes what runs (loader, PATH, Node options) is taken.
+        for (const [k, v] of Object.entries(m.env ?? {})) if (!isReservedEnvName(k)) env[k] = v;
         return { ...base, terminal: { command: agent.resolvedCommand ?? agent.command, args: [...agent.args, ...(m.args ?? [])], env } };
       });
     } finally {
@@ -295,7 +335,7 @@ export class SessionManager {
     const env = agentEnv(this.deps.baseEnv(), agent.env);
     // What the agent's configuration (or the person's environment) says about OpenTelemetry wins over ours.
     if (tracing) addOtelEnv(env, tracing.otel, tracing.traceparent);
-    return AgentConnection.start(
+    const connection = await AgentConnection.start(
       { command: agent.resolvedCommand ?? agent.command, args: agent.args, env, cwd },
       {
         agentName: agent.name,
@@ -304,6 +344,9 @@ export class SessionManager {
         onStderr: (t) => this.deps.onStderr?.(agent.id, t),
       },
     );
+    const book = this.deps.capabilities;
+    if (book) connection.whenDisposed(book.track(agent.id, connection.init, connection.capabilities));
+    return connection;
   }
 
   get(key: string): SessionController | undefined {
@@ -321,6 +364,7 @@ export class SessionManager {
     this.sessions.delete(key);
     this.journalOf.delete(key);
     this.listEmitter.fire();
+    this.closeEmitter.fire({ key, state: c.state });
     await c.dispose();
   }
 
@@ -329,8 +373,9 @@ export class SessionManager {
     const all = [...this.sessions.keys()];
     await Promise.allSettled(all.map((k) => this.close(k)));
     // What the sessions said last is on disk before the window goes.
-    this.deps.journal?.flush();
+    this.deps.journal?.flush(true);
     this.changeEmitter.dispose();
     this.listEmitter.dispose();
+    this.closeEmitter.dispose();
   }
 }

@@ -89,8 +89,19 @@ export class AgentRegistryCenter implements vscode.Disposable {
     );
     const definition = launchToDefinition(chosen, installed);
     const config = vscode.workspace.getConfiguration('agentSwitchboard');
-    const current = (config.inspect<unknown[]>('agents')?.globalValue ?? []).filter((a) => !(a && typeof a === 'object' && (a as { id?: unknown }).id === chosen.id));
-    await config.update('agents', [...current, definition], vscode.ConfigurationTarget.Global);
+    // Read again just before writing: another install may have finished meanwhile.
+    const inspected = config.inspect<unknown[]>('agents');
+    const all = inspected?.globalValue ?? [];
+    const sameId = (a: unknown) => !!a && typeof a === 'object' && (a as { id?: unknown }).id === chosen.id;
+    const existing = all.find(sameId) as { command?: unknown } | undefined;
+    if (existing && existing.command !== definition.command) {
+      const choice = await vscode.window.showWarningMessage(`Your settings already define an agent "${chosen.id}" (${String(existing.command)}). Replace it with the installed ${chosen.name} ${chosen.version}?`, { modal: true }, 'Replace');
+      if (choice !== 'Replace') return undefined;
+    }
+    await config.update('agents', [...all.filter((a) => !sameId(a)), definition], vscode.ConfigurationTarget.Global);
+    if (inspected?.workspaceValue !== undefined) {
+      void vscode.window.showWarningMessage(`This workspace sets agentSwitchboard.agents itself, which hides the user setting ${chosen.name} was added to; add it to the workspace setting to use it here.`);
+    }
     this.host.log(`Installed ${chosen.name} ${chosen.version} from ${source} into ${installed.dir}${installed.reused ? ' (already there)' : ''}.`);
     void vscode.window.showInformationMessage(`${chosen.name} ${chosen.version} is installed; start a session with it from the agent list.`);
     return { id: definition.id, command: definition.command, args: definition.args ?? [] };

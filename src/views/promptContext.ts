@@ -7,8 +7,8 @@
  */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { isWithin } from '../fs/containment';
-import { contextLabel, type ContextItem, type ContextPort } from '../acp/promptContext';
+import { checkContained, isWithin } from '../fs/containment';
+import { contextLabel, MAX_ATTACHED_TEXT, type ContextItem, type ContextPort } from '../acp/promptContext';
 import type { MentionItem } from './session/protocol';
 
 const MAX_FILE_RESULTS = 20;
@@ -34,6 +34,11 @@ export class PromptContextCenter implements vscode.Disposable, ContextPort {
     );
   }
 
+  contained(file: string): Promise<string> {
+    return checkContained(file, (vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.fsPath));
+  }
+
+  /** Lexically inside a workspace folder (for listing; attaching checks symlinks too). */
   within(file: string): boolean {
     return (vscode.workspace.workspaceFolders ?? []).some((f) => isWithin(f.uri.fsPath, path.resolve(file)));
   }
@@ -42,12 +47,15 @@ export class PromptContextCenter implements vscode.Disposable, ContextPort {
     return vscode.workspace.asRelativePath(file, (vscode.workspace.workspaceFolders?.length ?? 0) > 1);
   }
 
-  async readText(file: string): Promise<string | undefined> {
+  async readText(file: string, maxChars: number): Promise<string | undefined> {
     // An open document's text, unsaved changes included: that is what the person sees.
     const open = vscode.workspace.textDocuments.find((d) => d.uri.scheme === 'file' && d.uri.fsPath === file);
-    if (open) return open.getText();
+    if (open) return open.getText().length <= maxChars ? open.getText() : undefined;
     try {
-      return new TextDecoder('utf-8', { fatal: true }).decode(await vscode.workspace.fs.readFile(vscode.Uri.file(file)));
+      // Sized before it is read: a huge file is not loaded only to be sent as a link.
+      if ((await vscode.workspace.fs.stat(vscode.Uri.file(file))).size > maxChars * 4) return undefined;
+      const text = new TextDecoder('utf-8', { fatal: true }).decode(await vscode.workspace.fs.readFile(vscode.Uri.file(file)));
+      return text.length <= maxChars ? text : undefined;
     } catch {
       return undefined;
     }
@@ -99,6 +107,9 @@ export class PromptContextCenter implements vscode.Disposable, ContextPort {
     } else {
       const sel = editor.selection;
       if (sel.isEmpty) return void vscode.window.showInformationMessage('Select some text first.');
+      if (doc.offsetAt(sel.end) - doc.offsetAt(sel.start) > MAX_ATTACHED_TEXT) {
+        return void vscode.window.showWarningMessage(`The selection is longer than ${MAX_ATTACHED_TEXT.toLocaleString('en')} characters; attach the file instead (@-mention it).`);
+      }
       // A selection that ends at the start of a line does not include that line.
       const endLine = sel.end.character === 0 && sel.end.line > sel.start.line ? sel.end.line : sel.end.line + 1;
       item = { kind: 'selection', path: doc.uri.fsPath, startLine: sel.start.line + 1, endLine, text: doc.getText(sel) };
@@ -122,7 +133,8 @@ export class PromptContextCenter implements vscode.Disposable, ContextPort {
     }
     if (!count) return undefined;
     const where = uri ? this.relative(uri.fsPath) : 'the workspace';
-    return { kind: 'diagnostics', ...(uri ? { path: uri.fsPath } : {}), count, text: `Problems in ${where} (from the editor):\n${lines.join('\n')}` };
+    const text = `Problems in ${where} (from the editor):\n${lines.join('\n')}`;
+    return { kind: 'diagnostics', ...(uri ? { path: uri.fsPath } : {}), count, text: text.length > MAX_ATTACHED_TEXT ? `${text.slice(0, MAX_ATTACHED_TEXT - 40)}\n… (more problems left out)` : text };
   }
 
   dispose(): void {

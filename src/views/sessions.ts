@@ -22,6 +22,8 @@ export interface SessionsHost {
   closeSession(key: string): Promise<void>;
   /** The folder new and listed sessions work in. */
   cwd(): string | undefined;
+  /** True when `folder` is (inside) a workspace folder. */
+  within(folder: string): boolean;
   log(message: string): void;
 }
 
@@ -110,25 +112,32 @@ export class SessionsCenter implements vscode.Disposable {
    */
   async resume(n: SessionsNode): Promise<string> {
     const { manager } = this.host;
+    // Taking a session up starts its agent: the same rule as starting one.
+    if (!vscode.workspace.isTrusted) throw new Error('Agent Switchboard starts agents only in a trusted workspace; trust it to resume sessions. Transcripts stay readable.');
     let target: Parameters<SessionManager['takeUp']>[0];
-    let oldKey: string | undefined;
     if (n.kind === 'live') {
-      oldKey = n.key;
       const journalId = manager.journalIdOf(n.key);
       const s = manager.get(n.key)?.state;
       if (journalId) target = { journalId };
       else if (s?.sessionId) target = { agentId: s.agentId, sessionId: s.sessionId, cwd: s.cwd };
       else throw new Error('That session never got a session id from its agent, so it cannot be taken up.');
     } else if (n.kind === 'past') target = { journalId: n.journalId };
-    else if (n.kind === 'listed') target = { agentId: n.agentId, sessionId: n.sessionId, cwd: n.cwd, title: n.title };
-    else throw new Error('Pick a session to resume.');
-    const pending = manager.takeUp(target);
+    else if (n.kind === 'listed') {
+      // The folder comes from the agent's answer: it must be one of ours.
+      if (!this.host.within(n.cwd)) throw new Error(`That session belongs to ${n.cwd}, which is not a folder of this workspace; open that folder to resume it.`);
+      target = { agentId: n.agentId, sessionId: n.sessionId, cwd: n.cwd, title: n.title };
+    } else throw new Error('Pick a session to resume.');
+    let shown: string | undefined;
+    const pending = manager.takeUp(target, (from, to) => {
+      // The tab and the sidebar follow the session to its new key before the old copy goes.
+      this.host.panels.retarget(from, to);
+      shown = to;
+    });
     // Show the session (status "starting") at once, so a failure shows where the person looks.
-    const latest = manager.list().at(-1);
-    if (latest) void this.host.view.show(latest.state.key);
+    const started = manager.list().at(-1)?.state.key;
+    if (started) void this.host.view.show(shown ?? started);
     const controller = await pending;
     const key = controller.state.key;
-    if (oldKey) this.host.panels.retarget(oldKey, key);
     await this.host.view.show(key);
     return key;
   }
@@ -136,6 +145,7 @@ export class SessionsCenter implements vscode.Disposable {
   /** Asks the agent for its own list of sessions (`session/list`) and shows it under the agent. */
   private async listFromAgent(n: SessionsNode): Promise<unknown> {
     if (n.kind !== 'agent') return undefined;
+    if (!vscode.workspace.isTrusted) throw new Error('Agent Switchboard starts agents only in a trusted workspace; trust it to ask an agent for its sessions.');
     const cwd = this.host.cwd();
     if (!cwd) throw new Error('Open a folder first: agents list the sessions of a folder.');
     const result = await vscode.window.withProgress({ location: { viewId: 'agentSwitchboard.sessions' }, title: `Asking ${n.agentName} for its sessions` }, () =>

@@ -7,7 +7,7 @@ import * as vscode from 'vscode';
 import type { SessionInfo } from '@agentclientprotocol/sdk';
 import { z } from 'zod';
 import type { SessionManager } from '../acp/sessionManager';
-import type { JournalEntry, SessionJournal } from '../acp/session/journal';
+import { JOURNAL_ID, type JournalEntry, type SessionJournal } from '../acp/session/journal';
 import type { SessionState } from '../acp/session/types';
 
 /** A node of the Sessions view (also what its commands receive). */
@@ -22,7 +22,7 @@ export type SessionsNode =
 export const SessionsNodeSchema: z.ZodType<SessionsNode> = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('agent'), agentId: z.string().max(200), agentName: z.string().max(500) }),
   z.object({ kind: z.literal('live'), key: z.string().max(100) }),
-  z.object({ kind: z.literal('past'), journalId: z.string().max(100) }),
+  z.object({ kind: z.literal('past'), journalId: z.string().regex(JOURNAL_ID) }),
   z.object({ kind: z.literal('listed'), agentId: z.string().max(200), sessionId: z.string().max(500), cwd: z.string().max(4096), title: z.string().max(2000).optional() }),
   z.object({ kind: z.literal('note'), agentId: z.string().max(200), text: z.string().max(2000) }),
 ]);

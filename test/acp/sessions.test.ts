@@ -9,6 +9,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { SessionJournal } from '../../src/acp/session/journal';
+import { CapabilityBook, capabilitiesMarkdown } from '../../src/acp/capabilityBook';
 import { SessionManager } from '../../src/acp/sessionManager';
 import { SessionTerminals } from '../../src/acp/sessionTerminals';
 import type { ResolvedAgent } from '../../src/config/agents';
@@ -51,11 +52,71 @@ describe('session journal', () => {
     assert.equal(j.get(id)?.title, 'first question');
   });
 
+  it('lets two windows share the folder without losing each other\'s sessions, and refuses ids that are not its own', () => {
+    const a = new SessionJournal(dir);
+    const b = new SessionJournal(dir);
+    const x = a.create({ agentId: 'a', agentName: 'A', cwd: '/w' });
+    a.flush();
+    const y = b.create({ agentId: 'b', agentName: 'B', cwd: '/w' });
+    b.flush();
+    a.record(x, { type: 'promptSent', text: 'from window A' });
+    a.flush();
+    const later = new SessionJournal(dir);
+    assert.deepEqual(later.list().map((e) => e.journalId).sort(), [x, y].sort());
+    assert.equal(later.get(x)?.title, 'from window A');
+    // A journal the index lost is found from its header (and not reopened).
+    fs.writeFileSync(path.join(dir, 'index.json'), JSON.stringify({ v: 1, sessions: [] }));
+    const rebuilt = new SessionJournal(dir);
+    assert.equal(rebuilt.list().length, 2);
+    assert.ok(rebuilt.list().every((e) => !e.open));
+    fs.writeFileSync(path.join(path.dirname(dir), 'victim.jsonl'), 'keep me');
+    rebuilt.delete('../victim');
+    assert.ok(fs.existsSync(path.join(path.dirname(dir), 'victim.jsonl')), 'a path is not a journal id');
+    fs.rmSync(path.join(path.dirname(dir), 'victim.jsonl'));
+    if (process.platform !== 'win32') assert.equal(fs.statSync(path.join(dir, `${x}.jsonl`)).mode & 0o077, 0, 'only the person can read a journal');
+  });
+
+  it('ends a turn the window ended in the middle of', () => {
+    const j = new SessionJournal(dir);
+    const id = j.create({ agentId: 'a', agentName: 'A', cwd: '/w' });
+    j.record(id, { type: 'ready', sessionId: 's' });
+    j.record(id, { type: 'promptSent', text: 'go' });
+    j.record(id, { type: 'update', update: { sessionUpdate: 'tool_call', toolCallId: 't', title: 'Run', kind: 'execute', status: 'in_progress' } });
+    j.record(id, { type: 'permissionRequested', permissionId: 'p1', toolCall: { toolCallId: 't2', title: 'Write' }, options: [{ optionId: 'ok', name: 'Allow', kind: 'allow_once' }], at: 1 });
+    j.flush();
+    const { state } = j.replay(id, 'k');
+    assert.equal(state.status, 'ready');
+    assert.equal(state.toolCalls.t.status, 'cancelled');
+    assert.equal(state.permissions.p1.state, 'cancelled');
+    assert.match((state.entries.at(-1) as { text: string }).text, /window ended during this turn/);
+  });
+
+  it('replays 20,000 updates with megabytes of tool output', () => {
+    const j = new SessionJournal(dir);
+    const id = j.create({ agentId: 'a', agentName: 'Agent A', cwd: '/w' });
+    j.record(id, { type: 'promptSent', text: 'go' });
+    for (let i = 0; i < 20_000; i++) {
+      if (i % 10 === 0) j.record(id, { type: 'update', update: { sessionUpdate: 'tool_call', toolCallId: `t${i}`, title: `Run ${i}`, kind: 'execute', status: 'in_progress' } });
+      else if (i % 10 === 1) j.record(id, { type: 'update', update: { sessionUpdate: 'tool_call_update', toolCallId: `t${i - 1}`, status: 'completed', content: [{ type: 'content', content: { type: 'text', text: i === 1 ? 'y'.repeat(4_000_000) : `out ${i}` } }] } });
+      else j.record(id, { type: 'update', update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: `${i} ` } } });
+    }
+    j.flush();
+    const started = Date.now();
+    const { state, skipped } = j.replay(id, 'k');
+    console.log(`      (replayed 20,001 actions, ${(fs.statSync(path.join(dir, `${id}.jsonl`)).size / 1e6).toFixed(1)} MB, in ${Date.now() - started} ms)`);
+    assert.equal(skipped, 0);
+    assert.equal(Object.keys(state.toolCalls).length, 2000);
+    assert.equal((state.toolCalls.t0.content[0] as { text: string }).text.length, 4_000_000);
+    assert.equal(state.entries.filter((e) => e.kind === 'tool_call').length, 2000);
+  });
+
   it('keeps only the last snapshot of a running terminal, and rebuilds a lost index', () => {
     const j = new SessionJournal(dir);
     const id = j.create({ agentId: 'a', agentName: 'Agent A', cwd: '/w' });
     for (let i = 0; i < 50; i++) j.record(id, { type: 'terminal', terminal: { terminalId: 't', commandLine: 'ls', cwd: '/w', output: 'x'.repeat(i), truncated: false } });
     j.flush();
+    assert.equal(fs.readFileSync(path.join(dir, `${id}.jsonl`), 'utf8').trim().split('\n').length, 1, 'a running terminal is not written on every flush');
+    j.flush(true);
     const lines = fs.readFileSync(path.join(dir, `${id}.jsonl`), 'utf8').trim().split('\n');
     assert.equal(lines.length, 2, 'header and one terminal snapshot');
     assert.equal(j.replay(id, 'k').state.terminals.t.output.length, 49);
@@ -76,9 +137,10 @@ describe('sessions taken up again in a new agent process (demo agent)', function
   let managers: SessionManager[];
   let agents: ResolvedAgent[];
 
-  function newManager(): SessionManager {
+  function newManager(book?: CapabilityBook): SessionManager {
     const files = new MemoryFiles();
     const m = new SessionManager({
+      capabilities: book,
       agents: () => agents,
       baseEnv: () => ({ ...process.env, SWITCHBOARD_DEMO_STATE_DIR: demoState, SWITCHBOARD_DEMO_SCENARIO: 'echo' }),
       initializeTimeoutMs: () => 15_000,
@@ -119,8 +181,9 @@ describe('sessions taken up again in a new agent process (demo agent)', function
     assert.deepEqual(texts(restored.state, 'user'), ['hello from before the reload']);
     assert.deepEqual(texts(restored.state, 'agent'), ['hello from before the reload']);
 
-    // Resume: our transcript stays, the agent carries on in a new process.
-    const resumed = await second.takeUp({ journalId });
+    // Resume: our transcript stays, the agent carries on in a new process (a double click starts one).
+    const [resumed, twice] = await Promise.all([second.takeUp({ journalId }), second.takeUp({ journalId })]);
+    assert.equal(resumed, twice, 'one take-up, one agent');
     assert.equal(resumed.state.status, 'ready');
     assert.equal(resumed.state.sessionId, sessionId);
     assert.equal(second.get(restored.state.key), undefined, 'the read-only copy is replaced');
@@ -159,5 +222,30 @@ describe('sessions taken up again in a new agent process (demo agent)', function
     const shown = second.list()[0];
     assert.deepEqual(texts(shown.state, 'user'), ['kept']);
     assert.match(shown.state.error?.message ?? '', /neither resume nor load/);
+  });
+
+  it('keeps each agent version\'s capability matrix over all its sessions, across windows', async () => {
+    const file = path.join(journalDir, 'capabilities.json');
+    const book = new CapabilityBook(file);
+    const m = newManager(book);
+    for (const text of ['one', 'two']) {
+      const c = await m.start('demo', workspace);
+      await c.prompt(text);
+      await m.close(c.state.key);
+    }
+    const live = await m.start('demo', workspace);
+    await live.prompt('three, still running');
+    const [v] = book.list('demo');
+    assert.equal(v.name, 'agent-switchboard-demo');
+    assert.equal(v.connections, 3);
+    const row = (name: string) => v.rows.find((r) => r.capability === name)!;
+    assert.equal(row('session/prompt').exercised, 3, 'the live session counts too');
+    assert.equal(row('loadSession').declared, true);
+    assert.ok(row('session/update: agent_message_chunk').exercised >= 3);
+    book.save();
+    await m.dispose();
+    const again = new CapabilityBook(file).list('demo');
+    assert.equal(again[0].rows.find((r) => r.capability === 'session/prompt')!.exercised, 3, 'saved and read back, nothing counted twice');
+    assert.match(capabilitiesMarkdown('Demo', again), /\| session\/prompt \| we call the agent \| {2}\| 3 \| 0 \|/);
   });
 });

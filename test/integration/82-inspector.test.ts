@@ -69,10 +69,10 @@ describe('protocol inspector', () => {
     const key = await a.startSession({ agentId: 'demo', cwd: workspaceDir() });
     let answering: vscode.Disposable | undefined;
     try {
-      assert.strictEqual(await a.send(key, 'First: show me around.'), 'sent');
+      assert.strictEqual(a.send(key, 'First: show me around.'), 'sent');
       // The turn waits for its first permission (nobody answers yet): the second prompt is queued.
       await until('the first turn waiting', () => Object.values(a.session(key)!.permissions).some((p) => p.state === 'waiting'), 30_000);
-      assert.strictEqual(await a.send(key, 'Second: and then summarise.'), 'queued');
+      assert.strictEqual(a.send(key, 'Second: and then summarise.'), 'queued');
       assert.deepStrictEqual(a.session(key)!.queued, ['Second: and then summarise.']);
       await vscode.commands.executeCommand('agentSwitchboard.session.focus');
       // Room for the session, as a person would make it: the other panes are folded for the picture.

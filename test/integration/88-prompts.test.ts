@@ -51,7 +51,7 @@ describe('prompts with editor context', () => {
 
       const problems = await vscode.commands.executeCommand<string>('agentSwitchboard.addProblemsToPrompt');
       assert.strictEqual(problems, '1 problem in context-sample.md');
-      const sent = await a.send(key, 'Echo what I attached', [
+      const sent = await a.sendWithContext(key, 'Echo what I attached', [
         { kind: 'file', path: file },
         { kind: 'selection', path: file, startLine: 2, endLine: 3, text: 'line two\nline three\n' },
         { kind: 'diagnostics', path: file, count: 1, text: 'Problems in context-sample.md:\n- context-sample.md:1:1 warning: Heading needs a subtitle' },
@@ -69,7 +69,7 @@ describe('prompts with editor context', () => {
       assert.ok(echoed.startsWith('Echo what I attached'), 'the problems went as text after the prompt');
 
       // A file outside the workspace is refused; nothing is sent.
-      await assert.rejects(a.send(key, 'Read this', [{ kind: 'file', path: '/etc/hostname' }]), /outside the workspace/);
+      await assert.rejects(a.sendWithContext(key, 'Read this', [{ kind: 'file', path: '/etc/hostname' }]), /outside the workspace/);
       assert.strictEqual(a.session(key)!.entries.filter((e) => e.kind === 'user').length, 1);
 
       // The agent's options: its model is set through session/set_config_option.

@@ -49,6 +49,15 @@ describe('sessions view and history', () => {
       const closed = await until('the closed session is marked', () => a.sessionHistory().find((e) => e.title === 'A second session, side by side' && !e.open), 10_000);
       assert.ok(closed);
 
+      // The agent's capabilities over all its sessions, per version.
+      const caps = a.agentCapabilities('demo');
+      assert.strictEqual(caps[0].name, 'agent-switchboard-demo');
+      assert.ok(caps[0].connections >= 2 && caps[0].rows.find((r) => r.capability === 'session/prompt')!.exercised >= 2, JSON.stringify(caps[0]).slice(0, 400));
+      const md = (await vscode.commands.executeCommand('agentSwitchboard.showAgentCapabilities', 'demo')) as string;
+      assert.match(md, /^# Capabilities of Offline demo agent/);
+      assert.match(md, /\| session\/list \| we call the agent \| yes \| [1-9]/);
+      await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+
       // The Sessions view: the agent, its live session and its history.
       await vscode.commands.executeCommand('agentSwitchboard.sessions.focus');
       await click('.pane-header[aria-expanded="true"]:has-text("Changes")').catch(() => undefined);

@@ -5,7 +5,7 @@
 import type { TerminalView, ToolContentView } from '../../src/acp/session/types';
 import type { Ctx } from './context';
 import { diffPreview } from './diffPreview';
-import { basename, icon } from './dom';
+import { basename, clip as clipShown, icon, MAX_SHOWN_CHARS } from './dom';
 
 /**
  * @param cacheKey stable per place in the UI (e.g. `toolCallId:index`), used to cache diff previews.
@@ -14,6 +14,8 @@ export function renderContent(ctx: Ctx, c: ToolContentView, cacheKey: string): H
   const { h } = ctx;
   switch (c.type) {
     case 'text': {
+      // A huge output is shown as plain text, cut: rendering megabytes of Markdown would stall the view.
+      if (c.text.length > MAX_SHOWN_CHARS) return h('pre', { className: 'content-text raw' }, clipShown(c.text));
       const el = h('div', { className: 'content-text md' });
       el.innerHTML = ctx.md(c.text);
       return el;

@@ -72,9 +72,20 @@ export function basename(path: string): string {
 
 /** JSON for display; never throws (cycles and BigInts are not expected, but the UI must not die). */
 export function prettyJson(value: unknown): string {
+  let text: string;
   try {
-    return JSON.stringify(value, null, 2) ?? String(value);
+    text = JSON.stringify(value, null, 2) ?? String(value);
   } catch {
-    return String(value);
+    text = String(value);
   }
+  return clip(text);
+}
+
+/** Most characters of one text a card shows; beyond, the rest is counted (the export has it all). */
+export const MAX_SHOWN_CHARS = 100_000;
+
+/** `text`, cut at {@link MAX_SHOWN_CHARS} with a note of what was left out. */
+export function clip(text: string): string {
+  if (text.length <= MAX_SHOWN_CHARS) return text;
+  return `${text.slice(0, MAX_SHOWN_CHARS)}\n… ${(text.length - MAX_SHOWN_CHARS).toLocaleString('en')} more characters not shown (Export Session has all of it)`;
 }

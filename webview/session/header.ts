@@ -112,6 +112,8 @@ export class HeaderView {
   /** The agent's modes as a picker when it offers several (`session/set_mode`), else its mode as a tag. */
   private modeControl(s: NonNullable<ReturnType<Ctx['state']>>): HTMLElement | null {
     const { h } = this.ctx;
+    // An agent that offers its mode as a config option gets that picker only (the ACP config spec).
+    if (s.configOptions?.some((o) => o.category === 'mode')) return null;
     const modes = s.availableModes ?? [];
     if (modes.length < 2 || s.status === 'closed' || s.status === 'error') {
       const name = modes.find((m) => m.id === s.currentModeId)?.name ?? s.currentModeId;
@@ -139,7 +141,10 @@ export class HeaderView {
       if (o.type === 'boolean') {
         const box = h('input', { type: 'checkbox', className: 'config-checkbox', checked: o.currentValue, 'aria-label': o.name }) as HTMLInputElement;
         box.checked = o.currentValue;
-        box.addEventListener('change', () => this.ctx.post({ type: 'setConfigOption', key, configId: o.id, value: box.checked }));
+        box.addEventListener('change', () => {
+          this.ctx.post({ type: 'setConfigOption', key, configId: o.id, value: box.checked });
+          this.statusKey = '';
+        });
         return h('label', { className: 'config-toggle', title: o.description ?? o.name }, box, o.name);
       }
       const select = h(
@@ -149,7 +154,11 @@ export class HeaderView {
       );
       select.addEventListener('change', () => {
         const value = (select as HTMLElement & { value?: string }).value;
-        if (value && value !== o.currentValue) this.ctx.post({ type: 'setConfigOption', key, configId: o.id, value });
+        if (value && value !== o.currentValue) {
+          this.ctx.post({ type: 'setConfigOption', key, configId: o.id, value });
+          // Redrawn from the state on the next change, whatever the agent answers.
+          this.statusKey = '';
+        }
       });
       return select;
     });

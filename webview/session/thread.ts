@@ -16,6 +16,11 @@ type Node_ = { kind: ThreadEntry['kind']; node: EntryNode | ToolCardNode };
 
 /** Distance from the bottom (px) within which the thread counts as "at the bottom". */
 const STICK_SLACK = 32;
+/**
+ * Entries a snapshot renders at first (the newest); earlier ones come in pages of this size when
+ * asked for. A restored session of 20,000 entries paints as fast as one of 300.
+ */
+export const PAGE_ENTRIES = 300;
 
 export class ThreadView {
   /** The scroll container (`role=log`, `aria-live=polite`). */
@@ -29,11 +34,15 @@ export class ThreadView {
   private readonly dirtyTerminals = new Set<string>();
   /** Whether to follow new output: true while the person is at the bottom. */
   private stick = true;
+  /** Index of the first entry rendered; the ones before it wait behind the "earlier" button. */
+  private firstShown = 0;
+  private readonly earlier: HTMLElement;
 
   constructor(private readonly ctx: Ctx) {
     const { h } = ctx;
     this.list = h('div', { className: 'thread-list', role: 'log', 'aria-live': 'polite', 'aria-relevant': 'additions', 'aria-label': 'Session thread' });
-    this.el = h('div', { className: 'thread', tabindex: '-1' }, this.list);
+    this.earlier = h('button', { type: 'button', className: 'link show-earlier', hidden: true, onClick: () => this.showEarlier() });
+    this.el = h('div', { className: 'thread', tabindex: '-1' }, this.earlier, this.list);
     this.jump = h(
       'button',
       { type: 'button', className: 'jump-bottom', hidden: true, 'aria-label': 'Scroll to the newest output', onClick: () => this.scrollToBottom() },
@@ -79,12 +88,34 @@ export class ThreadView {
     this.dirtyToolCalls.clear();
     this.dirtyTerminals.clear();
     const state = this.ctx.state();
+    const entries = state?.entries ?? [];
+    // Only the newest page is built now; the rest waits for the person to ask.
+    this.firstShown = Math.max(0, entries.length - PAGE_ENTRIES);
     const frag = this.ctx.doc.createDocumentFragment();
-    for (const e of state?.entries ?? []) frag.appendChild(this.create(e).el);
+    for (let i = this.firstShown; i < entries.length; i++) frag.appendChild(this.create(entries[i]).el);
     const top = this.el.scrollTop;
     this.list.replaceChildren(frag);
+    this.updateEarlier();
     if (this.stick) this.scrollToBottom();
     else this.el.scrollTop = top;
+  }
+
+  /** Builds the page of entries before the first one shown, keeping what is on screen in place. */
+  showEarlier(): void {
+    const entries = this.ctx.state()?.entries ?? [];
+    const from = Math.max(0, this.firstShown - PAGE_ENTRIES);
+    const frag = this.ctx.doc.createDocumentFragment();
+    for (let i = from; i < this.firstShown; i++) frag.appendChild(this.create(entries[i]).el);
+    const before = this.el.scrollHeight;
+    this.list.insertBefore(frag, this.list.firstChild);
+    this.firstShown = from;
+    this.updateEarlier();
+    this.el.scrollTop += this.el.scrollHeight - before;
+  }
+
+  private updateEarlier(): void {
+    this.earlier.hidden = this.firstShown === 0;
+    this.earlier.textContent = `Show earlier entries (${this.firstShown.toLocaleString('en')} more)`;
   }
 
   markEntry(id: string): void {
@@ -113,6 +144,8 @@ export class ThreadView {
     for (const id of this.dirtyEntries) {
       const i = findEntryIndex(state, id);
       if (i < 0) continue;
+      // An entry behind the "earlier" button is built when the person asks for it, as it is then.
+      if (i < this.firstShown) continue;
       const entry = state.entries[i];
       const known = this.nodes.get(id);
       if (known && known.kind === entry.kind && !(known.node instanceof ToolCardNode && entry.kind === 'tool_call' && known.node.toolCallId !== entry.toolCallId)) {

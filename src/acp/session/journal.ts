@@ -7,7 +7,10 @@
  * Layout of `<dir>`: `<journalId>.jsonl` per session (first line the header, then one action per
  * line, `{"at": ms, "a": SessionAction}`) and `index.json` (the list the Sessions view reads).
  * Writes are batched (at most every {@link FLUSH_MS}) and appended; a torn last line (a crash
- * mid-write) is skipped on read. Node `fs` only, no `vscode`.
+ * mid-write) is skipped on read. Files are the person's only (0600 in a 0700 folder): they hold
+ * what the agent read and wrote. Several windows may share the folder (windows without a folder
+ * all use global storage): each appends only to its own sessions' files and merges the index with
+ * what is on disk before writing it. Node `fs` only, no `vscode`.
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -39,10 +42,15 @@ export interface JournalEntry {
   turns: number;
   /** False once the person closed the session; a window that ends keeps its sessions open. */
   open: boolean;
+  /** The journal that replaced this one (the session was loaded again from its agent); hidden from lists. */
+  supersededBy?: string;
 }
 
+/** A journal id is a UUID we made; nothing else names a file. */
+export const JOURNAL_ID = /^[A-Za-z0-9-]{1,80}$/;
+
 const entrySchema = z.object({
-  journalId: z.string().regex(/^[A-Za-z0-9-]{1,80}$/),
+  journalId: z.string().regex(JOURNAL_ID),
   agentId: z.string(),
   agentName: z.string(),
   cwd: z.string(),
@@ -52,6 +60,7 @@ const entrySchema = z.object({
   updatedAt: z.number(),
   turns: z.number().default(0),
   open: z.boolean().default(false),
+  supersededBy: z.string().optional(),
 });
 const indexSchema = z.object({ v: z.literal(1), sessions: z.array(entrySchema) });
 const lineSchema = z.object({ at: z.number(), a: z.object({ type: z.string() }).passthrough() });
@@ -65,6 +74,12 @@ export class SessionJournal {
   private readonly terminals = new Map<string, Map<string, string>>();
   private timer: NodeJS.Timeout | undefined;
   private indexDirty = false;
+  /** Journals this window deleted, so a merge with the index on disk does not bring them back. */
+  private readonly deleted = new Set<string>();
+  /** Journals this window wrote to (the ones whose index entries it owns). */
+  private readonly mine = new Set<string>();
+  /** False when the folder could not be made: the window works without a journal. */
+  private usable = true;
 
   /**
    * Reads the index in `dir` (created if missing). A missing or unreadable index is rebuilt from the
@@ -75,13 +90,19 @@ export class SessionJournal {
     private readonly log: (message: string) => void = () => {},
     private readonly now: () => number = Date.now,
   ) {
-    fs.mkdirSync(dir, { recursive: true });
-    this.readIndex();
+    try {
+      fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+      this.readIndex();
+    } catch (err) {
+      // No journal is better than no extension: sessions still run, transcripts are not kept.
+      this.usable = false;
+      this.log(`Session transcripts will not be kept: ${dir} is not usable (${err instanceof Error ? err.message : String(err)}).`);
+    }
   }
 
-  /** Every journaled session, most recently updated first. */
+  /** Every journaled session (but those replaced by a later load), most recently updated first. */
   list(): JournalEntry[] {
-    return [...this.entries.values()].sort((a, b) => b.updatedAt - a.updatedAt);
+    return [...this.entries.values()].filter((e) => !e.supersededBy).sort((a, b) => b.updatedAt - a.updatedAt);
   }
 
   get(journalId: string): JournalEntry | undefined {
@@ -94,6 +115,7 @@ export class SessionJournal {
     const at = this.now();
     const entry: JournalEntry = { journalId, ...init, createdAt: at, updatedAt: at, turns: 0, open: true };
     this.entries.set(journalId, entry);
+    this.mine.add(journalId);
     this.sizes.set(journalId, 0);
     this.queue(journalId, JSON.stringify({ v: 1, header: entry }));
     this.prune();
@@ -104,10 +126,16 @@ export class SessionJournal {
   /** Appends one action of session `journalId` (dropped when the journal is unknown or full). */
   record(journalId: string, action: SessionAction): void {
     const entry = this.entries.get(journalId);
-    if (!entry) return;
+    if (!entry || !this.usable) return;
+    this.mine.add(journalId);
     const at = this.now();
+    if (action.type === 'permissionRequested' && action.view) {
+      // The card is rebuilt from `view`; the request's own copy of the call would store it twice.
+      action = { ...action, toolCall: { toolCallId: action.toolCall.toolCallId } };
+    }
     if (action.type === 'terminal') {
-      // Terminal snapshots are many and each carries the output tail: keep only the latest per terminal.
+      // Terminal snapshots are many and each carries the output tail: the latest of each running
+      // terminal is written when it exits or when the window ends, not on every flush.
       const line = JSON.stringify({ at, a: action });
       if (action.terminal.exitStatus) {
         this.terminals.get(journalId)?.delete(action.terminal.terminalId);
@@ -131,11 +159,32 @@ export class SessionJournal {
     this.markIndex();
   }
 
+  /** Hides `journalId` from lists: `by` (a journal of the same session loaded again) replaces it. */
+  supersede(journalId: string, by: string): void {
+    const entry = this.entries.get(journalId);
+    if (!entry) return;
+    entry.supersededBy = by;
+    entry.open = false;
+    const next = this.entries.get(by);
+    if (next && entry.title && !next.title) next.title = entry.title;
+    this.mine.add(journalId);
+    this.markIndex();
+  }
+
+  /** Names a session (a loaded one takes the title its agent listed). */
+  setTitle(journalId: string, title: string): void {
+    const entry = this.entries.get(journalId);
+    if (!entry || entry.title) return;
+    entry.title = title.slice(0, 200);
+    this.markIndex();
+  }
+
   /** Marks a session closed by the person (it is not reopened after a reload) or open again. */
   setOpen(journalId: string, open: boolean): void {
     const entry = this.entries.get(journalId);
     if (!entry || entry.open === open) return;
     entry.open = open;
+    this.mine.add(journalId);
     this.markIndex();
   }
 
@@ -165,11 +214,19 @@ export class SessionJournal {
         skipped++;
       }
     }
+    // The window ended mid-turn: the turn is over (its unfinished calls cancelled, its waiting
+    // requests with them), so nothing of it looks as if it could still be answered or finish.
+    if (state.status === 'prompting' || state.status === 'cancelling') {
+      reduce(state, { type: 'turnEnded', stopReason: 'cancelled' });
+      reduce(state, { type: 'notice', severity: 'warning', text: 'The window ended during this turn; the agent did not finish it here.' });
+    }
     return { state, skipped };
   }
 
-  /** Deletes a session's journal. */
+  /** Deletes a session's journal (an unknown id does nothing). */
   delete(journalId: string): void {
+    if (!JOURNAL_ID.test(journalId) || !this.entries.has(journalId)) return;
+    this.deleted.add(journalId);
     this.entries.delete(journalId);
     this.pending.delete(journalId);
     this.terminals.delete(journalId);
@@ -177,13 +234,19 @@ export class SessionJournal {
     this.markIndex();
   }
 
-  /** Writes everything waiting, synchronously (the window is closing). */
-  flush(): void {
+  /**
+   * Writes everything waiting, synchronously. `final` (the window is closing) also writes the last
+   * snapshot of each running terminal.
+   */
+  flush(final = false): void {
     clearTimeout(this.timer);
     this.timer = undefined;
-    for (const [id, lines] of this.terminals) {
-      for (const line of lines.values()) this.queue(id, line, false);
-      lines.clear();
+    if (!this.usable) return;
+    if (final) {
+      for (const [id, lines] of this.terminals) {
+        for (const line of lines.values()) this.queue(id, line, false);
+        lines.clear();
+      }
     }
     for (const id of [...this.pending.keys()]) this.flushOne(id);
     if (this.indexDirty) this.writeIndex();
@@ -194,7 +257,7 @@ export class SessionJournal {
   }
 
   private queue(journalId: string, line: string, schedule = true): void {
-    const size = (this.sizes.get(journalId) ?? this.sizeOnDisk(journalId)) + line.length + 1;
+    const size = (this.sizes.get(journalId) ?? this.sizeOnDisk(journalId)) + Buffer.byteLength(line) + 1;
     if (size > MAX_JOURNAL_BYTES) {
       if ((this.sizes.get(journalId) ?? 0) <= MAX_JOURNAL_BYTES) {
         const full = JSON.stringify({ at: this.now(), a: { type: 'notice', severity: 'warning', text: `The journal of this session reached ${MAX_JOURNAL_BYTES / 1024 / 1024} MB; later updates were not saved.` } });
@@ -223,7 +286,7 @@ export class SessionJournal {
     if (!lines?.length) return;
     this.pending.delete(journalId);
     try {
-      fs.appendFileSync(this.file(journalId), lines.join('\n') + '\n');
+      fs.appendFileSync(this.file(journalId), lines.join('\n') + '\n', { mode: 0o600 });
     } catch (err) {
       this.log(`The session journal could not be written (${this.file(journalId)}): ${err instanceof Error ? err.message : String(err)}`);
     }
@@ -238,24 +301,35 @@ export class SessionJournal {
     this.indexDirty = false;
     const target = path.join(this.dir, 'index.json');
     try {
+      // Another window may have written the index since: its sessions are kept, ours win for ours.
+      for (const e of this.readIndexFile()) {
+        if (this.mine.has(e.journalId) || this.deleted.has(e.journalId)) continue;
+        if (fs.existsSync(this.file(e.journalId))) this.entries.set(e.journalId, e);
+      }
       // Written beside and renamed over: a crash leaves the old index or the new one, never half.
-      fs.writeFileSync(`${target}.tmp`, JSON.stringify({ v: 1, sessions: this.list() }));
-      fs.renameSync(`${target}.tmp`, target);
+      const tmp = `${target}.${process.pid}.tmp`;
+      fs.writeFileSync(tmp, JSON.stringify({ v: 1, sessions: [...this.entries.values()] }), { mode: 0o600 });
+      fs.renameSync(tmp, target);
     } catch (err) {
       this.log(`The session index could not be written: ${err instanceof Error ? err.message : String(err)}`);
     }
   }
 
-  private readIndex(): void {
+  /** The index on disk (empty when missing or unreadable). */
+  private readIndexFile(): JournalEntry[] {
     try {
-      const parsed = indexSchema.parse(JSON.parse(fs.readFileSync(path.join(this.dir, 'index.json'), 'utf8')));
-      for (const e of parsed.sessions) if (fs.existsSync(this.file(e.journalId))) this.entries.set(e.journalId, e);
-      return;
+      return indexSchema.parse(JSON.parse(fs.readFileSync(path.join(this.dir, 'index.json'), 'utf8'))).sessions;
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'ENOENT') this.log(`The session index was unreadable and is rebuilt from the journals: ${err instanceof Error ? err.message : String(err)}`);
+      return [];
     }
+  }
+
+  private readIndex(): void {
+    for (const e of this.readIndexFile()) if (fs.existsSync(this.file(e.journalId))) this.entries.set(e.journalId, e);
+    // Journals the index does not list (another window's, an index lost) are read from their headers.
     for (const name of fs.readdirSync(this.dir)) {
-      if (!name.endsWith('.jsonl')) continue;
+      if (!name.endsWith('.jsonl') || this.entries.has(name.slice(0, -'.jsonl'.length))) continue;
       try {
         const fd = fs.openSync(path.join(this.dir, name), 'r');
         const buf = Buffer.alloc(64 * 1024);
@@ -263,17 +337,21 @@ export class SessionJournal {
         fs.closeSync(fd);
         const first = buf.subarray(0, n).toString('utf8').split('\n')[0];
         const header = entrySchema.parse(JSON.parse(first).header);
-        this.entries.set(header.journalId, header);
+        this.entries.set(header.journalId, { ...header, open: false });
+        this.markIndex();
       } catch {
         this.log(`Skipped an unreadable session journal: ${name}`);
       }
     }
-    this.markIndex();
   }
 
-  /** Keeps the {@link MAX_JOURNALS} most recently updated journals. */
+  /**
+   * Keeps the {@link MAX_JOURNALS} most recently updated journals. Only closed ones older than a
+   * day go: another window may still be writing to an open or recent one.
+   */
   private prune(): void {
-    const all = this.list();
-    for (const e of all.slice(MAX_JOURNALS)) this.delete(e.journalId);
+    const dayAgo = this.now() - 24 * 3600_000;
+    const all = [...this.entries.values()].sort((a, b) => b.updatedAt - a.updatedAt);
+    for (const e of all.slice(MAX_JOURNALS)) if (!e.open && e.updatedAt < dayAgo) this.delete(e.journalId);
   }
 }

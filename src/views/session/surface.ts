@@ -86,7 +86,10 @@ export class SessionSurface {
 
   /** The page became visible again: it gets what it missed. */
   visibilityChanged(): void {
-    if (this.isVisible() && this.ready) this.postSnapshot();
+    if (this.isVisible() && this.ready) {
+      this.postSnapshot();
+      for (const c of this.pendingContext.splice(0)) this.post({ type: 'contextItem', ...c });
+    }
   }
 
   /** Feeds a session change; patches of the shown session are batched to the webview. */
@@ -106,7 +109,8 @@ export class SessionSurface {
 
   /** Hands the page something to attach to its next prompt (kept until the page is ready for it). */
   addContext(item: ContextItem, label: string): void {
-    if (this.ready) this.post({ type: 'contextItem', item, label });
+    // A hidden page may be gone (it is rebuilt when shown): it gets the item once it can see it.
+    if (this.canPost()) this.post({ type: 'contextItem', item, label });
     else this.pendingContext.push({ item, label });
   }
 
@@ -156,6 +160,11 @@ export class SessionSurface {
     const parsed = parseWebviewMessage(raw);
     if (!parsed.ok) {
       this.host.log(`Ignored a malformed message from the session view: ${parsed.error}`);
+      // A prompt that does not pass (too long, too many attachments) goes back to its box.
+      const r = raw as { type?: unknown; text?: unknown };
+      if (r && r.type === 'prompt' && typeof r.text === 'string') {
+        this.post({ type: 'promptRefused', text: r.text.slice(0, 1_000_000), reason: `it was not accepted (${parsed.error.slice(0, 300)})` });
+      }
       return;
     }
     try {
@@ -171,7 +180,7 @@ export class SessionSurface {
         this.ready = true;
         if (!this.currentKey) this.currentKey = this.host.sessions().at(-1)?.state.key;
         this.postSnapshot();
-        for (const c of this.pendingContext.splice(0)) this.post({ type: 'contextItem', ...c });
+        if (this.isVisible()) for (const c of this.pendingContext.splice(0)) this.post({ type: 'contextItem', ...c });
         return;
       case 'requestSnapshot':
         this.postSnapshot();
@@ -210,6 +219,8 @@ export class SessionSurface {
         try {
           await this.host.session(m.key)?.setConfigOption(m.configId, m.value);
         } catch (err) {
+          // The picker shows what the person chose; a snapshot puts back what the agent has.
+          this.postSnapshot();
           void vscode.window.showWarningMessage(`The option could not be changed: ${err instanceof Error ? err.message : String(err)}`);
         }
         return;

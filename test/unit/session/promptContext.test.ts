@@ -5,8 +5,11 @@ import { createSessionState } from '../../../src/acp/session/types';
 
 const files: Record<string, string> = { '/w/src/a.ts': 'const a = 1;\n', '/w/big.txt': 'x'.repeat(300 * 1024) };
 const port: ContextPort = {
-  within: (p) => p.startsWith('/w/'),
-  readText: async (p) => files[p],
+  contained: async (p) => {
+    if (!p.startsWith('/w/') || p.includes('link-out')) throw new Error(`${p} is outside`);
+    return p;
+  },
+  readText: async (p, max) => (files[p] !== undefined && files[p].length <= max ? files[p] : undefined),
   relative: (p) => p.replace(/^\/w\//, ''),
 };
 const all = { image: true, audio: false, embeddedContext: true };
@@ -38,6 +41,7 @@ describe('prompt context', () => {
   it('refuses paths outside the workspace and images for agents that take none', async () => {
     await assert.rejects(buildPromptContext([{ kind: 'file', path: '/etc/passwd' }], all, port), /outside the workspace/);
     await assert.rejects(buildPromptContext([{ kind: 'file', path: 'relative.ts' }], all, port), /outside the workspace/);
+    await assert.rejects(buildPromptContext([{ kind: 'selection', path: '/w/link-out/x', startLine: 1, endLine: 1, text: 'x' }], all, port), /outside the workspace/, 'a symlink out is refused');
     const image = ContextItemSchema.parse({ kind: 'image', name: 'shot.png', mimeType: 'image/png', data: 'iVBORw0KGgo=' });
     await assert.rejects(buildPromptContext([image], none, port), /does not take images/);
     assert.deepEqual((await buildPromptContext([image], all, port)).blocks, [{ type: 'image', mimeType: 'image/png', data: 'iVBORw0KGgo=' }]);
