@@ -12,9 +12,11 @@
  *   `JSON.parse` alone on the same text. Goal ≥ 0.5.
  * - waterfall10k: laying out a 10,000-span trace for the panel (tree order, depth, bars) ÷
  *   `JSON.parse` of the same spans (the cost of merely receiving them). Informative.
+ * - updateThroughput, firstPaint20k, chunkHeap, terminal100MB, bundleSize: see ./session.ts.
  * - delegation10k: the delegation view of a 10,000-span session (2,500 tool calls, each with a
  *   permission, an effect and an MCP call; 500 remote delegations) ÷ `JSON.parse` of the same spans.
  */
+import * as os from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { structuredPatch } from 'diff';
 import { proposeChange, staleness, textHash } from '../src/edits/model';
@@ -24,6 +26,7 @@ import { TraceStore } from '../src/trace/store';
 import { waterfall } from '../webview/trace/waterfall';
 import { delegation } from '../webview/trace/delegation';
 import type { SpanRecord } from '../src/trace/otlp';
+import { sessionBenchmarks } from './session';
 
 function median(xs: number[]): number {
   const s = [...xs].sort((a, b) => a - b);
@@ -155,8 +158,10 @@ const session10kText = JSON.stringify(session10k);
 const delegationBase = time(() => JSON.parse(session10kText), 5);
 const delegationTime = time(() => delegation(session10k), 5);
 
+async function main(): Promise<void> {
 const result = {
-  machine: { node: process.version, platform: `${process.platform}-${process.arch}` },
+  machine: { node: process.version, platform: `${process.platform}-${process.arch}`, cpus: os.cpus().length },
+  ...(await sessionBenchmarks()),
   edits50k: { ratio: Number((ours / baseline).toFixed(2)), goal: '<= 2', oursMs: Number(ours.toFixed(1)), diffAloneMs: Number(baseline.toFixed(1)) },
   review50k: { ratio: Number((review / baseline).toFixed(2)), goal: '<= 3', oursMs: Number(review.toFixed(1)), diffAloneMs: Number(baseline.toFixed(1)) },
   // Throughput ratio: spans/s of ours ÷ spans/s of JSON.parse = JSON.parse time ÷ our time.
@@ -165,3 +170,9 @@ const result = {
   delegation10k: { ratio: Number((delegationTime / delegationBase).toFixed(2)), spans: session10k.length, buildMs: Number(delegationTime.toFixed(1)), jsonParseMs: Number(delegationBase.toFixed(1)) },
 };
 console.log(JSON.stringify(result, null, 2));
+}
+
+main().catch((err: unknown) => {
+  console.error(err);
+  process.exit(1);
+});

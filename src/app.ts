@@ -9,7 +9,7 @@ import { isWithin } from './fs/containment';
 import { SessionManager } from './acp/sessionManager';
 import { SessionTerminals } from './acp/sessionTerminals';
 import type { SessionController } from './acp/sessionController';
-import type { SwitchboardApi, SessionChangeEvent } from './api';
+import type { SwitchboardApi } from './api';
 import { resolveAgents, type ResolvedAgent } from './config/agents';
 import { mergePaths, readLoginShellPath } from './config/loginPath';
 import { onDidChangeSettings, readSettings } from './config/vscodeSettings';
@@ -30,6 +30,7 @@ import { SessionJournal } from './acp/session/journal';
 import { AgentRegistryCenter } from './views/agentRegistry';
 import { AgentLogin } from './views/agentLogin';
 import { PromptContextCenter } from './views/promptContext';
+import { SessionAttention } from './views/attention';
 import { CapabilityBook, capabilitiesMarkdown } from './acp/capabilityBook';
 import { buildPromptContext, ContextItemSchema, type ContextItem } from './acp/promptContext';
 import { showTerminal } from './views/terminalView';
@@ -52,6 +53,7 @@ export class App implements vscode.Disposable {
   readonly sessionPanels: SessionPanels;
   readonly sessionsCenter: SessionsCenter;
   private readonly promptContext: PromptContextCenter;
+  private readonly attention: SessionAttention;
   /** Every agent version's capability matrix, across sessions and windows. */
   readonly capabilityBook: CapabilityBook;
   readonly policy: EffectPolicy;
@@ -189,6 +191,12 @@ export class App implements vscode.Disposable {
     };
     this.view = new SessionViewProvider(context.extensionUri, sessionHost);
     this.promptContext = new PromptContextCenter((item, label) => this.view.addContext(item, label));
+    this.attention = new SessionAttention({
+      manager: this.manager,
+      inView: (key) => (this.view.visible && this.view.current === key) || this.sessionPanels.visible(key),
+      enabled: () => this.settings().showNotifications,
+      show: (key) => this.view.show(key),
+    });
     this.sessionPanels = new SessionPanels(context.extensionUri, sessionHost);
     this.sessionsCenter = new SessionsCenter({
       manager: this.manager,
@@ -234,7 +242,7 @@ export class App implements vscode.Disposable {
         if (state && !c.replay) this.review.onSessionPatches(state, c.patches);
         this.view.onSessionChange(c);
         this.sessionPanels.onSessionChange(c);
-        this.notifyPermission(c.key, c.patches);
+        this.attention.onSessionChange(c);
       }),
       this.manager.onDidCloseSession(({ key, state }) => this.sessionClosed(key, state.agentName)),
       this.manager.onDidChangeSessions(() => {
@@ -424,28 +432,6 @@ export class App implements vscode.Disposable {
     if (!t) return;
     const fallback = this.manager.get(key)?.state.terminals[terminalId];
     showTerminal(t.manager, terminalId, fallback, `Agent: ${fallback?.commandLine.slice(0, 40) ?? terminalId}`);
-  }
-
-  /** A waiting request is reachable while the sidebar is hidden: badge (view) and notification. */
-  private notifyPermission(key: string, patches: SessionChangeEvent['patches']): void {
-    for (const p of patches) {
-      if (p.op !== 'permission' || p.permission.state !== 'waiting') continue;
-      if (this.view.visible && this.view.current === key) continue;
-      if (!this.settings().showNotifications) continue;
-      const permissionId = p.permission.permissionId;
-      // Checked a moment later: a grant may answer the request right after it is shown.
-      setTimeout(() => this.notifyIfWaiting(key, permissionId), 0);
-    }
-  }
-
-  private notifyIfWaiting(key: string, permissionId: string): void {
-    const c = this.manager.get(key);
-    const permission = c?.state.permissions[permissionId];
-    if (!c || !permission || permission.state !== 'waiting') return;
-    const title = c.state.toolCalls[permission.toolCallId]?.title ?? 'a tool call';
-    void vscode.window.showInformationMessage(`${c.state.agentName} asks permission: ${title}`, 'Show').then((choice) => {
-      if (choice === 'Show') void this.view.show(key);
-    });
   }
 
   /** The public API returned by `activate()`. */

@@ -174,7 +174,7 @@ export class SessionController implements SessionHandlers {
       this.replaying = false;
       // "Authentication required" (-32000): say how the agent can be logged in.
       const methods = (err as { code?: unknown })?.code === -32000 ? (connection.init.authMethods ?? []) : [];
-      const hint = methods.length ? ` ${this.state.agentName} needs a login first: run "Log In to Agent…" (it offers: ${methods.map((m) => m.name).join('; ')}), then start a new session.` : '';
+      const hint = methods.length ? ` ${this.state.agentName} needs a login first: run "Log In to Agent…" (it offers: ${methods.map((m) => m.name).join('; ')}), then try again (New session, or Resume).` : '';
       this.dispatch({ type: 'agentError', error: { message: `${method} failed: ${errorMessage(err)}${hint}` } });
       throw err;
     }

@@ -18,6 +18,8 @@ const MAX_PROBLEMS = 200;
 /** Owns the attach commands and answers the session pages' context requests. */
 export class PromptContextCenter implements vscode.Disposable, ContextPort {
   private readonly disposables: vscode.Disposable[] = [];
+  /** The last text editor that had focus: a session tab or the sidebar takes it when clicked. */
+  private lastEditor: vscode.TextEditor | undefined = vscode.window.activeTextEditor;
 
   /** @param attach hands an attachment to the sidebar's next prompt */
   constructor(private readonly attach: (item: ContextItem, label: string) => Promise<void>) {
@@ -28,6 +30,9 @@ export class PromptContextCenter implements vscode.Disposable, ContextPort {
         return added?.label;
       });
     this.disposables.push(
+      vscode.window.onDidChangeActiveTextEditor((e) => {
+        if (e) this.lastEditor = e;
+      }),
       command('agentSwitchboard.addSelectionToPrompt', 'selection'),
       command('agentSwitchboard.addFileToPrompt', 'file'),
       command('agentSwitchboard.addProblemsToPrompt', 'diagnostics'),
@@ -93,7 +98,8 @@ export class PromptContextCenter implements vscode.Disposable, ContextPort {
    * editor). @returns undefined, after telling the person why, when there is nothing to attach.
    */
   async fromEditor(what: 'file' | 'selection' | 'diagnostics'): Promise<{ item: ContextItem; label: string } | undefined> {
-    const editor = vscode.window.activeTextEditor;
+    // From a session page (the sidebar, a tab) the editor is the last one the person was in, if still shown.
+    const editor = vscode.window.activeTextEditor ?? (this.lastEditor && vscode.window.visibleTextEditors.includes(this.lastEditor) ? this.lastEditor : undefined);
     const doc = editor?.document;
     const inWorkspace = doc && doc.uri.scheme === 'file' && this.within(doc.uri.fsPath);
     let item: ContextItem | undefined;

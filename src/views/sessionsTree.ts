@@ -135,8 +135,8 @@ export class SessionsTree implements vscode.TreeDataProvider<SessionsNode>, vsco
         item.description = 'listed by the agent';
         item.tooltip = `Known to the agent only (session/list): load it to see its transcript.\nsession ${node.sessionId}\n${node.cwd}`;
         item.iconPath = new vscode.ThemeIcon('cloud');
+        // Loading starts the agent: a button to press, not a row to click.
         item.contextValue = 'session-listed';
-        item.command = { command: 'agentSwitchboard.sessions.resume', title: 'Load', arguments: [node] };
         return item;
       }
       case 'note': {

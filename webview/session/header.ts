@@ -96,16 +96,16 @@ export class HeaderView {
       this.modeControl(s),
       ...this.configControls(s),
       // A closed or failed session (a transcript from the journal, an agent that died) can go on in a new process.
-      s.status === 'closed' || s.status === 'error'
+      // Only a session its agent knows by id can be taken up again.
+      (s.status === 'closed' || s.status === 'error') && s.sessionId
         ? h('button', { type: 'button', className: 'text-button resume-button', title: 'Take this session up again in a new agent process (session/resume or session/load)',
             onClick: () => this.ctx.post({ type: 'resumeSession', key: closeKey }) }, icon(h, 'debug-restart'), ' Resume')
         : null,
       h('button', { type: 'button', className: 'icon-button', title: 'Open in an editor tab', 'aria-label': 'Open in an editor tab',
         onClick: () => this.ctx.post({ type: 'openInTab', key: closeKey }) }, icon(h, 'link-external')),
-      s.status !== 'closed'
-        ? h('button', { type: 'button', className: 'icon-button', title: 'Close session', 'aria-label': 'Close session',
-            onClick: () => this.ctx.post({ type: 'closeSession', key: closeKey }) }, icon(h, 'close'))
-        : null,
+      // A closed one (a transcript) closes too: it then stops coming back after a reload.
+      h('button', { type: 'button', className: 'icon-button', title: s.status === 'closed' ? 'Close this transcript' : 'Close session', 'aria-label': 'Close session',
+        onClick: () => this.ctx.post({ type: 'closeSession', key: closeKey }) }, icon(h, 'close')),
     );
   }
 

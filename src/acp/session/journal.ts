@@ -74,6 +74,8 @@ export class SessionJournal {
   private readonly terminals = new Map<string, Map<string, string>>();
   private timer: NodeJS.Timeout | undefined;
   private indexDirty = false;
+  /** Some session was updated since the index was last written (its `updatedAt` moved). */
+  private touched = false;
   /** Journals this window deleted, so a merge with the index on disk does not bring them back. */
   private readonly deleted = new Set<string>();
   /** Journals this window wrote to (the ones whose index entries it owns). */
@@ -150,6 +152,10 @@ export class SessionJournal {
     if (action.type === 'queue') return; // prompts waiting in memory are not part of the transcript
     this.queue(journalId, JSON.stringify({ at, a: action }));
     entry.updatedAt = at;
+    // A streamed chunk changes nothing the list shows but the time: the index is written at the
+    // next flush anyway (see flush), without a timer per chunk.
+    this.touched = true;
+    if (action.type === 'update' && action.update.sessionUpdate.endsWith('_chunk')) return;
     if (action.type === 'promptSent') {
       entry.turns++;
       entry.title ??= action.text.replace(/\s+/g, ' ').trim().slice(0, 80) || undefined;
@@ -249,7 +255,8 @@ export class SessionJournal {
       }
     }
     for (const id of [...this.pending.keys()]) this.flushOne(id);
-    if (this.indexDirty) this.writeIndex();
+    if (this.indexDirty || this.touched) this.writeIndex();
+    this.touched = false;
   }
 
   private file(journalId: string): string {

@@ -35,7 +35,7 @@ export function applyPatch(state: SessionState, patch: SessionPatch): void {
       const i = findEntryIndex(state, patch.entryId);
       if (i >= 0) {
         const e = state.entries[i] as Extract<ThreadEntry, { text: string }>;
-        if ('text' in e) e.text += patch.text;
+        if ('text' in e) appendFlat(e, patch.text);
       }
       break;
     }
@@ -56,6 +56,24 @@ export function applyPatch(state: SessionState, patch: SessionPatch): void {
       break;
   }
   state.rev++;
+}
+
+/** The length each message had when it was last flattened. */
+const flatLength = new WeakMap<object, number>();
+
+/**
+ * Appends `text` to a message. V8 keeps `a += b` as a rope node per append (some 50 bytes each, so a
+ * million ten-byte chunks would hold six times their text); reading a character flattens the rope.
+ * Flattening whenever the message grew by a quarter keeps the copying linear overall and the
+ * overhead near the text's own size.
+ */
+function appendFlat(e: { text: string }, text: string): void {
+  e.text += text;
+  const flat = flatLength.get(e) ?? 0;
+  if (e.text.length - flat > Math.max(65_536, flat / 4)) {
+    e.text.charCodeAt(0);
+    flatLength.set(e, e.text.length);
+  }
 }
 
 /** Applies patches in order. */

@@ -384,7 +384,9 @@ function permissionRequested(
   // The person must approve what the intent was built from, not what arrived since.
   if (a.view) first.toolCall = { ...a.view };
   const tc = first.toolCall;
-  tc.status = 'awaiting_approval';
+  // A closed session asks nobody: a request that arrives after it ends is cancelled on arrival.
+  const closed = state.status === 'closed';
+  tc.status = closed ? 'cancelled' : 'awaiting_approval';
   tc.permissionId = a.permissionId;
   patches.push({
     op: 'permission',
@@ -392,7 +394,8 @@ function permissionRequested(
       permissionId: a.permissionId,
       toolCallId: a.toolCall.toolCallId,
       options: a.options.map((o) => ({ optionId: o.optionId, name: o.name, kind: o.kind })),
-      state: 'waiting',
+      state: closed ? 'cancelled' : 'waiting',
+      ...(closed ? { answeredBy: 'cancel' as const } : {}),
       requestedAt: a.at,
       intentHash: a.intentHash,
       undeclared: a.undeclared,

@@ -11,6 +11,8 @@ import { SessionSurface, summarize, type SessionViewHost } from './surface';
 /** The editor tabs showing sessions, by session key. */
 export class SessionPanels implements vscode.Disposable {
   private readonly open = new Map<string, { panel: vscode.WebviewPanel; surface: SessionSurface }>();
+  /** Keys a tab was moved to before their session is listed (a take-up under way). */
+  private readonly awaiting = new Set<string>();
 
   constructor(
     private readonly extensionUri: vscode.Uri,
@@ -41,6 +43,11 @@ export class SessionPanels implements vscode.Disposable {
     return panel;
   }
 
+  /** True when session `key` has a tab that can be seen now. */
+  visible(key: string): boolean {
+    return !!this.open.get(key)?.panel.visible;
+  }
+
   /** The session keys that have a tab. */
   keys(): string[] {
     return [...this.open.keys()];
@@ -52,6 +59,7 @@ export class SessionPanels implements vscode.Disposable {
     if (!entry) return;
     this.open.delete(from);
     this.open.set(to, entry);
+    this.awaiting.add(to);
     entry.surface.show(to);
   }
 
@@ -62,8 +70,10 @@ export class SessionPanels implements vscode.Disposable {
   /** Sessions started or closed: a tab whose session is gone closes. */
   onSessionsChange(): void {
     for (const [key, { panel, surface }] of this.open) {
-      if (!this.host.session(key)) panel.dispose();
-      else surface.onSessionsChange();
+      if (this.host.session(key)) {
+        this.awaiting.delete(key);
+        surface.onSessionsChange();
+      } else if (!this.awaiting.has(key)) panel.dispose();
     }
   }
 

@@ -1,0 +1,208 @@
+/**
+ * The session benchmarks of `npm run bench` (issue 8), each a ratio against a baseline measured in
+ * the same run:
+ * - PF1 updateThroughput: 20,000 `session/update` chunks through our whole pipeline (SDK ndJson
+ *   parse and validation, routing, the session controller, reducer, journal, and the sidebar's
+ *   batching with its serialisation) ÷ a raw SDK connection with a no-op handler on the same bytes
+ *   (goal ≥ 0.8), and ÷ `JSON.parse` of the same lines (the limit).
+ * - PF2 firstPaint20k: the webview's first paint of a 20,000-entry session ÷ a 200-entry one (jsdom;
+ *   goal ≤ 1.5: only the newest page is built).
+ * - PF3 chunkHeap: heap growth after 1,000,000 ten-byte chunks reduced into one message ÷ the text's
+ *   size (goal ≤ 3: chunks coalesce). Needs `--expose-gc`.
+ * - PF4 terminal100MB: 100 MB through a client terminal with a 1 MB output limit: RSS growth (goal
+ *   ≤ 8 MB) and throughput ÷ the same command into /dev/null (goal ≥ 0.5).
+ * - PF6 bundleSize: the production extension bundle, in MB (goal ≤ 1.5).
+ */
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { spawn } from 'node:child_process';
+import { performance } from 'node:perf_hooks';
+import * as acp from '@agentclientprotocol/sdk';
+import * as esbuild from 'esbuild';
+import { buildClientApp } from '../src/acp/clientHandlers';
+import { SessionController, type TerminalsPort } from '../src/acp/sessionController';
+import { SessionJournal } from '../src/acp/session/journal';
+import { reduce } from '../src/acp/session/reducer';
+import { createSessionState, type SessionPatch } from '../src/acp/session/types';
+import { EffectPolicy } from '../src/policy/effectPolicy';
+import { TerminalManager } from '../src/terminals/manager';
+import type { SessionState } from '../src/acp/session/types';
+
+/** bench/paint.ts, loaded at run time: it brings jsdom's DOM types, which the Node program must not see. */
+interface Paint {
+  firstPaint(state: SessionState): number;
+  sessionOf(entries: number): SessionState;
+}
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+// ---------------------------------------------------------------- PF1
+const CHUNKS = 20_000;
+const pf1Lines = Array.from({ length: CHUNKS }, (_, i) =>
+  JSON.stringify({ jsonrpc: '2.0', method: 'session/update', params: { sessionId: 'bench', update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: `${String(i).padStart(9, '0')}\n` } } } }),
+);
+const pf1Bytes = new TextEncoder().encode(pf1Lines.join('\n') + '\n');
+
+/** Feeds the recorded bytes to an SDK client app and resolves when `count` updates were handled. */
+async function feed(app: acp.ClientApp, handled: () => number): Promise<number> {
+  const readable = new ReadableStream<Uint8Array>({
+    start(c) {
+      for (let i = 0; i < pf1Bytes.length; i += 65_536) c.enqueue(pf1Bytes.subarray(i, i + 65_536));
+    },
+  });
+  const writable = new WritableStream<Uint8Array>({ write() {} });
+  const t0 = performance.now();
+  const conn = app.connect(acp.ndJsonStream(writable, readable));
+  while (handled() < CHUNKS) await new Promise((r) => setImmediate(r));
+  const ms = performance.now() - t0;
+  conn.close();
+  return ms;
+}
+
+async function rawSdk(): Promise<number> {
+  let n = 0;
+  return feed(acp.client({ name: 'bench' }).onNotification('session/update', () => void n++), () => n);
+}
+
+async function ourPipeline(dir: string): Promise<number> {
+  const policy = new EffectPolicy({ defaults: () => ({ write: 'ask', command: 'ask', dryRun: false }), roots: () => ['/'], readCurrent: async () => null });
+  const terminals: TerminalsPort = { create: async () => '', output: () => ({ output: '', truncated: false }), waitForExit: async () => ({}), kill: async () => {}, release: async () => {}, disposeAll: async () => {}, onDidChange: () => ({ dispose() {} }) };
+  const files = { read: async () => ({ content: '' }), write: async () => {}, turnStarted() {} };
+  const c = new SessionController({ key: 'k', agentId: 'bench', agentName: 'Bench', cwd: '/' }, files, terminals, policy);
+  const journal = new SessionJournal(dir);
+  const journalId = journal.create({ agentId: 'bench', agentName: 'Bench', cwd: '/' });
+  c.recordWith((a) => journal.record(journalId, a));
+  // The sidebar's batching: patches collected and posted (serialised) once per 16 ms.
+  let batch: SessionPatch[] = [];
+  let timer: NodeJS.Timeout | undefined;
+  let posted = 0;
+  const flush = () => {
+    timer = undefined;
+    posted += JSON.stringify({ type: 'patches', key: 'k', rev: c.state.rev, patches: batch }).length;
+    batch = [];
+  };
+  c.onDidChange((change) => {
+    batch.push(...change.patches);
+    timer ??= setTimeout(flush, 16);
+  });
+  let n = 0;
+  // As the connection routes: one handlers object per session, looked up per message.
+  const handlers = { ...handlersOf(c), onUpdate: (u: acp.SessionUpdate) => (c.onUpdate(u), n++) };
+  const app = buildClientApp('bench', (sid) => (sid === 'bench' ? handlers : undefined));
+  const ms = await feed(app, () => n);
+  clearTimeout(timer);
+  flush();
+  journal.flush(true);
+  if (!posted || (c.state.entries[0] as { text: string }).text.length !== CHUNKS * 10) throw new Error('the pipeline lost chunks');
+  return ms;
+}
+
+function handlersOf(c: SessionController) {
+  return {
+    onUpdate: (u: acp.SessionUpdate) => c.onUpdate(u),
+    requestPermission: c.requestPermission.bind(c),
+    readTextFile: c.readTextFile.bind(c),
+    writeTextFile: c.writeTextFile.bind(c),
+    createTerminal: c.createTerminal.bind(c),
+    terminalOutput: c.terminalOutput.bind(c),
+    waitForTerminalExit: c.waitForTerminalExit.bind(c),
+    killTerminal: c.killTerminal.bind(c),
+    releaseTerminal: c.releaseTerminal.bind(c),
+  };
+}
+
+// ---------------------------------------------------------------- PF3
+function chunkHeap(): { ratio: number; heapGrowthMB: number; textMB: number } {
+  const gc = (globalThis as { gc?: () => void }).gc;
+  if (!gc) throw new Error('PF3 needs node --expose-gc (npm run bench passes it)');
+  const s = createSessionState({ key: 'k', agentId: 'a', agentName: 'A', cwd: '/' });
+  gc();
+  const before = process.memoryUsage().heapUsed;
+  for (let i = 0; i < 1_000_000; i++) reduce(s, { type: 'update', update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: `${String(i).padStart(9, '0')}\n` } } });
+  gc();
+  const growth = process.memoryUsage().heapUsed - before;
+  const text = (s.entries[0] as { text: string }).text;
+  // The text as it sits in memory: one byte per character for these (Latin-1) strings.
+  const bytes = text.length;
+  return { ratio: growth / bytes, heapGrowthMB: growth / 1e6, textMB: bytes / 1e6 };
+}
+
+// ---------------------------------------------------------------- PF4
+const HUNDRED_MB = 100 * 1024 * 1024;
+const PF4_COMMAND = `head -c ${HUNDRED_MB} /dev/zero | tr '\\0' 'a'`;
+
+function devNull(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const t0 = performance.now();
+    const p = spawn('/bin/sh', ['-c', `${PF4_COMMAND} > /dev/null`], { stdio: 'ignore' });
+    p.on('error', reject);
+    p.on('exit', () => resolve(performance.now() - t0));
+  });
+}
+
+async function throughTerminal(): Promise<{ ms: number; rssGrowth: number; kept: number }> {
+  const m = new TerminalManager();
+  const rss0 = process.memoryUsage().rss;
+  let peak = rss0;
+  const sample = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 20);
+  const t0 = performance.now();
+  const id = await m.create({ sessionId: 'bench', command: PF4_COMMAND, outputByteLimit: 1024 * 1024 }, { defaultCwd: os.tmpdir(), baseEnv: process.env });
+  await m.waitForExit(id);
+  const ms = performance.now() - t0;
+  clearInterval(sample);
+  const kept = m.output(id).output.length;
+  await m.release(id);
+  m.dispose();
+  return { ms, rssGrowth: peak - rss0, kept };
+}
+
+// ---------------------------------------------------------------- run
+/** Runs the session benchmarks; returns their part of the JSON result. */
+export async function sessionBenchmarks(): Promise<Record<string, unknown>> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'switchboard-bench-'));
+  try {
+    // PF1: alternate the two sides, median of each.
+    await rawSdk();
+    await ourPipeline(fs.mkdtempSync(path.join(dir, 'j')));
+    const raw: number[] = [];
+    const ours: number[] = [];
+    for (let i = 0; i < 5; i++) {
+      raw.push(await rawSdk());
+      ours.push(await ourPipeline(fs.mkdtempSync(path.join(dir, 'j'))));
+    }
+    const parse: number[] = [];
+    for (let i = 0; i < 5; i++) {
+      const t0 = performance.now();
+      for (const l of pf1Lines) JSON.parse(l);
+      parse.push(performance.now() - t0);
+    }
+    const [r, o, p] = [median(raw), median(ours), median(parse)];
+
+    const paintModule = './paint';
+    const { firstPaint, sessionOf } = (await import(paintModule)) as Paint;
+    firstPaint(sessionOf(200));
+    const small = median([0, 1, 2, 3, 4].map(() => firstPaint(sessionOf(200))));
+    const large = median([0, 1, 2].map(() => firstPaint(sessionOf(20_000))));
+
+    const heap = chunkHeap();
+
+    await devNull();
+    const nullMs = median([await devNull(), await devNull(), await devNull()]);
+    const term = await throughTerminal();
+
+    const bundle = path.join(dir, 'extension.js');
+    await esbuild.build({ bundle: true, platform: 'node', format: 'cjs', target: 'node20', external: ['vscode'], mainFields: ['module', 'main'], minify: true, entryPoints: ['src/extension.ts'], outfile: bundle, logLevel: 'error' });
+    const bundleMB = fs.statSync(bundle).size / 1e6;
+
+    return {
+      updateThroughput: { ratio: Number((r / o).toFixed(2)), goal: '>= 0.8 (÷ raw SDK, no-op handler)', vsJsonParse: Number((p / o).toFixed(2)), updatesPerSecond: Math.round(CHUNKS / (o / 1000)), rawSdkPerSecond: Math.round(CHUNKS / (r / 1000)), jsonParsePerSecond: Math.round(CHUNKS / (p / 1000)) },
+      firstPaint20k: { ratio: Number((large / small).toFixed(2)), goal: '<= 1.5 (÷ 200 entries)', ms20k: Number(large.toFixed(1)), ms200: Number(small.toFixed(1)) },
+      chunkHeap: { ratio: Number(heap.ratio.toFixed(2)), goal: '<= 3 (heap growth ÷ text size)', heapGrowthMB: Number(heap.heapGrowthMB.toFixed(1)), textMB: Number(heap.textMB.toFixed(1)) },
+      terminal100MB: { throughputRatio: Number((nullMs / term.ms).toFixed(2)), goal: '>= 0.5 (÷ into /dev/null); RSS growth <= 8 MB', rssGrowthMB: Number((term.rssGrowth / 1e6).toFixed(1)), ms: Math.round(term.ms), devNullMs: Math.round(nullMs), keptBytes: term.kept },
+      bundleSize: { mb: Number(bundleMB.toFixed(2)), goal: '<= 1.5' },
+    };
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
