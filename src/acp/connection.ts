@@ -59,12 +59,27 @@ export class AgentConnection {
     readonly capabilities: CapabilityMatrix,
   ) {
     void proc?.exited.then(() => {
-      if (this.disposed) return;
+      if (this.disposed || this.died) return;
+      this.died = true;
       const view = formatLaunchError(proc.failure('exit', { afterStart: true }), agentName);
       this.conn.close(new Error(view.message));
       this.onDidDieEmitter.fire(view);
     });
+    // The stream can break while the process lives (a line over the size limit, a closed pipe):
+    // the session says so instead of waiting forever, and the agent, now useless, is ended.
+    conn.signal.addEventListener('abort', () => {
+      // Give a process exit the moment it needs to be reported as such (it says more).
+      setTimeout(() => {
+        if (this.disposed || this.died) return;
+        this.died = true;
+        const reason = conn.signal.reason instanceof Error ? conn.signal.reason.message : String(conn.signal.reason ?? 'closed');
+        this.onDidDieEmitter.fire({ message: `The connection to ${agentName} broke: ${reason}. Start a new session (or Resume this one) to go on.` });
+        void proc?.kill();
+      }, proc ? 200 : 0);
+    }, { once: true });
   }
+
+  private died = false;
 
   /**
    * Spawns the agent (own process group) and runs `initialize` with protocol v1.

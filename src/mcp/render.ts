@@ -12,14 +12,18 @@ type JsonSchema = { type?: string | string[]; properties?: Record<string, JsonSc
  * Arguments that satisfy the shape of an object schema: each required property (all properties
  * when none is marked required) with its default, first enum value, or an empty value of its type.
  */
-export function schemaSkeleton(schema: unknown): Record<string, unknown> {
-  const s = (schema ?? {}) as JsonSchema;
-  const props = s.properties ?? {};
-  const names = s.required?.length ? s.required : Object.keys(props);
-  return Object.fromEntries(names.map((n) => [n, valueFor(props[n] ?? {})]));
+export function schemaSkeleton(schema: unknown, depth = 0, seen: Set<unknown> = new Set()): Record<string, unknown> {
+  // Schemas come from servers: a cycle or a deep nesting ends in an empty object, not a stack overflow.
+  if (!schema || typeof schema !== 'object' || depth > 16 || seen.has(schema)) return {};
+  seen.add(schema);
+  const s = schema as JsonSchema;
+  const props = s.properties && typeof s.properties === 'object' && !Array.isArray(s.properties) ? s.properties : {};
+  const names = Array.isArray(s.required) && s.required.length ? s.required.filter((n): n is string => typeof n === 'string') : Object.keys(props);
+  return Object.fromEntries(names.map((n) => [n, valueFor((props[n] ?? {}) as JsonSchema, depth + 1, seen)]));
 }
 
-function valueFor(s: JsonSchema): unknown {
+function valueFor(s: JsonSchema, depth: number, seen: Set<unknown>): unknown {
+  if (!s || typeof s !== 'object') return null;
   if (s.default !== undefined) return s.default;
   if (s.enum?.length) return s.enum[0];
   const type = Array.isArray(s.type) ? s.type.find((t) => t !== 'null') : s.type;
@@ -34,7 +38,7 @@ function valueFor(s: JsonSchema): unknown {
     case 'array':
       return [];
     case 'object':
-      return schemaSkeleton(s);
+      return schemaSkeleton(s, depth, seen);
     default:
       return null;
   }
@@ -66,5 +70,13 @@ export function renderToolResult(server: string, tool: string, args: Record<stri
     }
   }
   if (result.structuredContent !== undefined) out.push('Structured content:', '', '```json', JSON.stringify(result.structuredContent, null, 2), '```', '');
-  return out.join('\n');
+  return bounded(out.join('\n'));
+}
+
+/** Most characters of a rendered result shown in the editor (a result can be tens of megabytes). */
+export const MAX_RENDERED_CHARS = 1024 * 1024;
+
+function bounded(text: string): string {
+  if (text.length <= MAX_RENDERED_CHARS) return text;
+  return `${text.slice(0, MAX_RENDERED_CHARS)}\n\n*… ${(text.length - MAX_RENDERED_CHARS).toLocaleString('en')} more characters of this result are not shown.*\n`;
 }

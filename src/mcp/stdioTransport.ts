@@ -21,7 +21,9 @@ export interface StdioLaunch {
 /** MCP over the stdin/stdout of a child process that leads its own process group. */
 export class GroupStdioTransport implements Transport {
   private proc: ChildProcess | undefined;
-  private readonly buffer = new ReadBuffer();
+  /** The largest message a server may send (a tool result), in bytes; beyond, the connection ends. */
+  static readonly MAX_MESSAGE_BYTES = 64 * 1024 * 1024;
+  private readonly buffer = new ReadBuffer({ maxBufferSize: GroupStdioTransport.MAX_MESSAGE_BYTES });
   private closed = false;
   /** How the server's process ended, once it has. */
   exit: { code: number | null; signal: NodeJS.Signals | null } | undefined;
@@ -66,7 +68,14 @@ export class GroupStdioTransport implements Transport {
       });
       proc.once('spawn', () => resolve());
       proc.stdout!.on('data', (chunk: Buffer) => {
-        this.buffer.append(chunk);
+        try {
+          this.buffer.append(chunk);
+        } catch (err) {
+          // A message over the limit: the stream cannot be resynchronised, so the server is ended.
+          this.onerror?.(new Error(`The server sent a message larger than ${GroupStdioTransport.MAX_MESSAGE_BYTES / 1024 / 1024} MB; it was stopped (${err instanceof Error ? err.message : String(err)}).`));
+          void this.close();
+          return;
+        }
         for (;;) {
           let message: JSONRPCMessage | null;
           try {

@@ -8,6 +8,8 @@
 // Tools: `add` {a, b} → "a+b=<sum>"; `sleep` {ms} → waits (cancellable); `env` {name} → the variable;
 // `ask` elicits {name (default "Ada"), color (titled choice), count (1..9)} and returns the answer as JSON;
 // `grow` registers a new tool `extra` (the server then announces tools/list_changed); `meta` returns the request's `_meta`.
+//   --huge         also `huge` (a 2 MB description; returns 20 MB of text and 5,000 content blocks)
+//   --junk         writes lines that are not JSON-RPC to stdout before serving
 import { inputRequired, inputResponse, McpServer } from '@modelcontextprotocol/server';
 import { serveStdio, StdioServerTransport } from '@modelcontextprotocol/server/stdio';
 import { z } from 'zod';
@@ -26,12 +28,19 @@ if (argv.includes('--crash')) {
   process.exit(3);
 }
 
+if (argv.includes('--junk')) process.stdout.write('Starting fake server v1...\n{"not": "jsonrpc"}\n\u0000\u0001 binary noise\n');
+
 let grown = false;
 function build() {
   const server = new McpServer({ name: `fake-${era}`, version: '1.0.0' }, { capabilities: { tools: { listChanged: true }, resources: {}, prompts: {} } });
   server.registerTool('add', { description, inputSchema: z.object({ a: z.number(), b: z.number() }), annotations: { readOnlyHint: true } }, async ({ a, b }) => ({
     content: [{ type: 'text', text: `${a}+${b}=${a + b}` }],
   }));
+  if (argv.includes('--huge')) {
+    server.registerTool('huge', { description: 'd'.repeat(2 * 1024 * 1024), inputSchema: z.object({}) }, async () => ({
+      content: [{ type: 'text', text: 'x'.repeat(20 * 1024 * 1024) }, ...Array.from({ length: 5000 }, (_, i) => ({ type: 'text', text: `block ${i}` }))],
+    }));
+  }
   server.registerTool('sleep', { description: 'Waits ms milliseconds.', inputSchema: z.object({ ms: z.number() }) }, async ({ ms }, ctx) => {
     await new Promise((resolve, reject) => {
       const t = setTimeout(resolve, ms);
