@@ -323,6 +323,13 @@ if (screenshotDir) {
 }
 
 async function handleRequest(name, png, opts) {
+    if (opts.waitVisible) {
+      // A timing probe (benchmarks): say we are watching, then note when the element shows.
+      fs.writeFileSync(path.join(screenshotDir, `${name}.waiting`), '');
+      await waitForSelectorInAnyFrame(opts.waitVisible, Math.max(1000, (opts.timeoutMs || 20000) - 3000), 20);
+      fs.writeFileSync(path.join(screenshotDir, `${name}.done`), JSON.stringify({ visibleAt: Date.now() }));
+      return;
+    }
     if (opts.click) {
       // A UI action instead of a shot: click the element (in any frame, webviews included), as a person would.
       const frame = await waitForSelectorInAnyFrame(opts.click, Math.max(1000, (opts.timeoutMs || 20000) - 3000));
@@ -374,13 +381,13 @@ async function resizeSidebar(width) {
 }
 
 // Webviews live in nested iframes: look in every frame of the page.
-async function waitForSelectorInAnyFrame(selector, timeoutMs) {
+async function waitForSelectorInAnyFrame(selector, timeoutMs, intervalMs = 250) {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     for (const f of page.frames()) {
       try { if (await f.locator(selector).first().isVisible()) return f; } catch { /* frame detached / bad selector */ }
     }
-    await sleep(250);
+    await sleep(intervalMs);
   }
   throw new Error(`selector ${JSON.stringify(selector)} not visible in any frame within ${timeoutMs} ms`);
 }

@@ -128,24 +128,30 @@ else
   fi
   echo "in-editor: $EDITOR_PASSED passed, $EDITOR_FAILED failed (runner exit $EDITOR_RC); screenshots in ${SHOTS#"$ROOT"/}"
 
+  # A further run of the in-editor suite (one grep, own result file), its counts added to the total:
+  #   extra_run <label> <result file> <runner args...>   (env for the run set by the caller)
+  extra_run() {
+    local label=$1 result=$2; shift 2
+    local rc passed=0 failed=0
+    set +e
+    SWITCHBOARD_TEST_RESULT_FILE=$result node scripts/run-vscode-tests.mjs \
+      --extensionDevelopmentPath "$INSTALLED" --extensionTestsPath "$ROOT/out/test/integration/index" \
+      --extensions-dir "$EXTDIR" --timeout 300 "$@"
+    rc=$?
+    set -e
+    if [ -f "$result" ]; then
+      read -r passed failed < <(sed -nE 's/^([0-9]+) passed, ([0-9]+) failed.*/\1 \2/p' "$result" | tail -1) || true
+    fi
+    passed=${passed:-0}; failed=${failed:-0}
+    if [ "$rc" -ne 0 ] && [ "$failed" -eq 0 ]; then failed=1; fi
+    if [ "$passed" -eq 0 ] && [ "$failed" -eq 0 ]; then echo "$label run executed no test: counted as 1 failure"; failed=1; fi
+    echo "in-editor ($label): $passed passed, $failed failed (runner exit $rc)"
+    EDITOR_PASSED=$(( EDITOR_PASSED + passed )); EDITOR_FAILED=$(( EDITOR_FAILED + failed ))
+  }
+
   step "in-editor tests after a window reload (same workspace and storage, a new window)"
-  set +e
-  SWITCHBOARD_RELOAD_PHASE=1 SWITCHBOARD_TEST_GREP='after a window reload' SWITCHBOARD_TEST_RESULT_FILE=$WORK/reload-result.txt node scripts/run-vscode-tests.mjs \
-    --extensionDevelopmentPath "$INSTALLED" \
-    --extensionTestsPath "$ROOT/out/test/integration/index" \
-    --extensions-dir "$EXTDIR" --workspace "$WS" --user-data-dir "$WORK/user-data" \
-    --screenshot-dir "$SHOTS" --timeout 300
-  R_RC=$?
-  set -e
-  R_PASSED=0; R_FAILED=0
-  if [ -f "$WORK/reload-result.txt" ]; then
-    read -r R_PASSED R_FAILED < <(sed -nE 's/^([0-9]+) passed, ([0-9]+) failed.*/\1 \2/p' "$WORK/reload-result.txt" | tail -1) || true
-  fi
-  R_PASSED=${R_PASSED:-0}; R_FAILED=${R_FAILED:-0}
-  if [ "$R_RC" -ne 0 ] && [ "$R_FAILED" -eq 0 ]; then R_FAILED=1; fi
-  if [ "$R_PASSED" -eq 0 ] && [ "$R_FAILED" -eq 0 ]; then echo "reload run executed no test: counted as 1 failure"; R_FAILED=1; fi
-  echo "in-editor (after reload): $R_PASSED passed, $R_FAILED failed (runner exit $R_RC)"
-  EDITOR_PASSED=$(( EDITOR_PASSED + R_PASSED )); EDITOR_FAILED=$(( EDITOR_FAILED + R_FAILED ))
+  SWITCHBOARD_RELOAD_PHASE=1 SWITCHBOARD_TEST_GREP='after a window reload' extra_run "after reload" "$WORK/reload-result.txt" \
+    --workspace "$WS" --user-data-dir "$WORK/user-data" --screenshot-dir "$SHOTS"
 
   step "in-editor tests in an untrusted workspace (Workspace Trust on, restricted mode)"
   # The folder defines an agent of its own; in restricted mode nothing may be launched from it.
@@ -157,22 +163,8 @@ else
   "agentSwitchboard.policy": { "write": "allow", "command": "allow" }
 }
 JSON
-  set +e
-  SWITCHBOARD_UNTRUSTED=1 SWITCHBOARD_TEST_GREP='untrusted workspace' SWITCHBOARD_TEST_RESULT_FILE=$WORK/untrusted-result.txt node scripts/run-vscode-tests.mjs \
-    --extensionDevelopmentPath "$INSTALLED" \
-    --extensionTestsPath "$ROOT/out/test/integration/index" \
-    --extensions-dir "$EXTDIR" --workspace "$UWS" --untrusted --timeout 300
-  U_RC=$?
-  set -e
-  U_PASSED=0; U_FAILED=0
-  if [ -f "$WORK/untrusted-result.txt" ]; then
-    read -r U_PASSED U_FAILED < <(sed -nE 's/^([0-9]+) passed, ([0-9]+) failed.*/\1 \2/p' "$WORK/untrusted-result.txt" | tail -1) || true
-  fi
-  U_PASSED=${U_PASSED:-0}; U_FAILED=${U_FAILED:-0}
-  if [ "$U_RC" -ne 0 ] && [ "$U_FAILED" -eq 0 ]; then U_FAILED=1; fi
-  if [ "$U_PASSED" -eq 0 ] && [ "$U_FAILED" -eq 0 ]; then echo "untrusted run executed no test: counted as 1 failure"; U_FAILED=1; fi
-  echo "in-editor (untrusted): $U_PASSED passed, $U_FAILED failed (runner exit $U_RC)"
-  EDITOR_PASSED=$(( EDITOR_PASSED + U_PASSED )); EDITOR_FAILED=$(( EDITOR_FAILED + U_FAILED ))
+  SWITCHBOARD_UNTRUSTED=1 SWITCHBOARD_TEST_GREP='untrusted workspace' extra_run "untrusted" "$WORK/untrusted-result.txt" \
+    --workspace "$UWS" --untrusted
 fi
 
 STEP=done

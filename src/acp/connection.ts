@@ -178,24 +178,23 @@ export class AgentConnection {
    * conversation as `session/update`s to `handlers` (registered before the request goes out) and
    * answers when the replay is done. @throws the agent's JSON-RPC error.
    */
-  async loadSession(sessionId: string, cwd: string, handlers: SessionHandlers, mcpServers: acp.McpServer[] = []): Promise<acp.LoadSessionResponse> {
-    this.sessions.set(sessionId, handlers);
-    try {
-      return await this.conn.agent.request(acp.methods.agent.session.load, { sessionId, cwd, mcpServers });
-    } catch (err) {
-      this.sessions.delete(sessionId);
-      throw err;
-    }
+  loadSession(sessionId: string, cwd: string, handlers: SessionHandlers, mcpServers: acp.McpServer[] = []): Promise<acp.LoadSessionResponse | void> {
+    return this.takeUp(acp.methods.agent.session.load, sessionId, cwd, handlers, mcpServers) as Promise<acp.LoadSessionResponse | void>;
   }
 
   /**
    * `session/resume` (`sessionCapabilities.resume`): the agent takes the session up again without
    * replaying it (the client already holds the transcript). @throws the agent's JSON-RPC error.
    */
-  async resumeSession(sessionId: string, cwd: string, handlers: SessionHandlers, mcpServers: acp.McpServer[] = []): Promise<acp.ResumeSessionResponse> {
+  resumeSession(sessionId: string, cwd: string, handlers: SessionHandlers, mcpServers: acp.McpServer[] = []): Promise<acp.ResumeSessionResponse> {
+    return this.takeUp(acp.methods.agent.session.resume, sessionId, cwd, handlers, mcpServers) as Promise<acp.ResumeSessionResponse>;
+  }
+
+  /** Routes `sessionId` to `handlers` first (a load replays before it answers), unrouted on failure. */
+  private async takeUp(method: typeof acp.methods.agent.session.load | typeof acp.methods.agent.session.resume, sessionId: string, cwd: string, handlers: SessionHandlers, mcpServers: acp.McpServer[]): Promise<unknown> {
     this.sessions.set(sessionId, handlers);
     try {
-      return await this.conn.agent.request(acp.methods.agent.session.resume, { sessionId, cwd, mcpServers });
+      return await this.conn.agent.request(method, { sessionId, cwd, mcpServers });
     } catch (err) {
       this.sessions.delete(sessionId);
       throw err;

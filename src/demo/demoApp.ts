@@ -96,6 +96,7 @@ export function readDemoConfig(env: NodeJS.ProcessEnv): DemoConfig {
       delayMs: nonNegativeInt(env[DEMO_ENV.delayMs], 1000),
       chunks: nonNegativeInt(env[DEMO_ENV.chunks], 2000),
       releaseOnCancel: /^(1|true|yes)$/i.test(env[DEMO_ENV.releaseOnCancel] ?? ''),
+      timingFile: env.SWITCHBOARD_DEMO_TIMING_FILE || undefined,
     },
   };
 }

@@ -8,6 +8,7 @@
  * calls announced twice, an empty first message chunk, `messageId`s on chunks, and terminal
  * commands sent as ONE shell string without `args` or `cwd`.
  */
+import * as fs from 'node:fs';
 import { gateBorrowTurn, gateProbeTurn } from './gateProbe';
 import { diskWriterTurn } from './diskWriter';
 import { editorMcpTurn } from './editorMcp';
@@ -435,7 +436,10 @@ async function echoTurn(turn: DemoTurn): Promise<StopReason> {
 async function chunksTurn(turn: DemoTurn): Promise<StopReason> {
   const pieces: string[] = [];
   for (let i = 1; i <= turn.options.chunks; i++) pieces.push(`${String(i).padStart(9, '0')}\n`);
+  const startedAt = Date.now();
   await turn.say(pieces, 0);
+  // The agent's own time to send them all: the baseline of the stream-to-screen benchmark (PF8).
+  if (turn.options.timingFile) fs.writeFileSync(turn.options.timingFile, JSON.stringify({ chunks: pieces.length, startedAt, sentMs: Date.now() - startedAt }));
   return 'end_turn';
 }
 

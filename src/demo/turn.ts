@@ -49,6 +49,8 @@ export interface DemoOptions {
   chunks: number;
   /** Whether `grandchild-terminal` kills and releases its terminal itself when cancelled. */
   releaseOnCancel: boolean;
+  /** Where the `chunks` scenario writes how long sending took (`SWITCHBOARD_DEMO_TIMING_FILE`; benchmarks). */
+  timingFile?: string;
 }
 
 /** The answer to a permission request, reduced to what the scenarios branch on. */

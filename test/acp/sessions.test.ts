@@ -52,6 +52,22 @@ describe('session journal', () => {
     assert.equal(j.get(id)?.title, 'first question');
   });
 
+  it('writes a streamed message as one line, and keeps messages, thoughts and ids apart on replay', () => {
+    const j = new SessionJournal(dir);
+    const id = j.create({ agentId: 'a', agentName: 'A', cwd: '/w' });
+    const chunk = (sessionUpdate: 'agent_message_chunk' | 'agent_thought_chunk', text: string, messageId?: string) => j.record(id, { type: 'update', update: { sessionUpdate, content: { type: 'text', text }, ...(messageId ? { messageId } : {}) } });
+    for (let i = 0; i < 500; i++) chunk('agent_message_chunk', `${i} `, 'm1');
+    chunk('agent_thought_chunk', 'hmm');
+    chunk('agent_message_chunk', 'second', 'm2');
+    chunk('agent_message_chunk', ' part', 'm2');
+    j.record(id, { type: 'turnEnded', stopReason: 'end_turn' });
+    j.flush();
+    const lines = fs.readFileSync(path.join(dir, `${id}.jsonl`), 'utf8').trim().split('\n');
+    assert.equal(lines.length, 5, 'header, three coalesced chunks, the turn end');
+    const { state } = j.replay(id, 'k');
+    assert.deepEqual(state.entries.map((e) => [e.kind, 'text' in e ? e.text.slice(0, 8) : '']), [['agent', '0 1 2 3 '], ['thought', 'hmm'], ['agent', 'second p'], ['turn_end', '']]);
+  });
+
   it('lets two windows share the folder without losing each other\'s sessions, and refuses ids that are not its own', () => {
     const a = new SessionJournal(dir);
     const b = new SessionJournal(dir);

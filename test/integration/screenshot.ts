@@ -67,3 +67,33 @@ export async function click(selector: string, timeoutMs = 20000): Promise<void> 
     for (const f of [request, done, error]) fs.rmSync(f, { force: true });
   }
 }
+
+/**
+ * A timing probe through the runner: resolves with the epoch milliseconds at which `selector`
+ * became visible in some frame. `start` runs once the runner is watching (so nothing shows before
+ * it looks). Polls every 20 ms. Throws without the runner.
+ */
+export async function timeUntilVisible(selector: string, start: () => void, timeoutMs = 120_000): Promise<number> {
+  const dir = process.env.SWITCHBOARD_SCREENSHOT_DIR;
+  if (!dir) throw new Error('timeUntilVisible() needs the test runner (SWITCHBOARD_SCREENSHOT_DIR is not set)');
+  const name = `wait-${Date.now()}-${Math.floor(Math.random() * 1e6)}`;
+  const files = ['request', 'waiting', 'done', 'error'].map((x) => path.join(dir, `${name}.${x}`));
+  const [request, waiting, done, error] = files;
+  fs.writeFileSync(request, JSON.stringify({ waitVisible: selector, timeoutMs }) + '\n');
+  const deadline = Date.now() + timeoutMs;
+  let started = false;
+  try {
+    while (Date.now() < deadline) {
+      if (fs.existsSync(error)) throw new Error(`waiting for ${selector} failed: ${fs.readFileSync(error, 'utf8')}`);
+      if (!started && fs.existsSync(waiting)) {
+        started = true;
+        start();
+      }
+      if (fs.existsSync(done)) return (JSON.parse(fs.readFileSync(done, 'utf8')) as { visibleAt: number }).visibleAt;
+      await new Promise((r) => setTimeout(r, 10));
+    }
+    throw new Error(`${selector}: not visible within ${timeoutMs} ms`);
+  } finally {
+    for (const f of files) fs.rmSync(f, { force: true });
+  }
+}

@@ -16,6 +16,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
+import type { SessionUpdate } from '@agentclientprotocol/sdk';
 import { reduce, type SessionAction } from './reducer';
 import { createSessionState, type SessionState } from './types';
 
@@ -69,6 +70,12 @@ const lineSchema = z.object({ at: z.number(), a: z.object({ type: z.string() }).
 export class SessionJournal {
   private readonly entries = new Map<string, JournalEntry>();
   private readonly pending = new Map<string, string[]>();
+  /**
+   * The text chunk being written, per journal: consecutive text chunks of one message are one line
+   * (replayed, they append to the same message as they did live), so a streamed answer costs a
+   * string append per chunk rather than a JSON line.
+   */
+  private readonly openChunk = new Map<string, { at: number; kind: string; messageId?: string; text: string }>();
   private readonly sizes = new Map<string, number>();
   /** The latest snapshot of each running terminal, written when it exits or the journal flushes. */
   private readonly terminals = new Map<string, Map<string, string>>();
@@ -150,7 +157,17 @@ export class SessionJournal {
       return;
     }
     if (action.type === 'queue') return; // prompts waiting in memory are not part of the transcript
-    this.queue(journalId, JSON.stringify({ at, a: action }));
+    if (action.type === 'update' && isTextChunk(action.update)) {
+      const u = action.update;
+      const open = this.openChunk.get(journalId);
+      const messageId = u.messageId ?? undefined;
+      if (open && open.kind === u.sessionUpdate && open.messageId === messageId) open.text += u.content.text;
+      else {
+        this.closeChunk(journalId);
+        this.openChunk.set(journalId, { at, kind: u.sessionUpdate, messageId, text: u.content.text });
+      }
+      this.timer ??= setTimeout(() => this.flush(), FLUSH_MS);
+    } else this.queue(journalId, JSON.stringify({ at, a: action }));
     entry.updatedAt = at;
     // A streamed chunk changes nothing the list shows but the time: the index is written at the
     // next flush anyway (see flush), without a timer per chunk.
@@ -235,6 +252,7 @@ export class SessionJournal {
     this.deleted.add(journalId);
     this.entries.delete(journalId);
     this.pending.delete(journalId);
+    this.openChunk.delete(journalId);
     this.terminals.delete(journalId);
     fs.rmSync(this.file(journalId), { force: true });
     this.markIndex();
@@ -254,7 +272,7 @@ export class SessionJournal {
         lines.clear();
       }
     }
-    for (const id of [...this.pending.keys()]) this.flushOne(id);
+    for (const id of new Set([...this.pending.keys(), ...this.openChunk.keys()])) this.flushOne(id);
     if (this.indexDirty || this.touched) this.writeIndex();
     this.touched = false;
   }
@@ -263,7 +281,22 @@ export class SessionJournal {
     return path.join(this.dir, `${journalId}.jsonl`);
   }
 
+  /** Writes the open text chunk of `journalId` as one action line. */
+  private closeChunk(journalId: string): void {
+    const open = this.openChunk.get(journalId);
+    if (!open) return;
+    this.openChunk.delete(journalId);
+    const update = { sessionUpdate: open.kind, content: { type: 'text', text: open.text }, ...(open.messageId !== undefined ? { messageId: open.messageId } : {}) };
+    this.queueLine(journalId, JSON.stringify({ at: open.at, a: { type: 'update', update } }), true);
+  }
+
   private queue(journalId: string, line: string, schedule = true): void {
+    // What comes after a chunk comes after it on disk too.
+    this.closeChunk(journalId);
+    this.queueLine(journalId, line, schedule);
+  }
+
+  private queueLine(journalId: string, line: string, schedule: boolean): void {
     const size = (this.sizes.get(journalId) ?? this.sizeOnDisk(journalId)) + Buffer.byteLength(line) + 1;
     if (size > MAX_JOURNAL_BYTES) {
       if ((this.sizes.get(journalId) ?? 0) <= MAX_JOURNAL_BYTES) {
@@ -289,6 +322,7 @@ export class SessionJournal {
   }
 
   private flushOne(journalId: string): void {
+    this.closeChunk(journalId);
     const lines = this.pending.get(journalId);
     if (!lines?.length) return;
     this.pending.delete(journalId);
@@ -361,4 +395,9 @@ export class SessionJournal {
     const all = [...this.entries.values()].sort((a, b) => b.updatedAt - a.updatedAt);
     for (const e of all.slice(MAX_JOURNALS)) if (!e.open && e.updatedAt < dayAgo) this.delete(e.journalId);
   }
+}
+
+/** A text chunk of a message, thought or the person's words (what the journal coalesces). */
+function isTextChunk(u: SessionUpdate): u is Extract<SessionUpdate, { sessionUpdate: 'agent_message_chunk' }> & { content: { type: 'text'; text: string } } {
+  return (u.sessionUpdate === 'agent_message_chunk' || u.sessionUpdate === 'agent_thought_chunk' || u.sessionUpdate === 'user_message_chunk') && u.content.type === 'text';
 }
