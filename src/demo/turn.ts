@@ -289,7 +289,9 @@ export class DemoTurn {
         if (block.type === 'resource_link') return `[${block.name}]`;
         return '';
       })
-      .join('');
+      .filter(Boolean)
+      // Blocks are separate parts of the prompt (the person's text, then attached problems).
+      .join('\n\n');
   }
 }
 

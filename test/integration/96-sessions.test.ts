@@ -60,9 +60,13 @@ describe('sessions view and history', () => {
 
       // The Sessions view: the agent, its live session and its history.
       await vscode.commands.executeCommand('agentSwitchboard.sessions.focus');
-      await click('.pane-header[aria-expanded="true"]:has-text("Changes")').catch(() => undefined);
+      // Room for the view: the panes below it are folded for the picture, and opened again after.
+      const folded: string[] = [];
+      for (const p of ['Changes', 'MCP Servers', 'Remote Agents', 'Waiting Approvals', 'Grants']) {
+        if (await click(`.pane-header[aria-expanded="true"]:has-text("${p}")`, 3000).then(() => true, () => false)) folded.push(p);
+      }
       await screenshot('sessions-view', 30000, { waitForSelector: '.monaco-list-row:has-text("RELOAD-MARKER-1")', sidebarWidth: 520 });
-      await click('.pane-header[aria-expanded="false"]:has-text("Changes")').catch(() => undefined);
+      for (const p of folded) await click(`.pane-header[aria-expanded="false"]:has-text("${p}")`, 3000).catch(() => undefined);
     } finally {
       answering.dispose();
     }
