@@ -28,6 +28,8 @@ describe('PF8: stream to screen', function () {
       const key = await a.startSession({ agentId: `chunks-${n}`, cwd: workspaceDir() });
       await waitForState(a, key, (s) => s.status === 'ready', 'ready');
       await vscode.commands.executeCommand('agentSwitchboard.session.focus');
+      // The sidebar's page is (re)loaded when it is shown: the clock starts once it shows the session.
+      await timeUntilVisible('.session-status.status-ready', () => undefined, 60_000);
       let sentAt = 0;
       const last = String(n).padStart(9, '0');
       const visibleAt = await timeUntilVisible(`.entry.agent .md:has-text("${last}")`, () => {
