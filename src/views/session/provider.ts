@@ -40,6 +40,7 @@ export class SessionViewProvider implements vscode.WebviewViewProvider, vscode.D
     });
     this.surface?.dispose();
     const surface = (this.surface = new SessionSurface(view.webview, this.host, this.key ?? this.host.sessions().at(-1)?.state.key, () => !!view.visible));
+    // Attachments that arrived before the view was resolved wait in the surface for its page.
     for (const c of this.pendingContext.splice(0)) surface.addContext(c.item, c.label);
     const sub = view.onDidChangeVisibility(() => surface.visibilityChanged());
     view.onDidDispose(() => {

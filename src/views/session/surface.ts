@@ -88,7 +88,7 @@ export class SessionSurface {
   visibilityChanged(): void {
     if (this.isVisible() && this.ready) {
       this.postSnapshot();
-      for (const c of this.pendingContext.splice(0)) this.post({ type: 'contextItem', ...c });
+      this.flushPendingContext();
     }
   }
 
@@ -105,6 +105,12 @@ export class SessionSurface {
   onSessionsChange(): void {
     if (this.currentKey && !this.host.session(this.currentKey)) this.currentKey = this.host.sessions().at(-1)?.state.key;
     this.postSnapshot();
+  }
+
+  /** Posts the attachments that waited for a visible, ready page. */
+  private flushPendingContext(): void {
+    if (!this.canPost()) return;
+    for (const c of this.pendingContext.splice(0)) this.post({ type: 'contextItem', ...c });
   }
 
   /** Hands the page something to attach to its next prompt (kept until the page is ready for it). */
@@ -180,7 +186,7 @@ export class SessionSurface {
         this.ready = true;
         if (!this.currentKey) this.currentKey = this.host.sessions().at(-1)?.state.key;
         this.postSnapshot();
-        if (this.isVisible()) for (const c of this.pendingContext.splice(0)) this.post({ type: 'contextItem', ...c });
+        this.flushPendingContext();
         return;
       case 'requestSnapshot':
         this.postSnapshot();
