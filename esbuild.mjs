@@ -2,6 +2,7 @@
 // `--tests` also bundles the in-editor test suites into out/test (mocha stays external).
 import * as esbuild from 'esbuild';
 import fs from 'node:fs';
+import path from 'node:path';
 
 const production = process.argv.includes('--production');
 const node = {
@@ -10,7 +11,27 @@ const node = {
   // The ACP SDK is ESM-only; esbuild inlines it into the CJS bundle.
   mainFields: ['module', 'main'],
 };
-await esbuild.build({ ...node, entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js' });
+// Libraries the extension needs only after activation are bundles of their own (src/vendor/*.ts →
+// dist/vendor/*.js), required on first use (src/acp/sdk.ts, src/mcp/sdk.ts, src/a2a/sdk.ts,
+// src/edits/encoding.ts):
+// loading the extension then parses and evaluates far less (PF6 in bench/inEditor.ts).
+const vendor = fs.readdirSync('src/vendor').filter((f) => f.endsWith('.ts')).map((f) => f.slice(0, -3));
+const vendorPackages = ['@agentclientprotocol/sdk', '@modelcontextprotocol/', 'iconv-lite', '@hono/', '@a2a-js/', 'jose'];
+const vendorExternal = {
+  name: 'vendor-external',
+  setup(build) {
+    build.onResolve({ filter: /\/vendor\/\w+$/ }, (args) =>
+      args.importer.includes(`${path.sep}src${path.sep}`) && vendor.includes(path.basename(args.path)) ? { path: `./vendor/${path.basename(args.path)}.js`, external: true } : undefined);
+  },
+};
+const main = await esbuild.build({ ...node, entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js', plugins: [vendorExternal], metafile: true });
+// A static value import of a vendored library would quietly put it back into the extension bundle.
+const leaked = Object.keys(main.metafile.inputs).filter((i) => vendorPackages.some((p) => i.includes(`node_modules/${p}`)));
+if (leaked.length) {
+  console.error(`esbuild: dist/extension.js must not contain the lazily loaded libraries; a value import brought in:\n  ${leaked.slice(0, 10).join('\n  ')}\nUse the loaders in src/acp/sdk.ts, src/mcp/sdk.ts, src/a2a/sdk.ts or src/edits/encoding.ts (and \`import type\`).`);
+  process.exit(1);
+}
+await esbuild.build({ ...node, entryPoints: vendor.map((v) => `src/vendor/${v}.ts`), outdir: 'dist/vendor' });
 // The offline demo agent runs as its own process (`node dist/demo-agent.js`), like any ACP agent.
 await esbuild.build({ ...node, external: [], entryPoints: ['src/demo/demoAgent.ts'], outfile: 'dist/demo-agent.js' });
 // The stdio bridge to the editor's MCP server, started by agents that take only stdio MCP servers.

@@ -3,7 +3,7 @@
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'out/**', 'node_modules/**', 'test/fakes/*.mjs', '*.mjs', 'scripts/**', '.vscode-test.mjs'] },
+  { ignores: ['dist/**', 'out/**', 'node_modules/**', 'test/fakes/*.mjs', 'test/fixtures/hello-world-extension/**', '*.mjs', 'scripts/**', '.vscode-test.mjs'] },
   ...tseslint.configs.recommended,
   {
     rules: {

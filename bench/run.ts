@@ -12,8 +12,9 @@
  *   `JSON.parse` alone on the same text. Goal ≥ 0.5.
  * - waterfall10k: laying out a 10,000-span trace for the panel (tree order, depth, bars) ÷
  *   `JSON.parse` of the same spans (the cost of merely receiving them). Informative.
- * - updateThroughput, firstPaint20k, chunkHeap, terminal100MB, bundleSize: see ./session.ts.
- * - streamToScreen (PF8): chunks shown in the sidebar of the real VS Code; see ./pf8.ts.
+ * - updateThroughput, firstPaint20k, chunkHeap, terminal100MB: see ./session.ts.
+ * - bundleSize and activation (PF6), streamToScreen (PF8): the production build, and figures
+ *   measured inside the real VS Code; see ./inEditor.ts. SWITCHBOARD_BENCH_PF8=0 leaves out PF8 (a minute or two).
  * - delegation10k: the delegation view of a 10,000-span session (2,500 tool calls, each with a
  *   permission, an effect and an MCP call; 500 remote delegations) ÷ `JSON.parse` of the same spans.
  */
@@ -28,7 +29,7 @@ import { waterfall } from '../webview/trace/waterfall';
 import { delegation } from '../webview/trace/delegation';
 import type { SpanRecord } from '../src/trace/otlp';
 import { sessionBenchmarks } from './session';
-import { pf8 } from './pf8';
+import { inEditorBenchmarks } from './inEditor';
 
 function median(xs: number[]): number {
   const s = [...xs].sort((a, b) => a - b);
@@ -162,10 +163,9 @@ const delegationTime = time(() => delegation(session10k), 5);
 
 async function main(): Promise<void> {
 const result = {
-  machine: { node: process.version, platform: `${process.platform}-${process.arch}`, cpus: os.cpus().length },
+  machine: { node: process.version, platform: `${process.platform}-${process.arch}`, cpus: os.cpus().length, cpuModel: os.cpus()[0]?.model, memoryGB: Number((os.totalmem() / 2 ** 30).toFixed(1)) },
   ...(await sessionBenchmarks()),
-  // SWITCHBOARD_BENCH_PF8=0 leaves out the run inside VS Code (a minute or two).
-  streamToScreen: process.env.SWITCHBOARD_BENCH_PF8 === '0' ? { skipped: 'SWITCHBOARD_BENCH_PF8=0' } : pf8(),
+  ...inEditorBenchmarks(process.env.SWITCHBOARD_BENCH_PF8 !== '0'),
   edits50k: { ratio: Number((ours / baseline).toFixed(2)), goal: '<= 2', oursMs: Number(ours.toFixed(1)), diffAloneMs: Number(baseline.toFixed(1)) },
   review50k: { ratio: Number((review / baseline).toFixed(2)), goal: '<= 3', oursMs: Number(review.toFixed(1)), diffAloneMs: Number(baseline.toFixed(1)) },
   // Throughput ratio: spans/s of ours ÷ spans/s of JSON.parse = JSON.parse time ÷ our time.

@@ -6,10 +6,10 @@
  * "unsigned", never trusted; a card whose signature does not match is "failed" and is not used.
  * No `vscode`. Spec: PROTOCOLS.md §4.1 (A2A 1.0 discovery, card signatures).
  */
-import { AGENT_CARD_PATH, verifyAgentCardSignature, type AgentCard } from '@a2a-js/sdk';
-import { DefaultAgentCardResolver } from '@a2a-js/sdk/client';
-import { calculateJwkThumbprint, importJWK, type JWK } from 'jose';
-import { z } from 'zod';
+import type { AgentCard } from '@a2a-js/sdk';
+import type { JWK } from 'jose';
+import { a2aSdk } from './sdk';
+import * as z from 'zod';
 
 /**
  * What the signature check found. `keyUrl` is where the verifying key came from (the card names
@@ -76,7 +76,7 @@ export function cardUrlFor(input: string): string {
   }
   checkScheme(url, 'An agent', true);
   if (url.pathname.endsWith('.json')) return url.toString();
-  return `${url.toString().replace(/\/+$/, '')}/${AGENT_CARD_PATH}`;
+  return `${url.toString().replace(/\/+$/, '')}/${a2aSdk().AGENT_CARD_PATH}`;
 }
 
 /**
@@ -94,7 +94,7 @@ export async function fetchAgentCard(input: string, options: FetchCardOptions = 
   // A v0.3 card (url + preferredTransport) is translated to 1.0 by the SDK's resolver; a 1.0 card passes as is.
   let card: AgentCard;
   try {
-    card = new DefaultAgentCardResolver({ legacyCompat: { enabled: true } }).normalizeAgentCard(raw);
+    card = new (a2aSdk().DefaultAgentCardResolver)({ legacyCompat: { enabled: true } }).normalizeAgentCard(raw);
   } catch (err) {
     throw new Error(`The agent card at ${cardUrl} could not be read: ${err instanceof Error ? err.message : String(err)}`);
   }
@@ -147,7 +147,7 @@ async function checkSignature(raw: Record<string, unknown>, cardUrl: string, loc
   const keySets = new Map<string, Promise<unknown>>();
   // The SDK reports only "no valid signatures"; why each key could not be had is kept here.
   const problems: string[] = [];
-  const verify = verifyAgentCardSignature((kid, jku) => retrieve(kid, jku).catch((err: unknown) => {
+  const verify = a2aSdk().verifyAgentCardSignature((kid, jku) => retrieve(kid, jku).catch((err: unknown) => {
     problems.push(err instanceof Error ? err.message : String(err));
     throw err;
   }));
@@ -161,7 +161,7 @@ async function checkSignature(raw: Record<string, unknown>, cardUrl: string, loc
     const jwk = Array.isArray(set?.keys) ? set.keys.find((k) => k && k.kid === kid) : undefined;
     if (!jwk) throw new Error(`the key set at ${keyUrl} has no key "${kid}"`);
     used = { kid, keyUrl: key, jwk };
-    return importJWK(jwk, typeof jwk.alg === 'string' ? jwk.alg : undefined) as never;
+    return a2aSdk().importJWK(jwk, typeof jwk.alg === 'string' ? jwk.alg : undefined) as never;
   };
   try {
     // The signature covers the card as served, so the raw card is checked, not the normalised one.
@@ -172,7 +172,7 @@ async function checkSignature(raw: Record<string, unknown>, cardUrl: string, loc
   }
   const u = used as { kid: string; keyUrl: string; jwk: JWK } | undefined;
   if (!u) return { state: 'failed', reason: 'no key was used' };
-  return { state: 'verified', kid: u.kid, keyUrl: u.keyUrl, sameOrigin: new URL(u.keyUrl).origin === new URL(cardUrl).origin, thumbprint: await calculateJwkThumbprint(u.jwk) };
+  return { state: 'verified', kid: u.kid, keyUrl: u.keyUrl, sameOrigin: new URL(u.keyUrl).origin === new URL(cardUrl).origin, thumbprint: await a2aSdk().calculateJwkThumbprint(u.jwk) };
 }
 
 function isLoopback(url: URL): boolean {

@@ -11,8 +11,9 @@
  * the HTTP headers of that request. No `vscode`. Spec: PROTOCOLS.md §4.2–4.4, §5.3.
  */
 import { randomUUID } from 'node:crypto';
-import { Role, type Message, type StreamResponse, type Task } from '@a2a-js/sdk';
-import { ClientFactory, ClientFactoryOptions, JsonRpcTransportFactory, RestTransportFactory, type Client } from '@a2a-js/sdk/client';
+import type { Message, StreamResponse, Task } from '@a2a-js/sdk';
+import type { Client } from '@a2a-js/sdk/client';
+import { a2aSdk } from './sdk';
 import { SpanKind, SpanStatusCode, type Span } from '@opentelemetry/api';
 import { Emitter, type Event } from '../common/lifecycle';
 import { GEN_AI, SWITCHBOARD } from '../trace/semconv';
@@ -101,6 +102,7 @@ export class RemoteAgent {
     const base = deps.fetch ?? fetch;
     const fetchImpl: typeof fetch = (input, init) => base(input, { ...init, redirect: 'error' });
     const transport = { fetchImpl, legacyCompat: { enabled: true } };
+    const { ClientFactory, ClientFactoryOptions, JsonRpcTransportFactory, RestTransportFactory } = a2aSdk();
     const factory = new ClientFactory(
       ClientFactoryOptions.createFrom(ClientFactoryOptions.default, {
         transports: [new JsonRpcTransportFactory(transport), new RestTransportFactory(transport)],
@@ -214,7 +216,7 @@ export class RemoteAgent {
       messageId: randomUUID(),
       contextId: entry.task.contextId,
       taskId: entry.task.taskId,
-      role: Role.ROLE_USER,
+      role: a2aSdk().Role.ROLE_USER,
       parts: [{ content: { $case: 'text', value: text }, mediaType: 'text/plain', filename: '', metadata: undefined }],
       metadata: undefined,
       extensions: [],

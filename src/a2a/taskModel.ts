@@ -5,7 +5,8 @@
  * same id). Bounded, so a remote agent cannot grow the extension host without limit. No `vscode`.
  * Spec: PROTOCOLS.md §4.3 (A2A 1.0 data model).
  */
-import { TaskState, type Message, type Task } from '@a2a-js/sdk';
+import type { Message, Task, TaskState } from '@a2a-js/sdk';
+import { a2aSdk } from './sdk';
 import type { StreamResponse } from '@a2a-js/sdk';
 
 /** A task state by its A2A 1.0 name, lower-cased (`TASK_STATE_INPUT_REQUIRED` → `input-required`). */
@@ -56,24 +57,29 @@ export interface RemoteTask {
  */
 export const LIMITS = { messages: 200, artifacts: 100, partsPerArtifact: 1000, textBytes: 1024 * 1024, taskChars: 16 * 1024 * 1024 } as const;
 
-const NAMES: Record<number, RemoteTaskState> = {
-  [TaskState.TASK_STATE_SUBMITTED]: 'submitted',
-  [TaskState.TASK_STATE_WORKING]: 'working',
-  [TaskState.TASK_STATE_INPUT_REQUIRED]: 'input-required',
-  [TaskState.TASK_STATE_AUTH_REQUIRED]: 'auth-required',
-  [TaskState.TASK_STATE_COMPLETED]: 'completed',
-  [TaskState.TASK_STATE_FAILED]: 'failed',
-  [TaskState.TASK_STATE_CANCELED]: 'canceled',
-  [TaskState.TASK_STATE_REJECTED]: 'rejected',
-};
+let names: Record<number, RemoteTaskState> | undefined;
+/** The SDK's numeric states by name; built on first use (the SDK is loaded lazily). */
+function NAMES(): Record<number, RemoteTaskState> {
+  const { TaskState } = a2aSdk();
+  return (names ??= {
+    [TaskState.TASK_STATE_SUBMITTED]: 'submitted',
+    [TaskState.TASK_STATE_WORKING]: 'working',
+    [TaskState.TASK_STATE_INPUT_REQUIRED]: 'input-required',
+    [TaskState.TASK_STATE_AUTH_REQUIRED]: 'auth-required',
+    [TaskState.TASK_STATE_COMPLETED]: 'completed',
+    [TaskState.TASK_STATE_FAILED]: 'failed',
+    [TaskState.TASK_STATE_CANCELED]: 'canceled',
+    [TaskState.TASK_STATE_REJECTED]: 'rejected',
+  });
+}
 
 /** The state's name; a JSON enum string (`"TASK_STATE_WORKING"`) is accepted too. */
 export function stateName(state: TaskState | string | undefined): RemoteTaskState {
   if (typeof state === 'string') {
-    const n = TaskState[state as keyof typeof TaskState];
-    return typeof n === 'number' ? (NAMES[n] ?? 'unknown') : 'unknown';
+    const n = a2aSdk().TaskState[state as keyof typeof TaskState];
+    return typeof n === 'number' ? (NAMES()[n] ?? 'unknown') : 'unknown';
   }
-  return state === undefined ? 'unknown' : (NAMES[state] ?? 'unknown');
+  return state === undefined ? 'unknown' : (NAMES()[state] ?? 'unknown');
 }
 
 /** A part as shown; text is cut at {@link LIMITS}.textBytes characters. */

@@ -7,7 +7,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type * as acp from '@agentclientprotocol/sdk';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { CapabilityMatrix, CapabilityRow } from './capabilities';
 
 /** The matrix of one agent version. */

@@ -6,7 +6,8 @@
  * `session/update`, `session/request_permission`, `fs/read_text_file`, `fs/write_text_file`,
  * `terminal/create|output|wait_for_exit|kill|release`. No `vscode`.
  */
-import * as acp from '@agentclientprotocol/sdk';
+import type * as acp from '@agentclientprotocol/sdk';
+import { acpSdk } from './sdk';
 
 /** What one session does with the agent's requests. Errors thrown become JSON-RPC errors. */
 export interface SessionHandlers {
@@ -26,13 +27,13 @@ export interface SessionHandlers {
  * know get `-32002` (resource not found, `data.sessionId`), and unknown methods `-32601`.
  */
 export function buildClientApp(name: string, lookup: (sessionId: string) => SessionHandlers | undefined): acp.ClientApp {
-  const m = acp.methods.client;
+  const m = acpSdk().methods.client;
   const get = (sessionId: string): SessionHandlers => {
     const h = lookup(sessionId);
-    if (!h) throw acp.RequestError.sessionNotFound(sessionId);
+    if (!h) throw acpSdk().RequestError.sessionNotFound(sessionId);
     return h;
   };
-  return acp
+  return acpSdk()
     .client({ name })
     .onNotification(m.session.update, ({ params }) => {
       // Updates for a session we no longer track (closed, or never ours) are dropped quietly.
@@ -56,6 +57,6 @@ export function buildClientApp(name: string, lookup: (sessionId: string) => Sess
       return {};
     })
     .onRequest('*', ({ method }) => {
-      throw acp.RequestError.methodNotFound(method);
+      throw acpSdk().RequestError.methodNotFound(method);
     });
 }

@@ -2,11 +2,12 @@
  * One live ACP connection to an agent: `initialize` (with a timeout), `session/new`,
  * `session/prompt`, `session/cancel`, and the client side of the protocol routed per session.
  *
- * Built on `@agentclientprotocol/sdk` 2.x (`acp.client()`); the SDK validates every inbound message
+ * Built on `@agentclientprotocol/sdk` 2.x (`acpSdk().client()`); the SDK validates every inbound message
  * against the ACP v1 schema before our handlers see it. No `vscode`.
  * Spec: https://agentclientprotocol.com/protocol/initialization, /session-setup, /prompt-turn.
  */
-import * as acp from '@agentclientprotocol/sdk';
+import type * as acp from '@agentclientprotocol/sdk';
+import { acpSdk } from './sdk';
 import { ProtocolLog, tapStream } from './inspector';
 import { CapabilityMatrix } from './capabilities';
 import { Emitter, type Event } from '../common/lifecycle';
@@ -103,7 +104,7 @@ export class AgentConnection {
     // The matrix counts from the first message on, so what the record drops later still counts.
     const capabilities = new CapabilityMatrix();
     protocol.onRecord((e) => capabilities.observe(e, protocol.summary(e)));
-    const conn = target instanceof acp.AgentApp ? app.connect(target) : app.connect(tapStream(target as acp.Stream, protocol));
+    const conn = target instanceof acpSdk().AgentApp ? app.connect(target) : app.connect(tapStream(target as acp.Stream, protocol));
     const timeoutMs = opts.initializeTimeoutMs ?? 60_000;
     let timer: NodeJS.Timeout | undefined;
     const fail = async (view: AgentErrorView): Promise<never> => {
@@ -114,8 +115,8 @@ export class AgentConnection {
     try {
       const exited = proc?.exited.then(() => 'exited' as const) ?? new Promise<never>(() => {});
       const timeout = new Promise<'timeout'>((r) => (timer = setTimeout(() => r('timeout'), timeoutMs)));
-      const initialize: Promise<acp.InitializeResponse> = conn.agent.request(acp.methods.agent.initialize, {
-        protocolVersion: acp.PROTOCOL_VERSION,
+      const initialize: Promise<acp.InitializeResponse> = conn.agent.request(acpSdk().methods.agent.initialize, {
+        protocolVersion: acpSdk().PROTOCOL_VERSION,
         clientCapabilities: CLIENT_CAPABILITIES,
         clientInfo: opts.clientInfo,
       });
@@ -125,9 +126,9 @@ export class AgentConnection {
         if (proc) return await fail(formatLaunchError(proc.failure('timeout', { timeoutSeconds: timeoutMs / 1000 }), opts.agentName));
         return await fail({ message: `${opts.agentName} did not answer "initialize" within ${timeoutMs / 1000} s.` });
       }
-      if (first.protocolVersion !== acp.PROTOCOL_VERSION) {
+      if (first.protocolVersion !== acpSdk().PROTOCOL_VERSION) {
         return await fail({
-          message: `${opts.agentName} speaks ACP protocol version ${first.protocolVersion}; Agent Switchboard speaks version ${acp.PROTOCOL_VERSION}.`,
+          message: `${opts.agentName} speaks ACP protocol version ${first.protocolVersion}; Agent Switchboard speaks version ${acpSdk().PROTOCOL_VERSION}.`,
           commandLine: proc ? [proc.launch.command, ...proc.launch.args].join(' ') : undefined,
         });
       }
@@ -168,7 +169,7 @@ export class AgentConnection {
    * session's client-side requests and updates from then on.
    */
   async newSession(cwd: string, handlers: SessionHandlers, mcpServers: acp.McpServer[] = []): Promise<acp.NewSessionResponse> {
-    const res = await this.conn.agent.request(acp.methods.agent.session.new, { cwd, mcpServers });
+    const res = await this.conn.agent.request(acpSdk().methods.agent.session.new, { cwd, mcpServers });
     this.sessions.set(res.sessionId, handlers);
     return res;
   }
@@ -179,7 +180,7 @@ export class AgentConnection {
    * answers when the replay is done. @throws the agent's JSON-RPC error.
    */
   loadSession(sessionId: string, cwd: string, handlers: SessionHandlers, mcpServers: acp.McpServer[] = []): Promise<acp.LoadSessionResponse | void> {
-    return this.takeUp(acp.methods.agent.session.load, sessionId, cwd, handlers, mcpServers) as Promise<acp.LoadSessionResponse | void>;
+    return this.takeUp(acpSdk().methods.agent.session.load, sessionId, cwd, handlers, mcpServers) as Promise<acp.LoadSessionResponse | void>;
   }
 
   /**
@@ -187,7 +188,7 @@ export class AgentConnection {
    * replaying it (the client already holds the transcript). @throws the agent's JSON-RPC error.
    */
   resumeSession(sessionId: string, cwd: string, handlers: SessionHandlers, mcpServers: acp.McpServer[] = []): Promise<acp.ResumeSessionResponse> {
-    return this.takeUp(acp.methods.agent.session.resume, sessionId, cwd, handlers, mcpServers) as Promise<acp.ResumeSessionResponse>;
+    return this.takeUp(acpSdk().methods.agent.session.resume, sessionId, cwd, handlers, mcpServers) as Promise<acp.ResumeSessionResponse>;
   }
 
   /** Routes `sessionId` to `handlers` first (a load replays before it answers), unrouted on failure. */
@@ -203,7 +204,7 @@ export class AgentConnection {
 
   /** `authenticate` with one of the agent's `authMethods` (ACP v1). @throws the agent's JSON-RPC error. */
   async authenticate(methodId: string): Promise<void> {
-    await this.conn.agent.request(acp.methods.agent.authenticate, { methodId });
+    await this.conn.agent.request(acpSdk().methods.agent.authenticate, { methodId });
   }
 
   /** What the agent can do with earlier sessions (from `initialize`). */
@@ -221,7 +222,7 @@ export class AgentConnection {
     const all: acp.SessionInfo[] = [];
     let cursor: string | undefined;
     for (let page = 0; page < maxPages; page++) {
-      const res = await this.conn.agent.request(acp.methods.agent.session.list, { ...(cwd ? { cwd } : {}), ...(cursor ? { cursor } : {}) });
+      const res = await this.conn.agent.request(acpSdk().methods.agent.session.list, { ...(cwd ? { cwd } : {}), ...(cursor ? { cursor } : {}) });
       all.push(...res.sessions);
       cursor = res.nextCursor ?? undefined;
       if (!cursor) break;
@@ -232,12 +233,12 @@ export class AgentConnection {
   /** `session/prompt` (with the turn's trace context in `_meta` when given); resolves with the stop reason when the turn ends. */
   prompt(sessionId: string, prompt: acp.ContentBlock[], traceContext?: { traceparent: string; tracestate?: string }): Promise<acp.PromptResponse> {
     // W3C trace context rides in `_meta` (ACP reserves `traceparent`/`tracestate` there).
-    return this.conn.agent.request(acp.methods.agent.session.prompt, { sessionId, prompt, ...(traceContext ? { _meta: { ...traceContext } } : {}) });
+    return this.conn.agent.request(acpSdk().methods.agent.session.prompt, { sessionId, prompt, ...(traceContext ? { _meta: { ...traceContext } } : {}) });
   }
 
   /** `session/set_mode`. @throws the agent's JSON-RPC error. */
   async setMode(sessionId: string, modeId: string): Promise<void> {
-    await this.conn.agent.request(acp.methods.agent.session.setMode, { sessionId, modeId });
+    await this.conn.agent.request(acpSdk().methods.agent.session.setMode, { sessionId, modeId });
   }
 
   /**
@@ -246,13 +247,13 @@ export class AgentConnection {
    */
   async setConfigOption(sessionId: string, configId: string, value: string | boolean): Promise<acp.SessionConfigOption[]> {
     const params: acp.SetSessionConfigOptionRequest = typeof value === 'boolean' ? { sessionId, configId, type: 'boolean', value } : { sessionId, configId, value };
-    const res = await this.conn.agent.request(acp.methods.agent.session.setConfigOption, params);
+    const res = await this.conn.agent.request(acpSdk().methods.agent.session.setConfigOption, params);
     return res.configOptions ?? [];
   }
 
   /** `session/cancel` (a notification; the pending prompt then answers `cancelled`). */
   async cancel(sessionId: string): Promise<void> {
-    await this.conn.agent.notify(acp.methods.agent.session.cancel, { sessionId });
+    await this.conn.agent.notify(acpSdk().methods.agent.session.cancel, { sessionId });
   }
 
   /** Stops routing a session's requests (further ones get `session not found`). */

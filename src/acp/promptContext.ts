@@ -11,7 +11,7 @@
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { ContentBlock } from '@agentclientprotocol/sdk';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { PromptCapabilitiesView } from './session/types';
 
 /** Largest file embedded in a prompt, in characters; a larger one is sent as a link. */

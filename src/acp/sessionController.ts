@@ -6,7 +6,7 @@
  * No `vscode`: the editor-specific parts are behind the ports.
  */
 import type * as acp from '@agentclientprotocol/sdk';
-import { RequestError } from '@agentclientprotocol/sdk';
+import { acpSdk } from './sdk';
 import { Emitter, type Event } from '../common/lifecycle';
 import type { SessionHandlers } from './clientHandlers';
 import { errorMessage, type AgentConnection } from './connection';
@@ -379,7 +379,7 @@ export class SessionController implements SessionHandlers {
   }
 
   async requestPermission(params: acp.RequestPermissionRequest, signal: AbortSignal): Promise<acp.RequestPermissionResponse> {
-    if (isHostedId(params.toolCall.toolCallId)) throw RequestError.invalidParams(undefined, 'That tool call belongs to the editor.');
+    if (isHostedId(params.toolCall.toolCallId)) throw acpSdk().RequestError.invalidParams(undefined, 'That tool call belongs to the editor.');
     return this.askPermission(params, signal);
   }
 
@@ -479,7 +479,7 @@ export class SessionController implements SessionHandlers {
   }
 
   async createTerminal(params: acp.CreateTerminalRequest): Promise<acp.CreateTerminalResponse> {
-    if (this.disposed) throw RequestError.internalError(undefined, 'The session is closed.');
+    if (this.disposed) throw acpSdk().RequestError.internalError(undefined, 'The session is closed.');
     const check = this.policy.checkCommand(this.actor(), params);
     const toolCallId = this.gate(check, (tc) => tc.kind === 'execute');
     const terminalId = await this.perform(check, toolCallId, () => this.terminals.create(params));
@@ -499,7 +499,7 @@ export class SessionController implements SessionHandlers {
   private gate(check: EffectCheck, fits: (tc: ToolCallView) => boolean): string | undefined {
     if (!check.allowed) {
       this.dispatch({ type: 'effectRefused', message: check.message });
-      throw new RequestError(ErrorCodes.notApproved, check.message, { reason: check.reason });
+      throw new (acpSdk().RequestError)(ErrorCodes.notApproved, check.message, { reason: check.reason });
     }
     return check.source === 'approval' ? check.approval.intent.toolCallId : latestOpenCall(this.state, fits);
   }

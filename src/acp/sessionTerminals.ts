@@ -4,7 +4,7 @@
  * resource-not-found error (-32002). No `vscode`.
  */
 import type * as acp from '@agentclientprotocol/sdk';
-import { RequestError } from '@agentclientprotocol/sdk';
+import { acpSdk } from './sdk';
 import { TerminalManager, TerminalNotFoundError, type TerminalManagerOptions } from '../terminals';
 import type { TerminalView } from './session/types';
 import type { TerminalsPort } from './sessionController';
@@ -62,7 +62,7 @@ function mapNotFound<T>(f: () => T): T {
   try {
     return f();
   } catch (err) {
-    if (err instanceof TerminalNotFoundError) throw RequestError.resourceNotFound(err.terminalId);
+    if (err instanceof TerminalNotFoundError) throw acpSdk().RequestError.resourceNotFound(err.terminalId);
     throw err;
   }
 }
@@ -71,7 +71,7 @@ async function mapNotFoundAsync<T>(f: () => Promise<T>): Promise<T> {
   try {
     return await f();
   } catch (err) {
-    if (err instanceof TerminalNotFoundError) throw RequestError.resourceNotFound(err.terminalId);
+    if (err instanceof TerminalNotFoundError) throw acpSdk().RequestError.resourceNotFound(err.terminalId);
     throw err;
   }
 }

@@ -51,6 +51,11 @@ export class Emitter<T> implements IDisposable {
     return { dispose: () => this.listeners.delete(listener) };
   };
 
+  /** Whether anyone listens: lets a costly event value be skipped when nobody would see it. */
+  get hasListeners(): boolean {
+    return this.listeners.size > 0;
+  }
+
   fire(e: T): void {
     for (const l of [...this.listeners]) {
       try {

@@ -6,7 +6,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** One agent definition as written in settings. `env` values of `null` remove a variable. */
 export const AgentDefinitionSchema = z.object({

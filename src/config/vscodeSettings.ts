@@ -3,7 +3,7 @@
  * Values are validated here; a bad value falls back to the default and is reported once.
  */
 import * as vscode from 'vscode';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { PolicyDefaults } from '../policy/gate';
 import { EffectPatternSchema } from '../policy/grants';
 

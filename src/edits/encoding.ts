@@ -2,9 +2,21 @@
  * Encodings and line endings of files the agent writes: a file keeps its own encoding (UTF-8 with or
  * without BOM, UTF-16LE/BE, GBK, any encoding iconv-lite knows) and its own line endings (a CRLF file
  * stays CRLF when the agent writes LF text). Bytes that do not decode are refused with a clear error,
- * never mangled. Pure; `iconv-lite` does the decoding and encoding.
+ * never mangled. Pure; `iconv-lite` does the decoding and encoding of everything but UTF-8, which
+ * Node does itself: iconv-lite's code tables are ~0.5 MB of the bundle, so they are a bundle of their
+ * own (`dist/vendor/iconv.js`, see `src/vendor/iconv.ts`), required the first time a file is not
+ * UTF-8 (PF6).
  */
-import iconv from 'iconv-lite';
+import { StringDecoder } from 'node:string_decoder';
+import type Iconv from '../vendor/iconv';
+
+let loaded: typeof Iconv | undefined;
+function iconv(): typeof Iconv {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- lazy on purpose (see above)
+  return (loaded ??= (require('../vendor/iconv') as { default: typeof Iconv }).default);
+}
+
+const isUtf8 = (encoding: string) => /^utf-?8$/i.test(encoding);
 
 /** How a file is stored. */
 export interface TextFormat {
@@ -43,7 +55,7 @@ export function withEol(text: string, eol: '\n' | '\r\n'): string {
  */
 export function decodeFile(bytes: Uint8Array, hint?: string): { text: string; format: TextFormat } {
   const buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  let encoding = hint && iconv.encodingExists(hint) ? hint.toLowerCase() : 'utf8';
+  let encoding = hint && !isUtf8(hint) && iconv().encodingExists(hint) ? hint.toLowerCase() : 'utf8';
   let bom = false;
   if (buf[0] === 0xef && buf[1] === 0xbb && buf[2] === 0xbf) [encoding, bom] = ['utf8', true];
   else if (buf[0] === 0xff && buf[1] === 0xfe) [encoding, bom] = ['utf16le', true];
@@ -56,9 +68,9 @@ export function decodeFile(bytes: Uint8Array, hint?: string): { text: string; fo
       throw new UndecodableError('UTF-8', 'invalid byte sequence');
     }
   } else {
-    text = iconv.decode(buf, encoding, { stripBOM: true });
+    text = iconv().decode(buf, encoding, { stripBOM: true });
     // iconv-lite substitutes U+FFFD for bytes it cannot map; a round trip that differs means loss.
-    if (text.includes('\ufffd') && !iconv.encode(text, encoding, { addBOM: bom }).equals(buf)) {
+    if (text.includes('\ufffd') && !iconv().encode(text, encoding, { addBOM: bom }).equals(buf)) {
       throw new UndecodableError(encoding, 'bytes that do not map to characters');
     }
   }
@@ -72,8 +84,11 @@ export function decodeFile(bytes: Uint8Array, hint?: string): { text: string; fo
  */
 export function encodeFile(text: string, format: TextFormat): Uint8Array {
   const normalized = withEol(text, format.eol);
-  const bytes = iconv.encode(normalized, format.encoding, { addBOM: format.bom });
-  if (iconv.decode(bytes, format.encoding, { stripBOM: true }) !== normalized) {
+  const utf8 = isUtf8(format.encoding);
+  const bytes = utf8 ? Buffer.concat([Buffer.from(format.bom ? [0xef, 0xbb, 0xbf] : []), Buffer.from(normalized, 'utf8')]) : iconv().encode(normalized, format.encoding, { addBOM: format.bom });
+  // A lone surrogate has no UTF-8 form (it would become U+FFFD); other encodings lack characters.
+  const back = utf8 ? bytes.subarray(format.bom ? 3 : 0).toString('utf8') : iconv().decode(bytes, format.encoding, { stripBOM: true });
+  if (back !== normalized) {
     throw new UndecodableError(format.encoding, 'the new text has characters this encoding cannot store');
   }
   return new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
@@ -84,6 +99,10 @@ export function encodeFile(text: string, format: TextFormat): Uint8Array {
  * chunks is decoded whole, never as two replacement characters.
  */
 export function chunkDecoder(encoding: string): { write(chunk: Uint8Array): string; end(): string } {
-  const d = iconv.getDecoder(encoding);
+  if (isUtf8(encoding)) {
+    const d = new StringDecoder('utf8');
+    return { write: (chunk) => d.write(Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength)), end: () => d.end() };
+  }
+  const d = iconv().getDecoder(encoding);
   return { write: (chunk) => d.write(Buffer.from(chunk)), end: () => d.end() ?? '' };
 }

@@ -9,8 +9,9 @@
  * person's text exactly as it was.
  */
 import * as vscode from 'vscode';
-import { RequestError } from '@agentclientprotocol/sdk';
 import type * as acp from '@agentclientprotocol/sdk';
+import type { RequestError } from '@agentclientprotocol/sdk';
+import { acpSdk } from '../acp/sdk';
 import type { FileSystemPort } from '../acp/sessionController';
 import { ErrorCodes } from '../acp/extensions';
 import { checkContained, PathNotAllowedError } from './containment';
@@ -24,7 +25,7 @@ import { sliceLines } from './text';
 
 /** Raised as a JSON-RPC error that names the conflict; `data.reason` is machine-readable. */
 function conflict(path: string, reason: string, message: string): RequestError {
-  return new RequestError(ErrorCodes.writeConflict, `Write refused for ${path}: ${message}`, { reason, path });
+  return new (acpSdk().RequestError)(ErrorCodes.writeConflict, `Write refused for ${path}: ${message}`, { reason, path });
 }
 
 /** The `FileSystemPort` of one session, on the editor's documents. */
@@ -53,7 +54,7 @@ export class EditorFiles implements FileSystemPort {
     try {
       return await checkContained(p, this.roots());
     } catch (err) {
-      if (err instanceof PathNotAllowedError) throw new RequestError(ErrorCodes.pathNotAllowed, err.message, { reason: 'path_not_allowed', path: p });
+      if (err instanceof PathNotAllowedError) throw new (acpSdk().RequestError)(ErrorCodes.pathNotAllowed, err.message, { reason: 'path_not_allowed', path: p });
       throw err;
     }
   }
@@ -164,14 +165,14 @@ async function readText(uri: vscode.Uri, p: string): Promise<string> {
   try {
     bytes = await vscode.workspace.fs.readFile(uri);
   } catch (err) {
-    if (err instanceof vscode.FileSystemError && err.code === 'FileNotFound') throw RequestError.resourceNotFound(p);
+    if (err instanceof vscode.FileSystemError && err.code === 'FileNotFound') throw acpSdk().RequestError.resourceNotFound(p);
     throw err;
   }
   try {
     // A BOM, else the editor's encoding for the file (files.encoding), else strict UTF-8.
     return decodeFile(bytes, fileEncoding(uri)).text;
   } catch (err) {
-    if (err instanceof UndecodableError) throw new RequestError(ErrorCodes.notText, `${p}: ${err.message}`, { reason: 'not_text', path: p });
+    if (err instanceof UndecodableError) throw new (acpSdk().RequestError)(ErrorCodes.notText, `${p}: ${err.message}`, { reason: 'not_text', path: p });
     throw err;
   }
 }

@@ -11,15 +11,20 @@
  * own `<script>` elements. Domains that are not plain origins are dropped (a `;` or a quote in a
  * declared domain must not write a directive of its own). No `vscode`. Spec: PROTOCOLS.md §3.
  */
-import { getToolUiResourceUri, RESOURCE_MIME_TYPE, type McpUiResourceCsp, type McpUiResourceMeta } from '@modelcontextprotocol/ext-apps/app-bridge';
-import { parseJSONRPCMessage, type JSONRPCMessage, type Resource, type Tool, type Transport } from '@modelcontextprotocol/client';
+import type { McpUiResourceCsp, McpUiResourceMeta } from '@modelcontextprotocol/ext-apps/app-bridge';
+import type { JSONRPCMessage, Resource, Tool, Transport } from '@modelcontextprotocol/client';
+import { mcpApps, mcpSdk } from './sdk';
 
-export { RESOURCE_MIME_TYPE };
+/**
+ * The MIME type of an MCP App's view (MCP Apps, `RESOURCE_MIME_TYPE` of `@modelcontextprotocol/ext-apps`;
+ * a unit test keeps the two equal). Ours so that naming it does not load the Apps SDK.
+ */
+export const RESOURCE_MIME_TYPE = 'text/html;profile=mcp-app';
 
 /** The `ui://` resource of a tool's view, or undefined; a malformed URI is reported, not thrown. */
 export function appResourceOf(tool: Tool): { uri?: string; problem?: string } {
   try {
-    const uri = getToolUiResourceUri(tool);
+    const uri = mcpApps().getToolUiResourceUri(tool);
     return uri ? { uri } : {};
   } catch (err) {
     return { problem: `The tool "${tool.name}" names a view that is not a ui:// resource: ${err instanceof Error ? err.message : String(err)}` };
@@ -154,7 +159,7 @@ export class ViewTransport implements Transport {
     if (this.closed) return;
     let message: JSONRPCMessage;
     try {
-      message = parseJSONRPCMessage(raw);
+      message = mcpSdk().parseJSONRPCMessage(raw);
     } catch (err) {
       this.onerror?.(new Error(`The view sent something that is not JSON-RPC: ${err instanceof Error ? err.message : String(err)}`));
       return;

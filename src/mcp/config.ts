@@ -9,7 +9,7 @@
  * (https://code.visualstudio.com/docs/copilot/reference/mcp-configuration), Claude Code's `.mcp.json`.
  */
 import { parse as parseJsonc, printParseErrorCode, type ParseError } from 'jsonc-parser';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { OAuthClientSettings } from './oauth';
 
 /** Where a definition came from. Workspace files obey Workspace Trust; settings may be user-level. */

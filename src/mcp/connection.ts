@@ -9,7 +9,8 @@
  * A server that is not up within the startup budget is shown as slow but still waited for, so one
  * that comes up late is registered late. No `vscode`. Spec: PROTOCOLS.md §2 (MCP eras), §3.
  */
-import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import type { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { mcpSdk } from './sdk';
 import { GroupStdioTransport } from './stdioTransport';
 import type { CallToolResult, Prompt, Resource, Tool, Transport } from '@modelcontextprotocol/client';
 import { Emitter, type Event } from '../common/lifecycle';
@@ -255,7 +256,7 @@ export class McpServerConnection {
   }
 
   private makeClient(): Client {
-    const client = new Client(this.options.clientInfo, {
+    const client = new (mcpSdk().Client)(this.options.clientInfo, {
       capabilities: this.capabilities(),
       // The probe waits a while on its own: a slow server is still starting, not an old one.
       versionNegotiation: { mode: 'auto', probe: { timeoutMs: 10_000, maxRetries: 0 } },
@@ -420,7 +421,7 @@ export class McpServerConnection {
     if (t.type === 'http') {
       const o = this.options.oauth;
       if (o && !this.oauth) this.oauth = new McpOAuthProvider(t.url, o.store, o.port, o.options, t.oauth);
-      return (this.http = new StreamableHTTPClientTransport(new URL(t.url), { requestInit: { headers: t.headers }, authProvider: this.oauth }));
+      return (this.http = new (mcpSdk().StreamableHTTPClientTransport)(new URL(t.url), { requestInit: { headers: t.headers }, authProvider: this.oauth }));
     }
     const env: Record<string, string> = {};
     for (const [k, v] of Object.entries(this.options.baseEnv)) if (v !== undefined) env[k] = v;

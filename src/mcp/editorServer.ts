@@ -10,9 +10,9 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { randomBytes, timingSafeEqual } from 'node:crypto';
-import { createMcpHandler, McpServer } from '@modelcontextprotocol/server';
-import { localhostHostValidation, localhostOriginValidation, toNodeHandler } from '@modelcontextprotocol/node';
-import { z } from 'zod';
+import type { McpServer } from '@modelcontextprotocol/server';
+import { mcpSdk } from './sdk';
+import * as z from 'zod';
 
 /** A place in a file: absolute path, 1-based line and column. */
 export interface EditorLocation {
@@ -64,7 +64,7 @@ const Position = { path: z.string().min(1).describe('File path, absolute or rela
 
 /** The MCP server instance for one request, with the editor tools (read-only). */
 export function buildEditorServer(port: EditorLanguagePort, sessionKey: string, record: ToolCallRecorder, version: string, remote?: RemoteAgentsPort): McpServer {
-  const server = new McpServer({ name: 'agent-switchboard-editor', title: 'Editor (Agent Switchboard)', version }, { capabilities: { tools: {} } });
+  const server = new (mcpSdk().McpServer)({ name: 'agent-switchboard-editor', title: 'Editor (Agent Switchboard)', version }, { capabilities: { tools: {} } });
   const readOnly = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
   const tool = <S extends z.ZodRawShape>(name: string, description: string, shape: S, run: (args: z.infer<z.ZodObject<S>>, signal: AbortSignal) => Promise<unknown>, annotations: Record<string, boolean> = readOnly) =>
     server.registerTool(name, { description, inputSchema: z.object(shape), annotations }, async (args: z.infer<z.ZodObject<S>>, ctx) => {
@@ -121,6 +121,8 @@ export class EditorMcpServer {
    */
   async start(): Promise<string> {
     if (this.url) return this.url;
+    const { localhostHostValidation, localhostOriginValidation, toNodeHandler } = mcpSdk();
+    const { createMcpHandler } = mcpSdk();
     const checkHost = localhostHostValidation();
     const checkOrigin = localhostOriginValidation();
     const handle = (sessionKey: string) => toNodeHandler(createMcpHandler(() => buildEditorServer(this.port, sessionKey, this.record, this.version, this.remote), { legacy: 'stateless' }));

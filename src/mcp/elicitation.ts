@@ -8,8 +8,8 @@
  * URL mode is not offered: an MCP server must not send the person's browser to an arbitrary page
  * through us. No `vscode`.
  */
-import { fromJsonSchema, type JsonSchemaType } from '@modelcontextprotocol/client';
-import { AjvJsonSchemaValidator } from '@modelcontextprotocol/client/validators/ajv';
+import type { fromJsonSchema, JsonSchemaType } from '@modelcontextprotocol/client';
+import { mcpSdk } from './sdk';
 
 /** What a server asked for, as the person sees it. */
 export interface ElicitationRequest {
@@ -64,7 +64,7 @@ export function checkedSchema(schema: Record<string, unknown>): Record<string, u
 export function elicitationProblems(schema: Record<string, unknown>, content: Record<string, unknown>): string[] {
   let validate: ReturnType<typeof fromJsonSchema>;
   try {
-    validate = fromJsonSchema(checkedSchema(schema) as JsonSchemaType, new AjvJsonSchemaValidator());
+    validate = mcpSdk().fromJsonSchema(checkedSchema(schema) as JsonSchemaType, new (mcpSdk().AjvJsonSchemaValidator)());
   } catch (err) {
     return [`The server's requested schema is not a valid JSON Schema: ${err instanceof Error ? err.message : String(err)}`];
   }

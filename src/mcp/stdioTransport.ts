@@ -7,7 +7,8 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import type { Readable } from 'node:stream';
-import { ReadBuffer, serializeMessage, type JSONRPCMessage, type Transport } from '@modelcontextprotocol/client';
+import type { JSONRPCMessage, Transport } from '@modelcontextprotocol/client';
+import { mcpSdk } from './sdk';
 import { terminateProcessGroup } from '../terminals/processGroup';
 
 /** How to start a stdio server. `env` is the complete environment. */
@@ -23,7 +24,7 @@ export class GroupStdioTransport implements Transport {
   private proc: ChildProcess | undefined;
   /** The largest message a server may send (a tool result), in bytes; beyond, the connection ends. */
   static readonly MAX_MESSAGE_BYTES = 64 * 1024 * 1024;
-  private readonly buffer = new ReadBuffer({ maxBufferSize: GroupStdioTransport.MAX_MESSAGE_BYTES });
+  private readonly buffer = new (mcpSdk().ReadBuffer)({ maxBufferSize: GroupStdioTransport.MAX_MESSAGE_BYTES });
   private closed = false;
   /** How the server's process ended, once it has. */
   exit: { code: number | null; signal: NodeJS.Signals | null } | undefined;
@@ -103,7 +104,7 @@ export class GroupStdioTransport implements Transport {
     return new Promise((resolve, reject) => {
       const stdin = this.proc?.stdin;
       if (!stdin || stdin.destroyed) return reject(new Error('The MCP server is not running.'));
-      if (stdin.write(serializeMessage(message))) resolve();
+      if (stdin.write(mcpSdk().serializeMessage(message))) resolve();
       else stdin.once('drain', resolve);
     });
   }

@@ -12,6 +12,7 @@
  */
 import type { CallToolResult, Client, JSONRPCMessage, Tool, Transport } from '@modelcontextprotocol/client';
 import type { ElicitationAnswer } from './elicitation';
+import { mcpSdk } from './sdk';
 
 /** A task's status as the explorer shows it. */
 export interface TaskProgress {
@@ -92,8 +93,7 @@ export interface TaskCallContext {
 type Session = Awaited<ReturnType<typeof openSession>>;
 
 async function openSession(ctx: TaskCallContext) {
-  // The package is ESM-only; the bundle inlines it, plain Node loads it on first use.
-  const tasks = await import('@modelcontextprotocol/ext-tasks/client');
+  const tasks = await mcpSdk().tasksExtension();
   return tasks.createTaskSessionFromClient(ctx.client, {
     endpointId: ctx.endpointId,
     rawDispatch: ctx.dispatcher.dispatch as never,

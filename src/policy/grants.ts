@@ -8,7 +8,7 @@
  */
 import path from 'node:path';
 import picomatch from 'picomatch';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { CommandEffect, WriteEffect } from './intent';
 
 /** How far a grant reaches. `session` grants end with their session. */

@@ -19,7 +19,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { z } from 'zod';
+import * as z from 'zod';
 import { checkDownloadUrl, DownloadError, formatBytes, readUrl } from './download';
 
 /** Where the public registry is published (format 1.x). */

@@ -7,6 +7,7 @@
  * the oldest bytes at a UTF-8 character boundary, as the spec requires.
  */
 
+import { StringDecoder } from 'node:string_decoder';
 import { decodeUtf8, isUtf8ContinuationByte, truncateUtf8Front } from './utf8';
 
 /** Default `outputByteLimit` when the agent gives none: 1 MiB. */
@@ -95,9 +96,21 @@ export class OutputBuffer {
   /** Returns the retained output decoded; repeated calls without new output reuse one decode. */
   read(): OutputText {
     if (this.cache?.version !== this.version) {
-      this.cache = { version: this.version, value: { text: decodeUtf8(this.bytes()), truncated: this.dropped } };
+      this.cache = { version: this.version, value: { text: this.decode(), truncated: this.dropped } };
     }
     return this.cache.value;
+  }
+
+  /**
+   * Decodes the retained bytes in place, without first copying them into one buffer (a snapshot
+   * of a full 1 MiB terminal would otherwise allocate twice): a string decoder carries a character
+   * that straddles the ring's wrap point from one part to the other.
+   */
+  private decode(): string {
+    const firstPart = Math.min(this.size, this.ring.length - this.start);
+    if (firstPart === this.size) return decodeUtf8(this.ring.subarray(this.start, this.start + this.size));
+    const d = new StringDecoder('utf8');
+    return d.write(this.ring.subarray(this.start, this.start + firstPart)) + d.write(this.ring.subarray(0, this.size - firstPart)) + d.end();
   }
 
   /** Returns a contiguous copy of the retained bytes, oldest first. */

@@ -9,6 +9,7 @@ import { describeSpawnError, type SpawnPlan } from './command';
 import { OutputBuffer } from './outputBuffer';
 import { terminateProcessGroup } from './processGroup';
 import type { TerminalExitStatus, TerminalOutput, TerminalSnapshot } from './types';
+import { completeUtf8Prefix, decodeUtf8 } from './utf8';
 
 /** Resolved timing knobs of a terminal, in milliseconds. */
 export interface TerminalTimings {
@@ -20,9 +21,11 @@ export interface TerminalTimings {
 /**
  * A running (or finished) command with merged, bounded output.
  *
- * Output is decoded per stream with a streaming UTF-8 decoder before stdout and stderr are
- * merged, so a multibyte character split across chunks, or interleaved with the other stream,
- * is never torn; the buffer then only ever has to cut at its own front.
+ * Output stays bytes on its way into the bounded buffer (no decoding and re-encoding of every
+ * chunk: PF4 in bench/session.ts). Each stream holds back the bytes of a character a chunk ends
+ * in the middle of until the rest arrives, so stdout and stderr merge on character boundaries and
+ * a multibyte character is never torn; the buffer then only ever has to cut at its own front.
+ * Text is decoded when it is read, and for `onData` listeners only while there are any.
  */
 export class ManagedTerminal {
   private readonly buffer: OutputBuffer;
@@ -82,9 +85,19 @@ export class ManagedTerminal {
     this.pid = child.pid;
     for (const stream of [child.stdout, child.stderr]) {
       if (!stream) continue;
-      const decoder = new TextDecoder('utf-8');
-      stream.on('data', (chunk: Buffer) => this.ingest(decoder.decode(chunk, { stream: true })));
-      stream.on('end', () => this.ingest(decoder.decode()));
+      // The start of a character the last chunk ended in (at most three bytes).
+      let held: Buffer | undefined;
+      stream.on('data', (chunk: Buffer) => {
+        const bytes = held ? Buffer.concat([held, chunk]) : chunk;
+        const cut = completeUtf8Prefix(bytes);
+        held = cut < bytes.length ? Buffer.from(bytes.subarray(cut)) : undefined;
+        this.ingest(bytes.subarray(0, cut));
+      });
+      stream.on('end', () => {
+        // A character that never completed: the reader's decoder shows it as U+FFFD.
+        if (held) this.ingest(held);
+        held = undefined;
+      });
       stream.on('error', () => undefined); // A broken pipe ends output; it must not crash the host.
     }
     child.on('exit', (exitCode, signal) => {
@@ -195,16 +208,17 @@ export class ManagedTerminal {
     this.child?.stderr?.destroy();
   }
 
-  private ingest(text: string): void {
-    if (!text || this.released) return;
-    this.buffer.append(Buffer.from(text, 'utf8'));
-    this.data.fire(text);
+  /** Takes whole characters of one stream (see the class comment) or a message of ours. */
+  private ingest(bytes: Uint8Array): void {
+    if (!bytes.length || this.released) return;
+    this.buffer.append(bytes);
+    if (this.data.hasListeners) this.data.fire(decodeUtf8(bytes));
     this.scheduleChange();
   }
 
   private failSpawn(err: unknown): void {
     const { message, exitStatus } = describeSpawnError(err, this.plan);
-    this.ingest(message);
+    this.ingest(Buffer.from(message, 'utf8'));
     this.finishExit(exitStatus);
   }
 

@@ -36,6 +36,26 @@ export function utf8BoundaryAtOrAfter(bytes: Uint8Array, index: number): number 
   return i;
 }
 
+/**
+ * Returns the length of the longest prefix of `bytes` that does not end inside a character: a
+ * lead byte at the end whose sequence is not complete yet is left out, with its continuation
+ * bytes. Malformed input is not judged here (the decoder replaces it); only a sequence that could
+ * still complete is held back, so at most three bytes are.
+ *
+ * @param bytes - UTF-8 encoded bytes, e.g. one chunk read from a pipe.
+ * @returns A byte offset in `[max(0, bytes.length - 3), bytes.length]`.
+ */
+export function completeUtf8Prefix(bytes: Uint8Array): number {
+  const n = bytes.length;
+  for (let j = n - 1; j >= 0 && j >= n - 4; j--) {
+    const b = bytes[j]!;
+    if (isUtf8ContinuationByte(b)) continue;
+    const length = b >= 0xf0 && b <= 0xf7 ? 4 : b >= 0xe0 ? 3 : b >= 0xc0 ? 2 : 1;
+    return b >= 0xf8 || j + length <= n ? n : j;
+  }
+  return n;
+}
+
 /** Result of {@link truncateUtf8Front}. */
 export interface Utf8TruncateResult {
   /** The kept bytes: a suffix of the input, at most `limit` bytes long, starting on a character. */

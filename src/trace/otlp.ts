@@ -9,7 +9,7 @@
  * request at all is an error (HTTP 400); a malformed span inside a good payload is rejected on its
  * own and counted (OTLP `partialSuccess`), so one bad span loses nothing else. No `vscode`.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** An attribute value as we keep it (OTLP `AnyValue`, flattened). */
 export type AttributeValue = string | number | boolean | null | AttributeValue[] | { [key: string]: AttributeValue };

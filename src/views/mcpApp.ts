@@ -10,10 +10,11 @@
  * - links open in the browser only after the person agrees;
  * - `ui/message` and model-context updates are not offered (there is no chat to post into).
  */
-import { AppBridge, buildAllowAttribute } from '@modelcontextprotocol/ext-apps/app-bridge';
+import type { AppBridge } from '@modelcontextprotocol/ext-apps/app-bridge';
+import { mcpApps } from '../mcp/sdk';
 import type { CallToolResult } from '@modelcontextprotocol/client';
 import * as vscode from 'vscode';
-import { z } from 'zod';
+import * as z from 'zod';
 import { appCsp, appResourceFrom, callableFromApp, hostCsp, prepareAppHtml, ViewTransport } from '../mcp/apps';
 import type { McpServerConnection } from '../mcp/connection';
 import type { AppHostMessage } from './appProtocol';
@@ -64,7 +65,7 @@ export async function openAppPanel(extensionUri: vscode.Uri, connection: McpServ
       log(`MCP App ${run.uri}: the host could not start: ${err instanceof Error ? err.message : String(err)}`);
       return post({ type: 'ended', reason: 'The app could not be started; details are in the Agent Switchboard log.' });
     }
-    post({ type: 'load', html: prepareAppHtml(app.html, nonce, policy), allow: buildAllowAttribute(app.permissions), border: app.prefersBorder === true, title: `${run.toolName} (MCP App)` });
+    post({ type: 'load', html: prepareAppHtml(app.html, nonce, policy), allow: mcpApps().buildAllowAttribute(app.permissions), border: app.prefersBorder === true, title: `${run.toolName} (MCP App)` });
   });
   const onServer = connection.onDidChange(() => {
     if (connection.state.state !== 'running') post({ type: 'ended', reason: `${connection.name} stopped; the app has ended.` });
@@ -78,7 +79,7 @@ export async function openAppPanel(extensionUri: vscode.Uri, connection: McpServ
 }
 
 function createBridge(connection: McpServerConnection, run: AppRun, version: string, look: { theme: 'light' | 'dark'; styles: Record<string, string> }, log: (m: string) => void): AppBridge {
-  const bridge = new AppBridge(
+  const bridge = new (mcpApps().AppBridge)(
     null,
     { name: 'agent-switchboard', version },
     { openLinks: {}, serverTools: {}, serverResources: {}, logging: {} },

@@ -6,7 +6,7 @@
  */
 import * as vscode from 'vscode';
 import { appResourceOf, visibleToModel } from '../mcp/apps';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { HostedServer, McpHost } from '../mcp/host';
 import { describeDiff, type CatalogDiff } from '../mcp/pinning';
 import { describeDefinition } from '../mcp/config';

@@ -8,7 +8,7 @@
  */
 import { createHash, randomUUID } from 'node:crypto';
 import * as vscode from 'vscode';
-import { z } from 'zod';
+import * as z from 'zod';
 import { RemoteAgent, type DelegatedTask } from '../a2a/remote';
 import { artifactText } from '../a2a/taskModel';
 import type { AuditEntry } from '../policy/audit';

@@ -5,7 +5,7 @@
  * receives them.
  */
 import * as vscode from 'vscode';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { RemoteAgent } from '../a2a/remote';
 import { describeSecurityScheme } from '../a2a/describe';
 import { INTERRUPTED, TERMINAL } from '../a2a/taskModel';

@@ -6,7 +6,7 @@
  */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { FileChange, HunkDecision, ReviewModel, TurnChanges } from '../edits/review';
 
 /** A node of the Changes view; also the argument of the review commands. */

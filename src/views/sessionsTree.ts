@@ -5,7 +5,7 @@
  */
 import * as vscode from 'vscode';
 import type { SessionInfo } from '@agentclientprotocol/sdk';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { SessionManager } from '../acp/sessionManager';
 import { JOURNAL_ID, type JournalEntry, type SessionJournal } from '../acp/session/journal';
 import type { SessionState } from '../acp/session/types';

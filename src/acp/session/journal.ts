@@ -15,7 +15,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { randomUUID } from 'node:crypto';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { SessionUpdate } from '@agentclientprotocol/sdk';
 import { reduce, type SessionAction } from './reducer';
 import { createSessionState, type SessionState } from './types';

@@ -5,7 +5,7 @@
  * messages arrive in batches at most every 100 ms. Messages from the page are validated (zod).
  */
 import * as vscode from 'vscode';
-import { z } from 'zod';
+import * as z from 'zod';
 import type * as acp from '@agentclientprotocol/sdk';
 import type { CapabilityMatrix } from '../../acp/capabilities';
 import { exportLog, type ProtocolEntry, type ProtocolLog } from '../../acp/inspector';

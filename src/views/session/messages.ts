@@ -2,7 +2,7 @@
  * Validation of messages from the session webview (the webview is untrusted input: it holds no
  * authority, and a malformed message is reported, never acted on).
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import type { WebviewMessage } from './protocol';
 import { ContextItemSchema } from '../../acp/promptContext';
 

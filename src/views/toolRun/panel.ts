@@ -4,7 +4,7 @@
  * the webview are validated (zod) and the call goes through the host's connection, never the page.
  */
 import * as vscode from 'vscode';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { CallToolResult } from '@modelcontextprotocol/client';
 import type { McpServerConnection } from '../../mcp/connection';
 import { makeNonce, renderSessionHtml } from '../session/html';

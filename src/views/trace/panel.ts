@@ -6,7 +6,7 @@
  * or the session. Messages from the page are validated (zod).
  */
 import * as vscode from 'vscode';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { SpanRecord } from '../../trace/otlp';
 import type { TraceStore } from '../../trace/store';
 import { openWebviewPanel } from '../webviewPanel';

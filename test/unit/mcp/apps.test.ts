@@ -13,6 +13,11 @@ const APP = path.join(__dirname, '..', '..', 'fakes', 'mcp-app-server.mjs');
 const tool = (meta?: Record<string, unknown>): Tool => ({ name: 't', inputSchema: { type: 'object' }, ...(meta ? { _meta: meta } : {}) }) as Tool;
 
 describe('MCP Apps', () => {
+  it('names the view MIME type exactly as the Apps SDK does (ours only so that naming it loads nothing)', async () => {
+    const sdk = await import('@modelcontextprotocol/ext-apps/app-bridge');
+    assert.equal(RESOURCE_MIME_TYPE, sdk.RESOURCE_MIME_TYPE);
+  });
+
   it('finds a tool\'s view in the nested and the deprecated flat form; a URI that is not ui:// is a problem, not a crash', () => {
     assert.deepEqual(appResourceOf(tool({ ui: { resourceUri: 'ui://s/v.html' } })), { uri: 'ui://s/v.html' });
     assert.deepEqual(appResourceOf(tool({ 'ui/resourceUri': 'ui://s/old.html' })), { uri: 'ui://s/old.html' });

@@ -137,6 +137,22 @@ describe('terminals/TerminalManager', function () {
     });
   });
 
+  describe('output as bytes', () => {
+    it('keeps stdout and stderr characters whole when both split characters across chunks', async () => {
+      const id = await manager.create({ sessionId: SESSION, command: "printf '\\360\\235'; printf '\\342\\202' >&2; sleep 0.2; printf '\\204\\236'; printf '\\254' >&2" }, ctx(dir));
+      await manager.waitForExit(id);
+      const out = manager.output(id).output;
+      assert.ok(!out.includes('\uFFFD'), JSON.stringify(out));
+      assert.deepEqual([...out].sort(), ['€', '𝄞'].sort());
+    });
+
+    it('shows a character that never completed as U+FFFD at the end, and loses nothing before it', async () => {
+      const id = await manager.create({ sessionId: SESSION, command: "printf 'ok\\342\\202'" }, ctx(dir));
+      await manager.waitForExit(id);
+      assert.equal(manager.output(id).output, 'ok\uFFFD');
+    });
+  });
+
   describe('wait_for_exit', () => {
     it('reports the exit code', async () => {
       const id = await manager.create({ sessionId: SESSION, command: 'echo bye; exit 3' }, ctx(dir));

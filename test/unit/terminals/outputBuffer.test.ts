@@ -33,6 +33,18 @@ describe('terminals/OutputBuffer', () => {
     assert.equal(b.byteLength, 3);
   });
 
+  it('decodes a character that straddles the ring\'s wrap point whole, and matches a plain decode at every rotation', () => {
+    // A full ring of 8 bytes rotated by every offset: the stored bytes wrap at a different place each time.
+    for (let shift = 0; shift < 8; shift++) {
+      const b = new OutputBuffer(8);
+      b.append(Buffer.from('x'.repeat(shift)));
+      for (const piece of ['€', 'ab', '€']) b.append(Buffer.from(piece)); // 8 bytes, the oldest `shift` dropped
+      const expected = truncateUtf8Front(Buffer.from('x'.repeat(shift) + '€ab€'), 8).text;
+      assert.equal(b.read().text, expected, `rotation ${shift}`);
+      assert.ok(!b.read().text.includes('\uFFFD'), `rotation ${shift}`);
+    }
+  });
+
   it('handles a single chunk larger than the limit', () => {
     const b = new OutputBuffer(4);
     b.append(Buffer.from('xyz𝄞'));

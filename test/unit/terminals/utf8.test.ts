@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { decodeUtf8, truncateUtf8Front, utf8BoundaryAtOrAfter } from '../../../src/terminals/utf8';
+import { completeUtf8Prefix, decodeUtf8, truncateUtf8Front, utf8BoundaryAtOrAfter } from '../../../src/terminals/utf8';
 
 const enc = (s: string) => Buffer.from(s, 'utf8');
 
@@ -97,5 +97,27 @@ describe('terminals/utf8 truncateUtf8Front', () => {
   it('decodes subarrays with an offset correctly', () => {
     const whole = enc('ab€cd');
     assert.equal(decodeUtf8(whole.subarray(2, 5)), '€');
+  });
+});
+
+describe('terminals/utf8 completeUtf8Prefix', () => {
+  const euro = Buffer.from('€', 'utf8'); // e2 82 ac
+  const emoji = Buffer.from('😀', 'utf8'); // f0 9f 98 80
+
+  it('holds back a character the chunk ends inside, at every split point', () => {
+    for (const ch of [Buffer.from('é'), euro, emoji]) {
+      for (let cut = 1; cut < ch.length; cut++) {
+        const chunk = Buffer.concat([Buffer.from('ab'), ch.subarray(0, cut)]);
+        assert.equal(completeUtf8Prefix(chunk), 2, `${ch.toString()} cut after ${cut} bytes`);
+      }
+      assert.equal(completeUtf8Prefix(Buffer.concat([Buffer.from('ab'), ch])), 2 + ch.length, 'a whole character stays');
+    }
+  });
+
+  it('keeps ASCII, empty input and malformed bytes whole (the decoder replaces those)', () => {
+    assert.equal(completeUtf8Prefix(Buffer.from('abc')), 3);
+    assert.equal(completeUtf8Prefix(Buffer.alloc(0)), 0);
+    assert.equal(completeUtf8Prefix(Buffer.from([0x61, 0xff])), 2, 'an invalid lead byte is not waited for');
+    assert.equal(completeUtf8Prefix(Buffer.from([0x80, 0x80, 0x80, 0x80])), 4, 'stray continuation bytes are not held');
   });
 });

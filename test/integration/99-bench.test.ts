@@ -1,6 +1,14 @@
 /**
- * PF8 of `npm run bench` (runs only with SWITCHBOARD_PF8_RESULT set): stream to screen inside the
- * real VS Code. A scripted agent streams 2,000 and then 20,000 ten-byte `agent_message_chunk`s;
+ * The in-editor figures of `npm run bench` (bench/inEditor.ts), each run only when its result file
+ * is named, so `npm test` skips them.
+ *
+ * PF6 (SWITCHBOARD_PF6_RESULT): our activation ÷ a hello-world extension's, both started by the same
+ * VS Code on `onStartupFinished`, read from the performance marks VS Code's extension host sets
+ * around loading an extension's code and around its `activate()` call (`code/extHost/
+ * willLoadExtensionCode/<id>`, `didLoadExtensionCode`, `willActivateExtension`,
+ * `didActivateExtension`; kept in `globalThis.MonacoPerformanceMarks`).
+ *
+ * PF8 (SWITCHBOARD_PF8_RESULT): stream to screen inside the real VS Code. A scripted agent streams 2,000 and then 20,000 ten-byte `agent_message_chunk`s;
  * the time from Send until the last chunk is visible in the sidebar (Playwright, through the runner)
  * is divided by the agent's own time to send them all. The figures go to SWITCHBOARD_PF8_RESULT.
  */
@@ -9,8 +17,40 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import * as vscode from 'vscode';
-import { api, scenarioAgent, setAgents, until, waitForState, workspaceDir } from './util';
+import { api, EXTENSION_ID, scenarioAgent, setAgents, until, waitForState, workspaceDir } from './util';
 import { timeUntilVisible } from './screenshot';
+
+const HELLO_WORLD_ID = 'agent-switchboard-bench.hello-world';
+
+interface Marks { getMarks(): { name: string; startTime: number }[] }
+
+/** Code loading and `activate()` of one extension, in ms, from VS Code's own marks. */
+function activationOf(id: string): { loadMs: number; activateMs: number; totalMs: number } {
+  const marks = (globalThis as { MonacoPerformanceMarks?: Marks }).MonacoPerformanceMarks?.getMarks() ?? [];
+  const at = (what: string) => {
+    const m = marks.find((x) => x.name === `code/extHost/${what}/${id}`);
+    if (!m) throw new Error(`VS Code set no ${what} mark for ${id} (marks: ${marks.length})`);
+    return m.startTime;
+  };
+  const loadMs = at('didLoadExtensionCode') - at('willLoadExtensionCode');
+  const activateMs = at('didActivateExtension') - at('willActivateExtension');
+  return { loadMs, activateMs, totalMs: loadMs + activateMs };
+}
+
+describe('PF6: activation', function () {
+  before(function () {
+    if (!process.env.SWITCHBOARD_PF6_RESULT) this.skip();
+  });
+
+  it('times our activation against a hello-world extension in the same VS Code', async function () {
+    const hello = vscode.extensions.getExtension(HELLO_WORLD_ID);
+    assert.ok(hello, 'the hello-world baseline is installed (bench/inEditor.ts installs it)');
+    await until('both extensions are active', () => hello.isActive && vscode.extensions.getExtension(EXTENSION_ID)?.isActive, 60_000);
+    const ours = activationOf(EXTENSION_ID);
+    const base = activationOf(HELLO_WORLD_ID);
+    fs.writeFileSync(process.env.SWITCHBOARD_PF6_RESULT!, JSON.stringify({ ours, helloWorld: base }));
+  });
+});
 
 describe('PF8: stream to screen', function () {
   before(function () {

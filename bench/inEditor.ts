@@ -1,0 +1,115 @@
+/**
+ * PF6 and PF8 of `npm run bench`:
+ * - PF6 bundle size: the production build (`node esbuild.mjs --production`): `dist/extension.js`,
+ *   which VS Code loads at activation (goal ≤ 1.5 MB), and the libraries in `dist/vendor/`, loaded
+ *   when first used (see esbuild.mjs).
+ *
+ * Measured inside the real VS Code (code-server, headless Chromium; scripts/run-vscode-tests.mjs
+ * runs test/integration/99-bench.test.ts):
+ * - PF6 activation: our code loading + `activate()` ÷ a hello-world extension's
+ *   (test/fixtures/hello-world-extension, packaged and installed next to ours), median of three
+ *   fresh VS Code windows. Goal ≤ 2.
+ * - PF8 stream to screen: see the test.
+ * Needs the tools scripts/setup-tools.sh installs; without them it says so instead of a number.
+ */
+import { execFileSync, spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+
+const root = path.resolve(__dirname, '..');
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const round = (x: number) => Number(x.toFixed(2));
+
+interface Activation { loadMs: number; activateMs: number; totalMs: number }
+
+/** Packs the hello-world baseline and installs it into a fresh code-server extensions dir. */
+function installHelloWorld(tmp: string, env: NodeJS.ProcessEnv): string {
+  const src = path.join(tmp, 'hello-world');
+  fs.cpSync(path.join(root, 'test', 'fixtures', 'hello-world-extension'), src, { recursive: true });
+  const vsix = path.join(tmp, 'hello-world.vsix');
+  execFileSync(process.execPath, [path.join(root, 'node_modules', '@vscode', 'vsce', 'vsce'), 'package', '--no-dependencies', '--allow-missing-repository', '--skip-license', '-o', vsix], { cwd: src, stdio: 'ignore' });
+  const extensions = path.join(tmp, 'extensions');
+  const config = path.join(tmp, 'code-server.yaml');
+  fs.writeFileSync(config, 'auth: none\ncert: false\n');
+  execFileSync(env.NODE24!, [env.CODE_SERVER_ENTRY!, '--config', config, '--user-data-dir', path.join(tmp, 'install-user-data'), '--extensions-dir', extensions, '--install-extension', vsix], {
+    env: { ...env, XDG_CONFIG_HOME: path.join(tmp, 'xdg-config'), XDG_DATA_HOME: path.join(tmp, 'xdg-data') },
+    stdio: 'ignore',
+  });
+  return extensions;
+}
+
+/** One fresh VS Code window running the tests whose title matches `grep`; returns why it failed, if it did. */
+function runInEditor(tmp: string, env: NodeJS.ProcessEnv, extensions: string, grep: string, results: Record<string, string>): string | undefined {
+  const run = spawnSync(process.execPath, [path.join(root, 'scripts', 'run-vscode-tests.mjs'), '--extensionDevelopmentPath', root, '--extensionTestsPath', path.join(root, 'out', 'test', 'integration', 'index'), '--extensions-dir', extensions, '--screenshot-dir', path.join(tmp, 'shots'), '--timeout', '900'], {
+    cwd: root,
+    env: { ...env, SWITCHBOARD_TEST_GREP: grep, ...results },
+    encoding: 'utf8',
+  });
+  return Object.values(results).every((f) => fs.existsSync(f)) ? undefined : `the in-editor run wrote no figures (exit ${run.status}): ${(run.stdout + run.stderr).split('\n').slice(-8).join(' | ')}`;
+}
+
+
+/** Sizes of the production build in MB: what activation loads, and the lazily loaded libraries. */
+function bundleSize(): Record<string, unknown> {
+  const mb = (f: string) => fs.statSync(f).size / 1e6;
+  const main = mb(path.join(root, 'dist', 'extension.js'));
+  const vendorDir = path.join(root, 'dist', 'vendor');
+  const vendor = Object.fromEntries(fs.readdirSync(vendorDir).filter((f) => f.endsWith('.js')).map((f) => [f, round(mb(path.join(vendorDir, f)))]));
+  const total = main + Object.values(vendor).reduce((a, b) => a + b, 0);
+  return { mb: round(main), goal: '<= 1.5 (dist/extension.js, loaded at activation)', vendorMB: vendor, totalMB: round(total) };
+}
+
+/**
+ * Builds the extension as it ships and runs PF6 (three windows) and PF8 (in the first, unless
+ * `withPf8` is false); returns `{ bundleSize, activation, streamToScreen }`, each its figures or why
+ * there are none.
+ */
+export function inEditorBenchmarks(withPf8: boolean): { bundleSize: Record<string, unknown>; activation: Record<string, unknown>; streamToScreen: Record<string, unknown> } {
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'switchboard-bench-editor-'));
+  // The extension as it ships (minified), and the test bundles.
+  execFileSync(process.execPath, [path.join(root, 'esbuild.mjs'), '--production', '--tests'], { cwd: root, stdio: 'ignore' });
+  const size = bundleSize();
+  const skipped = (why: string) => ({ bundleSize: size, activation: { skipped: why }, streamToScreen: { skipped: withPf8 ? why : 'SWITCHBOARD_BENCH_PF8=0' } });
+  try {
+    let toolsEnv: string;
+    try {
+      toolsEnv = execFileSync('bash', [path.join(root, 'scripts', 'setup-tools.sh')], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+    } catch {
+      return skipped('the in-editor tools are not installed (bash scripts/setup-tools.sh)');
+    }
+    const env: NodeJS.ProcessEnv = { ...process.env };
+    for (const m of toolsEnv.matchAll(/^export (\w+)=(.*)$/gm)) env[m[1]] = m[2];
+    const extensions = installHelloWorld(tmp, env);
+
+    const runs: { ours: Activation; helloWorld: Activation }[] = [];
+    let streamToScreen: Record<string, unknown> = { skipped: 'SWITCHBOARD_BENCH_PF8=0' };
+    for (let i = 0; i < 3; i++) {
+      const pf6 = path.join(tmp, `pf6-${i}.json`);
+      const pf8 = path.join(tmp, 'pf8.json');
+      const both = i === 0 && withPf8;
+      const failed = runInEditor(tmp, env, extensions, both ? 'PF6|PF8' : 'PF6', { SWITCHBOARD_PF6_RESULT: pf6, ...(both ? { SWITCHBOARD_PF8_RESULT: pf8 } : {}) });
+      if (failed) return { bundleSize: size, activation: { failed }, streamToScreen: both ? { failed } : streamToScreen };
+      runs.push(JSON.parse(fs.readFileSync(pf6, 'utf8')) as { ours: Activation; helloWorld: Activation });
+      if (both) streamToScreen = { ...(JSON.parse(fs.readFileSync(pf8, 'utf8')) as Record<string, unknown>), goal: '<= 3 for both (time to screen ÷ the agent\'s own time to send)' };
+    }
+    const ratios = runs.map((r) => r.ours.totalMs / r.helloWorld.totalMs);
+    const mid = runs[ratios.indexOf(median(ratios))];
+    return {
+      bundleSize: size,
+      activation: {
+        ratio: round(median(ratios)),
+        goal: '<= 2 (code loading + activate() ÷ a hello-world extension, same VS Code; median of 3 windows)',
+        oursMs: round(mid.ours.totalMs),
+        oursLoadMs: round(mid.ours.loadMs),
+        oursActivateMs: round(mid.ours.activateMs),
+        helloWorldMs: round(mid.helloWorld.totalMs),
+        ratios: ratios.map(round),
+      },
+      streamToScreen,
+    };
+  } finally {
+    fs.rmSync(tmp, { recursive: true, force: true });
+  }
+}
