@@ -7,6 +7,7 @@ import { JSDOM } from 'jsdom';
 import { SessionApp } from '../webview/session/app';
 import type { HostMessage } from '../src/views/session/protocol';
 import { createSessionState, type SessionState } from '../src/acp/session/types';
+import { windowState } from '../src/acp/session/window';
 
 /** A session of `entries` entries: tool calls and agent messages, alternating. */
 export function sessionOf(entries: number): SessionState {
@@ -30,8 +31,11 @@ export function firstPaint(state: SessionState): number {
   const frames: (() => void)[] = [];
   const app = new SessionApp(dom.window.document.getElementById('app')!, { postMessage() {}, onMessage: (l) => ((listener = l), () => {}), getState: () => undefined, setState() {} }, { requestFrame: (cb) => frames.push(cb), persistDelayMs: 1e9 });
   app.start();
-  const msg: HostMessage = { type: 'snapshot', agents: [], sessions: [], current: state, workspaceTrusted: true, hasWorkspace: true };
   const t0 = performance.now();
+  // The snapshot as the extension builds and posts it (src/views/session/surface.ts): the newest
+  // entries only, cloned as postMessage does.
+  const { state: current, omitted } = windowState(state);
+  const msg: HostMessage = { type: 'snapshot', agents: [], sessions: [], current, omittedEntries: omitted, workspaceTrusted: true, hasWorkspace: true };
   listener!(structuredClone(msg));
   while (frames.length) frames.shift()!();
   const ms = performance.now() - t0;

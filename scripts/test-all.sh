@@ -153,6 +153,27 @@ else
   SWITCHBOARD_RELOAD_PHASE=1 SWITCHBOARD_TEST_GREP='after a window reload' extra_run "after reload" "$WORK/reload-result.txt" \
     --workspace "$WS" --user-data-dir "$WORK/user-data" --screenshot-dir "$SHOTS"
 
+  step "in-editor tests: the extension host killed (SIGKILL) mid-turn, then started again"
+  # Two windows on a workspace and storage of their own: in the first the test kills its own
+  # extension host mid-turn (VS Code ends a test run when its host dies, so that run reports
+  # nothing: the note it leaves is checked instead); the second finds the session, its transcript,
+  # a valid audit chain and no agent left behind (93-host-kill.test.ts).
+  KWS=$WORK/kill-workspace; KDIR=$WORK/host-kill
+  mkdir -p "$KWS" "$KDIR"; printf '# Host kill\n' > "$KWS/README.md"
+  set +e
+  SWITCHBOARD_HOST_KILL_DIR=$KDIR SWITCHBOARD_TEST_GREP='extension host killed mid-turn' SWITCHBOARD_TEST_RESULT_FILE=$WORK/kill-first-result.txt \
+    node scripts/run-vscode-tests.mjs --extensionDevelopmentPath "$INSTALLED" --extensionTestsPath "$ROOT/out/test/integration/index" \
+    --extensions-dir "$EXTDIR" --timeout 300 --workspace "$KWS" --user-data-dir "$WORK/kill-user-data" 2>&1 | grep -v '^\s*at \|reconnection token'
+  set -e
+  if [ -f "$KDIR/killed.json" ]; then
+    echo "first window: the test killed its extension host mid-turn ($(cat "$KDIR/killed.json" | head -c 200)…)"
+    SWITCHBOARD_HOST_KILL_DIR=$KDIR SWITCHBOARD_TEST_GREP='extension host killed mid-turn' extra_run "host killed, second window" "$WORK/kill-result.txt" \
+      --workspace "$KWS" --user-data-dir "$WORK/kill-user-data"
+  else
+    echo "in-editor (host killed): the first window never reached the kill: counted as 1 failure"
+    EDITOR_FAILED=$(( EDITOR_FAILED + 1 ))
+  fi
+
   step "in-editor tests in an untrusted workspace (Workspace Trust on, restricted mode)"
   # The folder defines an agent of its own; in restricted mode nothing may be launched from it.
   UWS=$WORK/untrusted-workspace

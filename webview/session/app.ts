@@ -11,6 +11,7 @@
  * in a plain test DOM with a fake {@link HostPort}.
  */
 import { applyPatch } from '../../src/acp/session/patch';
+import { mergeEarlier } from '../../src/acp/session/window';
 import type { SessionPatch, SessionState } from '../../src/acp/session/types';
 import type { AgentChoice, HostMessage, SessionSummary } from '../../src/views/session/protocol';
 import { ComposerView } from './composer';
@@ -163,6 +164,9 @@ export class SessionApp {
       case 'promptRefused':
         this.composer.restore(msg.text, msg.reason);
         break;
+      case 'earlierEntries':
+        this.applyEarlier(msg);
+        break;
     }
   }
 
@@ -194,8 +198,21 @@ export class SessionApp {
     // `reset` drops pending marks (the snapshot supersedes them). Paint synchronously so a reload is instant.
     this.thread.el.hidden = !this.state;
     if (!sameSession) this.thread.scrollToBottom();
-    this.thread.reset();
+    this.thread.reset(msg.omittedEntries ?? 0);
     this.renderShell();
+  }
+
+  /** Puts a page of earlier entries in front of the thread; a page that no longer fits asks for a snapshot. */
+  private applyEarlier(msg: Extract<HostMessage, { type: 'earlierEntries' }>): void {
+    const state = this.state;
+    if (!state || state.key !== msg.key) return;
+    if (!msg.page || !mergeEarlier(state, msg.beforeEntryId, msg.page)) {
+      this.awaitingSnapshot = true;
+      this.host.postMessage({ type: 'requestSnapshot' });
+      return;
+    }
+    this.thread.earlierArrived(msg.page.entries.length, msg.page.omitted);
+    this.persistSoon();
   }
 
   private applyPatches(key: string, rev: number, patches: SessionPatch[]): void {
@@ -290,7 +307,7 @@ export class SessionApp {
   private persist(snapshot?: Snapshot): void {
     const prev = this.host.getState<PersistedState>();
     const snap = snapshot ?? (prev?.snapshot && this.state
-      ? { ...prev.snapshot, agents: this.agents, sessions: this.sessions, current: this.state }
+      ? { ...prev.snapshot, agents: this.agents, sessions: this.sessions, current: this.state, omittedEntries: this.thread.omitted }
       : prev?.snapshot);
     this.host.setState<PersistedState>({ v: 1, snapshot: snap, draft: this.draft });
   }

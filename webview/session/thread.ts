@@ -6,6 +6,7 @@
  * markdown per frame however many chunks arrived, and a tool-call upsert rebuilds one card.
  */
 import { findEntryIndex } from '../../src/acp/session/patch';
+import { SNAPSHOT_ENTRIES } from '../../src/acp/session/window';
 import type { ThreadEntry } from '../../src/acp/session/types';
 import type { Ctx } from './context';
 import { icon } from './dom';
@@ -18,9 +19,17 @@ type Node_ = { kind: ThreadEntry['kind']; node: EntryNode | ToolCardNode };
 const STICK_SLACK = 32;
 /**
  * Entries a snapshot renders at first (the newest); earlier ones come in pages of this size when
- * asked for. A restored session of 20,000 entries paints as fast as one of 300.
+ * asked for: from the page's own state, then from the extension, which sends only the newest
+ * entries in a snapshot (acp/session/window.ts). A restored session of 20,000 entries paints as
+ * fast as one of 300.
  */
-export const PAGE_ENTRIES = 300;
+export const PAGE_ENTRIES = SNAPSHOT_ENTRIES;
+/**
+ * Entries the first frame of a snapshot builds (several screens' worth); the rest of the newest
+ * page is built just after, off that frame, so the first paint costs the same for any session
+ * (PF2 in bench/session.ts).
+ */
+export const FIRST_PAINT_ENTRIES = 100;
 
 export class ThreadView {
   /** The scroll container (`role=log`, `aria-live=polite`). */
@@ -36,6 +45,12 @@ export class ThreadView {
   private stick = true;
   /** Index of the first entry rendered; the ones before it wait behind the "earlier" button. */
   private firstShown = 0;
+  /** Entries the extension holds before the page's first one (not sent in the snapshot). */
+  omitted = 0;
+  /** Whether a page of earlier entries has been asked for and not arrived yet. */
+  private asking = false;
+  /** Cancels the building of the rest of the newest page after a snapshot's first frame. */
+  private cancelFill: (() => void) | undefined;
   private readonly earlier: HTMLElement;
 
   constructor(private readonly ctx: Ctx) {
@@ -79,8 +94,15 @@ export class ThreadView {
     return this.jump;
   }
 
-  /** Rebuilds every entry (snapshots only). Keeps the reading position unless it was at the bottom. */
-  reset(): void {
+  /**
+   * Rebuilds every entry (snapshots only). Keeps the reading position unless it was at the bottom.
+   * @param omitted - Entries the extension holds before the snapshot's first.
+   */
+  reset(omitted = 0): void {
+    this.omitted = omitted;
+    this.asking = false;
+    this.cancelFill?.();
+    this.cancelFill = undefined;
     this.disposeNodes();
     this.nodes.clear();
     this.cards.clear();
@@ -89,8 +111,9 @@ export class ThreadView {
     this.dirtyTerminals.clear();
     const state = this.ctx.state();
     const entries = state?.entries ?? [];
-    // Only the newest page is built now; the rest waits for the person to ask.
-    this.firstShown = Math.max(0, entries.length - PAGE_ENTRIES);
+    // The newest entries are built now, the rest of the newest page right after; earlier ones
+    // wait for the person to ask.
+    this.firstShown = Math.max(0, entries.length - FIRST_PAINT_ENTRIES);
     const frag = this.ctx.doc.createDocumentFragment();
     for (let i = this.firstShown; i < entries.length; i++) frag.appendChild(this.create(entries[i]).el);
     const top = this.el.scrollTop;
@@ -98,12 +121,36 @@ export class ThreadView {
     this.updateEarlier();
     if (this.stick) this.scrollToBottom();
     else this.el.scrollTop = top;
+    const pageStart = Math.max(0, entries.length - PAGE_ENTRIES);
+    if (pageStart < this.firstShown) {
+      this.cancelFill = this.ctx.later(() => {
+        this.cancelFill = undefined;
+        this.prepend(pageStart);
+      }, 0);
+    }
   }
 
-  /** Builds the page of entries before the first one shown, keeping what is on screen in place. */
+  /**
+   * Builds the page of entries before the first one shown, keeping what is on screen in place; when
+   * the page holds none, asks the extension for them ({@link earlierArrived} builds them).
+   */
   showEarlier(): void {
+    const state = this.ctx.state();
+    const entries = state?.entries ?? [];
+    if (this.firstShown === 0) {
+      if (!state || !entries.length || this.omitted === 0 || this.asking) return;
+      this.asking = true;
+      this.ctx.post({ type: 'requestEarlier', key: state.key, beforeEntryId: entries[0].id });
+      this.updateEarlier();
+      return;
+    }
+    this.prepend(Math.max(0, this.firstShown - PAGE_ENTRIES));
+  }
+
+  /** Builds the entries from `from` up to the first one shown, keeping what is on screen in place. */
+  private prepend(from: number): void {
     const entries = this.ctx.state()?.entries ?? [];
-    const from = Math.max(0, this.firstShown - PAGE_ENTRIES);
+    if (from >= this.firstShown) return;
     const frag = this.ctx.doc.createDocumentFragment();
     for (let i = from; i < this.firstShown; i++) frag.appendChild(this.create(entries[i]).el);
     const before = this.el.scrollHeight;
@@ -113,9 +160,19 @@ export class ThreadView {
     this.el.scrollTop += this.el.scrollHeight - before;
   }
 
+  /** `count` entries were put in front of the state (the answer to `requestEarlier`): builds them. */
+  earlierArrived(count: number, omitted: number): void {
+    this.asking = false;
+    this.omitted = omitted;
+    this.firstShown += count;
+    this.showEarlier();
+  }
+
   private updateEarlier(): void {
-    this.earlier.hidden = this.firstShown === 0;
-    this.earlier.textContent = `Show earlier entries (${this.firstShown.toLocaleString('en')} more)`;
+    const more = this.firstShown + this.omitted;
+    this.earlier.hidden = more === 0;
+    (this.earlier as HTMLButtonElement).disabled = this.asking;
+    this.earlier.textContent = this.asking ? 'Loading earlier entries…' : `Show earlier entries (${more.toLocaleString('en')} more)`;
   }
 
   markEntry(id: string): void {

@@ -12,6 +12,7 @@ const key = z.string().min(1).max(100);
 export const WebviewMessageSchema: z.ZodType<WebviewMessage> = z.discriminatedUnion('type', [
   z.object({ type: z.literal('ready') }),
   z.object({ type: z.literal('requestSnapshot') }),
+  z.object({ type: z.literal('requestEarlier'), key, beforeEntryId: z.string().min(1).max(100) }),
   z.object({ type: z.literal('startSession'), agentId: z.string().min(1).max(200) }),
   z.object({ type: z.literal('selectSession'), key }),
   z.object({ type: z.literal('prompt'), key, text: z.string().min(1).max(1_000_000), context: z.array(ContextItemSchema).max(50).optional() }),

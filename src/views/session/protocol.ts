@@ -7,6 +7,7 @@
  * session's `rev` after applying them; a webview that sees a gap posts `requestSnapshot`.
  */
 import type { SessionPatch, SessionState } from '../../acp/session/types';
+import type { EarlierPage } from '../../acp/session/window';
 import type { ContextItem } from '../../acp/promptContext';
 
 /** A suggestion for an @-mention: what it attaches, its label and a detail line. */
@@ -38,7 +39,13 @@ export interface SessionSummary {
 
 /** Extension → webview. */
 export type HostMessage =
-  | { type: 'snapshot'; agents: AgentChoice[]; sessions: SessionSummary[]; current: SessionState | null; workspaceTrusted: boolean; hasWorkspace: boolean }
+  /**
+   * `current` holds the newest entries only (acp/session/window.ts); `omittedEntries` came before
+   * them and are sent on `requestEarlier`.
+   */
+  | { type: 'snapshot'; agents: AgentChoice[]; sessions: SessionSummary[]; current: SessionState | null; omittedEntries: number; workspaceTrusted: boolean; hasWorkspace: boolean }
+  /** The answer to `requestEarlier`: the entries before `beforeEntryId`; `page` is absent when that entry is unknown. */
+  | { type: 'earlierEntries'; key: string; beforeEntryId: string; page?: EarlierPage }
   | { type: 'patches'; key: string; rev: number; patches: SessionPatch[] }
   | { type: 'sessions'; sessions: SessionSummary[] }
   | { type: 'agents'; agents: AgentChoice[] }
@@ -53,6 +60,8 @@ export type HostMessage =
 export type WebviewMessage =
   | { type: 'ready' }
   | { type: 'requestSnapshot' }
+  /** The page of entries before `beforeEntryId` (the first one the page holds). */
+  | { type: 'requestEarlier'; key: string; beforeEntryId: string }
   | { type: 'startSession'; agentId: string }
   | { type: 'selectSession'; key: string }
   /** `context`: what the person attached (files, a selection, symbols, problems, images). */

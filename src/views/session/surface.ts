@@ -11,6 +11,7 @@ import path from 'node:path';
 import * as vscode from 'vscode';
 import { isWithin } from '../../fs/containment';
 import type { SessionPatch } from '../../acp/session/types';
+import { earlierPage, windowState } from '../../acp/session/window';
 import type { SessionChange, SessionController } from '../../acp/sessionController';
 import { parseWebviewMessage } from './messages';
 import type { AgentChoice, HostMessage, MentionItem, SessionSummary, WebviewMessage } from './protocol';
@@ -142,12 +143,14 @@ export class SessionSurface {
     this.flushTimer = undefined;
     this.batch = [];
     if (!this.ready) return;
-    const current = this.currentKey ? this.host.session(this.currentKey)?.state ?? null : null;
+    const state = this.currentKey ? this.host.session(this.currentKey)?.state : undefined;
+    const { state: current, omitted } = state ? windowState(state) : { state: null, omitted: 0 };
     this.post({
       type: 'snapshot',
       agents: this.host.agents(),
       sessions: this.summaries(),
       current,
+      omittedEntries: omitted,
       workspaceTrusted: vscode.workspace.isTrusted,
       hasWorkspace: !!vscode.workspace.workspaceFolders?.length,
     });
@@ -191,6 +194,12 @@ export class SessionSurface {
       case 'requestSnapshot':
         this.postSnapshot();
         return;
+      case 'requestEarlier': {
+        const state = this.host.session(m.key)?.state;
+        if (!state || m.key !== this.currentKey) return;
+        this.post({ type: 'earlierEntries', key: m.key, beforeEntryId: m.beforeEntryId, page: earlierPage(state, m.beforeEntryId) });
+        return;
+      }
       case 'startSession':
         await this.host.startSession(m.agentId);
         return;

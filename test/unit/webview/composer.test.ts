@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { endedState, snapshot } from './fixtures';
+import { earlierPage, windowState } from '../../../src/acp/session/window';
 import { type Harness, mount } from './harness';
 
 describe('composer: slash commands, @-mentions, attachments, config pickers', () => {
@@ -92,7 +93,9 @@ describe('huge sessions', () => {
   let h: Harness;
   afterEach(() => h?.dispose());
 
-  it('paints the newest page of a 20,000-entry session, shows earlier pages on request, and cuts megabyte outputs', () => {
+  const settle = () => new Promise((resolve) => setTimeout(resolve, 10));
+
+  it('paints the newest entries of a 20,000-entry session first, the rest of the page just after, earlier pages on request, and cuts megabyte outputs', async () => {
     h = mount();
     const s = endedState();
     s.entries = [];
@@ -109,7 +112,9 @@ describe('huge sessions', () => {
     const started = Date.now();
     h.host.send(snapshot(s));
     const took = Date.now() - started;
-    assert.equal(h.$$('.thread-list > *').length, 300, 'only the newest page is built');
+    assert.equal(h.$$('.thread-list > *').length, 100, 'the first frame builds the newest entries');
+    await settle();
+    assert.equal(h.$$('.thread-list > *').length, 300, 'then the rest of the newest page, and no more');
     assert.ok(h.$('[data-entry-id="e19999"]'), 'the newest entry is there');
     assert.equal(h.$('[data-entry-id="e100"]'), null);
     assert.equal(h.$('.show-earlier')!.textContent, 'Show earlier entries (19,700 more)');
@@ -123,5 +128,46 @@ describe('huge sessions', () => {
     h.frame();
     assert.equal(h.$$('.thread-list > *').length, 600);
     console.log(`      (20,000-entry snapshot painted in ${took} ms in jsdom)`);
+  });
+
+  it('gets the newest entries only from the extension and asks it for earlier pages, each with what it shows', async () => {
+    h = mount();
+    const full = endedState();
+    full.entries = [];
+    full.toolCalls = {};
+    full.permissions = {};
+    for (let i = 0; i < 1_000; i++) {
+      if (i % 2) full.entries.push({ kind: 'agent', id: `e${i}`, text: `answer ${i}`, attachments: [] });
+      else {
+        full.entries.push({ kind: 'tool_call', id: `e${i}`, toolCallId: `t${i}` });
+        full.toolCalls[`t${i}`] = { toolCallId: `t${i}`, title: `Read ${i}`, kind: 'read', status: 'completed', content: [], locations: [], placeholder: false };
+      }
+    }
+    full.nextEntry = 1_000;
+    const { state, omitted } = windowState(full);
+    assert.equal(omitted, 700);
+    assert.equal(Object.keys(state.toolCalls).length, 150, 'only the tool calls the newest entries show');
+    h.host.send(snapshot(state, { omittedEntries: omitted }));
+    await settle();
+    assert.equal(h.$$('.thread-list > *').length, 300);
+    assert.equal(h.$('.show-earlier')!.textContent, 'Show earlier entries (700 more)');
+    (h.$('.show-earlier') as HTMLElement).click();
+    const [ask] = h.host.ofType('requestEarlier');
+    assert.deepEqual(ask, { type: 'requestEarlier', key: 's1', beforeEntryId: 'e700' });
+    assert.equal((h.$('.show-earlier') as HTMLButtonElement).disabled, true, 'one request at a time');
+    (h.$('.show-earlier') as HTMLElement).click();
+    assert.equal(h.host.ofType('requestEarlier').length, 1);
+    h.host.send({ type: 'earlierEntries', key: 's1', beforeEntryId: 'e700', page: earlierPage(full, 'e700') });
+    assert.equal(h.$$('.thread-list > *').length, 600);
+    assert.equal(h.$('[data-entry-id="e400"] .tool-title, [data-entry-id="e400"]')!.textContent!.includes('Read 400'), true, 'a card of the page shows its tool call');
+    assert.equal(h.$('.show-earlier')!.textContent, 'Show earlier entries (400 more)');
+    // Patches still apply to the newest entries.
+    h.host.send({ type: 'patches', key: 's1', rev: h.app.currentState!.rev + 1, patches: [{ op: 'appendText', entryId: 'e999', text: ' (more)' }] });
+    h.frame();
+    assert.match(h.$('[data-entry-id="e999"]')!.textContent!, /answer 999 \(more\)/);
+    // A page that no longer joins (a snapshot came in between) is dropped and a snapshot asked for.
+    (h.$('.show-earlier') as HTMLElement).click();
+    h.host.send({ type: 'earlierEntries', key: 's1', beforeEntryId: 'e123' });
+    assert.equal(h.host.ofType('requestSnapshot').length, 1);
   });
 });

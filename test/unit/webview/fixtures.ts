@@ -135,5 +135,5 @@ export const SESSIONS: SessionSummary[] = [
 ];
 
 export function snapshot(current: SessionState | null, extra: Partial<Extract<HostMessage, { type: 'snapshot' }>> = {}): Extract<HostMessage, { type: 'snapshot' }> {
-  return { type: 'snapshot', agents: AGENTS, sessions: SESSIONS, current, workspaceTrusted: true, hasWorkspace: true, ...extra };
+  return { type: 'snapshot', agents: AGENTS, sessions: SESSIONS, current, omittedEntries: 0, workspaceTrusted: true, hasWorkspace: true, ...extra };
 }

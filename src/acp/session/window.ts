@@ -1,0 +1,89 @@
+/**
+ * The part of a session a page is sent. A restored session may hold 20,000 entries; the page builds
+ * only the newest ones, so sending (and structured-cloning, and saving with the webview's state)
+ * all of them would make its first paint grow with the session (PF2 in bench/session.ts). A
+ * snapshot therefore carries the newest {@link SNAPSHOT_ENTRIES} entries with the tool calls,
+ * permissions and terminals they show; earlier entries come a page at a time when the person asks.
+ *
+ * Pure, DOM-free: the extension builds windows and pages, the webview merges pages.
+ */
+import type { PermissionView, SessionState, TerminalView, ThreadEntry, ToolCallView } from './types';
+
+/** Entries a snapshot carries, and entries per page of earlier ones. */
+export const SNAPSHOT_ENTRIES = 300;
+
+/** Entries before a snapshot's first, with what they show (see {@link earlierPage}). */
+export interface EarlierPage {
+  entries: ThreadEntry[];
+  toolCalls: Record<string, ToolCallView>;
+  permissions: Record<string, PermissionView>;
+  terminals: Record<string, TerminalView>;
+  /** Entries still before this page's first one. */
+  omitted: number;
+}
+
+/** The tool calls, permissions and terminals `entries` show (a tool card reads all three). */
+function shownBy(state: SessionState, entries: readonly ThreadEntry[]): Omit<EarlierPage, 'entries' | 'omitted'> {
+  const toolCalls: Record<string, ToolCallView> = {};
+  const permissions: Record<string, PermissionView> = {};
+  const terminals: Record<string, TerminalView> = {};
+  for (const e of entries) {
+    if (e.kind !== 'tool_call') continue;
+    const tc = state.toolCalls[e.toolCallId];
+    if (!tc) continue;
+    toolCalls[tc.toolCallId] = tc;
+    const p = tc.permissionId ? state.permissions[tc.permissionId] : undefined;
+    if (p) permissions[p.permissionId] = p;
+    for (const c of tc.content) {
+      if (c.type === 'terminal' && state.terminals[c.terminalId]) terminals[c.terminalId] = state.terminals[c.terminalId];
+    }
+  }
+  return { toolCalls, permissions, terminals };
+}
+
+/**
+ * The state as a snapshot carries it: a shallow copy with the newest `max` entries and what they
+ * show; a permission that waits is always kept (the page must be able to answer it).
+ * @returns The windowed state (the original when it fits) and how many entries were left out.
+ */
+export function windowState(state: SessionState, max = SNAPSHOT_ENTRIES): { state: SessionState; omitted: number } {
+  if (state.entries.length <= max) return { state, omitted: 0 };
+  const entries = state.entries.slice(-max);
+  const shown = shownBy(state, entries);
+  for (const p of Object.values(state.permissions)) if (p.state === 'waiting') shown.permissions[p.permissionId] = p;
+  return { state: { ...state, entries, ...shown }, omitted: state.entries.length - max };
+}
+
+/**
+ * Up to `count` entries before the entry `beforeEntryId`, with what they show.
+ * @returns `undefined` when the session has no such entry (the page's view is stale: it should ask
+ *   for a snapshot).
+ */
+export function earlierPage(state: SessionState, beforeEntryId: string, count = SNAPSHOT_ENTRIES): EarlierPage | undefined {
+  let end = -1;
+  for (let i = state.entries.length - 1; i >= 0; i--) {
+    if (state.entries[i].id === beforeEntryId) {
+      end = i;
+      break;
+    }
+  }
+  if (end < 0) return undefined;
+  const start = Math.max(0, end - Math.max(1, Math.floor(count)));
+  const entries = state.entries.slice(start, end);
+  return { entries, ...shownBy(state, entries), omitted: start };
+}
+
+/**
+ * Puts an earlier page in front of the page's state; tool calls, permissions and terminals it
+ * already holds are newer and stay.
+ * @returns False when the page does not join: the state's first entry is not the one the page was
+ *   asked before (a snapshot came in between); nothing is changed then.
+ */
+export function mergeEarlier(state: SessionState, beforeEntryId: string, page: EarlierPage): boolean {
+  if (state.entries[0]?.id !== beforeEntryId) return false;
+  state.entries.unshift(...page.entries);
+  for (const [k, v] of Object.entries(page.toolCalls)) state.toolCalls[k] ??= v;
+  for (const [k, v] of Object.entries(page.permissions)) state.permissions[k] ??= v;
+  for (const [k, v] of Object.entries(page.terminals)) state.terminals[k] ??= v;
+  return true;
+}

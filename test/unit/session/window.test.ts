@@ -1,0 +1,67 @@
+import assert from 'node:assert/strict';
+import { createSessionState, type SessionState } from '../../../src/acp/session/types';
+import { earlierPage, mergeEarlier, windowState } from '../../../src/acp/session/window';
+
+/** `n` entries: tool calls (each with a permission, every tenth with a terminal) and messages. */
+function sessionOf(n: number): SessionState {
+  const s = createSessionState({ key: 'k', agentId: 'a', agentName: 'A', cwd: '/w' });
+  for (let i = 0; i < n; i++) {
+    if (i % 2) {
+      s.entries.push({ kind: 'agent', id: `e${i}`, text: `m${i}`, attachments: [] });
+      continue;
+    }
+    s.entries.push({ kind: 'tool_call', id: `e${i}`, toolCallId: `t${i}` });
+    s.toolCalls[`t${i}`] = { toolCallId: `t${i}`, title: `T${i}`, kind: 'execute', status: 'completed', content: i % 10 === 0 ? [{ type: 'terminal', terminalId: `term${i}` }] : [], locations: [], placeholder: false, permissionId: `p${i}` };
+    s.permissions[`p${i}`] = { permissionId: `p${i}`, toolCallId: `t${i}`, options: [], state: 'selected', requestedAt: 0 };
+    if (i % 10 === 0) s.terminals[`term${i}`] = { terminalId: `term${i}`, commandLine: 'ls', cwd: '/w', output: '', truncated: false, released: false } as SessionState['terminals'][string];
+  }
+  s.nextEntry = n;
+  return s;
+}
+
+describe('session windows (what a page is sent)', () => {
+  it('sends a small session whole, the same object', () => {
+    const s = sessionOf(10);
+    assert.deepEqual(windowState(s), { state: s, omitted: 0 });
+  });
+
+  it('keeps the newest entries with exactly the tool calls, permissions and terminals they show, and any waiting permission', () => {
+    const s = sessionOf(1000);
+    s.permissions.p2.state = 'waiting';
+    const { state: w, omitted } = windowState(s, 100);
+    assert.equal(omitted, 900);
+    assert.deepEqual(w.entries.map((e) => e.id), s.entries.slice(900).map((e) => e.id));
+    assert.deepEqual(Object.keys(w.toolCalls).sort(), Array.from({ length: 50 }, (_, i) => `t${900 + 2 * i}`).sort());
+    assert.deepEqual(Object.keys(w.terminals).sort(), Array.from({ length: 10 }, (_, i) => `term${900 + 10 * i}`).sort());
+    assert.ok(w.permissions.p900 && w.permissions.p998 && !w.permissions.p898);
+    assert.equal(w.permissions.p2.state, 'waiting', 'a waiting permission outside the window is kept');
+    assert.equal(w.rev, s.rev);
+    assert.equal(s.entries.length, 1000, 'the session itself is untouched');
+  });
+
+  it('pages backwards until the first entry, and a page merges in front with the newer maps kept', () => {
+    const s = sessionOf(1000);
+    const page = windowState(s, 100).state;
+    const view = structuredClone(page);
+    let omitted = 900;
+    while (omitted > 0) {
+      const p = earlierPage(s, view.entries[0].id, 300)!;
+      assert.equal(p.omitted, Math.max(0, omitted - 300));
+      assert.ok(mergeEarlier(view, view.entries[0].id, structuredClone(p)));
+      omitted = p.omitted;
+    }
+    assert.deepEqual(view.entries, s.entries);
+    assert.deepEqual(Object.keys(view.toolCalls).sort(), Object.keys(s.toolCalls).sort());
+    assert.deepEqual(Object.keys(view.terminals).sort(), Object.keys(s.terminals).sort());
+  });
+
+  it('says when a page cannot be built or does not join, and changes nothing then', () => {
+    const s = sessionOf(20);
+    assert.equal(earlierPage(s, 'e-unknown'), undefined);
+    assert.deepEqual(earlierPage(s, 'e0')!.entries, []);
+    const view = windowState(s, 5).state;
+    const before = structuredClone(view);
+    assert.equal(mergeEarlier(view, 'e3', earlierPage(s, 'e3')!), false);
+    assert.deepEqual(view, before);
+  });
+});
