@@ -16,7 +16,8 @@ function iconv(): typeof Iconv {
   return (loaded ??= (require('../vendor/iconv') as { default: typeof Iconv }).default);
 }
 
-const isUtf8 = (encoding: string) => /^utf-?8$/i.test(encoding);
+// `utf8bom` is VS Code's name for UTF-8 written with a BOM; the BOM itself decides that here.
+const isUtf8 = (encoding: string) => /^utf-?8(bom)?$/i.test(encoding);
 
 /** How a file is stored. */
 export interface TextFormat {
@@ -87,7 +88,10 @@ export function encodeFile(text: string, format: TextFormat): Uint8Array {
   const utf8 = isUtf8(format.encoding);
   const bytes = utf8 ? Buffer.concat([Buffer.from(format.bom ? [0xef, 0xbb, 0xbf] : []), Buffer.from(normalized, 'utf8')]) : iconv().encode(normalized, format.encoding, { addBOM: format.bom });
   // A lone surrogate has no UTF-8 form (it would become U+FFFD); other encodings lack characters.
-  const back = utf8 ? bytes.subarray(format.bom ? 3 : 0).toString('utf8') : iconv().decode(bytes, format.encoding, { stripBOM: true });
+  // The decode strips a leading BOM as iconv-lite's does: text that starts with U+FEFF is refused
+  // rather than turning into a BOM the file did not have.
+  const decoded = utf8 ? bytes.toString('utf8') : iconv().decode(bytes, format.encoding, { stripBOM: true });
+  const back = utf8 && decoded.charCodeAt(0) === 0xfeff ? decoded.slice(1) : decoded;
   if (back !== normalized) {
     throw new UndecodableError(format.encoding, 'the new text has characters this encoding cannot store');
   }
@@ -100,8 +104,17 @@ export function encodeFile(text: string, format: TextFormat): Uint8Array {
  */
 export function chunkDecoder(encoding: string): { write(chunk: Uint8Array): string; end(): string } {
   if (isUtf8(encoding)) {
+    // As iconv-lite's decoder: a BOM at the very start is not text.
     const d = new StringDecoder('utf8');
-    return { write: (chunk) => d.write(Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength)), end: () => d.end() };
+    let first = true;
+    const strip = (text: string) => {
+      if (first && text) {
+        first = false;
+        return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+      }
+      return text;
+    };
+    return { write: (chunk) => strip(d.write(Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength))), end: () => strip(d.end()) };
   }
   const d = iconv().getDecoder(encoding);
   return { write: (chunk) => d.write(Buffer.from(chunk)), end: () => d.end() ?? '' };

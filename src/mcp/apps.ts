@@ -23,6 +23,10 @@ export const RESOURCE_MIME_TYPE = 'text/html;profile=mcp-app';
 
 /** The `ui://` resource of a tool's view, or undefined; a malformed URI is reported, not thrown. */
 export function appResourceOf(tool: Tool): { uri?: string; problem?: string } {
+  // A tool without either key names no view (the SDK says so too): the tools tree stays cheap,
+  // without loading the Apps SDK for every server's list (see ./sdk.ts).
+  const meta = tool._meta as Record<string, unknown> | undefined;
+  if ((meta?.ui as { resourceUri?: unknown } | undefined)?.resourceUri === undefined && meta?.['ui/resourceUri'] === undefined) return {};
   try {
     const uri = mcpApps().getToolUiResourceUri(tool);
     return uri ? { uri } : {};

@@ -27,9 +27,9 @@ export interface OutputText {
 /**
  * Ring buffer of UTF-8 bytes with a hard byte limit.
  *
- * Callers must append whole characters only (every chunk valid UTF-8 on its own); the terminal
- * ensures that by decoding each stream with a streaming decoder first. With that guarantee the
- * only split the buffer can create is at its own front, which it repairs.
+ * Callers must append whole characters only (no chunk ends inside a character); the terminal
+ * ensures that by holding back, per stream, the start of a character a chunk ends in. With that
+ * guarantee the only split the buffer can create is at its own front, which it repairs.
  */
 export class OutputBuffer {
   /** Maximum retained bytes. */

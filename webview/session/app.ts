@@ -11,7 +11,7 @@
  * in a plain test DOM with a fake {@link HostPort}.
  */
 import { applyPatch } from '../../src/acp/session/patch';
-import { mergeEarlier } from '../../src/acp/session/window';
+import { mergeEarlier, windowState } from '../../src/acp/session/window';
 import type { SessionPatch, SessionState } from '../../src/acp/session/types';
 import type { AgentChoice, HostMessage, SessionSummary } from '../../src/views/session/protocol';
 import { ComposerView } from './composer';
@@ -206,11 +206,14 @@ export class SessionApp {
   private applyEarlier(msg: Extract<HostMessage, { type: 'earlierEntries' }>): void {
     const state = this.state;
     if (!state || state.key !== msg.key) return;
-    if (!msg.page || !mergeEarlier(state, msg.beforeEntryId, msg.page)) {
+    // The extension no longer has the entry the page was asked before: our view is stale.
+    if (!msg.page) {
       this.awaitingSnapshot = true;
       this.host.postMessage({ type: 'requestSnapshot' });
       return;
     }
+    // A reply to a request a snapshot has overtaken: the thread was rebuilt and asks again if needed.
+    if (!mergeEarlier(state, msg.beforeEntryId, msg.page)) return;
     this.thread.earlierArrived(msg.page.entries.length, msg.page.omitted);
     this.persistSoon();
   }
@@ -304,10 +307,16 @@ export class SessionApp {
     }
   }
 
+  /** The state as saved: a window again, however many earlier pages were fetched since. */
+  private savedWindow(state: SessionState): { current: SessionState; omittedEntries: number } {
+    const w = windowState(state);
+    return { current: w.state, omittedEntries: w.omitted + this.thread.omitted };
+  }
+
   private persist(snapshot?: Snapshot): void {
     const prev = this.host.getState<PersistedState>();
     const snap = snapshot ?? (prev?.snapshot && this.state
-      ? { ...prev.snapshot, agents: this.agents, sessions: this.sessions, current: this.state, omittedEntries: this.thread.omitted }
+      ? { ...prev.snapshot, agents: this.agents, sessions: this.sessions, ...this.savedWindow(this.state) }
       : prev?.snapshot);
     this.host.setState<PersistedState>({ v: 1, snapshot: snap, draft: this.draft });
   }

@@ -112,8 +112,10 @@ export class ThreadView {
     const state = this.ctx.state();
     const entries = state?.entries ?? [];
     // The newest entries are built now, the rest of the newest page right after; earlier ones
-    // wait for the person to ask.
-    this.firstShown = Math.max(0, entries.length - FIRST_PAINT_ENTRIES);
+    // wait for the person to ask. Someone reading further up gets the whole page at once, so the
+    // position they read at is measured against the same list it is put back into.
+    const pageStart = Math.max(0, entries.length - PAGE_ENTRIES);
+    this.firstShown = this.stick ? Math.max(0, entries.length - FIRST_PAINT_ENTRIES) : pageStart;
     const frag = this.ctx.doc.createDocumentFragment();
     for (let i = this.firstShown; i < entries.length; i++) frag.appendChild(this.create(entries[i]).el);
     const top = this.el.scrollTop;
@@ -121,7 +123,6 @@ export class ThreadView {
     this.updateEarlier();
     if (this.stick) this.scrollToBottom();
     else this.el.scrollTop = top;
-    const pageStart = Math.max(0, entries.length - PAGE_ENTRIES);
     if (pageStart < this.firstShown) {
       this.cancelFill = this.ctx.later(() => {
         this.cancelFill = undefined;

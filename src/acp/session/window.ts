@@ -43,15 +43,26 @@ function shownBy(state: SessionState, entries: readonly ThreadEntry[]): Omit<Ear
 
 /**
  * The state as a snapshot carries it: a shallow copy with the newest `max` entries and what they
- * show; a permission that waits is always kept (the page must be able to answer it).
+ * show; it reaches further back to the card of a permission that waits (the page must be able to
+ * answer it).
  * @returns The windowed state (the original when it fits) and how many entries were left out.
  */
 export function windowState(state: SessionState, max = SNAPSHOT_ENTRIES): { state: SessionState; omitted: number } {
   if (state.entries.length <= max) return { state, omitted: 0 };
-  const entries = state.entries.slice(-max);
-  const shown = shownBy(state, entries);
-  for (const p of Object.values(state.permissions)) if (p.state === 'waiting') shown.permissions[p.permissionId] = p;
-  return { state: { ...state, entries, ...shown }, omitted: state.entries.length - max };
+  let start = state.entries.length - max;
+  // A permission that waits is answered on its tool call's card: the window reaches back to it.
+  const waiting = new Set(Object.values(state.permissions).filter((p) => p.state === 'waiting').map((p) => p.toolCallId));
+  if (waiting.size) {
+    for (let i = 0; i < start; i++) {
+      const e = state.entries[i];
+      if (e.kind === 'tool_call' && waiting.has(e.toolCallId)) {
+        start = i;
+        break;
+      }
+    }
+  }
+  const entries = state.entries.slice(start);
+  return { state: { ...state, entries, ...shownBy(state, entries) }, omitted: start };
 }
 
 /**

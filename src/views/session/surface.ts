@@ -195,9 +195,9 @@ export class SessionSurface {
         this.postSnapshot();
         return;
       case 'requestEarlier': {
-        const state = this.host.session(m.key)?.state;
-        if (!state || m.key !== this.currentKey) return;
-        this.post({ type: 'earlierEntries', key: m.key, beforeEntryId: m.beforeEntryId, page: earlierPage(state, m.beforeEntryId) });
+        // Another session or a stale entry: no page, and the page asks for a snapshot.
+        const state = m.key === this.currentKey ? this.host.session(m.key)?.state : undefined;
+        this.post({ type: 'earlierEntries', key: m.key, beforeEntryId: m.beforeEntryId, page: state && earlierPage(state, m.beforeEntryId) });
         return;
       }
       case 'startSession':

@@ -46,4 +46,25 @@ describe('encodings and line endings', () => {
     const d = chunkDecoder('gbk');
     assert.equal(d.write(gbk.subarray(0, 1)) + d.write(gbk.subarray(1)) + d.end(), '中文');
   });
+
+  it('UTF-8 without iconv-lite behaves as iconv-lite did: BOMs, U+FEFF text, VS Code\'s utf8bom', () => {
+    const withBom = Buffer.from('\ufeffhi', 'utf8');
+    for (const [a, b] of [[1, 3], [2, 4], [3, 5]]) {
+      const ours = chunkDecoder('utf8');
+      const theirs = iconv.getDecoder('utf8');
+      assert.equal(ours.write(withBom.subarray(0, a)) + ours.write(withBom.subarray(a, b)) + ours.end(), theirs.write(withBom.subarray(0, a)) + theirs.write(withBom.subarray(a, b)) + (theirs.end() ?? ''));
+    }
+    // Text that starts with U+FEFF cannot be stored without a BOM the file did not have.
+    assert.throws(() => encodeFile('\ufeffx', { encoding: 'utf8', bom: false, eol: '\n' }), UndecodableError);
+    assert.throws(() => iconvEncodeChecked('\ufeffx'), /differs/);
+    assert.deepEqual([...encodeFile('x', { encoding: 'utf8', bom: true, eol: '\n' })], [0xef, 0xbb, 0xbf, 0x78]);
+    assert.deepEqual(decodeFile(Buffer.from('é'), 'utf8bom'), { text: 'é', format: { encoding: 'utf8', bom: false, eol: '\n' } });
+  });
 });
+
+/** What the iconv-lite code did: encode, then decode with the BOM stripped, and compare. */
+function iconvEncodeChecked(text: string): Buffer {
+  const bytes = iconv.encode(text, 'utf8', { addBOM: false });
+  if (iconv.decode(bytes, 'utf8', { stripBOM: true }) !== text) throw new Error('the round trip differs');
+  return bytes;
+}

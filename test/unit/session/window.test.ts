@@ -25,18 +25,26 @@ describe('session windows (what a page is sent)', () => {
     assert.deepEqual(windowState(s), { state: s, omitted: 0 });
   });
 
-  it('keeps the newest entries with exactly the tool calls, permissions and terminals they show, and any waiting permission', () => {
+  it('keeps the newest entries with exactly the tool calls, permissions and terminals they show', () => {
     const s = sessionOf(1000);
-    s.permissions.p2.state = 'waiting';
     const { state: w, omitted } = windowState(s, 100);
     assert.equal(omitted, 900);
     assert.deepEqual(w.entries.map((e) => e.id), s.entries.slice(900).map((e) => e.id));
     assert.deepEqual(Object.keys(w.toolCalls).sort(), Array.from({ length: 50 }, (_, i) => `t${900 + 2 * i}`).sort());
     assert.deepEqual(Object.keys(w.terminals).sort(), Array.from({ length: 10 }, (_, i) => `term${900 + 10 * i}`).sort());
     assert.ok(w.permissions.p900 && w.permissions.p998 && !w.permissions.p898);
-    assert.equal(w.permissions.p2.state, 'waiting', 'a waiting permission outside the window is kept');
     assert.equal(w.rev, s.rev);
     assert.equal(s.entries.length, 1000, 'the session itself is untouched');
+  });
+
+  it('reaches back to the card of a permission that waits, so the page can answer it', () => {
+    const s = sessionOf(1000);
+    s.permissions.p500.state = 'waiting';
+    const { state: w, omitted } = windowState(s, 100);
+    assert.equal(omitted, 500);
+    assert.equal(w.entries[0].id, 'e500');
+    assert.equal(w.toolCalls.t500.permissionId, 'p500');
+    assert.equal(w.permissions.p500.state, 'waiting');
   });
 
   it('pages backwards until the first entry, and a page merges in front with the newer maps kept', () => {
