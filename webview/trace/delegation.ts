@@ -112,41 +112,47 @@ function remoteHop(s: SpanRecord): Hop {
  * @returns the subject hop (the person), whose only child is the client.
  */
 export function delegation(spans: readonly SpanRecord[]): Hop {
-  const byId = new Map(spans.map((s) => [spanKey(s), s]));
-  const parentOf = (s: SpanRecord) => (s.parentSpanId ? byId.get(`${s.traceId}/${s.parentSpanId}`) : undefined);
+  // Spans are found by trace, then span id, and hops kept by span record: no key strings are built
+  // while walking (delegation10k in bench/run.ts: building `trace/span` keys on every step of every
+  // walk tripled the cost). The last span with a pair of ids stands for it.
+  const byTrace = new Map<string, Map<string, SpanRecord>>();
+  for (const s of spans) {
+    let ids = byTrace.get(s.traceId);
+    if (!ids) byTrace.set(s.traceId, (ids = new Map()));
+    ids.set(s.spanId, s);
+  }
+  const parentOf = (s: SpanRecord) => (s.parentSpanId ? byTrace.get(s.traceId)!.get(s.parentSpanId) : undefined);
+  const canonical = (s: SpanRecord) => byTrace.get(s.traceId)!.get(s.spanId)!;
   const ordered = [...spans].sort((a, b) => a.startMs - b.startMs);
   const client: Hop = { kind: 'client', label: 'Agent Switchboard', detail: 'this editor: hosts the agents\' files, terminals and MCP calls', notes: [], children: [] };
   const subject: Hop = { kind: 'subject', label: 'You', detail: 'the person at this editor', notes: [], children: [client] };
-  const hops = new Map<string, Hop>();
+  const hops = new Map<SpanRecord, Hop>();
   /**
    * The nearest ancestor that has a hop (a tool call, an agent), else the client. Memoised per span,
    * so a deep chain costs its length once, not once per descendant.
    */
-  const holders = new Map<string, Hop>();
+  const holders = new Map<SpanRecord, Hop>();
   const holder = (s: SpanRecord): Hop => {
-    const path: string[] = [];
-    const seen = new Set<string>();
     let found: Hop = client;
+    let path: SpanRecord[] | undefined;
     let p = parentOf(s);
-    while (p) {
-      const k = spanKey(p);
-      if (seen.has(k)) break;
-      seen.add(k);
-      const known = holders.get(k);
+    // A cycle without a hop ends the walk after as many steps as there are spans.
+    for (let steps = 0; p && steps <= spans.length; steps++) {
+      const known = holders.get(p);
       if (known) {
         found = known;
         break;
       }
-      const h = hops.get(k);
+      const h = hops.get(p);
       if (h && h.kind !== 'effect') {
         found = h;
         break;
       }
-      path.push(k);
+      (path ??= []).push(p);
       p = parentOf(p);
     }
     // Every span passed on the way has the same holder.
-    for (const k of path) holders.set(k, found);
+    if (path) for (const q of path) holders.set(q, found);
     return found;
   };
   // Hops first, links after: a parent may sort after its child (spans that start in the same
@@ -171,7 +177,7 @@ export function delegation(spans: readonly SpanRecord[]): Hop {
       continue;
     }
     if (!hop) continue;
-    hops.set(spanKey(s), hop);
+    hops.set(canonical(s), hop);
     linked.push([s, hop]);
   }
   for (const [s, hop] of linked) holder(s).children.push(hop);

@@ -47,31 +47,52 @@ export function waterfall(spans: readonly SpanRecord[], now: number): Row[] {
   end = Math.max(end, start + 1);
   const total = end - start;
   // Spans are known by trace and span id together: a span of another trace that reuses one of our
-  // span ids (an agent knows its turn's id) must not take that span's place or its children.
-  const ids = new Set(spans.map((s) => spanKey(s)));
-  const children = new Map<string | undefined, SpanRecord[]>();
-  for (const s of spans) {
-    const parentKey = s.parentSpanId ? `${s.traceId}/${s.parentSpanId}` : undefined;
-    const parent = parentKey && ids.has(parentKey) && s.parentSpanId !== s.spanId ? parentKey : undefined;
-    const list = children.get(parent);
-    if (list) list.push(s);
-    else children.set(parent, [s]);
+  // span ids (an agent knows its turn's id) must not take that span's place or its children. The
+  // lookups go trace, then span, without building key strings (waterfall10k in bench/run.ts: keys
+  // built per visit tripled the cost). A span's canonical index is the first with its ids.
+  const byTrace = new Map<string, Map<string, number>>();
+  const canon = new Int32Array(spans.length);
+  for (let i = 0; i < spans.length; i++) {
+    const s = spans[i];
+    let ids = byTrace.get(s.traceId);
+    if (!ids) byTrace.set(s.traceId, (ids = new Map()));
+    const first = ids.get(s.spanId);
+    if (first === undefined) ids.set(s.spanId, i);
+    canon[i] = first ?? i;
   }
-  for (const list of children.values()) list.sort((a, b) => a.startMs - b.startMs);
+  const roots: number[] = [];
+  const children = new Map<number, number[]>();
+  for (let i = 0; i < spans.length; i++) {
+    const s = spans[i];
+    const parent = s.parentSpanId && s.parentSpanId !== s.spanId ? byTrace.get(s.traceId)!.get(s.parentSpanId) : undefined;
+    if (parent === undefined) roots.push(i);
+    else {
+      const list = children.get(parent);
+      if (list) list.push(i);
+      else children.set(parent, [i]);
+    }
+  }
+  const byStart = (a: number, b: number) => spans[a].startMs - spans[b].startMs;
+  roots.sort(byStart);
+  for (const list of children.values()) list.sort(byStart);
   const rows: Row[] = [];
-  const seen = new Set<string>();
+  const seen = new Uint8Array(spans.length);
   // Iterative depth-first walk: a malformed trace with a cycle or huge depth cannot overflow the stack.
-  const stack: { span: SpanRecord; depth: number }[] = [...(children.get(undefined) ?? [])].reverse().map((span) => ({ span, depth: 0 }));
+  const stack: { i: number; depth: number }[] = [];
+  for (let k = roots.length - 1; k >= 0; k--) stack.push({ i: roots[k], depth: 0 });
   while (stack.length) {
-    const { span, depth } = stack.pop()!;
-    if (seen.has(spanKey(span))) continue;
-    seen.add(spanKey(span));
+    const { i, depth } = stack.pop()!;
+    const c = canon[i];
+    if (seen[c]) continue;
+    seen[c] = 1;
+    const span = spans[i];
     const stop = span.endMs ?? now;
     rows.push({ span, depth, role: roleOf(span), offset: (span.startMs - start) / total, width: Math.max(0.002, (stop - span.startMs) / total), ...(span.endMs !== undefined ? { durationMs: span.endMs - span.startMs } : {}) });
-    for (const c of [...(children.get(spanKey(span)) ?? [])].reverse()) stack.push({ span: c, depth: depth + 1 });
+    const kids = children.get(c);
+    if (kids) for (let k = kids.length - 1; k >= 0; k--) stack.push({ i: kids[k], depth: depth + 1 });
   }
   // Spans only reachable through a cycle are still shown, at the root.
-  for (const s of spans) if (!seen.has(spanKey(s))) rows.push({ span: s, depth: 0, role: roleOf(s), offset: 0, width: 0.002 });
+  for (let i = 0; i < spans.length; i++) if (!seen[canon[i]]) rows.push({ span: spans[i], depth: 0, role: roleOf(spans[i]), offset: 0, width: 0.002 });
   return rows;
 }
 

@@ -21,6 +21,12 @@ describe('trace waterfall', () => {
     assert.equal(tool.durationMs, 40);
   });
 
+  it('a span of another trace that reuses a span id takes neither that span\'s place nor its children', () => {
+    const other = (spanId: string, parentSpanId?: string): SpanRecord => ({ ...span(spanId, parentSpanId, 50, 60, 'tool', 'claude'), traceId: 'u' });
+    const rows = waterfall([span('session', undefined, 0, 100, 'session'), span('turn', 'session', 10, 90, 'turn'), other('turn'), other('child', 'turn'), span('tool', 'turn', 20, 30, 'tool')], 1000);
+    assert.deepEqual(rows.map((r) => [r.span.traceId, r.span.spanId, r.depth]), [['t', 'session', 0], ['t', 'turn', 1], ['t', 'tool', 2], ['u', 'turn', 0], ['u', 'child', 1]]);
+  });
+
   it('a live span runs to now; an orphan is a root; a cycle does not hang', () => {
     const rows = waterfall([span('a', undefined, 0, undefined, 'turn'), span('orphan', 'missing', 5, 6), span('x', 'y', 1, 2), span('y', 'x', 1, 2)], 50);
     assert.equal(rows.find((r) => r.span.spanId === 'a')!.width, 1);
