@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { endedState, snapshot } from './fixtures';
 import { earlierPage, windowState } from '../../../src/acp/session/window';
+import type { SessionState } from '../../../src/acp/session/types';
 import { type Harness, mount } from './harness';
 
 describe('composer: slash commands, @-mentions, attachments, config pickers', () => {
@@ -95,20 +96,26 @@ describe('huge sessions', () => {
 
   const settle = () => new Promise((resolve) => setTimeout(resolve, 10));
 
-  it('paints the newest entries of a 20,000-entry session first, the rest of the page just after, earlier pages on request, and cuts megabyte outputs', async () => {
-    h = mount();
+  /** An ended session of `n` entries: read tool calls and answers, alternating; `content` per call. */
+  const sessionOf = (n: number, content: (i: number) => SessionState['toolCalls'][string]['content'] = () => []) => {
     const s = endedState();
     s.entries = [];
     s.toolCalls = {};
     s.permissions = {};
-    for (let i = 0; i < 20_000; i++) {
+    for (let i = 0; i < n; i++) {
       if (i % 2) s.entries.push({ kind: 'agent', id: `e${i}`, text: `answer ${i}`, attachments: [] });
       else {
         s.entries.push({ kind: 'tool_call', id: `e${i}`, toolCallId: `t${i}` });
-        s.toolCalls[`t${i}`] = { toolCallId: `t${i}`, title: `Read ${i}`, kind: 'read', status: 'completed', content: i === 19_998 ? [{ type: 'text', text: 'x'.repeat(3_000_000) }] : [], locations: [], placeholder: false };
+        s.toolCalls[`t${i}`] = { toolCallId: `t${i}`, title: `Read ${i}`, kind: 'read', status: 'completed', content: content(i), locations: [], placeholder: false };
       }
     }
-    s.nextEntry = 20_000;
+    s.nextEntry = n;
+    return s;
+  };
+
+  it('paints the newest entries of a 20,000-entry session first, the rest of the page just after, earlier pages on request, and cuts megabyte outputs', async () => {
+    h = mount();
+    const s = sessionOf(20_000, (i) => (i === 19_998 ? [{ type: 'text', text: 'x'.repeat(3_000_000) }] : []));
     const started = Date.now();
     h.host.send(snapshot(s));
     const took = Date.now() - started;
@@ -132,18 +139,7 @@ describe('huge sessions', () => {
 
   it('gets the newest entries only from the extension and asks it for earlier pages, each with what it shows', async () => {
     h = mount();
-    const full = endedState();
-    full.entries = [];
-    full.toolCalls = {};
-    full.permissions = {};
-    for (let i = 0; i < 1_000; i++) {
-      if (i % 2) full.entries.push({ kind: 'agent', id: `e${i}`, text: `answer ${i}`, attachments: [] });
-      else {
-        full.entries.push({ kind: 'tool_call', id: `e${i}`, toolCallId: `t${i}` });
-        full.toolCalls[`t${i}`] = { toolCallId: `t${i}`, title: `Read ${i}`, kind: 'read', status: 'completed', content: [], locations: [], placeholder: false };
-      }
-    }
-    full.nextEntry = 1_000;
+    const full = sessionOf(1_000);
     const { state, omitted } = windowState(full);
     assert.equal(omitted, 700);
     assert.equal(Object.keys(state.toolCalls).length, 150, 'only the tool calls the newest entries show');
