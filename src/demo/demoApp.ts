@@ -54,6 +54,7 @@ export const DEMO_SCENARIOS: readonly DemoScenario[] = [
   'permission-only',
   'echo',
   'chunks',
+  'many-entries',
   'gate-probe',
   'gate-borrow',
   'disk-writer',

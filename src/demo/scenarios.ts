@@ -16,7 +16,7 @@ import type { PlanEntry, StopReason, ToolCallContent, ToolCallUpdate } from '@ag
 import { type DemoTurn, TurnCancelled, errorText, textContent } from './turn';
 
 /** Scenario names that run over the protocol (the others fail before speaking ACP at all). */
-export type ProtocolScenario = 'demo' | 'grandchild-terminal' | 'write-conflict' | 'permission-only' | 'echo' | 'chunks' | 'gate-probe' | 'gate-borrow' | 'disk-writer' | 'editor-mcp';
+export type ProtocolScenario = 'demo' | 'grandchild-terminal' | 'write-conflict' | 'permission-only' | 'echo' | 'chunks' | 'many-entries' | 'gate-probe' | 'gate-borrow' | 'disk-writer' | 'editor-mcp';
 
 /** File the `demo` turn writes, relative to the session's cwd. */
 export const DEMO_FILE = 'demo/hello.md';
@@ -57,6 +57,7 @@ export const SCENARIOS: Record<ProtocolScenario, ScenarioScript> = {
   'permission-only': permissionOnlyTurn,
   echo: echoTurn,
   chunks: chunksTurn,
+  'many-entries': manyEntriesTurn,
   'gate-probe': gateProbeTurn,
   'gate-borrow': gateBorrowTurn,
   'disk-writer': diskWriterTurn,
@@ -440,6 +441,19 @@ async function chunksTurn(turn: DemoTurn): Promise<StopReason> {
   await turn.say(pieces, 0);
   // The agent's own time to send them all: the baseline of the stream-to-screen benchmark (PF8).
   if (turn.options.timingFile) fs.writeFileSync(turn.options.timingFile, JSON.stringify({ chunks: pieces.length, startedAt, sentMs: Date.now() - startedAt }));
+  return 'end_turn';
+}
+
+/**
+ * A long thread: `chunks` completed read tool calls, each followed by a one-line message (two
+ * entries apiece), for the session page's windowing (only the newest entries are sent and built).
+ */
+async function manyEntriesTurn(turn: DemoTurn): Promise<StopReason> {
+  for (let i = 1; i <= turn.options.chunks; i++) {
+    const toolCallId = turn.toolCallId(`read-${i}`);
+    await turn.update({ sessionUpdate: 'tool_call', toolCallId, title: `Read notes/${i}.md`, kind: 'read', status: 'completed', rawInput: { path: `notes/${i}.md` }, content: [], locations: [] });
+    await turn.update({ sessionUpdate: 'agent_message_chunk', messageId: `m${i}`, content: { type: 'text', text: `Step ${i}: notes/${i}.md read.` } });
+  }
   return 'end_turn';
 }
 

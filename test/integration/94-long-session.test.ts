@@ -1,0 +1,45 @@
+/**
+ * A long session in the real sidebar: the extension sends the page only the newest entries of a
+ * 1,200-entry thread (acp/session/window.ts); "Show earlier entries" builds what the page holds, then
+ * asks the extension for the page before it, which comes with the tool calls it shows.
+ */
+import * as assert from 'assert';
+import * as vscode from 'vscode';
+import { api, scenarioAgent, setAgents, until, workspaceDir } from './util';
+import { click, screenshot, timeUntilVisible } from './screenshot';
+
+describe('a long session in the sidebar', () => {
+  it('shows the newest entries and fetches earlier pages from the extension on request', async function () {
+    this.timeout(180_000);
+    const a = await api();
+    await setAgents([scenarioAgent('many', 'many-entries', { SWITCHBOARD_DEMO_CHUNKS: '600' })]);
+    try {
+      await until('the agent is offered', () => a.agents().find((x) => x.id === 'many'), 10_000);
+      const key = await a.startSession({ agentId: 'many', cwd: workspaceDir() });
+      assert.strictEqual((await a.prompt(key, 'Read all the notes')).stopReason, 'end_turn');
+      const entries = a.session(key)!.entries;
+      assert.ok(entries.length >= 1_200, `${entries.length} entries`);
+      // Shown afresh: the page gets a window of the newest 300.
+      await vscode.commands.executeCommand('agentSwitchboard.session.focus');
+      await vscode.commands.executeCommand('agentSwitchboard.sessions.open', key);
+      const omitted = entries.length - 300;
+      await timeUntilVisible(`.show-earlier:has-text("Show earlier entries (${omitted.toLocaleString('en')} more)")`, () => undefined, 30_000);
+      const panes = ['Sessions', 'Changes', 'MCP Servers', 'Remote Agents'];
+      for (const p of panes) await click(`.pane-header[aria-expanded="true"]:has-text("${p}")`, 3000).catch(() => undefined);
+      await screenshot('long-session-window', 30000, { waitForSelector: '.show-earlier', sidebarWidth: 520 });
+      // The page it holds is all built; the next click asks the extension.
+      const before = entries[omitted - 1];
+      await click('.show-earlier');
+      await timeUntilVisible(`[data-entry-id="${before.id}"]`, () => undefined, 30_000);
+      await timeUntilVisible(`.show-earlier:has-text("Show earlier entries (${(omitted - 300).toLocaleString('en')} more)")`, () => undefined, 30_000);
+      const card = entries.slice(0, omitted).reverse().find((e) => e.kind === 'tool_call')!;
+      const title = a.session(key)!.toolCalls[(card as { toolCallId: string }).toolCallId].title;
+      await timeUntilVisible(`[data-entry-id="${card.id}"]:has-text("${title}")`, () => undefined, 30_000);
+      await screenshot('long-session-earlier', 30000, { waitForSelector: `[data-entry-id="${before.id}"]`, sidebarWidth: 520 });
+      for (const p of panes) await click(`.pane-header[aria-expanded="false"]:has-text("${p}")`, 3000).catch(() => undefined);
+      await a.closeSession(key);
+    } finally {
+      await setAgents([]);
+    }
+  });
+});
