@@ -6,11 +6,8 @@
  * types keep `import type`.
  */
 import type * as Sdk from '../vendor/a2a';
-
-let sdk: typeof Sdk | undefined;
+import { lazy } from '../common/lazy';
 
 /** The A2A SDK's run-time exports (see `src/vendor/a2a.ts`), loaded on the first call. */
-export function a2aSdk(): typeof Sdk {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports -- lazy on purpose (see above)
-  return (sdk ??= require('../vendor/a2a') as typeof Sdk);
-}
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- lazy on purpose (see above)
+export const a2aSdk = lazy(() => require('../vendor/a2a') as typeof Sdk);

@@ -9,11 +9,8 @@
  * the activation path would bring it back into the extension bundle.
  */
 import type * as Sdk from '../vendor/acp';
-
-let sdk: typeof Sdk | undefined;
+import { lazy } from '../common/lazy';
 
 /** The ACP SDK's run-time exports (see `src/vendor/acp.ts`), loaded on the first call. */
-export function acpSdk(): typeof Sdk {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports -- lazy on purpose (see above)
-  return (sdk ??= require('../vendor/acp') as typeof Sdk);
-}
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- lazy on purpose (see above)
+export const acpSdk = lazy(() => require('../vendor/acp') as typeof Sdk);

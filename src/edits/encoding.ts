@@ -9,12 +9,10 @@
  */
 import { StringDecoder } from 'node:string_decoder';
 import type Iconv from '../vendor/iconv';
+import { lazy } from '../common/lazy';
 
-let loaded: typeof Iconv | undefined;
-function iconv(): typeof Iconv {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports -- lazy on purpose (see above)
-  return (loaded ??= (require('../vendor/iconv') as { default: typeof Iconv }).default);
-}
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- lazy on purpose (see above)
+const iconv = lazy(() => (require('../vendor/iconv') as { default: typeof Iconv }).default);
 
 // `utf8bom` is VS Code's name for UTF-8 written with a BOM; the BOM itself decides that here.
 const isUtf8 = (encoding: string) => /^utf-?8(bom)?$/i.test(encoding);

@@ -11,11 +11,7 @@
  */
 /* eslint-disable @typescript-eslint/no-require-imports -- lazy on purpose (see above) */
 import type * as Mcp from '../vendor/mcp';
-
-function lazy<T>(load: () => T): () => T {
-  let value: T | undefined;
-  return () => (value ??= load());
-}
+import { lazy } from '../common/lazy';
 
 /** Client, server, validator and Node adapter exports of the MCP SDK (see `src/vendor/mcp.ts`). */
 export const mcpSdk = lazy(() => require('../vendor/mcp') as typeof Mcp);
