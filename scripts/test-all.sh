@@ -11,6 +11,8 @@
 #      SWITCHBOARD_TEST_TIMEOUT        in-editor run timeout in seconds (default 900)
 #      SWITCHBOARD_SKIP_EDITOR_TESTS=1 skip packaging + in-editor tests (quick local loop)
 #      SWITCHBOARD_TEST_GREP           only in-editor tests whose title matches (regexp)
+#      SWITCHBOARD_EDITOR_ONLY=1       skip the unit tests and the further windows (reload, host kill,
+#                                      untrusted): a quick loop over one in-editor test with the grep
 #      KEEP_TEST_TMP=1                 keep the temp work dir (logs, extensions dir)
 # Work dirs live under ${TMPDIR:-/tmp} and are removed at the end.
 set -euo pipefail
@@ -51,6 +53,10 @@ else
 fi
 
 # --- unit + ACP tests (mocha, plain Node): counts are read from the spec reporter's epilogue
+UNIT_PASSED=0; UNIT_FAILED=0; UNIT_SKIPPED=0
+if [ -n "${SWITCHBOARD_EDITOR_ONLY:-}" ]; then
+  echo; echo "(SWITCHBOARD_EDITOR_ONLY set: unit tests skipped)"
+else
 step "unit + ACP tests (npx mocha)"
 MOCHA_ARGS=(--color=false)
 [ -n "${CI:-}" ] && MOCHA_ARGS+=(--forbid-only)
@@ -69,6 +75,7 @@ if [ "$MOCHA_RC" -ne 0 ] && [ "$UNIT_FAILED" -eq 0 ]; then
   UNIT_FAILED=1
 fi
 echo "unit: $UNIT_PASSED passed, $UNIT_FAILED failed (mocha exit $MOCHA_RC)"
+fi
 
 EDITOR_PASSED=0; EDITOR_FAILED=0
 if [ -n "${SWITCHBOARD_SKIP_EDITOR_TESTS:-}" ]; then
@@ -149,6 +156,9 @@ else
     EDITOR_PASSED=$(( EDITOR_PASSED + passed )); EDITOR_FAILED=$(( EDITOR_FAILED + failed ))
   }
 
+  if [ -n "${SWITCHBOARD_EDITOR_ONLY:-}" ]; then
+    echo; echo "(SWITCHBOARD_EDITOR_ONLY set: the further windows are skipped)"
+  else
   step "in-editor tests after a window reload (same workspace and storage, a new window)"
   SWITCHBOARD_RELOAD_PHASE=1 SWITCHBOARD_TEST_GREP='after a window reload' extra_run "after reload" "$WORK/reload-result.txt" \
     --workspace "$WS" --user-data-dir "$WORK/user-data" --screenshot-dir "$SHOTS"
@@ -187,6 +197,7 @@ else
 JSON
   SWITCHBOARD_UNTRUSTED=1 SWITCHBOARD_TEST_GREP='untrusted workspace' extra_run "untrusted" "$WORK/untrusted-result.txt" \
     --workspace "$UWS" --untrusted
+  fi
 fi
 
 STEP=done
