@@ -12,7 +12,7 @@ import type { AuditLog } from './audit';
 import { realpathAllowMissing } from '../fs/containment';
 import { declareIntent, relativePath, UNMATCHABLE, type DeclaredIntent } from './declare';
 import { ApprovalStore, decide, describe, isProtected, type GateDecision, type PolicyDefaults } from './gate';
-import { commandLine, GrantStore, patternMatches, type EffectPattern, type Grant, type GrantScope, type GrantStorage } from './grants';
+import { commandLine, denyMatches, GrantStore, type EffectPattern, type Grant, type GrantScope, type GrantStorage } from './grants';
 import { intentHash, sha256, type CommandEffect, type Intent, type WriteEffect } from './intent';
 
 /**
@@ -140,7 +140,7 @@ export class EffectPolicy {
       if (e.type === 'command' && e.command === null) return undefined;
       if (e.type === 'write' && (isProtected(e.path) || e.contentSha256.includes(UNMATCHABLE))) return undefined;
       if ((e.type === 'write' ? d.write : d.command) === 'deny') return undefined;
-      if (d.deny?.some((r) => patternMatches(r, who.agentId, e))) return undefined;
+      if (d.deny?.some((r) => denyMatches(r, who.agentId, e))) return undefined;
       const g = this.grants.find(who, e, this.now());
       if (!g) return undefined;
       found ??= g;

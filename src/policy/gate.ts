@@ -4,7 +4,7 @@
  * the same session and agent, a grant, or a policy rule or default that allows it. Pure; no `vscode`.
  */
 import path from 'node:path';
-import { patternMatches, undeclaredEnv, type EffectPattern, type Grant, type GrantStore } from './grants';
+import { denyMatches, patternMatches, undeclaredEnv, type EffectPattern, type Grant, type GrantStore } from './grants';
 import { intentHash, shortHash, type CommandEffect, type Effect, type Intent, type WriteEffect } from './intent';
 
 /** How long an approval lasts. `once` is consumed by the first matching effect. */
@@ -184,7 +184,7 @@ export function decide(
 ): GateDecision {
   const kindDefault = actual.type === 'write' ? defaults.write : defaults.command;
   const what = describe(actual);
-  if (defaults.deny?.some((r) => patternMatches(r, who.agentId, actual))) {
+  if (defaults.deny?.some((r) => denyMatches(r, who.agentId, actual))) {
     return { allowed: false, reason: 'denied_by_rule', message: `${what} matches a deny rule in agentSwitchboard.policy.` };
   }
   if (kindDefault === 'deny') return { allowed: false, reason: 'denied_by_policy', message: `${what} is denied by agentSwitchboard.policy.` };

@@ -9,7 +9,10 @@
 import path from 'node:path';
 import picomatch from 'picomatch';
 import * as z from 'zod';
+import { ALLOWED_OPTION, prefixCovers, prefixDenies, regexAllows, regexDenies } from './commandMatch';
 import type { CommandEffect, WriteEffect } from './intent';
+
+export { prefixCovers } from './commandMatch';
 
 /** How far a grant reaches. `session` grants end with their session. */
 export type GrantScope = 'session' | 'workspace' | 'always';
@@ -21,9 +24,22 @@ export const EffectPatternSchema = z
     kind: z.enum(['write', 'command']),
     /** The command line is exactly this. */
     commandExact: z.string().min(1).optional(),
-    /** The command line is this, or this followed by arguments with no shell control characters, e.g. `npm test`. */
+    /**
+     * Allowing: the command line is this, or this followed by plain operands only (no options, no
+     * `=`, quotes, escapes, expansions, globs or shell operators), e.g. `npm test` covers
+     * `npm test unit/a.ts` but not `npm test --script-shell=./x`. Denying: any simple command of the
+     * line begins with this. See `./commandMatch.ts`.
+     */
     commandPrefix: z.string().min(1).optional(),
-    /** The command line matches this regular expression (JavaScript syntax). */
+    /**
+     * Option words a `commandPrefix` rule also admits, compared exactly (e.g. `["--oneline", "--"]`).
+     * Only for allow rules and grants; list flags, not options that take a value in the next word.
+     */
+    allowOptions: z.array(z.string().regex(ALLOWED_OPTION, 'an option is -x, --name, --name=value of plain characters, or --')).max(64).optional(),
+    /**
+     * Allowing: the regular expression (JavaScript syntax) matches the whole command line, which holds
+     * no shell syntax, quoting or expansion. Denying: it matches anywhere in the line.
+     */
     commandRegex: z.string().min(1).optional(),
     /** The workspace-relative path matches this glob (picomatch), e.g. `src/**`. */
     pathGlob: z.string().min(1).optional(),
@@ -41,6 +57,7 @@ export const EffectPatternSchema = z
         ctx.addIssue({ code: 'custom', path: ['commandRegex'], message: `not a valid regular expression: ${(e as Error).message}` });
       }
     }
+    if (p.allowOptions && !p.commandPrefix) ctx.addIssue({ code: 'custom', path: ['allowOptions'], message: 'allowOptions goes with commandPrefix' });
     if (p.kind === 'write' && (p.commandPrefix || p.commandRegex || p.commandExact)) ctx.addIssue({ code: 'custom', message: 'a write pattern takes pathGlob, not command fields' });
     if (p.kind === 'command' && p.pathGlob) ctx.addIssue({ code: 'custom', message: 'a command pattern takes commandPrefix or commandRegex, not pathGlob' });
     if (p.kind === 'write' && p.cwd) ctx.addIssue({ code: 'custom', message: 'a write pattern takes pathGlob, not cwd' });
@@ -70,9 +87,11 @@ export function commandLine(e: CommandEffect): string {
 }
 
 /**
- * Does `pattern` match `effect` of `agentId`? Commands are compared by their line, so a shell
- * string and the same words as argv match alike. An absolute path (outside the workspace) never
- * matches a glob: those writes always need an exact approval.
+ * Does an allow rule or a grant's `pattern` cover `effect` of `agentId`? Commands are compared by
+ * their line, so a shell string and the same words as argv match alike; a prefix covers plain
+ * operands only and a regex must match the whole line (see `./commandMatch.ts`); a command that sets
+ * an environment variable other than a harmless one is never covered. An absolute path (outside the
+ * workspace) never matches a glob: those writes always need an exact approval.
  */
 export function patternMatches(pattern: EffectPattern, agentId: string, effect: WriteEffect | CommandEffect): boolean {
   if (pattern.agentId && pattern.agentId !== agentId) return false;
@@ -82,10 +101,35 @@ export function patternMatches(pattern: EffectPattern, agentId: string, effect: 
     if (pattern.cwd && path.resolve(pattern.cwd) !== path.resolve(effect.cwd)) return false;
     if (undeclaredEnv(effect.envNames, []).length) return false;
     if (pattern.commandExact !== undefined && line !== pattern.commandExact.trim()) return false;
-    if (pattern.commandPrefix && !prefixCovers(pattern.commandPrefix, line)) return false;
-    if (pattern.commandRegex && !new RegExp(pattern.commandRegex).test(line)) return false;
+    if (pattern.commandPrefix && !prefixCovers(pattern.commandPrefix, line, { allowOptions: pattern.allowOptions })) return false;
+    if (pattern.commandRegex && !regexAllows(pattern.commandRegex, line)) return false;
     return true;
   }
+  return writeMatches(pattern, effect);
+}
+
+/**
+ * Does a deny rule's `pattern` name `effect` of `agentId`? Read broadly, unlike
+ * {@link patternMatches}: a prefix matches any simple command of the line, a regex matches anywhere,
+ * and environment variables do not take a command out of a deny rule's reach. Best effort over a
+ * shell string: it cannot see through aliases, scripts, interpreters, quoting, escapes or expansions.
+ */
+export function denyMatches(pattern: EffectPattern, agentId: string, effect: WriteEffect | CommandEffect): boolean {
+  if (pattern.agentId && pattern.agentId !== agentId) return false;
+  if (pattern.kind !== effect.type) return false;
+  if (effect.type === 'command') {
+    const line = commandLine(effect);
+    if (pattern.cwd && path.resolve(pattern.cwd) !== path.resolve(effect.cwd)) return false;
+    if (pattern.commandExact !== undefined && line.replace(/\s+/g, ' ') !== pattern.commandExact.trim().replace(/\s+/g, ' ')) return false;
+    if (pattern.commandPrefix && !prefixDenies(pattern.commandPrefix, line)) return false;
+    if (pattern.commandRegex && !regexDenies(pattern.commandRegex, line)) return false;
+    return true;
+  }
+  // A deny glob also reaches paths outside the workspace (they are matched as they are).
+  return !pattern.pathGlob || picomatch.isMatch(effect.path, pattern.pathGlob, { dot: true });
+}
+
+function writeMatches(pattern: EffectPattern, effect: WriteEffect): boolean {
   if (effect.path.startsWith('/')) return false;
   if (pattern.pathGlob && !picomatch.isMatch(effect.path, pattern.pathGlob, { dot: true })) return false;
   return true;
@@ -109,21 +153,6 @@ export function isHarmlessEnv(name: string): boolean {
 export function undeclaredEnv(actual: readonly string[], declared: readonly string[]): string[] {
   const known = new Set(declared.map((n) => n.toUpperCase()));
   return actual.filter((n) => !isHarmlessEnv(n) && !known.has(n.toUpperCase()));
-}
-
-/** Shell control characters: text after a granted prefix must not chain or redirect another command. */
-const SHELL_CONTROL = /[;&|`$<>\n\r(){}]/;
-
-/**
- * Does a granted prefix cover a command line? Equal, or followed by a space and arguments that hold
- * no shell control characters, so `npm test` covers `npm test -- --grep x` but not
- * `npm test; curl evil` nor `npm test && rm -rf ~`.
- */
-export function prefixCovers(prefix: string, line: string): boolean {
-  const p = prefix.trim();
-  if (line === p) return true;
-  if (!line.startsWith(p + ' ')) return false;
-  return !SHELL_CONTROL.test(line.slice(p.length));
 }
 
 /** Does `grant` cover `effect` for this session and agent at `now`? */

@@ -83,7 +83,7 @@ export class GrantsTree implements vscode.TreeDataProvider<Grant>, vscode.Dispos
     const item = new vscode.TreeItem(g.description, vscode.TreeItemCollapsibleState.None);
     const scope = g.scope === 'session' ? `session ${g.sessionKey}` : g.scope;
     item.description = `${scope}${g.expiresAt ? ` · until ${new Date(g.expiresAt).toLocaleTimeString()}` : ''}${g.source === 'agent_allow_always' ? ' · agent' : ''}`;
-    const extra = g.pattern.commandExact ? '\nCovers exactly this command line.' : g.pattern.commandPrefix ? '\nCovers this command line, also with more arguments, never with chained commands (; && | $( ) or redirections.' : '';
+    const extra = g.pattern.commandExact ? '\nCovers exactly this command line.' : g.pattern.commandPrefix ? `\nCovers this command line, also followed by plain operands${g.pattern.allowOptions?.length ? ` or the options ${g.pattern.allowOptions.join(' ')}` : ''}; never other options, quoting, expansions, globs, redirections or chained commands.` : g.pattern.commandRegex ? '\nCovers command lines the regular expression matches whole, never with quoting, expansions or shell syntax.' : '';
     const until = g.expiresAt ? `until ${new Date(g.expiresAt).toLocaleString()}` : g.scope === 'session' ? 'until the session ends or it is revoked' : 'until revoked';
     item.tooltip = `${g.description}${extra}${g.pattern.cwd ? `\nIn ${g.pattern.cwd}` : ''}\nScope: ${scope}, ${until}\nPattern: ${JSON.stringify(g.pattern)}\nCreated ${new Date(g.createdAt).toLocaleString()} by ${g.source}`;
     item.iconPath = new vscode.ThemeIcon(g.pattern.kind === 'command' ? 'terminal' : 'edit');

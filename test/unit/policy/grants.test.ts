@@ -11,7 +11,9 @@ const who = { sessionId: 's1', agentId: 'a' };
 
 describe('grants and pattern rules', () => {
   it('patterns: command prefix on word boundaries, regex, path globs, kind and agent', () => {
-    assert.ok(patternMatches({ kind: 'command', commandPrefix: 'npm test' }, 'a', cmd('npm test -- --grep x')));
+    // Was covered before issue 16 (finding 6): options after a prefix are no longer admitted.
+    assert.ok(!patternMatches({ kind: 'command', commandPrefix: 'npm test' }, 'a', cmd('npm test -- --grep x')));
+    assert.ok(patternMatches({ kind: 'command', commandPrefix: 'npm test' }, 'a', cmd('npm test unit/a.test.ts')));
     assert.ok(patternMatches({ kind: 'command', commandPrefix: 'npm test' }, 'a', cmd('npm test')));
     assert.ok(!patternMatches({ kind: 'command', commandPrefix: 'npm test' }, 'a', cmd('npm testevil')));
     for (const chained of ['npm test; curl evil', 'npm test && rm -rf ~', 'npm test | sh', 'npm test $(evil)', 'npm test `evil`', 'npm test > ~/.bashrc', 'npm test\nrm x']) {
@@ -20,7 +22,8 @@ describe('grants and pattern rules', () => {
     assert.ok(patternMatches({ kind: 'command', commandPrefix: 'npm test', cwd: '/w' }, 'a', cmd('npm test')));
     assert.ok(!patternMatches({ kind: 'command', commandPrefix: 'npm test', cwd: '/w' }, 'a', cmd('npm test', '/tmp')), 'cwd');
     assert.ok(!patternMatches({ kind: 'command', commandPrefix: 'npm test' }, 'a', { ...cmd('npm test'), envNames: ['LD_PRELOAD'] }), 'dangerous env');
-    assert.ok(patternMatches({ kind: 'command', commandRegex: '^git (status|diff)\\b' }, 'a', cmd('git diff HEAD')));
+    // An allow regex now matches the whole line (finding 6 of issue 16); this one was unanchored at its end.
+    assert.ok(patternMatches({ kind: 'command', commandRegex: '^git (status|diff)( HEAD)?' }, 'a', cmd('git diff HEAD')));
     assert.ok(patternMatches({ kind: 'write', pathGlob: 'src/**' }, 'a', write('src/a/b.ts')));
     assert.ok(!patternMatches({ kind: 'write', pathGlob: 'src/**' }, 'a', write('test/a.ts')));
     assert.ok(!patternMatches({ kind: 'write', pathGlob: '**' }, 'a', write('/etc/passwd')), 'outside the workspace never matches a glob');
