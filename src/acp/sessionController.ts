@@ -400,7 +400,7 @@ export class SessionController implements SessionHandlers {
         options: params.options,
         at: this.now(),
         intentHash: intentHash(declared.intent),
-        undeclared: declared.undeclared,
+        undeclared: [...declared.undeclared, ...this.policy.grantNotes(declared.intent, params.options)],
         view: preview,
       });
       // The agent withdrew its request ($/cancel_request) or the connection closed.

@@ -11,6 +11,7 @@ import type { ToolCallView } from '../acp/session/types';
 import type { AuditLog } from './audit';
 import { realpathAllowMissing } from '../fs/containment';
 import { declareIntent, relativePath, UNMATCHABLE, type DeclaredIntent } from './declare';
+import { broadWriteGrantNote } from './protectedPaths';
 import { ApprovalStore, decide, describe, isProtected, type GateDecision, type PolicyDefaults } from './gate';
 import { commandLine, denyMatches, GrantStore, type EffectPattern, type Grant, type GrantScope, type GrantStorage } from './grants';
 import { intentHash, sha256, type CommandEffect, type Intent, type WriteEffect } from './intent';
@@ -146,6 +147,17 @@ export class EffectPolicy {
       found ??= g;
     }
     return found;
+  }
+
+  /**
+   * Lines for a permission card about the grants its buttons would make: the agent's "Always allow"
+   * on an edit becomes a grant to write any workspace file, and writing files amounts to running
+   * commands (see {@link broadWriteGrantNote}). Empty when no option makes a broad grant.
+   */
+  grantNotes(intent: Intent, options: readonly { kind: PermissionOptionKind }[]): string[] {
+    if (!options.some((o) => o.kind === 'allow_always')) return [];
+    const notes = alwaysPatterns(intent).map((p) => broadWriteGrantNote(p)).filter((n): n is string => n !== undefined);
+    return [...new Set(notes)].map((n) => `"Always allow" lets the agent write any workspace file from now on, without asking. ${n}`);
   }
 
   /** Revokes a grant (Grants view); recorded in the audit. */

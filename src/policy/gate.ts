@@ -5,6 +5,7 @@
  */
 import path from 'node:path';
 import { denyMatches, patternMatches, undeclaredEnv, type EffectPattern, type Grant, type GrantStore } from './grants';
+import { protectedClass } from './protectedPaths';
 import { intentHash, shortHash, type CommandEffect, type Effect, type Intent, type WriteEffect } from './intent';
 
 /** How long an approval lasts. `once` is consumed by the first matching effect. */
@@ -54,26 +55,11 @@ export type GateDecision =
     };
 
 /**
- * Paths (workspace-relative, `/`) whose writes always need an explicit approval of that exact
- * write: VCS internals and hooks anywhere in the tree (a nested repository's `.git` too), editor and
- * agent configuration, MCP server lists and dev containers. Matched without case, since macOS and
- * Windows file systems ignore it.
+ * True for writes the policy never lets through without an approval of that very write: paths
+ * outside the workspace, and the files tools run or read as configuration (see `./protectedPaths.ts`).
  */
-const PROTECTED = [
-  /(^|\/)\.git(\/|$)/i,
-  /(^|\/)\.gitmodules$/i,
-  /(^|\/)\.(husky|githooks)(\/|$)/i,
-  /(^|\/)\.vscode(\/|$)/i,
-  /(^|\/)\.devcontainer(\/|$)/i,
-  /(^|\/)\.mcp\.json$/i,
-  /(^|\/)\.(claude|codex|gemini|opencode)(\/|$)/i,
-  /(^|\/)opencode\.jsonc?$/i,
-  /\.code-workspace$/i,
-];
-
-/** True for writes the policy never lets through without an approval of that very write. */
 export function isProtected(relPath: string): boolean {
-  return path.isAbsolute(relPath) || PROTECTED.some((r) => r.test(relPath));
+  return path.isAbsolute(relPath) || protectedClass(relPath) !== undefined;
 }
 
 /** Does a declared write cover a performed one? Same path and, if content was declared, one of its hashes. */
@@ -189,10 +175,11 @@ export function decide(
   }
   if (kindDefault === 'deny') return { allowed: false, reason: 'denied_by_policy', message: `${what} is denied by agentSwitchboard.policy.` };
   if (actual.type === 'write' && isProtected(actual.path)) {
-    if (defaults.protectedTargets === 'deny') return { allowed: false, reason: 'protected_target', message: `${what} targets a protected path, which agentSwitchboard.policy denies.` };
+    const why = protectedClass(actual.path)?.why ?? 'outside the workspace';
+    if (defaults.protectedTargets === 'deny') return { allowed: false, reason: 'protected_target', message: `${what} targets a protected path (${why}), which agentSwitchboard.policy denies.` };
     const exact = store.take(who.sessionId, who.agentId, actual, now, { exactOnly: true });
     if (exact) return { allowed: true, source: 'approval', approval: exact };
-    return { allowed: false, reason: 'protected_target', message: `${what} targets a protected path and needs an approval of this exact write.` };
+    return { allowed: false, reason: 'protected_target', message: `${what} targets a protected path (${why}) and needs an approval of this exact write.` };
   }
   const approval = store.take(who.sessionId, who.agentId, actual, now);
   if (approval) return { allowed: true, source: 'approval', approval };

@@ -7,6 +7,7 @@ import * as vscode from 'vscode';
 import type { SessionManager } from '../acp/sessionManager';
 import type { EffectPolicy } from '../policy/effectPolicy';
 import type { Grant } from '../policy/grants';
+import { broadWriteGrantNote } from '../policy/protectedPaths';
 
 interface Waiting {
   key: string;
@@ -85,7 +86,8 @@ export class GrantsTree implements vscode.TreeDataProvider<Grant>, vscode.Dispos
     item.description = `${scope}${g.expiresAt ? ` · until ${new Date(g.expiresAt).toLocaleTimeString()}` : ''}${g.source === 'agent_allow_always' ? ' · agent' : ''}`;
     const extra = g.pattern.commandExact ? '\nCovers exactly this command line.' : g.pattern.commandPrefix ? `\nCovers this command line, also followed by plain operands${g.pattern.allowOptions?.length ? ` or the options ${g.pattern.allowOptions.join(' ')}` : ''}; never other options, quoting, expansions, globs, redirections or chained commands.` : g.pattern.commandRegex ? '\nCovers command lines the regular expression matches whole, never with quoting, expansions or shell syntax.' : '';
     const until = g.expiresAt ? `until ${new Date(g.expiresAt).toLocaleString()}` : g.scope === 'session' ? 'until the session ends or it is revoked' : 'until revoked';
-    item.tooltip = `${g.description}${extra}${g.pattern.cwd ? `\nIn ${g.pattern.cwd}` : ''}\nScope: ${scope}, ${until}\nPattern: ${JSON.stringify(g.pattern)}\nCreated ${new Date(g.createdAt).toLocaleString()} by ${g.source}`;
+    const note = broadWriteGrantNote(g.pattern);
+    item.tooltip = `${g.description}${extra}${note ? `\n${note}` : ''}${g.pattern.cwd ? `\nIn ${g.pattern.cwd}` : ''}\nScope: ${scope}, ${until}\nPattern: ${JSON.stringify(g.pattern)}\nCreated ${new Date(g.createdAt).toLocaleString()} by ${g.source}`;
     item.iconPath = new vscode.ThemeIcon(g.pattern.kind === 'command' ? 'terminal' : 'edit');
     item.contextValue = 'grant';
     item.id = g.id;
