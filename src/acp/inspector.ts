@@ -6,6 +6,7 @@
  * unless asked to keep them — file contents. No `vscode`. Spec: PROTOCOLS.md §1 (ACP over stdio).
  */
 import type * as acp from '@agentclientprotocol/sdk';
+import { redactSecrets } from '../policy/redact';
 
 /** One message as it passed. `dir`: `out` from us to the agent, `in` from the agent. */
 export interface ProtocolEntry {
@@ -164,34 +165,11 @@ export interface RedactOptions {
 
 /** Keys whose whole value (whatever its shape) is a credential. */
 const SECRET_KEY = /(token|secret|passw(or)?d|passwd|authorization|api[-_]?key|credential|cookie|private[-_]?key|client[-_]?secret|session[-_]?key|access[-_]?key|signature)/i;
-/** Credentials inside any text: the match is replaced, the rest of the text stays. */
-const SECRET_PATTERNS: [RegExp, string][] = [
-  // PEM private keys, whole.
-  [/-----BEGIN [A-Z ]*PRIVATE KEY-----[\s\S]*?(-----END [A-Z ]*PRIVATE KEY-----|$)/g, '[redacted private key]'],
-  // Authorization-like headers and schemes: "Authorization: token x", "X-Api-Key: x", "Bearer x", "Basic x".
-  [/\b(authorization|proxy-authorization|x-api-key|api-key|x-auth-token|cookie)(\s*[:=]\s*)("[^"]*"|'[^']*'|(?:(?:Bearer|Basic|Digest|token)\s+)?[^\s"',;]+)/gi, '$1$2[redacted]'],
-  [/\bBearer\s+[\w.~+/=-]{8,}/g, 'Bearer [redacted]'],
-  [/\bBasic\s+(?=[A-Za-z0-9+/]*[0-9+/=])[A-Za-z0-9+/]{12,}={0,2}/g, 'Basic [redacted]'],
-  // NAME=value / NAME: value where NAME names a secret (export GITHUB_TOKEN=…, DB_PASSWORD=…, --api-key=…).
-  // The name must end in the secret word, so "tokens: 500" or "author: Ada" are left alone.
-  [/\b([\w-]*(token|secret|passw(or)?d|passwd|api[-_]?key|access[-_]?key|secret[-_]?key|private[-_]?key|credentials?))(\s*[=:]\s*)("[^"]*"|'[^']*'|[^\s"'&;,]+)/gi, '$1$4[redacted]'],
-  // URLs: user:password@host, and secret-looking query parameters.
-  [/(\b[a-z][a-z0-9+.-]*:\/\/)[^\s/@:]+:[^\s/@]+@/gi, '$1[redacted]@'],
-  [/([?&](?:[\w-]*(?:token|key|secret|sig|signature|password|code|auth)[\w-]*)=)[^&#\s"']+/gi, '$1[redacted]'],
-  // curl -u user:pass
-  [/(\s-u\s+|\s--user\s+)("[^"]*"|'[^']*'|\S+)/g, '$1[redacted]'],
-  // Azure connection strings.
-  [/\b(AccountKey|SharedAccessKey|SharedAccessSignature)=[^;\s"']+/g, '$1=[redacted]'],
-  // Well-known key formats.
-  [/\b(sk-ant-[\w-]{10,}|sk-[\w-]{16,}|sk_(live|test)_[\w]{10,}|rk_(live|test)_[\w]{10,}|gh[pousr]_[A-Za-z0-9]{20,}|github_pat_[\w]{20,}|glpat-[\w-]{16,}|xox[baprs]-[\w-]{10,}|npm_[A-Za-z0-9]{30,}|AIza[\w-]{30,}|(AKIA|ASIA)[0-9A-Z]{16}|eyJ[\w-]{8,}\.[\w-]{8,}\.[\w-]{8,})/g, '[redacted]'],
-];
-
-/** Redacts every credential found in `text`. */
-export function redactText(text: string): string {
-  let out = text;
-  for (const [re, by] of SECRET_PATTERNS) out = out.replace(re, by);
-  return out;
-}
+/**
+ * Redacts every credential found in `text`: the one rule set of `policy/redact.ts`, shared with the
+ * audit, the journal and the traces.
+ */
+export const redactText: (text: string) => string = redactSecrets;
 
 /** Tool input keys that hold a file's text (Claude Code's Edit/Write, Codex's apply_patch, …). */
 const FILE_INPUT_KEYS = new Set(['content', 'old_string', 'new_string', 'oldText', 'newText', 'old_str', 'new_str', 'file_text', 'patch', 'input']);

@@ -2,10 +2,12 @@
  * Saved traces: when a session closes (or the window does), its trace is written to the extension's
  * storage as an OTLP/HTTP JSON export request with a small header of ours, so it can be opened again
  * in the trace panel or sent to a collector later. The folder keeps the newest `maxFiles` traces.
- * An index file lists them without reading each; a listed file that is gone is skipped. No `vscode`.
+ * An index file lists them without reading each; a listed file that is gone is skipped. Secrets are
+ * redacted before they are written (the audit's redaction). No `vscode`.
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import { redactSecrets } from '../policy/redact';
 import { parseOtlpJson, toOtlpJson, type SpanRecord } from './otlp';
 
 /** A saved trace as listed. */
@@ -23,9 +25,13 @@ export class TraceArchive {
     private readonly maxFiles = 50,
   ) {}
 
-  /** Writes a session's trace (synchronously: the window may be closing). Nothing for no spans. */
-  save(title: string, spans: readonly SpanRecord[], now = new Date()): string | undefined {
+  /**
+   * Writes a session's trace (synchronously: the window may be closing), secrets redacted in the
+   * spans and the title (see `toOtlpJson`). Nothing for no spans.
+   */
+  save(rawTitle: string, spans: readonly SpanRecord[], now = new Date()): string | undefined {
     if (!spans.length) return undefined;
+    const title = redactSecrets(rawTitle);
     fs.mkdirSync(this.dir, { recursive: true });
     const stamp = now.toISOString().replace(/[:.]/g, '-');
     const file = path.join(this.dir, `${stamp}-${title.replace(/[^A-Za-z0-9._-]+/g, '-').slice(0, 60)}.json`);

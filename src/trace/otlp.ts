@@ -10,6 +10,7 @@
  * own and counted (OTLP `partialSuccess`), so one bad span loses nothing else. No `vscode`.
  */
 import * as z from 'zod';
+import { redactSpan } from './redactSpans';
 
 /** An attribute value as we keep it (OTLP `AnyValue`, flattened). */
 export type AttributeValue = string | number | boolean | null | AttributeValue[] | { [key: string]: AttributeValue };
@@ -208,10 +209,14 @@ function wireValue(v: AttributeValue): AnyValueWire {
 
 const nanos = (msValue: number) => (BigInt(Math.round(msValue * 1000)) * 1000n).toString();
 
-/** Spans as an OTLP/HTTP JSON export request (for "export this session's trace"), grouped by service. */
+/**
+ * Spans as an OTLP/HTTP JSON export request (for "export this session's trace", the archive and the
+ * forwarder to a collector), grouped by service, with secrets redacted (see ./redactSpans.ts).
+ */
 export function toOtlpJson(spans: readonly SpanRecord[]): { resourceSpans: unknown[] } {
   const byService = new Map<string, SpanRecord[]>();
-  for (const s of spans) {
+  for (const raw of spans) {
+    const s = redactSpan(raw);
     const list = byService.get(s.service);
     if (list) list.push(s);
     else byService.set(s.service, [s]);

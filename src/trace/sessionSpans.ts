@@ -13,6 +13,7 @@ import { ROOT_CONTEXT, SpanKind, SpanStatusCode, type Span } from '@opentelemetr
 import { W3CTraceContextPropagator } from '@opentelemetry/core';
 import type { SessionPatch, SessionState } from '../acp/session/types';
 import type { EffectCheck } from '../policy/effectPolicy';
+import { redactSecrets } from '../policy/redact';
 import { GEN_AI, MCP, SWITCHBOARD } from './semconv';
 import { traceContextOf, under, type Tracing } from './tracing';
 
@@ -71,7 +72,7 @@ export class SessionSpans {
       );
     } else if (this.turn && (was === 'prompting' || was === 'cancelling') && s.status !== 'prompting' && s.status !== 'cancelling') {
       if (s.lastStopReason) this.turn.setAttribute(GEN_AI.finishReasons, [s.lastStopReason]);
-      if (s.status === 'error' || s.error) this.turn.setStatus({ code: SpanStatusCode.ERROR, message: s.error?.message });
+      if (s.status === 'error' || s.error) this.turn.setStatus({ code: SpanStatusCode.ERROR, message: s.error?.message === undefined ? undefined : redactSecrets(s.error.message) });
       this.endOpen();
       this.close(this.turn);
       this.turn = undefined;
@@ -86,14 +87,14 @@ export class SessionSpans {
       // editor's MCP server) hangs under the agent's tool call that is running: the one that caused it.
       const cause = tc.toolCallId.startsWith('editor-') ? [...this.tools.values()].filter((t) => !this.ended.has(t)).at(-1) : undefined;
       span = this.tracing.tracer.startSpan(
-        `execute_tool ${tc.title || tc.kind}`,
-        { kind: SpanKind.INTERNAL, attributes: { [SWITCHBOARD.spanKind]: 'tool', [GEN_AI.operationName]: 'execute_tool', [GEN_AI.toolName]: tc.title || tc.kind, [GEN_AI.toolCallId]: tc.toolCallId, [GEN_AI.toolType]: 'function', [SWITCHBOARD.toolKind]: tc.kind } },
+        `execute_tool ${toolName(tc)}`,
+        { kind: SpanKind.INTERNAL, attributes: { [SWITCHBOARD.spanKind]: 'tool', [GEN_AI.operationName]: 'execute_tool', [GEN_AI.toolName]: toolName(tc), [GEN_AI.toolCallId]: tc.toolCallId, [GEN_AI.toolType]: 'function', [SWITCHBOARD.toolKind]: tc.kind } },
         under(cause ?? this.turn ?? this.session),
       );
       this.tools.set(tc.toolCallId, span);
     }
     if (this.ended.has(span)) return;
-    span.updateName(`execute_tool ${tc.title || tc.kind}`);
+    span.updateName(`execute_tool ${toolName(tc)}`);
     span.setAttribute(SWITCHBOARD.toolStatus, tc.status);
     if (tc.verification) span.setAttribute(SWITCHBOARD.verification, tc.verification);
     if (TERMINAL_TOOL.has(tc.status)) {
@@ -105,7 +106,7 @@ export class SessionSpans {
   private permission(p: SessionState['permissions'][string]): void {
     let span = this.permissions.get(p.permissionId);
     if (!span) {
-      const title = this.state.toolCalls[p.toolCallId]?.title ?? p.toolCallId;
+      const title = redactSecrets(this.state.toolCalls[p.toolCallId]?.title ?? p.toolCallId);
       span = this.tracing.tracer.startSpan(
         `permission ${title}`,
         { kind: SpanKind.INTERNAL, attributes: { [SWITCHBOARD.spanKind]: 'permission', [SWITCHBOARD.permissionId]: p.permissionId, [GEN_AI.toolCallId]: p.toolCallId, ...(p.intentHash ? { [SWITCHBOARD.intentHash]: p.intentHash } : {}) } },
@@ -139,7 +140,7 @@ export class SessionSpans {
       { kind: SpanKind.SERVER, startTime: call.startMs, attributes: { [SWITCHBOARD.spanKind]: 'mcp', [MCP.methodName]: 'tools/call', [GEN_AI.toolName]: tool, [GEN_AI.operationName]: 'execute_tool', 'server.address': 'editor' } },
       parentCtx,
     );
-    if (outcome !== 'ok') span.setStatus({ code: SpanStatusCode.ERROR, message: outcome });
+    if (outcome !== 'ok') span.setStatus({ code: SpanStatusCode.ERROR, message: redactSecrets(outcome) });
     span.end(call.endMs);
   }
 
@@ -162,7 +163,8 @@ export class SessionSpans {
    */
   effect(check: Extract<EffectCheck, { allowed: true }>, toolCallId: string | undefined): (error?: string) => void {
     const e = check.effect;
-    const target = e.type === 'write' ? e.path : [e.command ?? '', ...e.args].join(' ').trim();
+    // A command line may carry a token (`curl -H "Authorization: …"`, `FOO_TOKEN=… make`).
+    const target = redactSecrets(e.type === 'write' ? e.path : [e.command ?? '', ...e.args].join(' ').trim());
     const span = this.tracing.tracer.startSpan(
       `${e.type === 'write' ? 'write' : 'run'} ${target.length > 80 ? `${target.slice(0, 79)}…` : target}`,
       {
@@ -181,7 +183,7 @@ export class SessionSpans {
       under((toolCallId && this.tools.get(toolCallId)) || this.turn || this.session),
     );
     return (error) => {
-      if (error) span.setStatus({ code: SpanStatusCode.ERROR, message: error });
+      if (error) span.setStatus({ code: SpanStatusCode.ERROR, message: redactSecrets(error) });
       this.close(span);
     };
   }
@@ -206,4 +208,9 @@ export class SessionSpans {
     this.ended.add(span);
     span.end();
   }
+}
+
+/** A tool call's name in a span: its title (often the command line it runs), redacted, or its kind. */
+function toolName(tc: SessionState['toolCalls'][string]): string {
+  return tc.title ? redactSecrets(tc.title) : tc.kind;
 }

@@ -8,15 +8,18 @@
  * line, `{"at": ms, "a": SessionAction}`) and `index.json` (the list the Sessions view reads).
  * Writes are batched (at most every {@link FLUSH_MS}) and appended; a torn last line (a crash
  * mid-write) is skipped on read. Files are the person's only (0600 in a 0700 folder): they hold
- * what the agent read and wrote. Several windows may share the folder (windows without a folder
- * all use global storage): each appends only to its own sessions' files and merges the index with
- * what is on disk before writing it. Node `fs` only, no `vscode`.
+ * what the agent read and wrote. Secrets are redacted before anything reaches the file (the audit's
+ * redaction, `policy/redact.ts`): command lines, terminal output, messages and tool content alike,
+ * so a replayed transcript shows `[redacted]` where the live one showed the secret. Several windows
+ * may share the folder (windows without a folder all use global storage): each appends only to its
+ * own sessions' files and merges the index with what is on disk before writing it. Node `fs` only, no `vscode`.
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import * as z from 'zod';
 import type { SessionUpdate } from '@agentclientprotocol/sdk';
+import { redactSecrets, redactValue } from '../../policy/redact';
 import { reduce, type SessionAction } from './reducer';
 import { createSessionState, type SessionState } from './types';
 
@@ -145,7 +148,7 @@ export class SessionJournal {
     if (action.type === 'terminal') {
       // Terminal snapshots are many and each carries the output tail: the latest of each running
       // terminal is written when it exits or when the window ends, not on every flush.
-      const line = JSON.stringify({ at, a: action });
+      const line = JSON.stringify({ at, a: redactValue(action, { cut: false }) });
       if (action.terminal.exitStatus) {
         this.terminals.get(journalId)?.delete(action.terminal.terminalId);
         this.queue(journalId, line);
@@ -167,7 +170,7 @@ export class SessionJournal {
         this.openChunk.set(journalId, { at, kind: u.sessionUpdate, messageId, text: u.content.text });
       }
       this.timer ??= setTimeout(() => this.flush(), FLUSH_MS);
-    } else this.queue(journalId, JSON.stringify({ at, a: action }));
+    } else this.queue(journalId, JSON.stringify({ at, a: redactValue(action, { cut: false }) }));
     entry.updatedAt = at;
     // A streamed chunk changes nothing the list shows but the time: the index is written at the
     // next flush anyway (see flush), without a timer per chunk.
@@ -175,10 +178,10 @@ export class SessionJournal {
     if (action.type === 'update' && action.update.sessionUpdate.endsWith('_chunk')) return;
     if (action.type === 'promptSent') {
       entry.turns++;
-      entry.title ??= action.text.replace(/\s+/g, ' ').trim().slice(0, 80) || undefined;
+      entry.title ??= redactSecrets(action.text.replace(/\s+/g, ' ').trim()).slice(0, 80) || undefined;
     }
     if (action.type === 'ready') entry.sessionId = action.sessionId;
-    if (action.type === 'update' && action.update.sessionUpdate === 'session_info_update' && typeof action.update.title === 'string') entry.title = action.update.title.slice(0, 200);
+    if (action.type === 'update' && action.update.sessionUpdate === 'session_info_update' && typeof action.update.title === 'string') entry.title = redactSecrets(action.update.title).slice(0, 200);
     this.markIndex();
   }
 
@@ -198,7 +201,7 @@ export class SessionJournal {
   setTitle(journalId: string, title: string): void {
     const entry = this.entries.get(journalId);
     if (!entry || entry.title) return;
-    entry.title = title.slice(0, 200);
+    entry.title = redactSecrets(title).slice(0, 200);
     this.markIndex();
   }
 
@@ -286,7 +289,8 @@ export class SessionJournal {
     const open = this.openChunk.get(journalId);
     if (!open) return;
     this.openChunk.delete(journalId);
-    const update = { sessionUpdate: open.kind, content: { type: 'text', text: open.text }, ...(open.messageId !== undefined ? { messageId: open.messageId } : {}) };
+    // The whole coalesced text is redacted, so a secret streamed across chunks is caught too.
+    const update = { sessionUpdate: open.kind, content: { type: 'text', text: redactSecrets(open.text) }, ...(open.messageId !== undefined ? { messageId: open.messageId } : {}) };
     this.queueLine(journalId, JSON.stringify({ at: open.at, a: { type: 'update', update } }), true);
   }
 

@@ -92,6 +92,7 @@ describe('audit log (hash chain)', () => {
   it('redaction keeps ordinary text', () => {
     assert.equal(redactText('mkdir -p build && find . -print'), 'mkdir -p build && find . -print');
     assert.equal(redactText('npm test -- --grep token'), 'npm test -- --grep token');
-    assert.equal(redactText('GITHUB_TOKEN=ghp_abcdefghijklmnopqrstuvwxyz npm publish'), 'GITHUB_TOKEN=[REDACTED] npm publish');
+    // One redaction everywhere since issue 16 (finding 16): the audit's marker is the inspector's `[redacted]`.
+    assert.equal(redactText('GITHUB_TOKEN=ghp_abcdefghijklmnopqrstuvwxyz npm publish'), 'GITHUB_TOKEN=[redacted] npm publish');
   });
 });
