@@ -29,7 +29,7 @@ export interface GrantInfo {
   id: string;
   scope: 'session' | 'workspace' | 'always';
   sessionKey?: string;
-  pattern: { kind: 'write' | 'command'; commandExact?: string; commandPrefix?: string; commandRegex?: string; pathGlob?: string; agentId?: string };
+  pattern: { kind: 'write' | 'command'; commandExact?: string; commandPrefix?: string; allowOptions?: string[]; commandRegex?: string; pathGlob?: string; cwd?: string; agentId?: string };
   expiresAt?: number;
   source: 'person' | 'agent_allow_always' | 'api';
   description: string;
