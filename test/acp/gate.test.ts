@@ -154,6 +154,17 @@ describe('permission gate end to end (scripted agent, in-memory)', () => {
     assert.match(Object.values(c.state.permissions)[0].undeclared?.[0] ?? '', /did not show what it will write/);
   });
 
+  it('an edit card that offers "Always allow" says that writing any file amounts to running commands (issue 16, finding 14)', async () => {
+    const file = path.join(dir, 'n.txt');
+    const c = await start(async (t) => {
+      await ask(t, editCall(file, null, 'x\n'));
+      return 'end_turn';
+    });
+    await c.prompt('go');
+    const notes = Object.values(c.state.permissions)[0].undeclared ?? [];
+    assert.ok(notes.some((n) => /"Always allow" lets the agent write any workspace file.*amounts to running commands/.test(n)), notes.join('\n'));
+  });
+
   it('refuses a different command or cwd; allows the approved one', async () => {
     const results: (Err | string)[] = [];
     const c = await start(async (t) => {
