@@ -33,6 +33,25 @@ export interface GrantInfo {
   expiresAt?: number;
   source: 'person' | 'agent_allow_always' | 'api';
   description: string;
+  /** SHA-256 of the agent's resolved command, args and env the grant is bound to. */
+  agentFingerprint?: string;
+  /** Why the grant never applies (a stored grant without a fingerprint). */
+  inert?: string;
+}
+
+/** The gate's effective settings and what the workspace's settings did to them. */
+export interface GateSettingsInfo {
+  policy: {
+    write: 'ask' | 'allow' | 'deny';
+    command: 'ask' | 'allow' | 'deny';
+    dryRun: boolean;
+    deny: GrantInfo['pattern'][];
+    allow: GrantInfo['pattern'][];
+    protectedTargets: 'ask' | 'deny';
+    grantMinutes: number;
+  };
+  agentIds: string[];
+  workspace: { tightened: string[]; ignored: string[] };
 }
 
 /** A change of one session: the patches applied and the session's state after them. */
@@ -103,6 +122,12 @@ export interface SwitchboardApi {
   answerPermission(sessionKey: string, permissionId: string, optionId: string, options?: { grant?: 'session' | 'workspace' | 'always' }): boolean;
   /** Standing grants (session, workspace, always), newest last. */
   grants(): GrantInfo[];
+  /**
+   * The gate's effective settings: the policy from the person's user settings, tightened by the
+   * workspace's; the agent ids on offer (user settings and presets only); and what the workspace's
+   * settings tightened or tried and were ignored (one sentence each).
+   */
+  gateSettings(): GateSettingsInfo;
   /** Revokes a grant; false for an unknown id. Recorded in the audit log. */
   revokeGrant(id: string): boolean;
   /**

@@ -35,6 +35,7 @@ import { CapabilityBook, capabilitiesMarkdown } from './acp/capabilityBook';
 import { buildPromptContext, ContextItemSchema, type ContextItem } from './acp/promptContext';
 import { showTerminal } from './views/terminalView';
 import { ApprovalsTree, GrantsTree } from './views/policyViews';
+import { WorkspaceSettingsNotes } from './views/workspaceSettings';
 import { ConflictCenter } from './views/conflicts';
 import { ReviewCenter } from './views/review';
 import { McpCenter } from './views/mcp';
@@ -74,9 +75,12 @@ export class App implements vscode.Disposable {
   private readonly auditPath: vscode.Uri;
   readonly remoteAgents: RemoteAgentsCenter;
   private readonly inspectors: InspectorPanels;
+  /** What the workspace's settings tightened, or tried to loosen and was ignored. */
+  readonly workspaceSettings: WorkspaceSettingsNotes;
 
   constructor(private readonly context: vscode.ExtensionContext) {
     this.log = vscode.window.createOutputChannel('Agent Switchboard', { log: true });
+    this.workspaceSettings = new WorkspaceSettingsNotes((m) => this.log.warn(m));
     const version = String(context.extension.packageJSON.version ?? '0.0.0');
     // One audit log per workspace, in the extension's storage (global storage without a workspace).
     const state = context.storageUri ? context.workspaceState : context.globalState;
@@ -257,15 +261,19 @@ export class App implements vscode.Disposable {
           if (ids.has(definition.id)) this.manager.get(key)?.notice('warning', `The MCP server "${definition.name}" that this agent was given: ${description}. New sessions do not get it until you accept the change; this agent still has it.`);
         }
       }),
+      this.workspaceSettings,
       onDidChangeSettings(() => {
+        void this.workspaceSettings.refresh();
         this.agentCache = undefined;
         this.view.onAgentsChange();
         this.sessionPanels.onAgentsChange();
         this.sessionsCenter.tree.refresh();
       }),
       vscode.workspace.onDidGrantWorkspaceTrust(() => this.view.onSessionsChange()),
+      // Another folder brings settings of its own (a multi-root workspace's folder settings).
+      vscode.workspace.onDidChangeWorkspaceFolders(() => void this.workspaceSettings.refresh()),
       vscode.window.registerTreeDataProvider('agentSwitchboard.approvals', this.track(new ApprovalsTree(this.manager))),
-      vscode.window.registerTreeDataProvider('agentSwitchboard.grants', this.track(new GrantsTree(this.policy))),
+      vscode.window.registerTreeDataProvider('agentSwitchboard.grants', this.track(new GrantsTree(this.policy, this.workspaceSettings))),
       ...registerCommands(this),
     );
     // The sessions the last window had open come back as transcripts (Resume takes them up again),
@@ -333,6 +341,9 @@ export class App implements vscode.Disposable {
     // Show the session (status "starting") at once, so launch errors appear in the sidebar.
     const latest = this.manager.list().at(-1);
     if (latest) void this.view.show(latest.state.key);
+    // The thread says when the workspace's settings changed the gate this session runs under.
+    const note = this.workspaceSettings.sessionNotice();
+    if (latest && note) latest.notice(note.severity, note.text);
     try {
       return (await pending).state.key;
     } catch (err) {
@@ -385,7 +396,7 @@ export class App implements vscode.Disposable {
     // Which servers this session's agent holds, to tell it if their tools change later.
     const given = new Set(result.report.filter((r) => r.sent).map((r) => r.name));
     this.mcpGiven.set(key, new Set(candidates.filter((c) => given.has(c.definition.name)).map((c) => c.definition.id)));
-    if (!vscode.workspace.getConfiguration('agentSwitchboard').get<boolean>('editorMcpServer', true)) return result;
+    if (!this.settings().editorMcpServer) return result;
     try {
       const url = await this.editorMcp.start();
       const token = this.editorMcp.tokenFor(key);
@@ -458,6 +469,7 @@ export class App implements vscode.Disposable {
         }),
       answerPermission: (key, pid, oid, options) => this.manager.get(key)?.answerPermission(pid, oid, 'api', options?.grant) ?? false,
       grants: () => this.policy.grants.list(Date.now()).map((g) => structuredClone(g)),
+      gateSettings: () => ({ policy: structuredClone(this.settings().policy), agentIds: this.resolvedAgents().map((a) => a.id), workspace: this.workspaceSettings.get() }),
       mcpServers: () =>
         this.mcp.host.list().map((s) => ({
           id: s.definition.id,

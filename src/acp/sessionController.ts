@@ -81,14 +81,16 @@ export class SessionController implements SessionHandlers {
    *   permission ids and recorded tool calls carry on, nothing of it is announced again.
    */
   constructor(
-    init: { key: string; agentId: string; agentName: string; cwd: string },
+    init: { key: string; agentId: string; agentName: string; cwd: string; agentFingerprint?: string },
     private readonly files: FileSystemPort,
     private readonly terminals: TerminalsPort,
     private readonly policy: EffectPolicy,
     private readonly now: () => number = Date.now,
     restored?: SessionState,
   ) {
-    this.state = restored ?? createSessionState(init);
+    const { agentFingerprint, ...fresh } = init;
+    this.state = restored ?? createSessionState(fresh);
+    this.agentFingerprint = agentFingerprint;
     if (restored) {
       for (const id of Object.keys(restored.permissions)) this.permissionSeq = Math.max(this.permissionSeq, Number(id.slice(1)) || 0);
       for (const tc of Object.values(restored.toolCalls)) if (tc.verification === 'agent') this.unverifiedRecorded.add(tc.toolCallId);
@@ -487,9 +489,12 @@ export class SessionController implements SessionHandlers {
     return { terminalId };
   }
 
+  /** What this session's agent process runs (see `agentFingerprint`); grants are bound to it. */
+  private readonly agentFingerprint: string | undefined;
+
   /** Who acts in this session, for the policy. */
   private actor(): Actor {
-    return { sessionId: this.state.key, acpSessionId: this.state.sessionId, agentId: this.state.agentId, cwd: this.state.cwd };
+    return { sessionId: this.state.key, acpSessionId: this.state.sessionId, agentId: this.state.agentId, agentFingerprint: this.agentFingerprint, cwd: this.state.cwd };
   }
 
   /**

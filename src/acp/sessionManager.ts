@@ -15,6 +15,7 @@ import { Emitter, type Event } from '../common/lifecycle';
 import { agentEnv, type ResolvedAgent } from '../config/agents';
 import { AgentConnection, AgentLaunchError, errorMessage } from './connection';
 import type { EffectPolicy } from '../policy/effectPolicy';
+import { agentFingerprint } from '../policy/grants';
 import { SessionController, type FileSystemPort, type SessionChange, type TerminalsPort } from './sessionController';
 import { SessionSpans } from '../trace/sessionSpans';
 import { addOtelEnv } from '../trace/receiver';
@@ -279,9 +280,11 @@ export class SessionManager {
   }
 
   /** Lists a new session controller (journaled when `journalId` is given) and announces it. */
-  private add(key: string, agent: { id: string; name: string }, cwd: string, journalId: string | undefined, restored?: SessionState): SessionController {
+  private add(key: string, agent: { id: string; name: string } | ResolvedAgent, cwd: string, journalId: string | undefined, restored?: SessionState): SessionController {
+    // Grants are bound to what the agent process runs (exactly what `connect` starts), not its id.
+    const fingerprint = 'command' in agent ? agentFingerprint({ command: agent.resolvedCommand ?? agent.command, args: agent.args, env: agent.env }) : undefined;
     const controller = new SessionController(
-      { key, agentId: agent.id, agentName: agent.name, cwd },
+      { key, agentId: agent.id, agentName: agent.name, cwd, agentFingerprint: fingerprint },
       this.deps.filesFor(key),
       this.deps.terminalsFor(key, cwd),
       this.deps.policy,

@@ -25,6 +25,8 @@ export interface Actor {
   sessionId: string;
   acpSessionId?: string;
   agentId: string;
+  /** `agentFingerprint` of the agent process (its resolved command, args, env): grants are bound to it. */
+  agentFingerprint?: string;
   cwd: string;
 }
 
@@ -105,11 +107,11 @@ export class EffectPolicy {
       // An answer given by a grant adds no new grant; a repeated card choice adds no duplicate.
       if (grantScope) {
         for (const pattern of exactPatterns(intent).filter((p) => !this.hasGrant(grantScope, who, p))) {
-          made.push(this.grants.add({ scope: grantScope, sessionKey: grantScope === 'session' ? who.sessionId : undefined, pattern, expiresAt, source: decidedBy === 'api' ? 'api' : 'person', description: describePattern(pattern, who, grantScope) }, now));
+          made.push(this.grants.add({ scope: grantScope, sessionKey: grantScope === 'session' ? who.sessionId : undefined, pattern, expiresAt, source: decidedBy === 'api' ? 'api' : 'person', description: describePattern(pattern, who, grantScope), agentFingerprint: who.agentFingerprint }, now));
         }
       } else if (outcome.kind === 'allow_always') {
         for (const pattern of alwaysPatterns(intent)) {
-          made.push(this.grants.add({ scope: 'session', sessionKey: who.sessionId, pattern, expiresAt, source: 'agent_allow_always', description: `${describePattern(pattern, who)} (the agent's "always allow")` }, now));
+          made.push(this.grants.add({ scope: 'session', sessionKey: who.sessionId, pattern, expiresAt, source: 'agent_allow_always', description: `${describePattern(pattern, who)} (the agent's "always allow")`, agentFingerprint: who.agentFingerprint }, now));
         }
       }
     }
@@ -125,7 +127,7 @@ export class EffectPolicy {
   }
 
   private hasGrant(scope: GrantScope, who: Actor, pattern: EffectPattern): boolean {
-    return this.grants.list(this.now()).some((g) => g.scope === scope && (scope !== 'session' || g.sessionKey === who.sessionId) && JSON.stringify(g.pattern) === JSON.stringify(pattern));
+    return this.grants.list(this.now()).some((g) => g.scope === scope && (scope !== 'session' || g.sessionKey === who.sessionId) && !g.inert && g.agentFingerprint === who.agentFingerprint && JSON.stringify(g.pattern) === JSON.stringify(pattern));
   }
 
   /**

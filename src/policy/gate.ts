@@ -4,7 +4,7 @@
  * the same session and agent, a grant, or a policy rule or default that allows it. Pure; no `vscode`.
  */
 import path from 'node:path';
-import { denyMatches, patternMatches, undeclaredEnv, type EffectPattern, type Grant, type GrantStore } from './grants';
+import { denyMatches, patternMatches, undeclaredEnv, type EffectPattern, type Grant, type GrantStore, type GrantSubject } from './grants';
 import { protectedClass } from './protectedPaths';
 import { intentHash, shortHash, type CommandEffect, type Effect, type Intent, type WriteEffect } from './intent';
 
@@ -164,7 +164,7 @@ export function decide(
   store: ApprovalStore,
   grants: GrantStore | undefined,
   defaults: PolicyDefaults,
-  who: { sessionId: string; agentId: string },
+  who: GrantSubject,
   actual: WriteEffect | CommandEffect,
   now: number,
 ): GateDecision {

@@ -10,7 +10,7 @@ import path from 'node:path';
 import picomatch from 'picomatch';
 import * as z from 'zod';
 import { ALLOWED_OPTION, prefixCovers, prefixDenies, regexAllows, regexDenies } from './commandMatch';
-import type { CommandEffect, WriteEffect } from './intent';
+import { canonicalHash, type CommandEffect, type WriteEffect } from './intent';
 
 export { prefixCovers } from './commandMatch';
 
@@ -79,6 +79,31 @@ export interface Grant {
   source: 'person' | 'agent_allow_always' | 'api';
   /** One line for the Grants view, e.g. "Run `npm test` (session s1, Claude Code)". */
   description: string;
+  /**
+   * The {@link agentFingerprint} of the agent the grant was made for: it covers only an agent that
+   * runs the same resolved command, arguments and environment overrides, whatever its id.
+   */
+  agentFingerprint?: string;
+  /** Why this grant never applies (a stored grant from before grants were bound to a command). */
+  inert?: string;
+}
+
+/** Who an effect is for, as grants see it: the session, the agent id and its fingerprint. */
+export interface GrantSubject {
+  sessionId: string;
+  agentId: string;
+  /** {@link agentFingerprint} of the agent process; undefined only where no agent runs (tests). */
+  agentFingerprint?: string;
+}
+
+/**
+ * What an agent runs, as one SHA-256 (hex) over the RFC 8785 canonical JSON of
+ * `{command, args, env}`: `command` is the resolved executable (absolute path) where it was found,
+ * `env` the definition's overrides (`null` removes). A grant made for one agent does not cover the
+ * same id once a setting (or PATH) makes it run something else.
+ */
+export function agentFingerprint(agent: { command: string; args: readonly string[]; env: Readonly<Record<string, string | null>> }): string {
+  return canonicalHash({ command: agent.command, args: [...agent.args], env: { ...agent.env } });
 }
 
 /** The command line of a command effect: the shell string, or argv joined with spaces. */
@@ -155,8 +180,12 @@ export function undeclaredEnv(actual: readonly string[], declared: readonly stri
   return actual.filter((n) => !isHarmlessEnv(n) && !known.has(n.toUpperCase()));
 }
 
-/** Does `grant` cover `effect` for this session and agent at `now`? */
-export function grantCovers(grant: Grant, who: { sessionId: string; agentId: string }, effect: WriteEffect | CommandEffect, now: number): boolean {
+/**
+ * Does `grant` cover `effect` for this session and agent at `now`? The agent must run what the
+ * grant was made for (same fingerprint); an inert grant covers nothing.
+ */
+export function grantCovers(grant: Grant, who: GrantSubject, effect: WriteEffect | CommandEffect, now: number): boolean {
+  if (grant.inert || grant.agentFingerprint !== who.agentFingerprint) return false;
   if (grant.expiresAt !== undefined && now >= grant.expiresAt) return false;
   if (grant.scope === 'session' && grant.sessionKey !== who.sessionId) return false;
   return patternMatches(grant.pattern, who.agentId, effect);
@@ -176,7 +205,11 @@ const StoredGrantSchema = z.object({
   createdAt: z.number(),
   source: z.enum(['person', 'agent_allow_always', 'api']),
   description: z.string(),
+  agentFingerprint: z.string().regex(/^[0-9a-f]{64}$/).optional(),
 });
+
+/** Why a stored grant without a fingerprint does nothing (shown in the Grants view). */
+export const UNBOUND_GRANT = 'it was made before grants were bound to the agent\'s command, so it no longer applies; revoke it and grant again';
 
 /** The grants of a window: session grants in memory, workspace and always grants persisted. */
 export class GrantStore {
@@ -191,7 +224,8 @@ export class GrantStore {
       if (!Array.isArray(raw)) continue;
       for (const item of raw) {
         const r = StoredGrantSchema.safeParse(item);
-        if (r.success) this.grants.push(r.data);
+        // Fail closed: a grant that does not say which command it was for covers nothing.
+        if (r.success) this.grants.push(r.data.agentFingerprint ? r.data : { ...r.data, inert: UNBOUND_GRANT });
         else report?.(`Dropped an invalid stored ${scope} grant: ${r.error.issues[0]?.message}`);
       }
     }
@@ -237,7 +271,7 @@ export class GrantStore {
   }
 
   /** The first grant that covers the effect, if any. */
-  find(who: { sessionId: string; agentId: string }, effect: WriteEffect | CommandEffect, now: number): Grant | undefined {
+  find(who: GrantSubject, effect: WriteEffect | CommandEffect, now: number): Grant | undefined {
     return this.grants.find((g) => grantCovers(g, who, effect, now));
   }
 

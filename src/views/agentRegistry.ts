@@ -10,6 +10,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { fetchRegistry, REGISTRY_URL, type RegistryAgent } from '../registry/registry';
 import { currentPlatformKey, installBinary, installNpx, launchToDefinition, type InstalledAgent } from '../registry/install';
+import { readSetting } from '../config/vscodeSettings';
 
 /** What the registry feature needs from the app. */
 export interface AgentRegistryHost {
@@ -56,7 +57,7 @@ export class AgentRegistryCenter implements vscode.Disposable {
    *   no way to install it here, a checksum that does not match, npm failing.
    */
   async install(agentId?: string): Promise<{ id: string; command: string; args: string[] } | undefined> {
-    const source = vscode.workspace.getConfiguration('agentSwitchboard').get<string>('registry.url', '').trim() || REGISTRY_URL;
+    const source = readSetting('registryUrl') || REGISTRY_URL;
     const local = isLocal(source);
     const registry = await fetchRegistry(source, { allowLoopbackHttp: local });
     for (const p of registry.problems) this.host.log(`Registry ${source}: ${p}`);
@@ -89,7 +90,8 @@ export class AgentRegistryCenter implements vscode.Disposable {
     );
     const definition = launchToDefinition(chosen, installed);
     const config = vscode.workspace.getConfiguration('agentSwitchboard');
-    // Read again just before writing: another install may have finished meanwhile.
+    // Read again just before writing: another install may have finished meanwhile. Agents live in
+    // user settings only (a workspace's definitions are ignored), so that is where this one goes.
     const inspected = config.inspect<unknown[]>('agents');
     const all = inspected?.globalValue ?? [];
     const sameId = (a: unknown) => !!a && typeof a === 'object' && (a as { id?: unknown }).id === chosen.id;
@@ -99,9 +101,6 @@ export class AgentRegistryCenter implements vscode.Disposable {
       if (choice !== 'Replace') return undefined;
     }
     await config.update('agents', [...all.filter((a) => !sameId(a)), definition], vscode.ConfigurationTarget.Global);
-    if (inspected?.workspaceValue !== undefined) {
-      void vscode.window.showWarningMessage(`This workspace sets agentSwitchboard.agents itself, which hides the user setting ${chosen.name} was added to; add it to the workspace setting to use it here.`);
-    }
     this.host.log(`Installed ${chosen.name} ${chosen.version} from ${source} into ${installed.dir}${installed.reused ? ' (already there)' : ''}.`);
     void vscode.window.showInformationMessage(`${chosen.name} ${chosen.version} is installed; start a session with it from the agent list.`);
     return { id: definition.id, command: definition.command, args: definition.args ?? [] };

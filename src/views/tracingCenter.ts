@@ -14,6 +14,7 @@ import { McpSpans, mcpTraceKey } from '../trace/mcpSpans';
 import { TraceForwarder } from '../trace/forwarder';
 import { TraceArchive } from '../trace/archive';
 import { TracePanels, type TracePanelActions } from './trace/panel';
+import { readSetting } from '../config/vscodeSettings';
 
 /** What tracing needs from the app. */
 export interface TracingHost extends Omit<TracePanelActions, 'exportTrace'> {
@@ -70,7 +71,7 @@ export class TracingCenter implements vscode.Disposable {
    * receiver, with a token of `sender`'s own; undefined when turned off or the receiver cannot start.
    */
   async receiverEnv(sender: string): Promise<Record<string, string> | undefined> {
-    if (!vscode.workspace.getConfiguration('agentSwitchboard').get<boolean>('tracing.receiveAgentSpans', true)) return undefined;
+    if (!readSetting('receiveAgentSpans')) return undefined;
     try {
       await this.otlp.start();
       return { ...this.otlp.exporterEnv(sender) };
@@ -149,7 +150,8 @@ export class TracingCenter implements vscode.Disposable {
   private configureExport(): void {
     this.forwarder?.dispose();
     this.forwarder = undefined;
-    const url = vscode.workspace.getConfiguration('agentSwitchboard').get<string>('tracing.exportEndpoint', '').trim();
+    // The person's own endpoint only: a workspace must not send the traces (command lines, paths) elsewhere.
+    const url = readSetting('exportEndpoint');
     if (!url) return;
     try {
       this.forwarder = new TraceForwarder({ url, log: (m) => this.host.log(m) });
