@@ -49,7 +49,8 @@ export class WorkspaceSettingsNotes implements vscode.Disposable {
 
   /** What the workspace tightened and what it tried, ignored (the person's settings still decide). */
   get(): WorkspaceSettingsReport {
-    return { tightened: [...this.report.tightened], ignored: [...this.report.ignored] };
+    // The settings as they are now; only the scan of the workspace's files is from the last refresh.
+    return this.current();
   }
 
   /** The notice for a new session's thread, or undefined when the workspace changed nothing. */
