@@ -142,7 +142,11 @@ function tightenPolicy(out: Layered<EffectivePolicy>, layer: WorkspaceLayer): vo
       raw.deny.forEach((r, i) => {
         const rule = EffectPatternSchema.safeParse(r);
         if (!rule.success) out.problems.push(`agentSwitchboard.policy.deny[${i}] in ${layer.where} is invalid (${issues(rule.error)}); it was ignored.`);
-        else if (!p.deny.some((d) => samePattern(d, rule.data))) {
+        // A repository's regular expression would run on every command line an agent sends (a
+        // catastrophic pattern stalls the extension host): those rules come from the person only.
+        else if (p.deny.some((d) => samePattern(d, rule.data))) return;
+        else if (rule.data.commandRegex !== undefined) out.ignored.push(`a deny rule with commandRegex ${at}; regular-expression rules apply only from your user settings (use commandPrefix or commandExact)`);
+        else {
           p.deny.push(rule.data);
           added++;
         }

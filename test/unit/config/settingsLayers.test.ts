@@ -33,6 +33,9 @@ describe('settings: the person decides, a workspace only tightens', () => {
     assert.deepEqual(r.tightened, ['1 deny rule added (workspace settings)']);
     assert.deepEqual(r.ignored, ['2 allow rules (workspace settings); allow rules apply only from your user settings']);
     assert.deepEqual(mergePolicy({ deny: [mine] }, ws({ deny: [] })).value.deny, [mine], 'an empty workspace list does not clear them');
+    const regex = mergePolicy({}, ws({ deny: [{ kind: 'command', commandRegex: '(a+)+$' }] }));
+    assert.deepEqual(regex.value.deny, [], "a repository's regular expression does not run on every command line");
+    assert.equal(regex.ignored.length, 1);
   });
 
   it('dryRun: on tightens, off is ignored', () => {
