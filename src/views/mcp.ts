@@ -4,10 +4,9 @@
  * any change) and in untrusted workspaces, resolves `${input:…}` from SecretStorage, runs the
  * servers through {@link McpHost}, and offers the MCP Servers explorer with its actions.
  */
-import { createHash } from 'node:crypto';
-import canonicalize from 'canonicalize';
 import * as vscode from 'vscode';
-import { describeDefinition, inputReferences, parseDotMcpJson, parseServerMap, parseVscodeMcpJson, resolveTransport, type McpInputSpec, type McpServerDefinition } from '../mcp/config';
+import { approvalText, definitionHash, inputSecretKey, type InputScope } from '../mcp/approval';
+import { inputReferences, parseDotMcpJson, parseServerMap, parseVscodeMcpJson, resolveTransport, type McpInputSpec, type McpServerDefinition } from '../mcp/config';
 import type { ForwardCandidate } from '../mcp/forward';
 import { describeDiff, diffCatalog, pinCatalog, type CatalogDiff, type CatalogPins } from '../mcp/pinning';
 import { McpHost, type ResolvedServer } from '../mcp/host';
@@ -230,7 +229,7 @@ export class McpCenter implements vscode.Disposable {
       const values: Record<string, string> = {};
       const missing: string[] = [];
       for (const id of inputReferences(d)) {
-        const v = await this.context.secrets.get(`mcp.input.${id}`);
+        const v = await this.context.secrets.get(inputSecretKey(this.inputScope(d), d, id));
         if (v === undefined) missing.push(id);
         else values[id] = v;
       }
@@ -326,9 +325,9 @@ export class McpCenter implements vscode.Disposable {
     const s = this.host.list().find((x) => x.definition.id === n.serverId);
     if (!s) return;
     const d = s.definition;
-    const what = describeDefinition(d);
-    // A notification, not a modal: it names exactly what will run, and waits for the person.
-    const ok = confirmed ? 'Approve and Start' : await vscode.window.showWarningMessage(`Start the MCP server "${d.name}" from ${d.file ?? 'the workspace'}? It ${what}. Any later change to it needs your approval again.`, 'Approve and Start');
+    // A notification, not a modal: it names exactly what will run (every value as written and every
+    // variable it pulls in), and waits for the person.
+    const ok = confirmed ? 'Approve and Start' : await vscode.window.showWarningMessage(approvalText(d, this.inputs), 'Approve and Start');
     if (ok !== 'Approve and Start') return;
     const approved = this.context.workspaceState.get<Record<string, string>>(APPROVED_KEY, {});
     await this.context.workspaceState.update(APPROVED_KEY, { ...approved, [d.id]: definitionHash(d) });
@@ -343,9 +342,20 @@ export class McpCenter implements vscode.Disposable {
       const spec = this.inputs.find((i) => i.id === id);
       const value = await vscode.window.showInputBox({ title: `${s.definition.name}: ${id}`, prompt: spec?.description || `Value for \${input:${id}}`, password: spec?.password ?? true, value: spec?.default, ignoreFocusOut: true });
       if (value === undefined) return;
-      await this.context.secrets.store(`mcp.input.${id}`, value);
+      await this.context.secrets.store(inputSecretKey(this.inputScope(s.definition), s.definition, id), value);
     }
     await this.reload();
+  }
+
+  /**
+   * Whose inputs a definition's are: the person's own (user settings), or this workspace's (its
+   * `.code-workspace` file, else its folders), so another workspace naming the same input id does
+   * not receive the value.
+   */
+  private inputScope(d: McpServerDefinition): InputScope {
+    if (d.source === 'settings' && !d.file) return { kind: 'user' };
+    const identity = vscode.workspace.workspaceFile?.toString() ?? (vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.toString()).join('\n');
+    return { kind: 'workspace', identity };
   }
 
   dispose(): void {
@@ -354,9 +364,4 @@ export class McpCenter implements vscode.Disposable {
     this.disposables.forEach((d) => d.dispose());
     this.host.dispose();
   }
-}
-
-/** SHA-256 of a definition as written (before inputs are resolved): what the person approved. */
-function definitionHash(d: McpServerDefinition): string {
-  return createHash('sha256').update(canonicalize({ name: d.name, transport: d.transport }) ?? '').digest('hex');
 }
