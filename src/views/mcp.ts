@@ -22,6 +22,8 @@ const PINS_KEY = 'agentSwitchboard.mcp.pins';
 /** The accepted description of each tool, to show what a changed catalog changed. */
 const ACCEPTED_KEY = 'agentSwitchboard.mcp.acceptedTools';
 const SECTION = 'agentSwitchboard';
+/** The longest a `session/new` waits for the servers it forwards to start here and list their tools. */
+const FORWARD_WAIT_MS = 15_000;
 
 /** The MCP Servers view and its commands. */
 export class McpCenter implements vscode.Disposable {
@@ -112,26 +114,61 @@ export class McpCenter implements vscode.Disposable {
 
   /**
    * The servers to hand an agent at `session/new`, in definition order: each resolved (inputs and
-   * secrets filled in now) or held back with the reason.
+   * secrets filled in now) or held back with the reason. A server is handed on only as approved now
+   * (its definition's hash matches the approval, the workspace is trusted) and only once the
+   * editor's own connection to exactly that resolved transport has listed its tools and they match
+   * what the person accepted; the servers are started here for that, waiting at most
+   * {@link FORWARD_WAIT_MS} for them.
    */
   async forwardable(): Promise<ForwardCandidate[]> {
+    this.started = true;
+    await this.signIn.ready();
+    const seq = ++this.reloadSeq;
     const { wanted, held, order } = await this.plan();
-    const byId = new Map<string, ForwardCandidate>([
-      ...wanted.map((w) => [w.definition.id, { definition: w.definition, transport: w.transport }] as const),
-      ...held.map((h) => [h.definition.id, { definition: h.definition, held: h.reason }] as const),
-    ]);
+    // The host runs exactly what is forwarded, so its catalog check is about the same server.
+    if (seq === this.reloadSeq) this.host.reconcile(wanted, held);
+    await this.settled(wanted, Math.min(FORWARD_WAIT_MS, this.startupSeconds() * 1000));
+    this.checkCatalogs();
+    return order.flatMap((id): ForwardCandidate[] => {
+      const h = held.find((x) => x.definition.id === id);
+      if (h) return [{ definition: h.definition, held: h.reason }];
+      const w = wanted.find((x) => x.definition.id === id);
+      return w ? [this.forwardCheck(w)] : [];
+    });
+  }
+
+  /** Whether the editor's own connection vouches for `w`: running it as resolved, listed, tools as accepted. */
+  private forwardCheck(w: ResolvedServer): ForwardCandidate {
+    const c = this.host.connectionAs(w.definition.id, w.transport);
+    const hold = (reason: string): ForwardCandidate => ({ definition: w.definition, held: reason });
     // A server that fails here would fail in the agent too: it is held with the reason.
-    for (const s of this.host.list()) {
-      const c = byId.get(s.definition.id);
-      const state = s.connection?.state;
-      if (c?.transport && state?.state === 'error') byId.set(s.definition.id, { definition: c.definition, held: `it failed to start here: ${state.message.replace(/^MCP server "[^"]*" /, '')}` });
-    }
+    if (c?.state.state === 'error') return hold(`it failed to start here: ${c.state.message.replace(/^MCP server "[^"]*" /, '')}`);
+    if (c?.state.state === 'starting' && c.state.signIn) return hold('it waits for you to sign in here (MCP Servers view)');
+    if (!c || c.state.state !== 'running' || !c.listed) return hold(`its tools are not checked yet: it is ${c?.state.state === 'starting' ? 'still starting' : 'not running'} here (it is given to sessions started once it runs)`);
     // A server whose tools changed since the person accepted them is not handed to agents.
-    for (const [id, diff] of this.catalogChanges) {
-      const c = byId.get(id);
-      if (c?.transport) byId.set(id, { definition: c.definition, held: describeDiff(diff) });
-    }
-    return order.flatMap((id) => byId.get(id) ?? []);
+    const diff = this.catalogChanges.get(w.definition.id);
+    if (diff) return hold(describeDiff(diff));
+    return { definition: w.definition, transport: w.transport };
+  }
+
+  /** Waits until each wanted server runs exactly as resolved and has listed its tools, or failed, or `ms` passed. */
+  private async settled(wanted: ResolvedServer[], ms: number): Promise<void> {
+    const done = () =>
+      wanted.every((w) => {
+        const c = this.host.connectionAs(w.definition.id, w.transport);
+        const st = c?.state;
+        return !st || st.state === 'error' || st.state === 'stopped' || (st.state === 'starting' && !!st.signIn) || (st.state === 'running' && c!.listed);
+      });
+    if (done()) return;
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(finish, ms);
+      const sub = this.host.onDidChange(() => done() && finish());
+      function finish() {
+        clearTimeout(timer);
+        sub.dispose();
+        resolve();
+      }
+    });
   }
 
   /** Pins each server's first listed catalog; marks a later one that differs as changed. */
