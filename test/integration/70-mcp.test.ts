@@ -168,6 +168,7 @@ describe('MCP host in the editor', () => {
     fs.mkdirSync(path.dirname(file), { recursive: true });
     const where = { command: process.execPath, args: [FAKE, '--era', 'modern'], cwd: '${workspaceFolder}/mcp-forward-cwd', env: { ELECTRON_RUN_AS_NODE: '1', AS_FORWARD_GONE: null } };
     fs.writeFileSync(file, JSON.stringify({ servers: { where } }));
+    await vscode.commands.executeCommand('agentSwitchboard.mcp.start');
     try {
       await until('the workspace server listed', () => server(a, 'vscode-mcp.json:where'));
       await vscode.commands.executeCommand('agentSwitchboard.mcp.approve', { type: 'server', serverId: 'vscode-mcp.json:where' }, true);
