@@ -47,6 +47,8 @@ await esbuild.build({ ...node, entryPoints: vendor.map((v) => `src/vendor/${v}.t
 await esbuild.build({ ...node, external: [], entryPoints: ['src/demo/demoAgent.ts'], outfile: 'dist/demo-agent.js' });
 // The stdio bridge to the editor's MCP server, started by agents that take only stdio MCP servers.
 await esbuild.build({ ...node, external: [], entryPoints: ['src/mcp/bridge.ts'], outfile: 'dist/mcp-bridge.js' });
+// The launcher of forwarded stdio MCP servers: applies the approved folder and variable removals.
+await esbuild.build({ ...node, external: [], entryPoints: ['src/mcp/launch.ts'], outfile: 'dist/mcp-launch.js' });
 
 const webviews = fs.readdirSync('webview', { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name);
 for (const name of webviews) {

@@ -40,6 +40,7 @@ import { ConflictCenter } from './views/conflicts';
 import { ReviewCenter } from './views/review';
 import { McpCenter } from './views/mcp';
 import { forwardServers, type ForwardResult } from './mcp/forward';
+import { RUN_AS_NODE } from './mcp/launchSpec';
 import { EditorMcpServer } from './mcp/editorServer';
 import { VscodeLanguagePort } from './views/editorLanguage';
 import type { McpCapabilities } from '@agentclientprotocol/sdk';
@@ -392,7 +393,10 @@ export class App implements vscode.Disposable {
    */
   private async forwardMcp(caps: McpCapabilities | undefined, key: string): Promise<ForwardResult> {
     const candidates = await this.mcp.forwardable();
-    const result = forwardServers(candidates, caps);
+    // Stdio servers with an approved folder or removed variables start through our launcher,
+    // with the runtime VS Code runs on (as plain Node), so the agent runs them as approved.
+    const launcher = { command: process.execPath, args: [vscode.Uri.joinPath(this.context.extensionUri, 'dist', 'mcp-launch.js').fsPath], env: { [RUN_AS_NODE]: '1' } };
+    const result = forwardServers(candidates, caps, launcher);
     // Which servers this session's agent holds, to tell it if their tools change later.
     const given = new Set(result.report.filter((r) => r.sent).map((r) => r.name));
     this.mcpGiven.set(key, new Set(candidates.filter((c) => given.has(c.definition.name)).map((c) => c.definition.id)));

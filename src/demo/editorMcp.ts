@@ -1,7 +1,8 @@
 /**
  * The `editor-mcp` scenario: an agent that uses the MCP servers the client gave it in `session/new`
- * — here the editor's own server — with `@modelcontextprotocol/client`, the way real agents call
- * MCP tools. The prompt is the script: JSON `{"server": "editor", "calls": [{"tool": "...",
+ * — the editor's own server over HTTP, or any stdio server, which it starts as ACP agents commonly
+ * do: in its own folder, with its own environment plus the server's entries — with
+ * `@modelcontextprotocol/client`, the way real agents call MCP tools. The prompt is the script: JSON `{"server": "editor", "calls": [{"tool": "...",
  * "args": {...}}]}`; the answer is one JSON line per call: `{"tool", "result"}` or `{"tool", "error"}`.
  */
 import type { StopReason } from '@agentclientprotocol/sdk';
@@ -18,17 +19,23 @@ export async function editorMcpTurn(turn: DemoTurn): Promise<StopReason> {
   }
   const name = script.server ?? 'editor';
   const server = turn.memory.mcpServers.find((s) => s.name === name);
-  if (!server || !('url' in server)) {
-    await turn.say([`No HTTP MCP server "${name}" was given to me; I got: ${turn.memory.mcpServers.map((s) => s.name).join(', ') || 'none'}.`], 0);
+  if (!server || ('type' in server && server.type === 'sse')) {
+    await turn.say([`No MCP server "${name}" was given to me; I got: ${turn.memory.mcpServers.map((s) => s.name).join(', ') || 'none'}.`], 0);
     return 'end_turn';
   }
   // Loaded on use: the other scenarios (and the demo's start-up) do not pay for the MCP client.
   const { Client, StreamableHTTPClientTransport } = await import('@modelcontextprotocol/client');
-  const headers = Object.fromEntries(server.headers.map((h) => [h.name, h.value]));
   const client = new Client({ name: 'agent-switchboard-demo-agent', version: '0' }, { versionNegotiation: { mode: 'auto' } });
   const lines: string[] = [];
   try {
-    await client.connect(new StreamableHTTPClientTransport(new URL(server.url), { requestInit: { headers } }));
+    if ('url' in server) {
+      const headers = Object.fromEntries(server.headers.map((h) => [h.name, h.value]));
+      await client.connect(new StreamableHTTPClientTransport(new URL(server.url), { requestInit: { headers } }));
+    } else {
+      const { StdioClientTransport } = await import('@modelcontextprotocol/client/stdio');
+      const env = { ...(process.env as Record<string, string>), ...Object.fromEntries(server.env.map((e) => [e.name, e.value])) };
+      await client.connect(new StdioClientTransport({ command: server.command, args: server.args, env, stderr: 'ignore' }));
+    }
     for (const call of script.calls) {
       const toolCallId = turn.toolCallId(`mcp-${lines.length}`);
       await turn.update({ sessionUpdate: 'tool_call', toolCallId, title: `${name}: ${call.tool}`, kind: 'search', status: 'in_progress', rawInput: call.args ?? {} });

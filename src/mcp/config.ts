@@ -135,11 +135,50 @@ function parseJsoncText(text: string, where: string): { value: unknown } | { pro
   return { value };
 }
 
+/**
+ * The variables VS Code's MCP configuration lets a value pull in, as {@link resolveTransport}
+ * replaces them: `${input:id}`, `${env:NAME}`, `${workspaceFolder}`. One pattern serves both the
+ * replacement and the listing shown for approval, so nothing resolves that the person was not shown.
+ */
+const VARIABLE = /\$\{(input|env):([^}]+)\}|\$\{workspaceFolder\}/g;
+
+/** One variable a field of a definition pulls in. */
+export interface VariableUse {
+  kind: 'input' | 'env' | 'workspaceFolder';
+  /** The input id or environment variable name; `workspaceFolder` for that one. */
+  name: string;
+  /** The field it goes into: `command`, `args[0]`, `env.NAME`, `cwd`, `url`, `headers.NAME`, `oauth.clientSecret`. */
+  field: string;
+}
+
+/**
+ * Every field of a transport that takes variables, with its value as written (unresolved), in
+ * the order they are shown. Environment entries set to `null` (removals) take none.
+ */
+export function variableFields(t: McpTransportSpec): [field: string, value: string][] {
+  if (t.type === 'stdio') {
+    return [
+      ['command', t.command],
+      ...t.args.map((a, i): [string, string] => [`args[${i}]`, a]),
+      ...Object.entries(t.env).flatMap(([k, v]): [string, string][] => (typeof v === 'string' ? [[`env.${k}`, v]] : [])),
+      ...(t.cwd !== undefined ? [['cwd', t.cwd] as [string, string]] : []),
+    ];
+  }
+  return [['url', t.url], ...Object.entries(t.headers).map(([k, v]): [string, string] => [`headers.${k}`, v]), ...(t.oauth?.clientSecret !== undefined ? [['oauth.clientSecret', t.oauth.clientSecret] as [string, string]] : [])];
+}
+
+/** Every variable a transport pulls in, field by field, in order of appearance. */
+export function variableUses(t: McpTransportSpec): VariableUse[] {
+  const out: VariableUse[] = [];
+  for (const [field, value] of variableFields(t)) {
+    for (const m of value.matchAll(VARIABLE)) out.push(m[1] ? { kind: m[1] as 'input' | 'env', name: m[2], field } : { kind: 'workspaceFolder', name: 'workspaceFolder', field });
+  }
+  return out;
+}
+
 /** The `${input:id}` references in a definition, in order of first use. */
 export function inputReferences(def: McpServerDefinition): string[] {
-  const ids = new Set<string>();
-  for (const v of stringsOf(def.transport)) for (const m of v.matchAll(/\$\{input:([^}]+)\}/g)) ids.add(m[1]);
-  return [...ids];
+  return [...new Set(variableUses(def.transport).filter((u) => u.kind === 'input').map((u) => u.name))];
 }
 
 /**
@@ -148,7 +187,7 @@ export function inputReferences(def: McpServerDefinition): string[] {
  */
 export function resolveTransport(t: McpTransportSpec, vars: { inputs: Record<string, string>; env: Record<string, string | undefined>; workspaceFolder?: string }): McpTransportSpec {
   const sub = (s: string) =>
-    s.replace(/\$\{(input|env):([^}]+)\}|\$\{workspaceFolder\}/g, (whole, kind: string | undefined, name: string | undefined) => {
+    s.replace(VARIABLE, (whole, kind: string | undefined, name: string | undefined) => {
       if (!kind) return vars.workspaceFolder ?? whole;
       if (kind === 'env') return vars.env[name!] ?? '';
       const v = vars.inputs[name!];
@@ -168,29 +207,60 @@ export function resolveTransport(t: McpTransportSpec, vars: { inputs: Record<str
   return { type: 'http', url: sub(t.url), headers: Object.fromEntries(Object.entries(t.headers).map(([k, v]) => [k, sub(v)])), ...(oauth ? { oauth } : {}) };
 }
 
-function stringsOf(t: McpTransportSpec): string[] {
-  return t.type === 'stdio'
-    ? [t.command, ...t.args, ...Object.values(t.env).filter((v): v is string => typeof v === 'string'), ...(t.cwd ? [t.cwd] : [])]
-    : [t.url, ...Object.values(t.headers), ...(t.oauth?.clientSecret ? [t.oauth.clientSecret] : [])];
-}
-
 /** Variables that make a program load code of someone else's choosing. */
 const CODE_LOADING_ENV = /^(NODE_OPTIONS|NODE_PATH|LD_PRELOAD|LD_LIBRARY_PATH|DYLD_.*|PYTHONPATH|PYTHONSTARTUP|PERL5OPT|RUBYOPT|BASH_ENV|ENV|npm_config_.*|GIT_.*)$/i;
 
 /**
- * What approving a definition lets run: the command line, the folder and every environment
- * variable (a variable such as NODE_OPTIONS can load any code, so it is named as such); or the URL
- * and header names (their values may be secrets).
+ * What approving a definition lets run, with every value as written (variables unresolved): the
+ * command line, the folder and every environment variable (a variable such as NODE_OPTIONS can
+ * load any code, so it is named as such); or the URL, every header with its value, and the OAuth
+ * client secret. Plain text. {@link describeVariables} says what the variables pull in.
  */
 export function describeDefinition(d: McpServerDefinition): string {
   const t = d.transport;
-  if (t.type === 'http') return `connects to ${t.url}${Object.keys(t.headers).length ? ` with headers ${Object.keys(t.headers).join(', ')}` : ''}`;
+  if (t.type === 'http') {
+    const headers = Object.entries(t.headers).map(([k, v]) => `${k}: ${v}`);
+    return [
+      `connects to ${t.url}`,
+      headers.length ? `with headers ${headers.join(', ')}` : '',
+      t.oauth?.clientSecret !== undefined ? `with OAuth client secret ${t.oauth.clientSecret}` : '',
+    ].filter(Boolean).join('; ');
+  }
   const env = Object.entries(t.env).map(([k, v]) => (v === null ? `without ${k}` : `${k}=${v}`));
   const risky = Object.keys(t.env).filter((k) => CODE_LOADING_ENV.test(k));
   return [
     `runs: ${[t.command, ...t.args].join(' ')}`,
-    t.cwd ? `in ${t.cwd}` : '',
+    t.cwd ? `in ${t.cwd}` : 'in the workspace folder',
     env.length ? `with environment ${env.join(' ')}` : '',
     risky.length ? `WARNING: ${risky.join(', ')} can make it load other code` : '',
   ].filter(Boolean).join('; ');
+}
+
+/**
+ * Every variable a definition pulls in and where each goes, as one plain sentence: the editor's
+ * environment variables (their values can be secrets the server, or the host at its URL, then
+ * receives), the inputs the person is asked for (with their description and whether secret), and
+ * `${workspaceFolder}`. Says so when there are none.
+ * @param inputs the `inputs` declared beside the definition, for their descriptions.
+ */
+export function describeVariables(d: McpServerDefinition, inputs: readonly McpInputSpec[] = []): string {
+  const uses = variableUses(d.transport);
+  if (!uses.length) return 'It uses no variables.';
+  const group = (kind: VariableUse['kind']) => {
+    const by = new Map<string, string[]>();
+    for (const u of uses.filter((x) => x.kind === kind)) by.set(u.name, [...new Set([...(by.get(u.name) ?? []), u.field])]);
+    return [...by];
+  };
+  const env = group('env').map(([name, fields]) => `${name} (into ${fields.join(', ')})`);
+  const ins = group('input').map(([id, fields]) => {
+    const spec = inputs.find((i) => i.id === id);
+    const about = [spec?.description ? `"${spec.description}"` : '', spec && !spec.password ? 'not secret' : 'secret'].filter(Boolean).join(', ');
+    return `${id} (${about}; into ${fields.join(', ')})`;
+  });
+  const folder = group('workspaceFolder').map(([, fields]) => `the workspace folder's path (into ${fields.join(', ')})`);
+  return [
+    env.length ? `It reads the editor's environment variables ${env.join(', ')}.` : '',
+    ins.length ? `It asks you for the inputs ${ins.join(', ')}, kept for this workspace and this definition only.` : '',
+    folder.length ? `It uses ${folder.join(', ')}.` : '',
+  ].filter(Boolean).join(' ');
 }

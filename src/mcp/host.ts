@@ -77,6 +77,15 @@ export class McpHost {
     return [...this.servers.values()].map((s) => ({ definition: s.definition, connection: s.connection, held: s.held }));
   }
 
+  /**
+   * The connection of server `id` when it runs exactly `transport` (the resolved one), else
+   * undefined: what the editor checked about a server (its catalog) holds only for that transport.
+   */
+  connectionAs(id: string, transport: McpTransportSpec): McpServerConnection | undefined {
+    const s = this.servers.get(id);
+    return s?.connection && s.key === JSON.stringify(transport) ? s.connection : undefined;
+  }
+
   /** The connection of a server. @throws Error naming why there is none. */
   connection(id: string): McpServerConnection {
     const s = this.servers.get(id);

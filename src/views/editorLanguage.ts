@@ -2,18 +2,29 @@
  * The editor's language features for the editor MCP server ({@link EditorLanguagePort}), through
  * VS Code's built-in provider commands (`vscode.executeDefinitionProvider` and friends), so the
  * answers are exactly what the person's language extensions give. Positions are 1-based for agents
- * and converted here; paths are confined to the workspace folders.
+ * and converted here. Paths the agent names are confined to the workspace folders, and so is every
+ * document an answer names (the selection, open documents, diagnostics, definitions, references,
+ * workspace symbols): files outside the folders, also through symlinks, untitled documents and
+ * other URI schemes are left out ({@link WorkspaceConfinement}).
  */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { checkContained } from '../fs/containment';
+import { WorkspaceConfinement, type DocumentRef } from '../mcp/editorConfine';
 import type { EditorLanguagePort, EditorLocation } from '../mcp/editorServer';
 
 const MAX_ITEMS = 500;
 
+const ref = (uri: vscode.Uri): DocumentRef => ({ scheme: uri.scheme, path: uri.fsPath });
+
 /** {@link EditorLanguagePort} on VS Code's language features. */
 export class VscodeLanguagePort implements EditorLanguagePort {
   constructor(private readonly roots: () => readonly string[]) {}
+
+  /** A confinement for one answer, on the workspace folders of now. */
+  private confine(): WorkspaceConfinement {
+    return new WorkspaceConfinement(this.roots());
+  }
 
   /** @throws Error when the path is outside the workspace folders. */
   private async uri(p: string): Promise<vscode.Uri> {
@@ -30,10 +41,12 @@ export class VscodeLanguagePort implements EditorLanguagePort {
   }
 
   async diagnostics(p?: string) {
-    const entries: [vscode.Uri, readonly vscode.Diagnostic[]][] = p ? [[await this.uri(p), vscode.languages.getDiagnostics(await this.uri(p))]] : vscode.languages.getDiagnostics();
+    const one = p === undefined ? undefined : await this.uri(p);
+    const all: [vscode.Uri, readonly vscode.Diagnostic[]][] = one ? [[one, vscode.languages.getDiagnostics(one)]] : vscode.languages.getDiagnostics();
+    // Without a path the editor reports every document it knows, also those outside the folders.
+    const entries = await this.confine().filter(all, ([uri]) => ref(uri));
     const out = [];
     for (const [uri, list] of entries) {
-      if (uri.scheme !== 'file') continue;
       for (const d of list) {
         out.push({
           path: uri.fsPath,
@@ -52,12 +65,16 @@ export class VscodeLanguagePort implements EditorLanguagePort {
 
   async definition(p: string, line: number, column: number) {
     const [uri, pos] = await this.at(p, line, column);
-    return locations(await vscode.commands.executeCommand<(vscode.Location | vscode.LocationLink)[]>('vscode.executeDefinitionProvider', uri, pos));
+    return this.locations(await vscode.commands.executeCommand<(vscode.Location | vscode.LocationLink)[]>('vscode.executeDefinitionProvider', uri, pos));
+  }
+
+  private locations(list: (vscode.Location | vscode.LocationLink)[] | undefined): Promise<EditorLocation[]> {
+    return confinedLocations(this.confine(), list);
   }
 
   async references(p: string, line: number, column: number) {
     const [uri, pos] = await this.at(p, line, column);
-    return locations(await vscode.commands.executeCommand<vscode.Location[]>('vscode.executeReferenceProvider', uri, pos));
+    return this.locations(await vscode.commands.executeCommand<vscode.Location[]>('vscode.executeReferenceProvider', uri, pos));
   }
 
   async documentSymbols(p: string) {
@@ -76,10 +93,15 @@ export class VscodeLanguagePort implements EditorLanguagePort {
   }
 
   async workspaceSymbols(query: string) {
-    const symbols = (await vscode.commands.executeCommand<vscode.SymbolInformation[]>('vscode.executeWorkspaceSymbolProvider', query)) ?? [];
+    const found = (await vscode.commands.executeCommand<vscode.SymbolInformation[]>('vscode.executeWorkspaceSymbolProvider', query)) ?? [];
+    const symbols = await this.confine().filter(found, (s) => ref(s.location.uri));
     return symbols.slice(0, MAX_ITEMS).map((s) => ({ name: s.name, kind: vscode.SymbolKind[s.kind], location: location(s.location.uri, s.location.range), container: s.containerName || undefined }));
   }
 
+  /**
+   * Hover text of a position in a contained file. It is the language server's text: it may quote
+   * types or documentation that live in files outside the folders (a library's declarations).
+   */
   async hover(p: string, line: number, column: number) {
     const [uri, pos] = await this.at(p, line, column);
     const hovers = (await vscode.commands.executeCommand<vscode.Hover[]>('vscode.executeHoverProvider', uri, pos)) ?? [];
@@ -87,12 +109,14 @@ export class VscodeLanguagePort implements EditorLanguagePort {
   }
 
   async openDocuments() {
-    return vscode.workspace.textDocuments.filter((d) => d.uri.scheme === 'file' && !d.isClosed).map((d) => ({ path: d.uri.fsPath, version: d.version, dirty: d.isDirty, languageId: d.languageId }));
+    const open = await this.confine().filter(vscode.workspace.textDocuments.filter((d) => !d.isClosed), (d) => ref(d.uri));
+    return open.map((d) => ({ path: d.uri.fsPath, version: d.version, dirty: d.isDirty, languageId: d.languageId }));
   }
 
+  /** The selection of the active editor, or null when there is none or its document is not a contained file. */
   async selection() {
     const e = vscode.window.activeTextEditor;
-    if (!e || e.document.uri.scheme !== 'file') return null;
+    if (!e || !(await this.confine().allows(ref(e.document.uri)))) return null;
     const s = e.selection;
     return { path: e.document.uri.fsPath, version: e.document.version, start: { line: s.start.line + 1, column: s.start.character + 1 }, end: { line: s.end.line + 1, column: s.end.character + 1 }, text: e.document.getText(s).slice(0, 100_000) };
   }
@@ -102,6 +126,8 @@ function location(uri: vscode.Uri, r: vscode.Range): EditorLocation {
   return { path: uri.fsPath, line: r.start.line + 1, column: r.start.character + 1, endLine: r.end.line + 1, endColumn: r.end.character + 1 };
 }
 
-function locations(list: (vscode.Location | vscode.LocationLink)[] | undefined): EditorLocation[] {
-  return (list ?? []).slice(0, MAX_ITEMS).map((l) => ('targetUri' in l ? location(l.targetUri, l.targetSelectionRange ?? l.targetRange) : location(l.uri, l.range)));
+/** A provider's locations as agents get them, with those outside the folders left out. */
+async function confinedLocations(confine: WorkspaceConfinement, list: (vscode.Location | vscode.LocationLink)[] | undefined): Promise<EditorLocation[]> {
+  const kept = await confine.filter(list ?? [], (l) => ref('targetUri' in l ? l.targetUri : l.uri));
+  return kept.slice(0, MAX_ITEMS).map((l) => ('targetUri' in l ? location(l.targetUri, l.targetSelectionRange ?? l.targetRange) : location(l.uri, l.range)));
 }

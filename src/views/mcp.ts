@@ -4,10 +4,9 @@
  * any change) and in untrusted workspaces, resolves `${input:…}` from SecretStorage, runs the
  * servers through {@link McpHost}, and offers the MCP Servers explorer with its actions.
  */
-import { createHash } from 'node:crypto';
-import canonicalize from 'canonicalize';
 import * as vscode from 'vscode';
-import { describeDefinition, inputReferences, parseDotMcpJson, parseServerMap, parseVscodeMcpJson, resolveTransport, type McpInputSpec, type McpServerDefinition } from '../mcp/config';
+import { approvalText, definitionHash, inputSecretKey, type InputScope } from '../mcp/approval';
+import { inputReferences, parseDotMcpJson, parseServerMap, parseVscodeMcpJson, resolveTransport, type McpInputSpec, type McpServerDefinition } from '../mcp/config';
 import type { ForwardCandidate } from '../mcp/forward';
 import { describeDiff, diffCatalog, pinCatalog, type CatalogDiff, type CatalogPins } from '../mcp/pinning';
 import { McpHost, type ResolvedServer } from '../mcp/host';
@@ -23,6 +22,8 @@ const PINS_KEY = 'agentSwitchboard.mcp.pins';
 /** The accepted description of each tool, to show what a changed catalog changed. */
 const ACCEPTED_KEY = 'agentSwitchboard.mcp.acceptedTools';
 const SECTION = 'agentSwitchboard';
+/** The longest a `session/new` waits for the servers it forwards to start here and list their tools. */
+const FORWARD_WAIT_MS = 15_000;
 
 /** The MCP Servers view and its commands. */
 export class McpCenter implements vscode.Disposable {
@@ -113,26 +114,61 @@ export class McpCenter implements vscode.Disposable {
 
   /**
    * The servers to hand an agent at `session/new`, in definition order: each resolved (inputs and
-   * secrets filled in now) or held back with the reason.
+   * secrets filled in now) or held back with the reason. A server is handed on only as approved now
+   * (its definition's hash matches the approval, the workspace is trusted) and only once the
+   * editor's own connection to exactly that resolved transport has listed its tools and they match
+   * what the person accepted; the servers are started here for that, waiting at most
+   * {@link FORWARD_WAIT_MS} for them.
    */
   async forwardable(): Promise<ForwardCandidate[]> {
+    this.started = true;
+    await this.signIn.ready();
+    const seq = ++this.reloadSeq;
     const { wanted, held, order } = await this.plan();
-    const byId = new Map<string, ForwardCandidate>([
-      ...wanted.map((w) => [w.definition.id, { definition: w.definition, transport: w.transport }] as const),
-      ...held.map((h) => [h.definition.id, { definition: h.definition, held: h.reason }] as const),
-    ]);
+    // The host runs exactly what is forwarded, so its catalog check is about the same server.
+    if (seq === this.reloadSeq) this.host.reconcile(wanted, held);
+    await this.settled(wanted, Math.min(FORWARD_WAIT_MS, this.startupSeconds() * 1000));
+    this.checkCatalogs();
+    return order.flatMap((id): ForwardCandidate[] => {
+      const h = held.find((x) => x.definition.id === id);
+      if (h) return [{ definition: h.definition, held: h.reason }];
+      const w = wanted.find((x) => x.definition.id === id);
+      return w ? [this.forwardCheck(w)] : [];
+    });
+  }
+
+  /** Whether the editor's own connection vouches for `w`: running it as resolved, listed, tools as accepted. */
+  private forwardCheck(w: ResolvedServer): ForwardCandidate {
+    const c = this.host.connectionAs(w.definition.id, w.transport);
+    const hold = (reason: string): ForwardCandidate => ({ definition: w.definition, held: reason });
     // A server that fails here would fail in the agent too: it is held with the reason.
-    for (const s of this.host.list()) {
-      const c = byId.get(s.definition.id);
-      const state = s.connection?.state;
-      if (c?.transport && state?.state === 'error') byId.set(s.definition.id, { definition: c.definition, held: `it failed to start here: ${state.message.replace(/^MCP server "[^"]*" /, '')}` });
-    }
+    if (c?.state.state === 'error') return hold(`it failed to start here: ${c.state.message.replace(/^MCP server "[^"]*" /, '')}`);
+    if (c?.state.state === 'starting' && c.state.signIn) return hold('it waits for you to sign in here (MCP Servers view)');
+    if (!c || c.state.state !== 'running' || !c.listed) return hold(`its tools are not checked yet: it is ${c?.state.state === 'starting' ? 'still starting' : 'not running'} here (it is given to sessions started once it runs)`);
     // A server whose tools changed since the person accepted them is not handed to agents.
-    for (const [id, diff] of this.catalogChanges) {
-      const c = byId.get(id);
-      if (c?.transport) byId.set(id, { definition: c.definition, held: describeDiff(diff) });
-    }
-    return order.flatMap((id) => byId.get(id) ?? []);
+    const diff = this.catalogChanges.get(w.definition.id);
+    if (diff) return hold(describeDiff(diff));
+    return { definition: w.definition, transport: w.transport };
+  }
+
+  /** Waits until each wanted server runs exactly as resolved and has listed its tools, or failed, or `ms` passed. */
+  private async settled(wanted: ResolvedServer[], ms: number): Promise<void> {
+    const done = () =>
+      wanted.every((w) => {
+        const c = this.host.connectionAs(w.definition.id, w.transport);
+        const st = c?.state;
+        return !st || st.state === 'error' || st.state === 'stopped' || (st.state === 'starting' && !!st.signIn) || (st.state === 'running' && c!.listed);
+      });
+    if (done()) return;
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(finish, ms);
+      const sub = this.host.onDidChange(() => done() && finish());
+      function finish() {
+        clearTimeout(timer);
+        sub.dispose();
+        resolve();
+      }
+    });
   }
 
   /** Pins each server's first listed catalog; marks a later one that differs as changed. */
@@ -230,7 +266,7 @@ export class McpCenter implements vscode.Disposable {
       const values: Record<string, string> = {};
       const missing: string[] = [];
       for (const id of inputReferences(d)) {
-        const v = await this.context.secrets.get(`mcp.input.${id}`);
+        const v = await this.context.secrets.get(inputSecretKey(this.inputScope(d), d, id));
         if (v === undefined) missing.push(id);
         else values[id] = v;
       }
@@ -326,9 +362,9 @@ export class McpCenter implements vscode.Disposable {
     const s = this.host.list().find((x) => x.definition.id === n.serverId);
     if (!s) return;
     const d = s.definition;
-    const what = describeDefinition(d);
-    // A notification, not a modal: it names exactly what will run, and waits for the person.
-    const ok = confirmed ? 'Approve and Start' : await vscode.window.showWarningMessage(`Start the MCP server "${d.name}" from ${d.file ?? 'the workspace'}? It ${what}. Any later change to it needs your approval again.`, 'Approve and Start');
+    // A notification, not a modal: it names exactly what will run (every value as written and every
+    // variable it pulls in), and waits for the person.
+    const ok = confirmed ? 'Approve and Start' : await vscode.window.showWarningMessage(approvalText(d, this.inputs), 'Approve and Start');
     if (ok !== 'Approve and Start') return;
     const approved = this.context.workspaceState.get<Record<string, string>>(APPROVED_KEY, {});
     await this.context.workspaceState.update(APPROVED_KEY, { ...approved, [d.id]: definitionHash(d) });
@@ -343,9 +379,20 @@ export class McpCenter implements vscode.Disposable {
       const spec = this.inputs.find((i) => i.id === id);
       const value = await vscode.window.showInputBox({ title: `${s.definition.name}: ${id}`, prompt: spec?.description || `Value for \${input:${id}}`, password: spec?.password ?? true, value: spec?.default, ignoreFocusOut: true });
       if (value === undefined) return;
-      await this.context.secrets.store(`mcp.input.${id}`, value);
+      await this.context.secrets.store(inputSecretKey(this.inputScope(s.definition), s.definition, id), value);
     }
     await this.reload();
+  }
+
+  /**
+   * Whose inputs a definition's are: the person's own (user settings), or this workspace's (its
+   * `.code-workspace` file, else its folders), so another workspace naming the same input id does
+   * not receive the value.
+   */
+  private inputScope(d: McpServerDefinition): InputScope {
+    if (d.source === 'settings' && !d.file) return { kind: 'user' };
+    const identity = vscode.workspace.workspaceFile?.toString() ?? (vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.toString()).join('\n');
+    return { kind: 'workspace', identity };
   }
 
   dispose(): void {
@@ -354,9 +401,4 @@ export class McpCenter implements vscode.Disposable {
     this.disposables.forEach((d) => d.dispose());
     this.host.dispose();
   }
-}
-
-/** SHA-256 of a definition as written (before inputs are resolved): what the person approved. */
-function definitionHash(d: McpServerDefinition): string {
-  return createHash('sha256').update(canonicalize({ name: d.name, transport: d.transport }) ?? '').digest('hex');
 }

@@ -7,7 +7,7 @@ import type * as acp from '@agentclientprotocol/sdk';
 import { AgentConnection } from '../../src/acp/connection';
 import { SessionController } from '../../src/acp/sessionController';
 import { SessionTerminals } from '../../src/acp/sessionTerminals';
-import { forwardServers, type ForwardCandidate } from '../../src/mcp/forward';
+import { forwardServers, type ForwardCandidate, type Launcher } from '../../src/mcp/forward';
 import { parseServerMap } from '../../src/mcp/config';
 import { MemoryFiles } from '../fakes/memoryFiles';
 import { scriptedAgent } from '../fakes/inProcessAgent';
@@ -27,14 +27,23 @@ const candidates: ForwardCandidate[] = [
   { definition: defs[1], transport: defs[1].transport },
   { definition: defs[2], held: 'defined by the workspace: approve to start' },
 ];
+// ACP cannot remove a variable: `DROPPED: null` makes the server go through our launcher.
+const launcher: Launcher = { command: '/vscode/node', args: ['/ext/dist/mcp-launch.js'], env: { ELECTRON_RUN_AS_NODE: '1' } };
+const launchedFs = {
+  name: 'fs',
+  command: '/vscode/node',
+  args: ['/ext/dist/mcp-launch.js', JSON.stringify({ command: 'npx', args: ['-y', '@modelcontextprotocol/server-filesystem', '/w'], unset: ['DROPPED', 'ELECTRON_RUN_AS_NODE'] })],
+  env: [{ name: 'ELECTRON_RUN_AS_NODE', value: '1' }, { name: 'TOKEN', value: 'abc' }],
+};
 
 describe('forwarding MCP servers to agents', () => {
   it('sends stdio always and HTTP only to agents that take it; reports what was not sent and why', () => {
-    const without = forwardServers(candidates, undefined);
-    assert.deepEqual(without.servers, [{ name: 'fs', command: 'npx', args: ['-y', '@modelcontextprotocol/server-filesystem', '/w'], env: [{ name: 'TOKEN', value: 'abc' }] }]);
+    // The old expectation sent npx with DROPPED silently kept in the agent's environment (issue 16, finding 13).
+    const without = forwardServers(candidates, undefined, launcher);
+    assert.deepEqual(without.servers, [launchedFs]);
     assert.deepEqual(without.report.map((r) => [r.name, r.sent]), [['fs', true], ['remote', false], ['held', false]]);
     assert.match(without.report[1].reason ?? '', /mcpCapabilities\.http/);
-    const withHttp = forwardServers(candidates, { http: true });
+    const withHttp = forwardServers(candidates, { http: true }, launcher);
     assert.deepEqual(withHttp.servers[1], { type: 'http', name: 'remote', url: 'https://mcp.example.com/mcp', headers: [{ name: 'Authorization', value: 'Bearer t0k' }] });
   });
 
@@ -45,7 +54,7 @@ describe('forwarding MCP servers to agents', () => {
       const conn = await AgentConnection.connect(agent, { agentName: 'Scripted', clientInfo: { name: 't', version: '0' } });
       const c = new SessionController({ key: 'k', agentId: 'scripted', agentName: 'Scripted', cwd: '/w' }, new MemoryFiles(), new SessionTerminals('/w', () => process.env), testPolicy({ roots: ['/w'], readCurrent: async () => null }));
       try {
-        const forward = forwardServers(candidates, conn.mcpCapabilities);
+        const forward = forwardServers(candidates, conn.mcpCapabilities, launcher);
         await c.attach(conn, forward);
         assert.deepEqual(received?.mcpServers, forward.servers);
         assert.equal(received?.mcpServers.length, caps?.http ? 2 : 1);

@@ -55,6 +55,9 @@ function build() {
   server.registerTool('env', { description: 'Returns an environment variable.', inputSchema: z.object({ name: z.string() }) }, async ({ name }) => ({
     content: [{ type: 'text', text: String(process.env[name] ?? '(unset)') }],
   }));
+  server.registerTool('cwd', { description: 'Returns the folder the server runs in.', inputSchema: z.object({}) }, async () => ({
+    content: [{ type: 'text', text: process.cwd() }],
+  }));
   server.registerTool('ask', { description: 'Asks the person for a name, a colour and a count.', inputSchema: z.object({}) }, async (_args, ctx) => {
     const question = {
       mode: 'form',

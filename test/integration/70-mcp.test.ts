@@ -8,7 +8,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import * as vscode from 'vscode';
 import type { SwitchboardApi } from '../../src/api';
-import { api, until, workspaceDir } from './util';
+import { api, scenarioAgent, setAgents, until, workspaceDir } from './util';
 import { click, screenshot } from './screenshot';
 
 const ROOT = path.resolve(__dirname, '..', '..', '..');
@@ -157,5 +157,37 @@ describe('MCP host in the editor', () => {
     assert.match(held.held ?? '', /changed since you approved it/);
     fs.rmSync(file);
     await until('the removed server gone', () => !server(a, 'vscode-mcp.json:workspace-fake'));
+  });
+
+  it("an agent runs a forwarded workspace server as approved: in its folder, without the variables it removes", async function () {
+    this.timeout(120_000);
+    const a = await api();
+    const dir = path.join(workspaceDir(), 'mcp-forward-cwd');
+    fs.mkdirSync(dir, { recursive: true });
+    const file = path.join(workspaceDir(), '.vscode', 'mcp.json');
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    const where = { command: process.execPath, args: [FAKE, '--era', 'modern'], cwd: '${workspaceFolder}/mcp-forward-cwd', env: { ELECTRON_RUN_AS_NODE: '1', AS_FORWARD_GONE: null } };
+    fs.writeFileSync(file, JSON.stringify({ servers: { where } }));
+    await vscode.commands.executeCommand('agentSwitchboard.mcp.start');
+    try {
+      await until('the workspace server listed', () => server(a, 'vscode-mcp.json:where'));
+      await vscode.commands.executeCommand('agentSwitchboard.mcp.approve', { type: 'server', serverId: 'vscode-mcp.json:where' }, true);
+      await until('the approved server running here', () => server(a, 'vscode-mcp.json:where')?.state?.state === 'running');
+      // The agent's own environment has the variable the definition removes.
+      await setAgents([scenarioAgent('mcp-forward-agent', 'editor-mcp', { AS_FORWARD_GONE: 'leaked' })]);
+      const key = await a.startSession({ agentId: 'mcp-forward-agent' });
+      const script = { server: 'where', calls: [{ tool: 'cwd' }, { tool: 'env', args: { name: 'AS_FORWARD_GONE' } }] };
+      assert.strictEqual((await a.prompt(key, JSON.stringify(script))).stopReason, 'end_turn');
+      const s = a.session(key)!;
+      const notice = s.entries.find((e) => e.kind === 'notice' && /MCP servers/.test(e.text));
+      assert.ok(notice?.kind === 'notice' && /given to the agent: .*where/.test(notice.text), JSON.stringify(notice));
+      const answer = s.entries.filter((e) => e.kind === 'agent').map((e) => (e.kind === 'agent' ? e.text : '')).join('\n');
+      const results = answer.split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as { tool: string; result?: { text: string }[] });
+      assert.deepStrictEqual(results.map((r) => [r.tool, r.result?.[0]?.text]), [['cwd', fs.realpathSync(dir)], ['env', '(unset)']], answer);
+      await a.closeSession(key);
+    } finally {
+      fs.rmSync(file, { force: true });
+    }
+    await until('the removed server gone', () => !server(a, 'vscode-mcp.json:where'));
   });
 });

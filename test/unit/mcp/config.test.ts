@@ -41,12 +41,13 @@ describe('MCP server definitions', () => {
 });
 
 describe('what approving a server lets run', () => {
-  it('names the command, folder and every variable, and warns about code-loading ones; HTTP shows header names only', () => {
+  it('names the command, folder and every variable, and warns about code-loading ones; HTTP shows every header with its value as written', () => {
     const [d] = parseServerMap({ s: { command: 'node', args: ['srv.mjs'], cwd: '/w', env: { NODE_OPTIONS: '--require /tmp/evil.js', X: '1', GONE: null } } }, 'vscode-mcp.json', 't').servers;
     const text = describeDefinition(d);
     assert.match(text, /runs: node srv\.mjs; in \/w; with environment NODE_OPTIONS=--require \/tmp\/evil\.js X=1 without GONE; WARNING: NODE_OPTIONS can make it load other code/);
     const [h] = parseServerMap({ h: { type: 'http', url: 'https://x.example/mcp', headers: { Authorization: 'Bearer secret' } } }, 'settings', 't').servers;
-    assert.equal(describeDefinition(h), 'connects to https://x.example/mcp with headers Authorization');
+    // Header names alone hid where secrets go (issue 16, finding 9): the values are shown as written.
+    assert.equal(describeDefinition(h), 'connects to https://x.example/mcp; with headers Authorization: Bearer secret');
   });
 
   it('the stderr line that says what went wrong is the error, not the banner or the runtime version', () => {
