@@ -84,6 +84,21 @@ describe('how far an answer reaches (SessionController + EffectPolicy)', () => {
     assert.deepEqual(policy.grants.list(Date.now()), []);
   });
 
+  it('a waiting card stays frozen after the agent changes its status: the content cannot be swapped in the next update (found by the property test)', async () => {
+    const policy = testPolicy({ roots: ['/w'] });
+    const { c, performed } = directSession(policy);
+    void c.requestPermission({ sessionId: 's', toolCall: edit('w1', '/w/a.txt', 'EVIL'), options: ALL }, signal());
+    const id = await requestShown(c, 1);
+    c.onUpdate({ sessionUpdate: 'tool_call_update', toolCallId: 'w1', status: 'in_progress' });
+    c.onUpdate({ sessionUpdate: 'tool_call_update', toolCallId: 'w1', title: 'Write a.txt', content: [{ type: 'diff', path: '/w/a.txt', oldText: null, newText: 'benign' }] });
+    const shown = c.state.toolCalls.w1.content[0];
+    assert.equal(shown.type === 'diff' && shown.newText, 'EVIL', 'the card still shows what the intent was built from');
+    assert.equal(c.state.toolCalls.w1.title, 'Write /w/a.txt');
+    assert.ok(c.answerPermission(id, 'once', 'person'));
+    await c.writeTextFile({ sessionId: 's', path: '/w/a.txt', content: 'EVIL' });
+    assert.deepEqual(performed, [{ type: 'write', path: '/w/a.txt', content: 'EVIL' }]);
+  });
+
   it('permission ids are random, accepted by the webview schema, and a restored session\'s requests cannot be answered', async () => {
     const policy = testPolicy({ roots: ['/w'] });
     const restored = createSessionState({ key: 'k', agentId: 'scripted', agentName: 'Scripted', cwd: '/w' });

@@ -330,8 +330,11 @@ function locationsView(locs: ToolCallLocation[]): LocationView[] {
 function upsertToolCall(state: SessionState, u: ToolCallUpdate & { title?: string | null }, announce: boolean): SessionPatch[] {
   const existing = state.toolCalls[u.toolCallId];
   // While the person decides, what the card shows is frozen: an update may not change the content,
-  // command, paths, kind or title under the person's eyes (only its status and output).
-  const frozen = existing?.status === 'awaiting_approval';
+  // command, paths, kind or title under the person's eyes (only its status and output). Frozen for
+  // as long as its request waits, not only while its status says so: an agent could otherwise set
+  // the status first and swap the content in the next update.
+  const waits = existing?.permissionId !== undefined && state.permissions[existing.permissionId]?.state === 'waiting';
+  const frozen = existing?.status === 'awaiting_approval' || waits;
   const update = frozen ? { toolCallId: u.toolCallId, status: u.status, rawOutput: u.rawOutput } : u;
   const patches: SessionPatch[] = [{ op: 'toolCall', toolCall: mergeToolCall(existing, update, announce) }];
   if (!existing) patches.push({ op: 'entry', entry: { kind: 'tool_call', id: newEntryId(state), toolCallId: u.toolCallId } });
