@@ -115,9 +115,12 @@ export interface SwitchboardApi {
   /**
    * Answers a waiting permission request with one of the options the agent offered. With
    * `{grant: 'session' | 'workspace' | 'always'}` an allow also becomes a grant for exactly this
-   * command or path.
-   * @returns false when the request is not waiting, the option is not one of the agent's, or a grant
-   *   is asked with a reject option.
+   * command or path. Without `grant`, the agent's `allow_always` is taken as once (no session-wide
+   * approval, no grant; the agent hears its `allow_once` option when it offered one): only a
+   * person's click, or an explicit `grant`, reaches beyond one request.
+   * @returns false when the request is not waiting, the option is not one of the agent's, a grant
+   *   is asked with a reject option, or a grant is asked for a request that can only be allowed once
+   *   (its `onceOnly` says why: the agent did not show the command or the content).
    */
   answerPermission(sessionKey: string, permissionId: string, optionId: string, options?: { grant?: 'session' | 'workspace' | 'always' }): boolean;
   /** Standing grants (session, workspace, always), newest last. */

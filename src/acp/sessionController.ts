@@ -16,6 +16,7 @@ import type { CapabilityMatrix } from './capabilities';
 import type { Actor, EffectCheck, EffectPolicy } from '../policy/effectPolicy';
 import type { DeclaredIntent } from '../policy/declare';
 import { intentHash } from '../policy/intent';
+import { mayWiden, onceOnlyReason, type Decider } from '../policy/decider';
 import { forwardNotice, type ForwardResult } from '../mcp/forward';
 import { mergeToolCall, reduce, type SessionAction } from './session/reducer';
 import { createSessionState, type SessionPatch, type SessionState, type TerminalView, type ToolCallView } from './session/types';
@@ -66,9 +67,8 @@ export class SessionController implements SessionHandlers {
   /** The declared intent of each waiting permission request. */
   private readonly declared = new Map<string, DeclaredIntent>();
   private readonly unverifiedRecorded = new Set<string>();
-  /** "Allow for this session / workspace" choices, by permission id, until the answer is recorded. */
-  private readonly grantScopes = new Map<string, 'session' | 'workspace' | 'always'>();
-  private permissionSeq = 0;
+  /** Who answered each request (with any "Allow for this session / workspace" choice), until the answer is recorded. */
+  private readonly deciders = new Map<string, Decider>();
   /** Prompts waiting for the running turn to end (see {@link send}). */
   private readonly queue: { text: string; context?: PromptContext }[] = [];
   /** Aborts the editor-hosted tool calls still running when the session ends. */
@@ -78,7 +78,8 @@ export class SessionController implements SessionHandlers {
 
   /**
    * @param restored a state rebuilt from the session's journal (a session taken up again); its
-   *   permission ids and recorded tool calls carry on, nothing of it is announced again.
+   *   recorded tool calls carry on, nothing of it is announced again, and none of its permission
+   *   requests can be answered (their agent process is gone; an answer would approve nothing live).
    */
   constructor(
     init: { key: string; agentId: string; agentName: string; cwd: string; agentFingerprint?: string },
@@ -92,7 +93,6 @@ export class SessionController implements SessionHandlers {
     this.state = restored ?? createSessionState(fresh);
     this.agentFingerprint = agentFingerprint;
     if (restored) {
-      for (const id of Object.keys(restored.permissions)) this.permissionSeq = Math.max(this.permissionSeq, Number(id.slice(1)) || 0);
       for (const tc of Object.values(restored.toolCalls)) if (tc.verification === 'agent') this.unverifiedRecorded.add(tc.toolCallId);
     }
     terminals.onDidChange((t) => this.dispatch({ type: 'terminal', terminal: t }));
@@ -320,17 +320,29 @@ export class SessionController implements SessionHandlers {
   /**
    * Answers a waiting permission request with one of the agent's options; with `grantScope`, an
    * allow also becomes a grant for exactly this command or path, for the session or the workspace.
-   * @returns false when the request is not waiting, the option is not one the agent offered, or a
-   *   grant is asked with a reject option.
+   *
+   * The agent's `allow_always` reaches beyond this request only when a person chose it (`by:
+   * 'person'`) and the request showed its command and content; otherwise it is taken as once, and
+   * the agent hears its `allow_once` option when it offered one, so it is told nothing broader.
+   * @returns false when the request is not waiting for an answer from this session (unknown, already
+   *   answered, or restored from the journal), the option is not one the agent offered, a grant is
+   *   asked with a reject option, or a grant is asked for a request that can only be allowed once.
    */
   answerPermission(permissionId: string, optionId: string, by: 'person' | 'api', grantScope?: 'session' | 'workspace' | 'always'): boolean {
     const p = this.state.permissions[permissionId];
-    const option = p?.options.find((o) => o.optionId === optionId);
-    if (!p || p.state !== 'waiting' || !option) return false;
-    // A grant extends an allow; it makes no sense with a reject.
-    if (grantScope && !option.kind.startsWith('allow')) return false;
-    if (grantScope) this.grantScopes.set(permissionId, grantScope);
-    this.dispatch({ type: 'permissionAnswered', permissionId, optionId, by, grant: grantScope ? { scope: grantScope } : undefined });
+    let option = p?.options.find((o) => o.optionId === optionId);
+    if (!p || p.state !== 'waiting' || !option || !this.pendingPermissions.has(permissionId)) return false;
+    // A grant extends an allow; it makes no sense with a reject, nor for what the agent did not show.
+    if (grantScope && (!option.kind.startsWith('allow') || p.onceOnly)) return false;
+    const decider: Decider = { kind: by, ...(grantScope ? { grant: grantScope } : {}) };
+    let asOnce = false;
+    if (option.kind === 'allow_always' && (p.onceOnly || !mayWiden(decider))) {
+      const once = p.options.find((o) => o.kind === 'allow_once');
+      if (once) option = once;
+      else asOnce = true;
+    }
+    this.deciders.set(permissionId, decider);
+    this.dispatch({ type: 'permissionAnswered', permissionId, optionId: option.optionId, by, grant: grantScope ? { scope: grantScope } : undefined, ...(asOnce ? { asOnce } : {}) });
     return true;
   }
 
@@ -349,10 +361,11 @@ export class SessionController implements SessionHandlers {
       // The approval is recorded before the agent hears the answer, so its effect finds it.
       const declared = this.declared.get(id);
       this.declared.delete(id);
-      const grantScope = this.grantScopes.get(id);
-      this.grantScopes.delete(id);
-      const decidedBy = p.answeredBy === 'grant' ? `grant:${p.grant?.description ?? ''}` : (p.answeredBy ?? 'cancel');
-      if (declared) this.policy.recordDecision(this.actor(), declared.intent, option ? { kind: option.kind, optionId: option.optionId } : 'cancelled', decidedBy, grantScope);
+      // An answer that did not come through answerPermission or a grant below is nobody's click:
+      // it is recorded as a replay, which approves once at most and creates nothing.
+      const decider: Decider = p.state === 'cancelled' ? { kind: 'cancel' } : (this.deciders.get(id) ?? { kind: 'replay' });
+      this.deciders.delete(id);
+      if (declared) this.policy.recordDecision(this.actor(), declared.intent, option ? { kind: option.kind, optionId: option.optionId } : 'cancelled', decider);
       resolve(response);
     }
     for (const p of patches) {
@@ -386,7 +399,9 @@ export class SessionController implements SessionHandlers {
   }
 
   private async askPermission(params: acp.RequestPermissionRequest, signal: AbortSignal): Promise<acp.RequestPermissionResponse> {
-    const permissionId = `p${++this.permissionSeq}`;
+    // An id nobody can guess (not a counter): it names the request in commands and the API.
+    let permissionId = `p-${randomUUID()}`;
+    while (this.state.permissions[permissionId]) permissionId = `p-${randomUUID()}`;
     // The intent is built from the call as merged so far (earlier updates plus this request), before
     // the card is shown: the person approves exactly what the card shows, hash included.
     const preview = mergeToolCall(this.state.toolCalls[params.toolCall.toolCallId], params.toolCall, false);
@@ -403,14 +418,18 @@ export class SessionController implements SessionHandlers {
         at: this.now(),
         intentHash: intentHash(declared.intent),
         undeclared: [...declared.undeclared, ...this.policy.grantNotes(declared.intent, params.options)],
+        onceOnly: onceOnlyReason(declared.intent),
         view: preview,
       });
       // The agent withdrew its request ($/cancel_request) or the connection closed.
       signal.addEventListener('abort', () => this.dispatch({ type: 'permissionCancelled', permissionId }), { once: true });
-      // A standing grant that covers every effect of the request answers it, as the person asked.
+      // A standing grant that covers every effect of the request answers it, as the person asked,
+      // with the agent's allow-once option only: the agent is never told "always" by a grant (it
+      // would stop asking), and the answer is recorded as the grant's, so it mints no grant.
       const grant = this.policy.grantFor(this.actor(), declared.intent);
-      const allow = params.options.find((o) => o.kind === 'allow_once') ?? params.options.find((o) => o.kind === 'allow_always');
+      const allow = params.options.find((o) => o.kind === 'allow_once');
       if (grant && allow) {
+        this.deciders.set(permissionId, { kind: 'grant', grantId: grant.id, description: grant.description });
         this.dispatch({ type: 'permissionAnswered', permissionId, optionId: allow.optionId, by: 'grant', grant: { scope: grant.scope, description: grant.description } });
       }
     });

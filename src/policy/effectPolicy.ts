@@ -10,8 +10,9 @@ import type { PermissionOptionKind } from '@agentclientprotocol/sdk';
 import type { ToolCallView } from '../acp/session/types';
 import type { AuditLog } from './audit';
 import { realpathAllowMissing } from '../fs/containment';
-import { declareIntent, relativePath, UNMATCHABLE, type DeclaredIntent } from './declare';
+import { declareIntent, relativePath, type DeclaredIntent } from './declare';
 import { broadWriteGrantNote } from './protectedPaths';
+import { deciderText, grantScopeOf, mayWiden, onceOnlyReason, type Decider } from './decider';
 import { ApprovalStore, decide, describe, isProtected, type GateDecision, type PolicyDefaults } from './gate';
 import { commandLine, denyMatches, GrantStore, type EffectPattern, type Grant, type GrantScope, type GrantStorage } from './grants';
 import { intentHash, sha256, type CommandEffect, type Intent, type WriteEffect } from './intent';
@@ -84,32 +85,35 @@ export class EffectPolicy {
 
   /**
    * Records the answer to a permission request: an approval of the exact intent for `allow_once`;
-   * for the agent's `allow_always`, a session grant we hold (the agent stops asking, so its later
-   * effects must be covered: the same command line as a prefix, or any workspace file for edits);
-   * for our own "for this session / this workspace" buttons (`grantScope`), a grant of exactly this
-   * command or path. An audit record either way.
+   * for the agent's `allow_always`, a session approval and a session grant we hold (the agent stops
+   * asking, so its later effects must be covered: the same command line, or any workspace file for
+   * edits); for our own "for this session / this workspace / always" buttons (`decider.grant`), a
+   * grant of exactly this command or path. An audit record either way.
+   *
+   * Only an answer that {@link mayWiden} (a person's click, or the API asking for a grant) reaches
+   * beyond this one request, and only for an intent that showed its command and content (see
+   * {@link onceOnlyReason}); any other `allow_always` is recorded as `allow_once` and creates no grant.
+   * @returns the grants made (none for a narrowed answer).
    */
-  recordDecision(
-    who: Actor,
-    intent: Intent,
-    outcome: { kind: PermissionOptionKind; optionId: string } | 'cancelled',
-    decidedBy: string,
-    grantScope?: GrantScope,
-  ): Grant[] {
+  recordDecision(who: Actor, intent: Intent, outcome: { kind: PermissionOptionKind; optionId: string } | 'cancelled', decider: Decider): Grant[] {
     const hash = intentHash(intent);
     const made: Grant[] = [];
     const allowed = outcome !== 'cancelled' && (outcome.kind === 'allow_once' || outcome.kind === 'allow_always');
+    const onceOnly = onceOnlyReason(intent);
+    const widen = mayWiden(decider) && onceOnly === undefined;
+    const grantScope = widen ? grantScopeOf(decider) : undefined;
+    const narrowed = allowed && !widen && (outcome.kind === 'allow_always' || grantScopeOf(decider) !== undefined);
     if (allowed) {
-      this.approvals.approve(intent, outcome.kind === 'allow_once' ? 'once' : 'session', decidedBy === 'api' ? 'api' : 'person');
+      this.approvals.approve(intent, outcome.kind === 'allow_always' && widen ? 'session' : 'once', decider.kind);
       const now = this.now();
       const minutes = this.deps.defaults().grantMinutes ?? 0;
       const expiresAt = minutes > 0 ? now + minutes * 60_000 : undefined;
-      // An answer given by a grant adds no new grant; a repeated card choice adds no duplicate.
+      // A repeated card choice adds no duplicate.
       if (grantScope) {
         for (const pattern of exactPatterns(intent).filter((p) => !this.hasGrant(grantScope, who, p))) {
-          made.push(this.grants.add({ scope: grantScope, sessionKey: grantScope === 'session' ? who.sessionId : undefined, pattern, expiresAt, source: decidedBy === 'api' ? 'api' : 'person', description: describePattern(pattern, who, grantScope), agentFingerprint: who.agentFingerprint }, now));
+          made.push(this.grants.add({ scope: grantScope, sessionKey: grantScope === 'session' ? who.sessionId : undefined, pattern, expiresAt, source: decider.kind === 'api' ? 'api' : 'person', description: describePattern(pattern, who, grantScope), agentFingerprint: who.agentFingerprint }, now));
         }
-      } else if (outcome.kind === 'allow_always') {
+      } else if (widen && outcome.kind === 'allow_always') {
         for (const pattern of alwaysPatterns(intent)) {
           made.push(this.grants.add({ scope: 'session', sessionKey: who.sessionId, pattern, expiresAt, source: 'agent_allow_always', description: `${describePattern(pattern, who)} (the agent's "always allow")`, agentFingerprint: who.agentFingerprint }, now));
         }
@@ -120,8 +124,14 @@ export class EffectPolicy {
       event: 'decision',
       intentHash: hash,
       decision: outcome === 'cancelled' ? 'cancelled' : outcome.kind,
-      decidedBy,
-      detail: { toolCallId: intent.toolCallId, kind: intent.kind, effects: intent.effects, grants: made.map((g) => ({ id: g.id, scope: g.scope, pattern: g.pattern })) },
+      decidedBy: deciderText(decider),
+      detail: {
+        toolCallId: intent.toolCallId,
+        kind: intent.kind,
+        effects: intent.effects,
+        grants: made.map((g) => ({ id: g.id, scope: g.scope, pattern: g.pattern })),
+        ...(narrowed ? { recordedAs: 'allow_once', why: onceOnly ?? `An answer by ${decider.kind} approves this request once and creates no grant.` } : {}),
+      },
     });
     return made;
   }
@@ -133,15 +143,18 @@ export class EffectPolicy {
   /**
    * The grant that lets a permission request be answered without the person: every effect of the
    * intent is a client-hosted write or command that a grant covers, none is a protected path or
-   * matches a deny rule, and the kind is not denied. Undeclared commands and content never qualify.
+   * matches a deny rule, and the kind is not denied. An intent that can only be approved once
+   * (undeclared command or content, an unverifiable diff, the agent's own tool) never qualifies:
+   * the person sees its card. The answer it gives is recorded as made by a grant (see
+   * {@link recordDecision}), so it never makes another grant.
    */
   grantFor(who: Actor, intent: Intent): Grant | undefined {
+    if (onceOnlyReason(intent) !== undefined) return undefined;
     const d = this.deps.defaults();
     let found: Grant | undefined;
     for (const e of intent.effects) {
       if (e.type === 'tool') return undefined;
-      if (e.type === 'command' && e.command === null) return undefined;
-      if (e.type === 'write' && (isProtected(e.path) || e.contentSha256.includes(UNMATCHABLE))) return undefined;
+      if (e.type === 'write' && isProtected(e.path)) return undefined;
       if ((e.type === 'write' ? d.write : d.command) === 'deny') return undefined;
       if (d.deny?.some((r) => denyMatches(r, who.agentId, e))) return undefined;
       const g = this.grants.find(who, e, this.now());

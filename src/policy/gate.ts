@@ -7,6 +7,7 @@ import path from 'node:path';
 import { denyMatches, patternMatches, undeclaredEnv, type EffectPattern, type Grant, type GrantStore, type GrantSubject } from './grants';
 import { protectedClass } from './protectedPaths';
 import { intentHash, shortHash, type CommandEffect, type Effect, type Intent, type WriteEffect } from './intent';
+import { onceOnlyReason, type DeciderKind } from './decider';
 
 /** How long an approval lasts. `once` is consumed by the first matching effect. */
 export type ApprovalScope = 'once' | 'session';
@@ -21,7 +22,8 @@ export interface Approval {
   expiresAt?: number;
   /** Indexes of `intent.effects` already used by a `once` approval. */
   consumed: Set<number>;
-  decidedBy: 'person' | 'api';
+  /** Who answered: only a person (or the API asking for a grant) can have made a `session` approval. */
+  decidedBy: DeciderKind;
 }
 
 /**
@@ -102,9 +104,15 @@ export class ApprovalStore {
   private readonly approvals: Approval[] = [];
   private seq = 0;
 
-  /** Records an approval of `intent`; returns it (with its hash). */
-  approve(intent: Intent, scope: ApprovalScope, decidedBy: Approval['decidedBy'], expiresAt?: number): Approval {
-    const a: Approval = { id: `a${++this.seq}`, hash: intentHash(intent), intent, scope, expiresAt, consumed: new Set(), decidedBy };
+  /**
+   * Records an approval of `intent`; returns it (with its hash). A `session` approval of an intent
+   * that can only be approved once (its command or content was not shown, see `onceOnlyReason`) is
+   * recorded as `once`: `commandCovers` lets an undeclared command cover any command in its cwd,
+   * and a path-level write any content, so for a whole session it would approve what nobody saw.
+   */
+  approve(intent: Intent, scope: ApprovalScope, decidedBy: DeciderKind, expiresAt?: number): Approval {
+    const reach: ApprovalScope = scope === 'session' && onceOnlyReason(intent) === undefined ? 'session' : 'once';
+    const a: Approval = { id: `a${++this.seq}`, hash: intentHash(intent), intent, scope: reach, expiresAt, consumed: new Set(), decidedBy };
     this.approvals.push(a);
     return a;
   }

@@ -6,7 +6,7 @@
  * permission rebuilds only this card's inside, and a terminal update replaces only that terminal's
  * block. Open/closed state of the card's collapsibles survives rebuilds.
  */
-import type { ToolKind } from '@agentclientprotocol/sdk';
+import type { PermissionOptionKind, ToolKind } from '@agentclientprotocol/sdk';
 import type { PermissionView, ToolCallStatusView, ToolCallView } from '../../src/acp/session/types';
 import { locationLink, renderContent, renderTerminal } from './content';
 import type { Ctx } from './context';
@@ -36,18 +36,42 @@ export const STATUS_LABEL: Record<ToolCallStatusView, string> = {
   cancelled: 'Cancelled',
 };
 
-const ANSWER_LABEL = {
+/**
+ * The buttons' labels, by the option's kind and in our words: the agent names its options, and a
+ * hostile one could call its `allow_always` "Reject". The agent's name is shown beside, smaller.
+ */
+export const OPTION_LABEL: Record<PermissionOptionKind, string> = {
+  allow_once: 'Allow once',
+  allow_always: "Always allow (agent's option)",
+  reject_once: 'Reject',
+  reject_always: 'Reject always',
+};
+
+const OPTION_TITLE: Record<PermissionOptionKind, string> = {
+  allow_once: 'Allow this one request.',
+  allow_always:
+    "The agent's own \"always\": it stops asking for this kind of action in this session. Agent Switchboard keeps a session grant for it (exactly this command, or edits of any workspace file but protected ones), revocable in the Grants view.",
+  reject_once: 'Refuse this request.',
+  reject_always: 'Refuse this request; the agent may stop asking for this kind of action.',
+};
+
+const ANSWER_LABEL: Record<PermissionOptionKind, string> = {
   allow_once: 'Allowed once',
-  allow_always: 'Always allowed',
+  allow_always: 'Always allowed (agent\'s option, this session)',
   reject_once: 'Rejected',
   reject_always: 'Always rejected',
-} as const;
+};
+
+/** Agents' option names are shown, secondary, up to this many characters. */
+const MAX_AGENT_NAME = 80;
 
 /** After this long without an answer from the extension, the option buttons work again. */
 const REENABLE_MS = 5000;
 
 const ANSWERED_BY = { person: 'by you', api: 'via the API', cancel: 'because the turn was cancelled', grant: 'by a grant' } as const;
-const GRANT_LABEL = { session: 'Allowed for this session', workspace: 'Allowed for this workspace', always: 'Always allowed (every workspace)' } as const;
+const GRANT_LABEL = { session: 'Allowed for this session', workspace: 'Allowed for this workspace', always: 'Allowed in every workspace' } as const;
+/** Our own grant buttons: the broadest is named for its reach, never plain "Always". */
+const GRANT_BUTTON = { session: 'This session', workspace: 'This workspace', always: 'Every workspace' } as const;
 
 export class ToolCardNode {
   readonly el: HTMLElement;
@@ -158,17 +182,27 @@ export class ToolCardNode {
     const { h } = this.ctx;
     const key = this.ctx.state()?.key;
     if (perm.state === 'waiting') {
-      const buttons = perm.options.map((o) =>
-        h(
+      const onceOnly = perm.onceOnly;
+      const hasOnce = perm.options.some((o) => o.kind === 'allow_once');
+      // What the agent did not show can only be allowed once: its "always" is not offered beside an
+      // allow-once, and when it is the only allow, it is labelled (and recorded) as once.
+      const shown = onceOnly && hasOnce ? perm.options.filter((o) => o.kind !== 'allow_always') : perm.options;
+      const buttons = shown.map((o) => {
+        const kind = onceOnly && o.kind === 'allow_always' ? 'allow_once' : o.kind;
+        const label = OPTION_LABEL[kind] ?? 'Agent option';
+        const name = agentName(o.name);
+        return h(
           'vscode-button',
           {
             className: 'perm-option',
             'data-option-id': o.optionId,
             'data-kind': o.kind,
-            secondary: o.kind.startsWith('reject'),
-            icon: o.kind.startsWith('allow') ? (o.kind === 'allow_always' ? 'check-all' : 'check') : 'close',
+            // Only allow-once looks like the default; anything broader or a reject is secondary.
+            secondary: kind !== 'allow_once',
+            icon: kind === 'allow_once' ? 'check' : kind === 'allow_always' ? 'check-all' : 'close',
+            title: OPTION_TITLE[kind] ?? '',
             disabled: this.answering !== null,
-            'aria-label': `${o.name} (${tc.title})`,
+            'aria-label': `${label}${name && !sameLabel(name, label) ? ` (the agent calls it “${name}”)` : ''}: ${tc.title}`,
             onClick: (ev: Event) => {
               if (!key || this.answering || (ev.currentTarget as HTMLElement).hasAttribute('disabled')) return;
               this.answering = o.optionId;
@@ -185,21 +219,24 @@ export class ToolCardNode {
               }, REENABLE_MS);
             },
           },
-          o.name,
-        ),
-      );
+          label,
+          name && !sameLabel(name, label) ? h('span', { className: 'perm-agent-name' }, ` “${name}”`) : null,
+        );
+      });
       // Our own choices beyond the agent's: allow, and keep allowing exactly this command or file.
       const allow = perm.options.find((o) => o.kind === 'allow_once') ?? perm.options.find((o) => o.kind === 'allow_always');
-      const grantable = allow && (tc.kind === 'edit' || tc.kind === 'execute' || tc.kind === 'delete' || tc.kind === 'move');
-      const grantButton = (scope: 'session' | 'workspace' | 'always', label: string) =>
+      const grantable = !onceOnly && allow && (tc.kind === 'edit' || tc.kind === 'execute' || tc.kind === 'delete' || tc.kind === 'move');
+      const what = tc.kind === 'execute' ? 'command' : 'file';
+      const grantButton = (scope: 'session' | 'workspace' | 'always') =>
         h(
           'vscode-button',
           {
             className: 'perm-option perm-grant',
             'data-grant': scope,
             secondary: true,
+            icon: scope === 'always' ? 'warning' : undefined,
             disabled: this.answering !== null,
-            title: `Allow now, and from now on allow exactly this ${tc.kind === 'execute' ? 'command' : 'file'} ${scope === 'session' ? 'in this session' : scope === 'workspace' ? 'in this workspace' : 'in every workspace'} without asking (revocable in the Grants view)`,
+            title: `Allow now, and from now on allow exactly this ${what} ${scope === 'session' ? 'in this session' : scope === 'workspace' ? 'in this workspace' : 'in every workspace, with no expiry unless agentSwitchboard.policy.grantMinutes sets one'} without asking (revocable in the Grants view)`,
             onClick: (ev: Event) => {
               if (!key || !allow || this.answering || (ev.currentTarget as HTMLElement).hasAttribute('disabled')) return;
               this.answering = allow.optionId;
@@ -213,21 +250,33 @@ export class ToolCardNode {
               }, REENABLE_MS);
             },
           },
-          label,
+          GRANT_BUTTON[scope],
         );
       return h(
         'div',
         { className: 'permission waiting', role: 'group', 'aria-label': 'Permission request' },
         h('div', { className: 'perm-question' }, icon(h, 'shield'), h('span', null, 'The agent asks for permission to run this tool.')),
         (perm.undeclared ?? []).map((u) => h('div', { className: 'perm-undeclared' }, icon(h, 'warning'), h('span', null, u))),
+        onceOnly ? h('div', { className: 'perm-once-only' }, icon(h, 'info'), h('span', null, onceOnly)) : null,
         intentLine(this.ctx, perm),
         h('div', { className: 'perm-options' }, buttons),
-        grantable ? h('div', { className: 'perm-options perm-grants' }, grantButton('session', 'For this session'), grantButton('workspace', 'For this workspace'), grantButton('always', 'Always')) : null,
+        grantable
+          ? h(
+              'div',
+              { className: 'perm-options perm-grants', role: 'group', 'aria-label': `Allow and keep allowing exactly this ${what}` },
+              h('span', { className: 'perm-grants-label muted' }, `Allow, and keep allowing exactly this ${what} in:`),
+              grantButton('session'),
+              grantButton('workspace'),
+              grantButton('always'),
+            )
+          : null,
       );
     }
     const option = perm.options.find((o) => o.optionId === perm.optionId);
+    const kind = option && perm.asOnce && option.kind === 'allow_always' ? 'allow_once' : option?.kind;
     const label =
-      perm.state === 'cancelled' ? 'Cancelled' : perm.grant && perm.answeredBy !== 'grant' ? GRANT_LABEL[perm.grant.scope] : option ? ANSWER_LABEL[option.kind] ?? option.name : 'Answered';
+      perm.state === 'cancelled' ? 'Cancelled' : perm.grant && perm.answeredBy !== 'grant' ? GRANT_LABEL[perm.grant.scope] : kind ? (ANSWER_LABEL[kind] ?? 'Answered') : 'Answered';
+    const name = option ? agentName(option.name) : '';
     const allowed = option?.kind.startsWith('allow') && perm.state === 'selected';
     const by = perm.answeredBy ? ANSWERED_BY[perm.answeredBy] : undefined;
     return h(
@@ -235,11 +284,22 @@ export class ToolCardNode {
       { className: `permission answered ${allowed ? 'allowed' : 'denied'}`, 'data-permission-state': perm.state },
       icon(h, perm.state === 'cancelled' ? 'circle-slash' : allowed ? 'pass' : 'error'),
       h('span', { className: 'perm-result' }, label),
-      option && option.name !== label ? h('span', { className: 'muted' }, ` (“${option.name}”)`) : null,
+      name && !sameLabel(name, label) ? h('span', { className: 'muted perm-agent-name' }, ` (the agent's option “${name}”)`) : null,
       by ? h('span', { className: 'muted' }, ` ${by}`) : null,
       perm.intentHash ? h('code', { className: 'intent-hash muted', title: `Intent SHA-256 ${perm.intentHash}` }, ` intent ${perm.intentHash.slice(0, 12)}`) : null,
     );
   }
+}
+
+/** The agent's name of an option, on one line and bounded: shown as plain text, never as the label. */
+function agentName(name: string): string {
+  const one = name.replace(/\s+/g, ' ').trim();
+  return one.length > MAX_AGENT_NAME ? `${one.slice(0, MAX_AGENT_NAME - 1)}…` : one;
+}
+
+/** True when the agent's name says no more than our label. */
+function sameLabel(name: string, label: string): boolean {
+  return name.toLowerCase() === label.toLowerCase();
 }
 
 /** "Intent 1a2b3c4d5e6f": the short hash of what the person approves; the full one in the tooltip. */

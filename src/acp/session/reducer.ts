@@ -64,6 +64,8 @@ export type SessionAction =
       at: number;
       intentHash?: string;
       undeclared?: string[];
+      /** Why this request can only be allowed once (the card offers no broader choice and says this). */
+      onceOnly?: string;
       /** The tool call exactly as the intent was built from it; the card shows this, frozen. */
       view?: ToolCallView;
     }
@@ -73,6 +75,8 @@ export type SessionAction =
       optionId: string;
       by: 'person' | 'api' | 'grant';
       grant?: { scope: 'session' | 'workspace' | 'always'; description?: string };
+      /** The chosen option is the agent's `allow_always`, but it was recorded (and holds) as once only. */
+      asOnce?: boolean;
     }
   | { type: 'permissionCancelled'; permissionId: string }
   | { type: 'effectVerified'; toolCallId: string }
@@ -141,7 +145,7 @@ function derive(state: SessionState, action: SessionAction): SessionPatch[] {
     case 'permissionRequested':
       return permissionRequested(state, action);
     case 'permissionAnswered':
-      return permissionAnswered(state, action.permissionId, action.optionId, action.by, action.grant);
+      return permissionAnswered(state, action.permissionId, action.optionId, action.by, action.grant, action.asOnce);
     case 'permissionCancelled':
       return cancelPermission(state, action.permissionId);
     case 'effectVerified': {
@@ -326,8 +330,11 @@ function locationsView(locs: ToolCallLocation[]): LocationView[] {
 function upsertToolCall(state: SessionState, u: ToolCallUpdate & { title?: string | null }, announce: boolean): SessionPatch[] {
   const existing = state.toolCalls[u.toolCallId];
   // While the person decides, what the card shows is frozen: an update may not change the content,
-  // command, paths, kind or title under the person's eyes (only its status and output).
-  const frozen = existing?.status === 'awaiting_approval';
+  // command, paths, kind or title under the person's eyes (only its status and output). Frozen for
+  // as long as its request waits, not only while its status says so: an agent could otherwise set
+  // the status first and swap the content in the next update.
+  const waits = existing?.permissionId !== undefined && state.permissions[existing.permissionId]?.state === 'waiting';
+  const frozen = existing?.status === 'awaiting_approval' || waits;
   const update = frozen ? { toolCallId: u.toolCallId, status: u.status, rawOutput: u.rawOutput } : u;
   const patches: SessionPatch[] = [{ op: 'toolCall', toolCall: mergeToolCall(existing, update, announce) }];
   if (!existing) patches.push({ op: 'entry', entry: { kind: 'tool_call', id: newEntryId(state), toolCallId: u.toolCallId } });
@@ -399,6 +406,7 @@ function permissionRequested(
       requestedAt: a.at,
       intentHash: a.intentHash,
       undeclared: a.undeclared,
+      ...(a.onceOnly ? { onceOnly: a.onceOnly } : {}),
     },
   });
   return patches;
@@ -410,11 +418,12 @@ function permissionAnswered(
   optionId: string,
   by: 'person' | 'api' | 'grant',
   grant?: { scope: 'session' | 'workspace' | 'always'; description?: string },
+  asOnce?: boolean,
 ): SessionPatch[] {
   const p = state.permissions[permissionId];
   if (!p || p.state !== 'waiting') return [];
   const option = p.options.find((o) => o.optionId === optionId);
-  const patches: SessionPatch[] = [{ op: 'permission', permission: { ...p, state: 'selected', optionId, answeredBy: by, grant } }];
+  const patches: SessionPatch[] = [{ op: 'permission', permission: { ...p, state: 'selected', optionId, answeredBy: by, grant, ...(asOnce ? { asOnce: true } : {}) } }];
   const tc = state.toolCalls[p.toolCallId];
   if (tc && tc.status === 'awaiting_approval') {
     const rejected = option?.kind === 'reject_once' || option?.kind === 'reject_always';

@@ -85,6 +85,13 @@ export interface PermissionView {
   intentHash?: string;
   /** Plain sentences on what the agent did not declare (e.g. the content it will write). */
   undeclared?: string[];
+  /**
+   * Why this request can only be allowed once ("The agent did not show the command, so this can
+   * only be allowed once."): the card offers no grant and no "always", and says this sentence.
+   */
+  onceOnly?: string;
+  /** The agent's `allow_always` was chosen but recorded as once only (see `onceOnly`, or who answered). */
+  asOnce?: boolean;
 }
 
 /** A client-hosted terminal as shown in a tool card. */

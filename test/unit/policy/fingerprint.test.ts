@@ -24,7 +24,7 @@ describe('grants are bound to the agent\'s resolved command, not only its id', (
     const policy = new EffectPolicy({ defaults: () => ask, roots: () => ['/w'], readCurrent: async () => null });
     const actor = { sessionId: 's1', agentId: 'claude-code-acp', agentFingerprint: claude, cwd: '/w' };
     const intent: Intent = { sessionId: 's1', agentId: 'claude-code-acp', toolCallId: 't', kind: 'execute', effects: [cmd('make')] };
-    const [g] = policy.recordDecision(actor, intent, { kind: 'allow_once', optionId: 'once' }, 'person', 'workspace');
+    const [g] = policy.recordDecision(actor, intent, { kind: 'allow_once', optionId: 'once' }, { kind: 'person', grant: 'workspace' });
     assert.equal(g.agentFingerprint, claude);
     policy.checkCommand(actor, { sessionId: 'x', command: 'make' }); // consumes the once approval
     assert.equal(policy.checkCommand({ ...actor, sessionId: 's2' }, { sessionId: 'x', command: 'make' }).allowed, true, 'the grant, in another session of the same agent');
@@ -34,7 +34,7 @@ describe('grants are bound to the agent\'s resolved command, not only its id', (
     assert.equal(policy.grantFor(replaced, { ...intent, sessionId: 's3' }), undefined, 'and no permission request is answered by it');
     assert.equal(policy.checkCommand({ ...actor, sessionId: 's4', agentFingerprint: undefined }, { sessionId: 'x', command: 'make' }).allowed, false, 'nor an agent of unknown command');
     // The person granting again for the new command makes a new grant rather than finding the old one.
-    const again = policy.recordDecision(replaced, { ...intent, sessionId: 's3' }, { kind: 'allow_once', optionId: 'once' }, 'person', 'workspace');
+    const again = policy.recordDecision(replaced, { ...intent, sessionId: 's3' }, { kind: 'allow_once', optionId: 'once' }, { kind: 'person', grant: 'workspace' });
     assert.equal(again.length, 1);
     assert.equal(again[0].agentFingerprint, replaced.agentFingerprint);
   });
@@ -42,7 +42,7 @@ describe('grants are bound to the agent\'s resolved command, not only its id', (
   it('the agent\'s "always allow" session grant is bound too', () => {
     const policy = new EffectPolicy({ defaults: () => ask, roots: () => ['/w'], readCurrent: async () => null });
     const actor = { sessionId: 's1', agentId: 'a', agentFingerprint: claude, cwd: '/w' };
-    const [g] = policy.recordDecision(actor, { sessionId: 's1', agentId: 'a', toolCallId: 't', kind: 'execute', effects: [cmd('ls')] }, { kind: 'allow_always', optionId: 'always' }, 'person');
+    const [g] = policy.recordDecision(actor, { sessionId: 's1', agentId: 'a', toolCallId: 't', kind: 'execute', effects: [cmd('ls')] }, { kind: 'allow_always', optionId: 'always' }, { kind: 'person' });
     assert.equal(g.agentFingerprint, claude);
   });
 

@@ -93,7 +93,7 @@ describe('grants and pattern rules', () => {
     const policy = new EffectPolicy({ defaults: () => ask, roots: () => ['/w'], readCurrent: async () => null });
     const actor = { sessionId: 's1', agentId: 'a', cwd: '/w' };
     const intent: Intent = { sessionId: 's1', agentId: 'a', toolCallId: 't', kind: 'edit', effects: [write('src/a.ts', 'one')] };
-    const made = policy.recordDecision(actor, intent, { kind: 'allow_always', optionId: 'always' }, 'person');
+    const made = policy.recordDecision(actor, intent, { kind: 'allow_always', optionId: 'always' }, { kind: 'person' });
     assert.deepEqual(made.map((g) => [g.scope, g.source, g.pattern.pathGlob]), [['session', 'agent_allow_always', '**']]);
     const later = await policy.checkWrite(actor, '/w/src/b.ts', 'never shown to the person');
     assert.equal(later.allowed && later.source, 'grant', 'a later write the agent no longer asks for');
@@ -101,14 +101,14 @@ describe('grants and pattern rules', () => {
     assert.equal(policy.checkCommand(actor, { sessionId: 'x', command: 'ls' }).allowed, false, 'an edit grant does not cover commands');
     assert.ok(policy.revokeGrant(made[0].id, 'person'));
     assert.equal((await policy.checkWrite(actor, '/w/src/b.ts', 'x')).allowed, false, 'revoked');
-    const mine = policy.recordDecision(actor, { ...intent, kind: 'execute', effects: [cmd('npm test')] }, { kind: 'allow_once', optionId: 'once' }, 'person', 'workspace');
+    const mine = policy.recordDecision(actor, { ...intent, kind: 'execute', effects: [cmd('npm test')] }, { kind: 'allow_once', optionId: 'once' }, { kind: 'person', grant: 'workspace' });
     assert.deepEqual(mine.map((g) => [g.scope, g.pattern.commandExact, g.expiresAt]), [['workspace', 'npm test', undefined]]);
   });
 
   it('grants made from cards and by the agent\'s "always" cover exactly the command, not added options', () => {
     const policy = new EffectPolicy({ defaults: () => ask, roots: () => ['/w'], readCurrent: async () => null });
     const actor = { sessionId: 's1', agentId: 'a', cwd: '/w' };
-    policy.recordDecision(actor, { sessionId: 's1', agentId: 'a', toolCallId: 't', kind: 'execute', effects: [cmd('npm test')] }, { kind: 'allow_always', optionId: 'always' }, 'person');
+    policy.recordDecision(actor, { sessionId: 's1', agentId: 'a', toolCallId: 't', kind: 'execute', effects: [cmd('npm test')] }, { kind: 'allow_always', optionId: 'always' }, { kind: 'person' });
     assert.equal(policy.checkCommand(actor, { sessionId: 'x', command: 'npm test' }).allowed, true);
     assert.equal(policy.checkCommand(actor, { sessionId: 'x', command: 'npm test --script-shell=/tmp/evil' }).allowed, false);
   });
@@ -117,7 +117,7 @@ describe('grants and pattern rules', () => {
     let now = 1_000;
     const policy = new EffectPolicy({ defaults: () => ({ ...ask, grantMinutes: 10 }), roots: () => ['/w'], readCurrent: async () => null, now: () => now });
     const actor = { sessionId: 's1', agentId: 'a', cwd: '/w' };
-    const [g] = policy.recordDecision(actor, { sessionId: 's1', agentId: 'a', toolCallId: 't', kind: 'execute', effects: [cmd('make')] }, { kind: 'allow_once', optionId: 'once' }, 'person', 'session');
+    const [g] = policy.recordDecision(actor, { sessionId: 's1', agentId: 'a', toolCallId: 't', kind: 'execute', effects: [cmd('make')] }, { kind: 'allow_once', optionId: 'once' }, { kind: 'person', grant: 'session' });
     assert.equal(g.expiresAt, 1_000 + 600_000);
     policy.checkCommand(actor, { sessionId: 'x', command: 'make' }); // consumes the allow-once approval
     now = 1_000 + 599_999;

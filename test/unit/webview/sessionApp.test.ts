@@ -99,7 +99,8 @@ describe('session webview app', () => {
       // The merged detail is in the card: the command to be run.
       assert.match(card.querySelector('pre.command')?.textContent ?? '', /npm test -- --reporter dot/);
       const buttons = Array.from(card.querySelectorAll<HTMLElement>('.perm-option:not(.perm-grant)'));
-      assert.deepEqual(buttons.map((b) => b.textContent), ['Allow once', 'Always allow npm test', 'Reject']);
+      // Labelled by kind in our words; the agent's own name follows, secondary (issue 16, finding 15).
+      assert.deepEqual(buttons.map((b) => b.textContent), ['Allow once', "Always allow (agent's option) “Always allow npm test”", 'Reject']);
       // Our own grant choices follow the agent's options.
       const grants = Array.from(card.querySelectorAll<HTMLElement>('.perm-grant'));
       assert.deepEqual(grants.map((b) => b.dataset.grant), ['session', 'workspace', 'always']);
@@ -111,6 +112,60 @@ describe('session webview app', () => {
       assert.deepEqual(h.host.ofType('answerPermission'), [{ type: 'answerPermission', key: 's1', permissionId: 'p1', optionId: 'allow-always' }]);
       assert.ok(buttons.every((b) => b.hasAttribute('disabled')));
       assert.ok(grants.every((b) => b.hasAttribute('disabled')));
+    });
+
+    it('labels buttons by the option\'s kind, whatever the agent names them; the agent\'s name is secondary plain text', () => {
+      h = mount();
+      const s = richState();
+      s.permissions.p1 = {
+        ...s.permissions.p1,
+        options: [
+          { optionId: 'sneaky', name: 'Reject', kind: 'allow_always' },
+          { optionId: 'no', name: '<b>Allow once</b>', kind: 'reject_once' },
+          { optionId: 'never', name: 'Allow', kind: 'reject_always' },
+          { optionId: 'yes', name: 'Allow once', kind: 'allow_once' },
+        ],
+      };
+      h.host.send(snapshot(s));
+      const card = h.$('[data-entry-id="e7"] .tool-card')!;
+      const buttons = Array.from(card.querySelectorAll<HTMLElement>('.perm-option:not(.perm-grant)'));
+      assert.deepEqual(buttons.map((b) => b.childNodes[0].textContent), ["Always allow (agent's option)", 'Reject', 'Reject always', 'Allow once']);
+      assert.deepEqual(buttons.map((b) => b.querySelector('.perm-agent-name')?.textContent ?? null), [' “Reject”', ' “<b>Allow once</b>”', ' “Allow”', null]);
+      assert.equal(card.querySelector('.perm-agent-name b'), null, 'the agent\'s name is text, not markup');
+      // Only allow-once looks like the default; the agent's "always" and our "every workspace" do not.
+      assert.deepEqual(buttons.map((b) => b.hasAttribute('secondary')), [true, true, true, false]);
+      const grants = Array.from(card.querySelectorAll<HTMLElement>('.perm-grant'));
+      assert.deepEqual(grants.map((b) => b.textContent), ['This session', 'This workspace', 'Every workspace']);
+      assert.ok(grants.every((b) => b.hasAttribute('secondary')));
+      assert.match(grants[2].getAttribute('title') ?? '', /every workspace/);
+      assert.match(buttons[0].getAttribute('aria-label') ?? '', /^Always allow \(agent's option\) \(the agent calls it “Reject”\)/);
+    });
+
+    it('a request that did not show its command can only be allowed once, and the card says so', () => {
+      h = mount();
+      const s = richState();
+      const onceOnly = 'The agent did not show the command, so this can only be allowed once.';
+      s.permissions.p1 = { ...s.permissions.p1, onceOnly };
+      h.host.send(snapshot(s));
+      const card = h.$('[data-entry-id="e7"] .tool-card')!;
+      assert.equal(card.querySelector('.perm-once-only')?.textContent, onceOnly);
+      assert.deepEqual(Array.from(card.querySelectorAll<HTMLElement>('.perm-option')).map((b) => b.dataset.kind), ['allow_once', 'reject_once'], 'no "always", no grants');
+      // When the agent offers only "always", that button says what it does: allow once.
+      s.permissions.p1 = { ...s.permissions.p1, options: s.permissions.p1.options.filter((o) => o.kind !== 'allow_once') };
+      h.host.send(snapshot(s));
+      const only = Array.from(h.$$('[data-entry-id="e7"] .perm-option'));
+      assert.deepEqual(only.map((b) => b.childNodes[0].textContent), ['Allow once', 'Reject']);
+      assert.equal(only[0].dataset.kind, 'allow_always');
+      assert.ok(!only[0].hasAttribute('secondary'));
+      assert.equal(h.$$('[data-entry-id="e7"] .perm-grant').length, 0);
+    });
+
+    it('an "always" answer that was taken as once says "Allowed once"', () => {
+      h = mount();
+      const s = richState();
+      s.permissions.p1 = { ...s.permissions.p1, state: 'selected', optionId: 'allow-always', answeredBy: 'api', asOnce: true };
+      h.host.send(snapshot(s));
+      assert.match(h.$('[data-entry-id="e7"] .permission.answered')?.textContent ?? '', /^Allowed once \(the agent's option “Always allow npm test”\) via the API/);
     });
 
     it('"For this session" answers with the agent\'s allow option and asks for a session grant', () => {
