@@ -186,7 +186,7 @@ export class OtlpReceiver {
     };
     const declared = Number(req.headers['content-length'] ?? 0);
     if (declared > this.maxBytes) return refuse(413, `the body is larger than ${this.maxBytes} bytes`);
-    if (this.options.budgetLeft && this.options.budgetLeft(sender) <= 0) return refuse(413, "the session's trace budget is used up: no more spans are kept for it");
+    if (this.options.budgetLeft && this.options.budgetLeft(sender) <= 0) return refuse(413, "no more spans are kept for this sender: its session's trace budget is used up, or the session has ended");
     const inFlight = this.reading.get(sender) ?? 0;
     if (inFlight >= (this.options.maxRequestsPerSender ?? 4)) return refuse(429, 'too many requests at once from this sender', { 'retry-after': '2' });
     this.reading.set(sender, inFlight + 1);
