@@ -16,6 +16,9 @@
 //          [--settings <json>]        extra VS Code user settings merged over the defaults below
 //          [--user-data-dir <dir>]    VS Code user data (default: fresh in the temp dir); give the same dir
 //                                     to a second run to see what a reloaded window sees (storage kept)
+//          [--browser-profile <dir>]  chromium profile (default: fresh in the temp dir); give the same dir to
+//                                     a second run to keep the browser's storage too (code-server keeps
+//                                     extensions' SecretStorage in it, as a person's browser would)
 //          [--keep]                   keep the temp dir (logs) even on success (also KEEP_TEST_TMP=1)
 // env: CHROMIUM (default: chromium on PATH), VERBOSE=1 prints all workbench console lines,
 //      SWITCHBOARD_* / TEST_* / VSCODE_TEST_OPTIONS are passed to the extension host.
@@ -30,7 +33,7 @@ import util from 'node:util';
 
 // ---------------------------------------------------------------- arguments
 const VALUE_OPTS = ['extensionDevelopmentPath', 'extensionTestsPath', 'workspace', 'extensions-dir', 'timeout',
-  'screenshot-dir', 'code-server', 'node', 'settings', 'user-data-dir'];
+  'screenshot-dir', 'code-server', 'node', 'settings', 'user-data-dir', 'browser-profile'];
 const FLAG_OPTS = ['keep', 'help', 'untrusted'];
 const args = {};
 {
@@ -218,7 +221,7 @@ log('code-server up');
 
 // ---------------------------------------------------------------- chromium
 const { chromium } = await import('playwright-core');
-browserCtx = await chromium.launchPersistentContext(path.join(tmp, 'chromium-profile'), {
+browserCtx = await chromium.launchPersistentContext(args['browser-profile'] ? path.resolve(args['browser-profile']) : path.join(tmp, 'chromium-profile'), {
   executablePath: chromiumBin,
   headless: true,
   args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',

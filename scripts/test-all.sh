@@ -167,19 +167,21 @@ else
   # Two windows on a workspace and storage of their own: in the first the test kills its own
   # extension host mid-turn (VS Code ends a test run when its host dies, so that run reports
   # nothing: the note it leaves is checked instead); the second finds the session, its transcript,
-  # a valid audit chain and no agent left behind (93-host-kill.test.ts).
+  # a valid audit chain and no agent left behind (93-host-kill.test.ts). Both windows share one
+  # browser profile, as after a restart on the same machine: code-server keeps SecretStorage (the
+  # audit log's signing key) in the browser, and a new profile would be a new machine.
   KWS=$WORK/kill-workspace; KDIR=$WORK/host-kill
   mkdir -p "$KWS" "$KDIR"; printf '# Host kill\n' > "$KWS/README.md"
   set +e
   SWITCHBOARD_HOST_KILL_DIR=$KDIR SWITCHBOARD_TEST_GREP='extension host killed mid-turn' SWITCHBOARD_TEST_RESULT_FILE=$WORK/kill-first-result.txt \
     node scripts/run-vscode-tests.mjs --extensionDevelopmentPath "$INSTALLED" --extensionTestsPath "$ROOT/out/test/integration/index" \
-    --extensions-dir "$EXTDIR" --timeout 300 --workspace "$KWS" --user-data-dir "$WORK/kill-user-data" 2>&1 | grep -v '^\s*at \|reconnection token'
+    --extensions-dir "$EXTDIR" --timeout 300 --workspace "$KWS" --user-data-dir "$WORK/kill-user-data" --browser-profile "$WORK/kill-browser" 2>&1 | grep -v '^\s*at \|reconnection token'
   set -e
   # A host that was killed reports nothing: a result file would mean the first window ran to its end.
   if [ -f "$KDIR/killed.json" ] && [ ! -f "$WORK/kill-first-result.txt" ]; then
     echo "first window: the test killed its extension host mid-turn ($(cat "$KDIR/killed.json" | head -c 200)…)"
     SWITCHBOARD_HOST_KILL_DIR=$KDIR SWITCHBOARD_TEST_GREP='extension host killed mid-turn' extra_run "host killed, second window" "$WORK/kill-result.txt" \
-      --workspace "$KWS" --user-data-dir "$WORK/kill-user-data"
+      --workspace "$KWS" --user-data-dir "$WORK/kill-user-data" --browser-profile "$WORK/kill-browser"
   else
     echo "in-editor (host killed): the first window never reached the kill: counted as 1 failure"
     EDITOR_FAILED=$(( EDITOR_FAILED + 1 ))

@@ -14,7 +14,8 @@ import { resolveAgents, type ResolvedAgent } from './config/agents';
 import { mergePaths, readLoginShellPath } from './config/loginPath';
 import { onDidChangeSettings, readSettings } from './config/vscodeSettings';
 import { EditorFiles, readCurrentText } from './fs/vscodeFiles';
-import { AuditLog } from './policy/audit';
+import { AuditLog, type AuditEntry } from './policy/audit';
+import { auditStores } from './policy/vscodeAuditStores';
 import { parseMcpNode } from './views/mcpTree';
 import { TracingCenter } from './views/tracingCenter';
 import { RemoteAgentsCenter } from './views/remoteAgents';
@@ -84,11 +85,9 @@ export class App implements vscode.Disposable {
     this.workspaceSettings = new WorkspaceSettingsNotes((m) => this.log.warn(m));
     const version = String(context.extension.packageJSON.version ?? '0.0.0');
     // One audit log per workspace, in the extension's storage (global storage without a workspace).
-    const state = context.storageUri ? context.workspaceState : context.globalState;
-    this.audit = new AuditLog(vscode.Uri.joinPath(context.storageUri ?? context.globalStorageUri, 'audit.jsonl').fsPath, undefined, {
-      get: () => state.get<{ seq: number; hash: string }>('agentSwitchboard.auditHead'),
-      set: (h) => void state.update('agentSwitchboard.auditHead', h),
-    });
+    // Its head and signing key live outside the file (workspace state, SecretStorage).
+    const auditKept = auditStores(context);
+    this.audit = new AuditLog(vscode.Uri.joinPath(context.storageUri ?? context.globalStorageUri, 'audit.jsonl').fsPath, undefined, auditKept.head, auditKept.keys);
     this.policy = new EffectPolicy({
       defaults: () => this.settings().policy,
       roots: () => (vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.fsPath),
@@ -114,7 +113,7 @@ export class App implements vscode.Disposable {
       openAuditRecord: (hash) => this.openAuditRecord(hash),
       log: (m) => this.log.warn(m),
     });
-    this.mcp = new McpCenter(context, (m) => this.log.warn(m), (e) => this.audit.append(e), {
+    this.mcp = new McpCenter(context, (m) => this.log.warn(m), (e) => this.auditLater(e), {
       tracer: this.tracing.mcpSpans,
       // A fresh token for each start: a stopped server's token stops working.
       otelEnv: (serverId) => this.tracing.mcpServerEnv(serverId),
@@ -139,7 +138,7 @@ export class App implements vscode.Disposable {
     this.inspectors = new InspectorPanels(context.extensionUri, (m) => this.log.warn(m));
     this.remoteAgents = new RemoteAgentsCenter(context, {
       tracing: this.tracing.tracing,
-      audit: (e) => this.audit.append(e),
+      audit: (e) => this.auditLater(e),
       showTrace: (key, title) => this.tracing.panels.show(key, title),
       log: (m) => this.log.warn(m),
     });
@@ -163,7 +162,12 @@ export class App implements vscode.Disposable {
             if (state) this.review.clientWrote(state, file, base, after);
           },
         ),
-      mcpServers: async (caps, key) => this.forwardMcp(caps, key),
+      // Every session (new, resumed, loaded) is attached only after this: its agent's first effect
+      // finds the audit log open and signing, so its records are on disk before the effect goes ahead.
+      mcpServers: async (caps, key) => {
+        await this.audit.open();
+        return this.forwardMcp(caps, key);
+      },
       terminalsFor: (key, cwd) => {
         // Terminals see the same PATH as the agents that ask for them (the login shell's included).
         const t = new SessionTerminals(cwd, () => this.agentBaseEnv());
@@ -283,12 +287,29 @@ export class App implements vscode.Disposable {
       const restored = this.sessionsCenter.restoreOpen();
       if (restored) this.log.info(`Restored ${restored} session transcript${restored > 1 ? 's' : ''} from the journal.`);
     });
+    // The audit log's key and tail check, in the background (SecretStorage must not hold up activation).
+    setImmediate(() => void this.audit.open().then((o) => this.auditOpened(o.problems)));
     // Read once, in the background: agents are resolved again when it arrives.
     void readLoginShellPath().then((p) => {
       this.loginPath = p ?? null;
       if (p) this.log.info(`Login shell PATH: ${p}`);
       this.agentCache = undefined;
       this.view.onAgentsChange();
+    });
+  }
+
+  /** Records something already done (an MCP approval, a delegation) once the audit log is open. */
+  private auditLater(entry: AuditEntry): void {
+    void this.audit.appendWhenOpen(entry).catch((err: unknown) => this.log.error(`Could not write the audit log: ${String(err)}`));
+  }
+
+  /** What the audit log found wrong with itself on start: logged, and shown once with a way to the details. */
+  private auditOpened(problems: string[]): void {
+    for (const p of problems) this.log.warn(p);
+    if (!problems.length) return;
+    const more = problems.length > 1 ? ` (and ${problems.length - 1} more finding${problems.length > 2 ? 's' : ''})` : '';
+    void vscode.window.showWarningMessage(`${problems[0]}${more}`, 'Verify Audit Log').then((choice) => {
+      if (choice) void vscode.commands.executeCommand('agentSwitchboard.verifyAudit');
     });
   }
 

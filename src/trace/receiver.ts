@@ -7,6 +7,14 @@
  * Bad input changes nothing: a malformed body is 400, one over the size limit 413 (the request is
  * cut off as soon as it passes the limit), a wrong token 401, a foreign Host 403 (DNS rebinding),
  * malformed spans inside a good body are counted in `partialSuccess`. No `vscode`.
+ *
+ * Bounded (OTLP/HTTP §"Failures"): a sender whose session's byte budget is used up gets 413 before
+ * its body is read, spans over the budget inside a body are `partialSuccess.rejectedSpans`; at most
+ * `maxRequestsPerSender` requests of one sender are read at once (more: 429 with Retry-After), and
+ * at most `maxBufferedBytes` of bodies are held for all senders together (more: 503 with
+ * Retry-After, both retryable). A request must arrive whole within `requestTimeoutMs` (headers within
+ * `headersTimeoutMs`), an idle connection closes after `idleTimeoutMs`: a slow or never-ending body
+ * holds neither memory nor a connection for long.
  */
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
@@ -18,11 +26,24 @@ import { parseOtlpJson, type SpanRecord } from './otlp';
 export interface OtlpReceiverOptions {
   /** Largest accepted body, in bytes after decompression (default 16 MiB). */
   maxBytes?: number;
+  /** Bytes of request bodies held at once, for all senders together (default 64 MiB). */
+  maxBufferedBytes?: number;
+  /** Requests of one sender read at once (default 4). */
+  maxRequestsPerSender?: number;
+  /** Time for a whole request, headers and body, in milliseconds (default 30 s). */
+  requestTimeoutMs?: number;
+  /** Time for a request's headers, in milliseconds (default 10 s). */
+  headersTimeoutMs?: number;
+  /** An open connection with nothing arriving is closed after this many milliseconds (default 15 s). */
+  idleTimeoutMs?: number;
   /**
    * Called with the spans of each accepted request (never with an empty list) and the sender the
-   * request's token was issued to. @returns how many spans were refused (reported back as partial success).
+   * request's token was issued to. @returns how many spans were refused, and why (reported back as
+   * partial success).
    */
-  onSpans(spans: SpanRecord[], sender: string): { refused: number } | void;
+  onSpans(spans: SpanRecord[], sender: string): { refused: number; problems?: string[] } | void;
+  /** Bytes the sender may still store (0: its budget is used up, the request is answered 413 unread). Unbounded when absent. */
+  budgetLeft?(sender: string): number;
 }
 
 /**
@@ -61,6 +82,8 @@ export function asReceived(spans: SpanRecord[]): SpanRecord[] {
     if (s.endMs === undefined) s.endMs = s.startMs;
     if (s.service === 'agent-switchboard') s.service = 'agent-switchboard (claimed by a sender)';
     for (const k of Object.keys(s.attributes)) if (k.startsWith('agent_switchboard.')) delete s.attributes[k];
+    // Said in the span itself, where the panel shows attributes: what the limits left out.
+    if (s.dropped) s.attributes['agent_switchboard.dropped'] = `${s.dropped.attributes} attributes, ${s.dropped.events} events and ${s.dropped.links} links left out (over the receiver's limits per span, or dropped by the sender)`;
   }
   return spans;
 }
@@ -73,6 +96,10 @@ export class OtlpReceiver {
   /** Bearer tokens by sender (a session, an MCP server): each sender has its own. */
   private readonly tokens = new Map<string, string>();
   private readonly maxBytes: number;
+  /** Bytes of bodies being read now, all requests together. */
+  private buffered = 0;
+  /** Requests being read now, by sender. */
+  private readonly reading = new Map<string, number>();
 
   constructor(private readonly options: OtlpReceiverOptions) {
     this.maxBytes = options.maxBytes ?? 16 * 1024 * 1024;
@@ -84,7 +111,19 @@ export class OtlpReceiver {
    */
   start(): Promise<string> {
     this.starting ??= (async () => {
-      const server = createServer((req, res) => void this.handle(req, res));
+      const o = this.options;
+      const server = createServer(
+        {
+          requestTimeout: o.requestTimeoutMs ?? 30_000,
+          headersTimeout: o.headersTimeoutMs ?? 10_000,
+          keepAliveTimeout: 5_000,
+          // How often Node checks the two timeouts above (its default, 30 s, would let a slow body run that much longer).
+          connectionsCheckingInterval: Math.min(1_000, o.requestTimeoutMs ?? 1_000),
+        },
+        (req, res) => void this.handle(req, res),
+      );
+      server.setTimeout(o.idleTimeoutMs ?? 15_000, (socket) => socket.destroy());
+      server.maxConnections = 256;
       server.on('clientError', (_err, socket) => socket.destroy());
       await new Promise<void>((resolve, reject) => {
         server.once('error', reject);
@@ -141,20 +180,26 @@ export class OtlpReceiver {
     const type = (req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
     if (type === 'application/x-protobuf') return reply(415, { error: 'OTLP protobuf is not accepted here; set OTEL_EXPORTER_OTLP_PROTOCOL=http/json' });
     if (type !== 'application/json') return reply(415, { error: `content type ${type || '(none)'} is not accepted; send application/json` });
-    const declared = Number(req.headers['content-length'] ?? 0);
-    if (declared > this.maxBytes) {
-      reply(413, { error: `the body is larger than ${this.maxBytes} bytes` }, { connection: 'close' });
+    const refuse = (status: number, error: string, headers: Record<string, string> = {}) => {
+      reply(status, { error }, { connection: 'close', ...headers });
       req.destroy();
-      return;
-    }
+    };
+    const declared = Number(req.headers['content-length'] ?? 0);
+    if (declared > this.maxBytes) return refuse(413, `the body is larger than ${this.maxBytes} bytes`);
+    if (this.options.budgetLeft && this.options.budgetLeft(sender) <= 0) return refuse(413, "no more spans are kept for this sender: its session's trace budget is used up, or the session has ended");
+    const inFlight = this.reading.get(sender) ?? 0;
+    if (inFlight >= (this.options.maxRequestsPerSender ?? 4)) return refuse(429, 'too many requests at once from this sender', { 'retry-after': '2' });
+    this.reading.set(sender, inFlight + 1);
     let text: string;
     try {
       text = await this.readBody(req, (req.headers['content-encoding'] ?? '').toLowerCase());
     } catch (err) {
-      const tooLarge = err instanceof BodyTooLarge;
-      reply(tooLarge ? 413 : 400, { error: err instanceof Error ? err.message : String(err) }, { connection: 'close' });
-      req.destroy();
-      return;
+      const status = err instanceof BodyTooLarge ? 413 : err instanceof ReceiverBusy ? 503 : 400;
+      return refuse(status, err instanceof Error ? err.message : String(err), status === 503 ? { 'retry-after': '5' } : {});
+    } finally {
+      const n = (this.reading.get(sender) ?? 1) - 1;
+      if (n > 0) this.reading.set(sender, n);
+      else this.reading.delete(sender);
     }
     // The token may have been revoked while the body was read (its session closed): check again.
     if (this.senderOf(req.headers.authorization) !== sender) return reply(401, { error: 'the token was revoked' });
@@ -170,8 +215,9 @@ export class OtlpReceiver {
     } catch (err) {
       return reply(400, { error: err instanceof Error ? err.message : String(err) });
     }
-    const refused = parsed.spans.length ? (this.options.onSpans(asReceived(parsed.spans), sender)?.refused ?? 0) : 0;
-    if (refused) parsed.problems.push(`${refused} span(s) belong to a trace of another session`);
+    const taken = parsed.spans.length ? this.options.onSpans(asReceived(parsed.spans), sender) : undefined;
+    const refused = taken?.refused ?? 0;
+    if (refused) parsed.problems.push(...(taken?.problems?.length ? taken.problems : [`${refused} span(s) were refused (a trace of another session, or over the session's budget)`]));
     const rejected = parsed.rejected + refused;
     reply(200, rejected ? { partialSuccess: { rejectedSpans: rejected, errorMessage: parsed.problems.join('; ') } } : {});
   }
@@ -194,17 +240,41 @@ export class OtlpReceiver {
       const source = encoding === 'gzip' ? req.pipe(createGunzip()) : req;
       const chunks: Buffer[] = [];
       let size = 0;
+      const maxBuffered = this.options.maxBufferedBytes ?? 64 * 1024 * 1024;
+      // Whatever ends the read gives its bytes back to the shared budget, once.
+      const done = () => {
+        this.buffered -= size;
+        size = 0;
+        chunks.length = 0;
+        source.removeAllListeners('data');
+      };
       source.on('data', (c: Buffer) => {
         size += c.length;
-        if (size > this.maxBytes) {
-          source.removeAllListeners('data');
-          reject(new BodyTooLarge(this.maxBytes));
+        this.buffered += c.length;
+        if (size > this.maxBytes || this.buffered > maxBuffered) {
+          const err = size > this.maxBytes ? new BodyTooLarge(this.maxBytes) : new ReceiverBusy();
+          done();
+          reject(err);
           return;
         }
         chunks.push(c);
       });
-      source.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-      source.on('error', (err: Error) => reject(new Error(`the body could not be read: ${err.message}`)));
+      source.on('end', () => {
+        const text = Buffer.concat(chunks).toString('utf8');
+        done();
+        resolve(text);
+      });
+      source.on('error', (err: Error) => {
+        done();
+        reject(new Error(`the body could not be read: ${err.message}`));
+      });
+      // A request cut off (the client went away, the request timeout destroyed it) ends the read too.
+      req.on('close', () => {
+        if (!req.complete) {
+          done();
+          reject(new Error('the request ended before its body did'));
+        }
+      });
     });
   }
 
@@ -219,5 +289,11 @@ export class OtlpReceiver {
 class BodyTooLarge extends Error {
   constructor(max: number) {
     super(`the body is larger than ${max} bytes`);
+  }
+}
+
+class ReceiverBusy extends Error {
+  constructor() {
+    super('the receiver is reading too many bodies at once; retry later');
   }
 }

@@ -2,9 +2,8 @@
  * The `agentSwitchboard.*` commands: the same operations as the public API, with pickers when
  * called without arguments (from the command palette).
  */
-import fs from 'node:fs';
 import * as vscode from 'vscode';
-import { verifyAudit } from '../policy/audit';
+import type { AuditProblem } from '../policy/audit';
 import type { App } from '../app';
 
 /** Registers every command; returns their disposables. */
@@ -64,8 +63,10 @@ export function registerCommands(app: App): vscode.Disposable[] {
       if (k) await app.closeSession(k);
     }),
     vscode.commands.registerCommand('agentSwitchboard.showAgentLog', () => app.log.show()),
-    vscode.commands.registerCommand('agentSwitchboard.revokeGrant', (g?: { id?: unknown }) => {
+    vscode.commands.registerCommand('agentSwitchboard.revokeGrant', async (g?: { id?: unknown }) => {
       if (!g || typeof g.id !== 'string') return false;
+      // The revocation is audited: the log must be open (its key read) first.
+      await app.audit.open();
       return app.policy.revokeGrant(g.id, 'person');
     }),
     vscode.commands.registerCommand('agentSwitchboard.showSession', async (key?: unknown) => {
@@ -87,16 +88,16 @@ export function registerCommands(app: App): vscode.Disposable[] {
     }),
     vscode.commands.registerCommand('agentSwitchboard.verifyAudit', async () => {
       const file = app.audit.file;
-      let text = '';
-      try {
-        text = fs.readFileSync(file, 'utf8');
-      } catch {
-        void vscode.window.showInformationMessage('The audit log is empty: no decision or effect has been recorded in this workspace yet.');
-        return { ok: true, records: 0 };
+      // Waits for the signing key and the tail check of the start, then reads the whole file.
+      const v = await app.audit.verify();
+      if (v.ok && v.records === 0) void vscode.window.showInformationMessage('The audit log is empty: no decision or effect has been recorded in this workspace yet.');
+      else if (v.ok) void vscode.window.showInformationMessage(`Audit log intact: ${v.records} records, hash chain and signatures verified (${file}).`);
+      else {
+        const where = (p: AuditProblem) => (p.to ? `records ${p.line}–${p.to}` : `record ${p.line}`);
+        const rest = (v.more ?? []).slice(0, 3).map((p) => `${where(p)}: ${p.reason}`);
+        const further = (v.more?.length ?? 0) > 3 ? ` … and ${v.more!.length - 3} more.` : '';
+        void vscode.window.showErrorMessage(`Audit log not verified (${v.records} records): ${where(v)}: ${v.reason}.${rest.length ? ` Also ${rest.join('; ')}.` : ''}${further} (${file})`);
       }
-      const v = verifyAudit(text, app.audit.head?.get());
-      if (v.ok) void vscode.window.showInformationMessage(`Audit log intact: ${v.records} records, hash chain verified (${file}).`);
-      else void vscode.window.showErrorMessage(`Audit log broken at record ${v.line} of ${v.records}: ${v.reason} (${file}).`);
       return v;
     }),
   ];

@@ -36,7 +36,11 @@ export class TracingCenter implements vscode.Disposable {
   readonly panels: TracePanels;
   // Each sender adds only to its own traces: a session's agent to its session's, an MCP server we
   // launched to the server's own trace (`mcp:<id>`, the store key of that trace).
-  private readonly otlp = new OtlpReceiver({ onSpans: (spans, sender) => ({ refused: this.traces.addFrom(sender.startsWith('session:') ? sender.slice('session:'.length) : sender, spans) }) });
+  // Each sender's bytes are budgeted by the store: past its session's budget a request is 413 unread.
+  private readonly otlp = new OtlpReceiver({
+    onSpans: (spans, sender) => this.traces.accept(storeKey(sender), spans),
+    budgetLeft: (sender) => this.traces.budgetLeft(storeKey(sender)),
+  });
   private forwarder: TraceForwarder | undefined;
   private readonly archive: TraceArchive;
   private readonly disposables: vscode.Disposable[] = [];
@@ -163,4 +167,9 @@ export class TracingCenter implements vscode.Disposable {
   dispose(): void {
     this.disposables.forEach((d) => d.dispose());
   }
+}
+
+/** The store key of a receiver sender: `session:<key>` is the session's trace, others (`mcp:<id>`) their own. */
+function storeKey(sender: string): string {
+  return sender.startsWith('session:') ? sender.slice('session:'.length) : sender;
 }
