@@ -115,6 +115,20 @@ export async function readContainedFile(absPath: string, realRoots: readonly str
   return readRegularFileOrNull(real, { maxBytes: opts.maxBytes ?? DEFAULT_MAX_READ_BYTES, verify: (fd, st) => assertOpenedWithin(fd, st, real, realRoots) });
 }
 
+/**
+ * Checks, without blocking, that a path someone else named (an agent's location, an editor MCP
+ * tool's file) may be handed to the editor to open as a document: missing (the editor reports it)
+ * or a regular file of at most `maxBytes`. VS Code would otherwise open a FIFO and wait on it, or
+ * load `/dev/zero` until memory runs out.
+ * @throws {UnreadableFileError} `not_regular` or `too_large`, with a message that names the path.
+ */
+export async function checkOpenable(absPath: string, maxBytes = DEFAULT_MAX_READ_BYTES): Promise<void> {
+  const real = await realpathAllowMissing(path.normalize(absPath));
+  const id = await fileIdentity(real);
+  if (id && !id.regular) throw new UnreadableFileError(absPath, 'not_regular', `${absPath} is ${id.kind}, not a regular file; it was not opened.`);
+  if (id && id.size > maxBytes) throw new UnreadableFileError(absPath, 'too_large', `${absPath} is larger than ${maxBytes} bytes (${id.size}); it was not opened.`);
+}
+
 /** The cause in words for an agent (no file content). */
 export function unreadableMessage(p: string, err: UnreadableFileError): string {
   if (err.reason === 'not_regular') return `${p} is not a regular file (a directory, FIFO, socket or device); the client does not open it.`;
