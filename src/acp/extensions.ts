@@ -17,4 +17,10 @@ export const ErrorCodes = {
   notText: -32012,
   /** An effect (`fs/write_text_file`, `terminal/create`) that matches no approved intent, or that policy denies. */
   notApproved: -32013,
+  /**
+   * A path the client does not open: not a regular file (a FIFO, socket, device or directory), larger
+   * than the client reads, or turned into a symlink while it was opened. `data.reason`: `not_regular`,
+   * `too_large`, `symlink` or `error`.
+   */
+  notReadable: -32014,
 } as const;

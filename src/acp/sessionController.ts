@@ -15,6 +15,7 @@ import type { ProtocolLog } from './inspector';
 import type { CapabilityMatrix } from './capabilities';
 import type { Actor, EffectCheck, EffectPolicy } from '../policy/effectPolicy';
 import type { DeclaredIntent } from '../policy/declare';
+import type { FileIdentity } from '../fs/fileIdentity';
 import { intentHash } from '../policy/intent';
 import { mayWiden, onceOnlyReason, type Decider } from '../policy/decider';
 import { forwardNotice, type ForwardResult } from '../mcp/forward';
@@ -30,7 +31,11 @@ const isHostedId = (id: string) => id.startsWith(HOSTED_PREFIX);
 /** Client-hosted file access for one session (ACP `fs/*`). Errors thrown become JSON-RPC errors. */
 export interface FileSystemPort {
   read(params: acp.ReadTextFileRequest): Promise<acp.ReadTextFileResponse>;
-  write(params: acp.WriteTextFileRequest): Promise<void>;
+  /**
+   * @param expected the file the gate decided on (`EffectCheck.target`; null: none was there). The
+   *   write is refused when the path no longer names that same file.
+   */
+  write(params: acp.WriteTextFileRequest, expected?: FileIdentity | null): Promise<void>;
   /** Called when a prompt turn starts (files not read through us are compared with this moment). */
   turnStarted(): void;
 }
@@ -495,7 +500,7 @@ export class SessionController implements SessionHandlers {
   async writeTextFile(params: acp.WriteTextFileRequest): Promise<void> {
     const check = await this.policy.checkWrite(this.actor(), params.path, params.content);
     const toolCallId = this.gate(check, (tc) => tc.locations.some((l) => l.path === params.path) || tc.content.some((c) => c.type === 'diff' && c.path === params.path));
-    await this.perform(check, toolCallId, () => this.files.write(params));
+    await this.perform(check, toolCallId, () => this.files.write(params, check.target));
     this.markVerified(toolCallId);
   }
 

@@ -59,6 +59,7 @@ export const DEMO_SCENARIOS: readonly DemoScenario[] = [
   'gate-borrow',
   'disk-writer',
   'editor-mcp',
+  'fs-probe',
 ];
 
 /** Environment variables the demo agent reads. */

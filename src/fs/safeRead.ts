@@ -36,6 +36,19 @@ export interface RegularFile {
   mtimeMs: number;
 }
 
+/** Options of {@link readRegularFile}. */
+export interface ReadOptions {
+  /** Cap in bytes (default {@link DEFAULT_MAX_READ_BYTES}). */
+  maxBytes?: number;
+  /** Check of the opened handle before reading; what it throws is rethrown unchanged. */
+  verify?: (fd: number, st: fs.Stats) => Promise<void>;
+}
+
+/** Carries an error thrown by `verify` past the errno mapping. */
+class VerifyFailed {
+  constructor(readonly cause: unknown) {}
+}
+
 // O_NOFOLLOW and O_NONBLOCK are POSIX; on Windows they are absent (0), where FIFOs and /dev files
 // of this kind do not exist and symlinks need privileges to create.
 const OPEN_FLAGS = fs.constants.O_RDONLY | (fs.constants.O_NOFOLLOW ?? 0) | (fs.constants.O_NONBLOCK ?? 0);
@@ -47,11 +60,13 @@ const OPEN_FLAGS = fs.constants.O_RDONLY | (fs.constants.O_NOFOLLOW ?? 0) | (fs.
  * the path first (see `checkContained`); the final symlink refusal closes the gap between that
  * check and this open.
  * @param opts.maxBytes the cap in bytes (default {@link DEFAULT_MAX_READ_BYTES}).
+ * @param opts.verify runs on the opened handle (descriptor and `fstat`) before any byte is read,
+ *   e.g. to check that the file opened is still inside the workspace; what it throws is rethrown.
  * @throws {UnreadableFileError} `missing` when there is no such file; `symlink` when the final
  *   component is a symlink; `not_regular` for a directory, FIFO, socket or device; `too_large`
  *   beyond the cap (also when the file grows past it while read); `error` for other I/O errors.
  */
-export async function readRegularFile(absPath: string, opts: { maxBytes?: number } = {}): Promise<RegularFile> {
+export async function readRegularFile(absPath: string, opts: ReadOptions = {}): Promise<RegularFile> {
   const max = opts.maxBytes ?? DEFAULT_MAX_READ_BYTES;
   let handle: fsp.FileHandle;
   try {
@@ -63,6 +78,13 @@ export async function readRegularFile(absPath: string, opts: { maxBytes?: number
     const st = await handle.stat();
     if (!st.isFile()) throw new UnreadableFileError(absPath, 'not_regular', `${absPath} is not a regular file (${kindOf(st)}); it was not read.`);
     if (st.size > max) throw tooLarge(absPath, st.size, max);
+    if (opts.verify) {
+      try {
+        await opts.verify(handle.fd, st);
+      } catch (err) {
+        throw new VerifyFailed(err);
+      }
+    }
     // Read at most max + 1 bytes: a file that grew past the cap after fstat is refused, not cut.
     const buf = Buffer.allocUnsafe(Math.min(st.size, max) + 1);
     let total = 0;
@@ -75,6 +97,7 @@ export async function readRegularFile(absPath: string, opts: { maxBytes?: number
     }
     return { bytes: buf.subarray(0, total), links: st.nlink, mtimeMs: st.mtimeMs };
   } catch (err) {
+    if (err instanceof VerifyFailed) throw err.cause;
     throw err instanceof UnreadableFileError ? err : fromErrno(absPath, err);
   } finally {
     await handle.close().catch(() => undefined);
@@ -85,7 +108,7 @@ export async function readRegularFile(absPath: string, opts: { maxBytes?: number
  * Like {@link readRegularFile}, but a missing file is `null` rather than an error.
  * @throws {UnreadableFileError} for every reason but `missing`.
  */
-export async function readRegularFileOrNull(absPath: string, opts: { maxBytes?: number } = {}): Promise<RegularFile | null> {
+export async function readRegularFileOrNull(absPath: string, opts: ReadOptions = {}): Promise<RegularFile | null> {
   try {
     return await readRegularFile(absPath, opts);
   } catch (err) {

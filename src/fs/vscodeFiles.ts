@@ -7,14 +7,23 @@
  * agent's view is still the current text; the check runs synchronously right before
  * `workspace.applyEdit`, so the person's typing cannot slip in between. A refused write leaves the
  * person's text exactly as it was.
+ *
+ * Paths are contained before anything is opened, and the disk is read only through one handle on a
+ * regular file under a cap (`readContainedFile`): a FIFO, `/dev/zero` or a device is refused without
+ * blocking. A write names the file the permission gate checked (its identity); the path must still
+ * resolve, inside the workspace, to that same file right before the edit and again right before the
+ * save, and a new file is created through one `O_EXCL | O_NOFOLLOW` handle.
  */
+import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type * as acp from '@agentclientprotocol/sdk';
 import type { RequestError } from '@agentclientprotocol/sdk';
 import { acpSdk } from '../acp/sdk';
 import type { FileSystemPort } from '../acp/sessionController';
 import { ErrorCodes } from '../acp/extensions';
-import { checkContained, PathNotAllowedError } from './containment';
+import { checkContained, isWithin, PathNotAllowedError, realpathAllowMissing } from './containment';
+import { createNewFile, fileIdentity, readContainedFile, sameFile, unreadableMessage, type FileIdentity } from './fileIdentity';
+import { DEFAULT_MAX_READ_BYTES, UnreadableFileError } from './safeRead';
 import { fileEncoding } from '../config/vscodeSettings';
 import { decodeFile, UndecodableError } from '../edits/encoding';
 import { proposeChange, type ProposedChange } from '../edits/model';
@@ -26,6 +35,22 @@ import { sliceLines } from './text';
 /** Raised as a JSON-RPC error that names the conflict; `data.reason` is machine-readable. */
 function conflict(path: string, reason: string, message: string): RequestError {
   return new (acpSdk().RequestError)(ErrorCodes.writeConflict, `Write refused for ${path}: ${message}`, { reason, path });
+}
+
+/** A path the client does not open (FIFO, device, directory, over the cap), as a JSON-RPC error. */
+function unreadable(p: string, err: UnreadableFileError): RequestError {
+  return new (acpSdk().RequestError)(ErrorCodes.notReadable, unreadableMessage(p, err), { reason: err.reason, path: p });
+}
+
+function notAllowed(p: string, err: PathNotAllowedError): RequestError {
+  return new (acpSdk().RequestError)(ErrorCodes.pathNotAllowed, err.message, { reason: 'path_not_allowed', path: p });
+}
+
+/** The session's path, contained: the normalised path (documents are found by it), the resolved one and the resolved roots. */
+interface Contained {
+  file: string;
+  real: string;
+  roots: string[];
 }
 
 /** The `FileSystemPort` of one session, on the editor's documents. */
@@ -50,53 +75,67 @@ export class EditorFiles implements FileSystemPort {
     this.ledger.turnStarted(Date.now());
   }
 
-  private async contained(p: string): Promise<string> {
+  private async contained(p: string): Promise<Contained> {
     try {
-      return await checkContained(p, this.roots());
+      const file = await checkContained(p, this.roots());
+      const roots = await Promise.all(this.roots().map((r) => realpathAllowMissing(path.normalize(r))));
+      return { file, real: await realpathAllowMissing(file), roots };
     } catch (err) {
-      if (err instanceof PathNotAllowedError) throw new (acpSdk().RequestError)(ErrorCodes.pathNotAllowed, err.message, { reason: 'path_not_allowed', path: p });
+      if (err instanceof PathNotAllowedError) throw notAllowed(p, err);
       throw err;
     }
   }
 
   async read(params: acp.ReadTextFileRequest): Promise<acp.ReadTextFileResponse> {
-    const file = await this.contained(params.path);
-    const uri = vscode.Uri.file(file);
+    const c = await this.contained(params.path);
+    const uri = vscode.Uri.file(c.file);
     const doc = openDocument(uri);
     let text: string;
     if (doc) {
       text = doc.getText();
-      this.ledger.recordRead(file, text, doc.version);
+      this.ledger.recordRead(c.file, text, doc.version);
     } else {
-      text = await readText(uri, params.path);
-      this.ledger.recordRead(file, text);
+      text = await diskText(c, params.path);
+      this.ledger.recordRead(c.file, text);
     }
     return { content: sliceLines(text, params.line, params.limit) };
   }
 
-  async write(params: acp.WriteTextFileRequest): Promise<void> {
-    const file = await this.contained(params.path);
-    const uri = vscode.Uri.file(file);
+  /**
+   * Writes `params.content` to the file, as an edit of its document (saved when it had no unsaved
+   * changes) or as a new file.
+   * @param expected the file the permission gate decided on (null: no file was there); when given,
+   *   the path must still name that same file (device and inode), else nothing is written.
+   */
+  async write(params: acp.WriteTextFileRequest, expected?: FileIdentity | null): Promise<void> {
+    const c = await this.contained(params.path);
+    const uri = vscode.Uri.file(c.file);
     let doc = openDocument(uri);
-    const stat = doc ? undefined : await statOrUndefined(uri);
-    if (!doc && !stat) {
-      await this.create(uri, file, params.content);
+    // The file behind the path, from a handle that neither follows a final symlink nor blocks.
+    const target = await identify(c.real, params.path);
+    if (target && !target.regular) throw unreadable(params.path, new UnreadableFileError(c.real, 'not_regular', `${params.path} is ${target.kind}.`));
+    if (target && target.size > DEFAULT_MAX_READ_BYTES && !doc) throw unreadable(params.path, new UnreadableFileError(c.real, 'too_large', `${params.path} is larger than ${DEFAULT_MAX_READ_BYTES} bytes (${target.size}).`));
+    if (expected !== undefined && !sameFile(expected, target)) throw changedUnder(params.path);
+    if (!doc && !target) {
+      await this.create(c, params.path, params.content);
       return;
     }
     if (!doc) {
       // Decide on the disk state before opening the file, so a stale file is not even loaded.
-      const onDisk = this.ledger.checkWrite(file, { text: this.ledger.get(file) ? await readText(uri, params.path) : '', dirty: false, mtime: stat!.mtime });
+      const onDisk = this.ledger.checkWrite(c.file, { text: this.ledger.get(c.file) ? await diskText(c, params.path) : '', dirty: false, mtime: target!.mtimeMs });
       if (onDisk) throw conflict(params.path, onDisk.reason, onDisk.message);
       doc = await vscode.workspace.openTextDocument(uri);
     }
     // The bytes on disk, so that Undo in the review can put back exactly these bytes.
-    const diskBytes = await readBytes(uri);
+    const diskBytes = await readContainedFile(c.file, c.roots).then((f) => f?.bytes, () => undefined);
+    // The last look at the path before the edit: still the file the gate checked.
+    if (!(await stillSame(c, target))) throw changedUnder(params.path);
     // From here to applyEdit() (inside replaceChecked) nothing awaits: check and edit see one document.
     const current = doc.getText();
     const version = doc.version;
-    const refused = this.ledger.checkWrite(file, { version: this.ledger.get(file)?.version === undefined ? undefined : version, text: current, dirty: doc.isDirty });
+    const refused = this.ledger.checkWrite(c.file, { version: this.ledger.get(c.file)?.version === undefined ? undefined : version, text: current, dirty: doc.isDirty });
     if (refused) {
-      const seen = this.ledger.get(file);
+      const seen = this.ledger.get(c.file);
       // One line of context: nearby but separate changes stay separate hunks, so more of them apply.
       if (seen) this.onConflict?.(proposeChange(uri.toString(), seen.text, params.content, seen.version ?? null, 1), current);
       throw conflict(params.path, refused.reason, refused.message);
@@ -104,35 +143,81 @@ export class EditorFiles implements FileSystemPort {
     const wasDirty = doc.isDirty;
     const refusal = await replaceChecked(doc, { text: current, version }, params.content);
     if (refusal) throw conflict(params.path, refusal.reason, refusal.reason === 'edit_rejected' ? 'the editor rejected the edit.' : 'the document changed while the edit was applied.');
+    // The save writes through the path: one more look right before it; if the path changed, the
+    // edit is taken back and nothing reaches the disk.
+    if (!wasDirty && !(await stillSame(c, target))) {
+      await replaceChecked(doc, { text: doc.getText() }, current);
+      throw changedUnder(params.path);
+    }
     // The agent's text is what the edit left, before any save participant (a formatter) runs.
-    this.onWritten?.(file, { text: current, bytes: wasDirty ? undefined : diskBytes }, doc.getText());
+    this.onWritten?.(c.file, { text: current, bytes: wasDirty ? undefined : diskBytes }, doc.getText());
     // A clean document is saved so tools reading the disk see the agent's change; a dirty one keeps
     // the person's unsaved work unsaved, for them to save. Format-on-save changes are not ours.
     if (!wasDirty) await saveDocument(doc);
-    this.ledger.recordWrite(file, doc.getText(), doc.version);
+    this.ledger.recordWrite(c.file, doc.getText(), doc.version);
   }
 
-  private async create(uri: vscode.Uri, file: string, content: string): Promise<void> {
-    await vscode.workspace.fs.createDirectory(vscode.Uri.joinPath(uri, '..'));
-    const edit = new vscode.WorkspaceEdit();
-    edit.createFile(uri, { overwrite: false, ignoreIfExists: false, contents: new TextEncoder().encode(content) });
-    const applied = await asOwnEdit(uri, () => vscode.workspace.applyEdit(edit));
-    if (!applied) throw conflict(file, 'created_concurrently', 'the file appeared while the agent was creating it.');
-    this.ledger.recordWrite(file, content);
-    this.onWritten?.(file, { text: null }, content);
+  /** A new file, written through one exclusive handle (see `createNewFile`). */
+  private async create(c: Contained, p: string, content: string): Promise<void> {
+    try {
+      await asOwnEdit(vscode.Uri.file(c.file), () => createNewFile(c.real, new TextEncoder().encode(content), c.roots));
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'EEXIST' || (err as NodeJS.ErrnoException).code === 'ELOOP') throw conflict(p, 'created_concurrently', 'the file appeared while the agent was creating it.');
+      if (err instanceof PathNotAllowedError) throw notAllowed(p, err);
+      throw err;
+    }
+    this.ledger.recordWrite(c.file, content);
+    this.onWritten?.(c.file, { text: null }, content);
+  }
+}
+
+function changedUnder(p: string): RequestError {
+  return conflict(p, 'target_changed', 'the path no longer names the file the permission gate checked (it was replaced, hard-linked or redirected through a symlink meanwhile); nothing was written.');
+}
+
+/** {@link fileIdentity} with its refusals as JSON-RPC errors. */
+async function identify(real: string, p: string): Promise<FileIdentity | null> {
+  try {
+    return await fileIdentity(real);
+  } catch (err) {
+    if (err instanceof UnreadableFileError) throw unreadable(p, err);
+    throw err;
+  }
+}
+
+/** True when the path still resolves inside the roots to the file `before` (or still to no file). */
+async function stillSame(c: Contained, before: FileIdentity | null): Promise<boolean> {
+  try {
+    const real = await realpathAllowMissing(c.file);
+    if (real !== c.real || !c.roots.some((r) => isWithin(r, real))) return false;
+    const now = await fileIdentity(real);
+    return sameFile(before, now);
+  } catch {
+    return false;
   }
 }
 
 /**
  * The current text of a file as the person sees it: the open document (unsaved changes included),
- * else the file on disk; null when there is no such file or it is not UTF-8 text.
+ * else the file on disk, read only if it resolves inside `realRoots` (the workspace folders,
+ * resolved). Null when there is no such file, it is outside the roots, or it is not text.
+ * @throws {UnreadableFileError} for a FIFO, device, directory or a file over the cap (never opened
+ *   in a way that blocks).
  */
-export async function readCurrentText(absPath: string): Promise<string | null> {
+export async function readCurrentText(absPath: string, realRoots: readonly string[]): Promise<string | null> {
   const uri = vscode.Uri.file(absPath);
   const doc = openDocument(uri);
   if (doc) return doc.getText();
+  let file;
   try {
-    return await readText(uri, absPath);
+    file = await readContainedFile(absPath, realRoots);
+  } catch (err) {
+    if (err instanceof PathNotAllowedError) return null;
+    throw err;
+  }
+  if (!file) return null;
+  try {
+    return decodeFile(file.bytes, fileEncoding(uri)).text;
   } catch {
     return null;
   }
@@ -143,34 +228,25 @@ export function openDocument(uri: vscode.Uri): vscode.TextDocument | undefined {
   return vscode.workspace.textDocuments.find((d) => !d.isClosed && d.uri.scheme === 'file' && d.uri.fsPath === uri.fsPath);
 }
 
-async function statOrUndefined(uri: vscode.Uri): Promise<vscode.FileStat | undefined> {
-  try {
-    return await vscode.workspace.fs.stat(uri);
-  } catch {
-    return undefined;
-  }
-}
-
-async function readBytes(uri: vscode.Uri): Promise<Uint8Array | undefined> {
-  try {
-    return await vscode.workspace.fs.readFile(uri);
-  } catch {
-    return undefined;
-  }
-}
-
-/** The file's text from disk. @throws RequestError -32002 when it does not exist, -32012 when not UTF-8. */
-async function readText(uri: vscode.Uri, p: string): Promise<string> {
+/**
+ * The file's text from disk, through the safe reader.
+ * @throws RequestError -32002 when it does not exist, -32014 when not a regular file or over the
+ *   cap, -32011 when it moved outside the workspace, -32012 when not text.
+ */
+async function diskText(c: Contained, p: string): Promise<string> {
   let bytes: Uint8Array;
   try {
-    bytes = await vscode.workspace.fs.readFile(uri);
+    const file = await readContainedFile(c.file, c.roots);
+    if (!file) throw acpSdk().RequestError.resourceNotFound(p);
+    bytes = file.bytes;
   } catch (err) {
-    if (err instanceof vscode.FileSystemError && err.code === 'FileNotFound') throw acpSdk().RequestError.resourceNotFound(p);
+    if (err instanceof UnreadableFileError) throw unreadable(p, err);
+    if (err instanceof PathNotAllowedError) throw notAllowed(p, err);
     throw err;
   }
   try {
     // A BOM, else the editor's encoding for the file (files.encoding), else strict UTF-8.
-    return decodeFile(bytes, fileEncoding(uri)).text;
+    return decodeFile(bytes, fileEncoding(vscode.Uri.file(c.file))).text;
   } catch (err) {
     if (err instanceof UndecodableError) throw new (acpSdk().RequestError)(ErrorCodes.notText, `${p}: ${err.message}`, { reason: 'not_text', path: p });
     throw err;

@@ -21,10 +21,16 @@ export interface DeclareContext {
   cwd: string;
   /** Workspace folders, for workspace-relative paths. */
   roots: readonly string[];
-  /** The current text of a file (the open document, unsaved changes included), or null if none. */
+  /**
+   * The current text of a file (the open document, unsaved changes included), or null if none.
+   * Called only for a path that resolves inside `roots` and, when `identity` is given, is a regular
+   * file; it may throw for a file it will not read (over a cap), which makes the write unmatchable.
+   */
   readCurrent(absPath: string): Promise<string | null>;
   /** Resolves symlinks (as the performed effect will be); identity when absent. `roots` must be resolved alike. */
   realpath?(absPath: string): Promise<string>;
+  /** The file at a resolved path (type, hard links) from a handle that does not block; not examined when absent. */
+  identity?(real: string): Promise<{ regular: boolean; kind: string; links: number } | null>;
 }
 
 /** An intent plus plain-language notes on what the agent left undeclared. */
@@ -78,9 +84,10 @@ export async function declareIntent(tc: ToolCallView, ctx: DeclareContext): Prom
     const target = stringField(raw, ['file_path', 'filePath', 'filepath', 'path', 'target_file']) ?? tc.locations[0]?.path;
     const content = stringField(raw, ['content', 'contents', 'new_content', 'text']);
     if (target && path.isAbsolute(target)) {
-      const base = await ctx.readCurrent(target);
-      effects.push({ type: 'write', path: await resolvedRelative(target, ctx), contentSha256: content === undefined ? [] : [sha256(content)], baseSha256: base === null ? null : sha256(base) });
-      if (content === undefined) undeclared.push(`The agent did not show what it will write to ${relativePath(target, ctx.roots)}.`);
+      const t = await examine(target, ctx, undeclared);
+      const hashes = !t.read ? [UNMATCHABLE] : content === undefined ? [] : [sha256(content)];
+      effects.push({ type: 'write', path: t.rel, contentSha256: hashes, baseSha256: t.base === null ? null : sha256(t.base), ...(t.hardLinked ? { hardLinked: true as const } : {}) });
+      if (content === undefined && t.read) undeclared.push(`The agent did not show what it will write to ${t.rel}.`);
     } else {
       undeclared.push('The agent did not say which file it will change.');
     }
@@ -104,9 +111,10 @@ export const UNMATCHABLE = 'diff-does-not-apply';
  * card says why (it never widens into "any content").
  */
 async function writeFromDiffs(abs: string, diffs: { oldText: string | null; newText: string }[], ctx: DeclareContext, undeclared: string[]): Promise<WriteEffect> {
-  const base = await ctx.readCurrent(abs);
-  const rel = await resolvedRelative(abs, ctx);
-  const effect = (hashes: string[]): WriteEffect => ({ type: 'write', path: rel, contentSha256: hashes, baseSha256: base === null ? null : sha256(base) });
+  const t = await examine(abs, ctx, undeclared);
+  const { rel, base } = t;
+  const effect = (hashes: string[]): WriteEffect => ({ type: 'write', path: rel, contentSha256: hashes, baseSha256: base === null ? null : sha256(base), ...(t.hardLinked ? { hardLinked: true as const } : {}) });
+  if (!t.read) return effect([UNMATCHABLE]);
   if (diffs.length > MAX_DIFFS_PER_FILE) {
     undeclared.push(`The agent sent ${diffs.length} edits to ${rel}; the client verifies at most ${MAX_DIFFS_PER_FILE}, so its write will be refused.`);
     return effect([UNMATCHABLE]);
@@ -137,9 +145,43 @@ async function writeFromDiffs(abs: string, diffs: { oldText: string | null; newT
   return effect([...candidates].map(sha256));
 }
 
-/** The workspace-relative path of `abs` after resolving symlinks, as the gate sees the performed write. */
-async function resolvedRelative(abs: string, ctx: DeclareContext): Promise<string> {
-  return relativePath(ctx.realpath ? await ctx.realpath(path.normalize(abs)) : path.normalize(abs), ctx.roots);
+/** What declaring learned of a write's target: its path as the gate sees it, its text, whether it could be read, hard links. */
+interface Examined {
+  rel: string;
+  base: string | null;
+  /** False when the client did not or could not read it: no content can be verified, the write will be refused. */
+  read: boolean;
+  hardLinked: boolean;
+}
+
+/**
+ * Resolves and contains the target before anything reads it: a path outside the workspace folders
+ * is named but never opened (its write will be refused anyway); inside, a FIFO, device or directory
+ * is reported, not read (a read could block or never end). Notes for the card go to `undeclared`.
+ */
+async function examine(abs: string, ctx: DeclareContext, undeclared: string[]): Promise<Examined> {
+  const real = ctx.realpath ? await ctx.realpath(path.normalize(abs)) : path.normalize(abs);
+  const rel = relativePath(real, ctx.roots);
+  const unread = (note: string): Examined => (undeclared.push(note), { rel, base: null, read: false, hardLinked: false });
+  if (path.isAbsolute(rel)) return unread(`${rel} is outside the workspace folders: the client did not read it and will refuse to write it.`);
+  let links = 1;
+  if (ctx.identity) {
+    try {
+      const id = await ctx.identity(real);
+      if (id && !id.regular) return unread(`${rel} is ${id.kind}, not a regular file: the client did not read it and will refuse to write it.`);
+      links = id?.links ?? 1;
+    } catch (err) {
+      return unread(`${rel} could not be examined (${err instanceof Error ? err.message : String(err)}); its write will be refused.`);
+    }
+  }
+  let base: string | null;
+  try {
+    base = await ctx.readCurrent(abs);
+  } catch (err) {
+    return unread(`${rel} was not read (${err instanceof Error ? err.message : String(err)}); its write will be refused.`);
+  }
+  if (links > 1) undeclared.push(`${rel} has ${links} hard links: it may be the same file as one outside the workspace, so only an approval of this exact write lets it through.`);
+  return { rel, base, read: true, hardLinked: links > 1 };
 }
 
 /** The command an `execute` tool call declares in its raw input. */

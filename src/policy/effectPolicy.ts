@@ -10,6 +10,7 @@ import type { PermissionOptionKind } from '@agentclientprotocol/sdk';
 import type { ToolCallView } from '../acp/session/types';
 import type { AuditLog } from './audit';
 import { realpathAllowMissing } from '../fs/containment';
+import { fileIdentity, type FileIdentity } from '../fs/fileIdentity';
 import { declareIntent, relativePath, type DeclaredIntent } from './declare';
 import { broadWriteGrantNote } from './protectedPaths';
 import { deciderText, grantScopeOf, mayWiden, onceOnlyReason, type Decider } from './decider';
@@ -35,8 +36,14 @@ export interface Actor {
 export interface EffectPolicyDeps {
   defaults(): PolicyDefaults;
   roots(): readonly string[];
-  /** Current text of a file (the open document, unsaved changes included), or null if there is none. */
-  readCurrent(absPath: string): Promise<string | null>;
+  /**
+   * Current text of a file (the open document, unsaved changes included), or null if there is none.
+   * Called only for paths that resolve inside `realRoots` (the workspace folders, resolved); it may
+   * throw for a file it does not read (a FIFO, a device, one over its cap).
+   */
+  readCurrent(absPath: string, realRoots: readonly string[]): Promise<string | null>;
+  /** The file at a resolved path (device, inode, hard links, type); default: `fileIdentity` on the disk. */
+  identity?(real: string): Promise<FileIdentity | null>;
   /** Where decisions and effects are recorded; undefined = not recorded (tests). */
   audit?: AuditLog;
   /** Where workspace and always grants persist; undefined = in memory only. */
@@ -45,8 +52,11 @@ export interface EffectPolicyDeps {
   log?: (message: string) => void;
 }
 
-/** A decision plus the effect it was about. */
-export type EffectCheck = GateDecision & { effect: WriteEffect | CommandEffect; description: string };
+/**
+ * A decision plus the effect it was about. For a write, `target` is the file the decision was made
+ * on (null: there was none; undefined: not known), which the write must still find at the path.
+ */
+export type EffectCheck = GateDecision & { effect: WriteEffect | CommandEffect; description: string; target?: FileIdentity | null };
 
 /** The gate of one window. */
 export class EffectPolicy {
@@ -75,7 +85,7 @@ export class EffectPolicy {
   async declare(tc: ToolCallView, who: Actor): Promise<DeclaredIntent> {
     try {
       const roots = await this.realRoots();
-      return await declareIntent(tc, { ...who, roots, readCurrent: (p) => this.deps.readCurrent(p), realpath: realpathAllowMissing });
+      return await declareIntent(tc, { ...who, roots, readCurrent: (p) => this.deps.readCurrent(p, roots), realpath: realpathAllowMissing, identity: (real) => this.identity(real) });
     } catch (err) {
       this.deps.log?.(`Could not build the intent of tool call ${tc.toolCallId}: ${String(err)}`);
       const intent: Intent = { sessionId: who.sessionId, agentId: who.agentId, toolCallId: tc.toolCallId, kind: tc.kind, effects: [{ type: 'tool', title: tc.title }] };
@@ -154,7 +164,7 @@ export class EffectPolicy {
     let found: Grant | undefined;
     for (const e of intent.effects) {
       if (e.type === 'tool') return undefined;
-      if (e.type === 'write' && isProtected(e.path)) return undefined;
+      if (e.type === 'write' && (isProtected(e.path) || e.hardLinked)) return undefined;
       if ((e.type === 'write' ? d.write : d.command) === 'deny') return undefined;
       if (d.deny?.some((r) => denyMatches(r, who.agentId, e))) return undefined;
       const g = this.grants.find(who, e, this.now());
@@ -183,15 +193,32 @@ export class EffectPolicy {
     return true;
   }
 
-  /** Decides on `fs/write_text_file` of `content` to `absPath`. */
+  /**
+   * Decides on `fs/write_text_file` of `content` to `absPath`. The path is resolved and contained
+   * before anything is read: a path outside the workspace folders is never opened (its write is
+   * refused as a protected absolute path). Inside, the file is identified on a non-blocking handle;
+   * only a regular file is read for the base. A file with more than one hard link is flagged
+   * (`hardLinked`), which the gate treats as a protected target.
+   */
   async checkWrite(who: Actor, absPath: string, content: string): Promise<EffectCheck> {
-    const base = await this.deps.readCurrent(absPath).catch(() => null);
     // The path as it resolves on disk: a symlink inside the workspace must not hide a protected
     // target (`link -> .git`) from the gate.
     const real = await realpathAllowMissing(path.normalize(absPath));
     const roots = await this.realRoots();
-    const effect: WriteEffect = { type: 'write', path: relativePath(real, roots), contentSha256: [sha256(content)], baseSha256: base === null ? null : sha256(base) };
-    return this.check(who, effect);
+    const rel = relativePath(real, roots);
+    let target: FileIdentity | null | undefined;
+    let base: string | null = null;
+    if (!path.isAbsolute(rel)) {
+      target = await this.identity(real).catch(() => undefined);
+      if (target === null || target?.regular) base = await this.deps.readCurrent(absPath, roots).catch(() => null);
+    }
+    const effect: WriteEffect = { type: 'write', path: rel, contentSha256: [sha256(content)], baseSha256: base === null ? null : sha256(base) };
+    if (target && target.links > 1) effect.hardLinked = true;
+    return { ...this.check(who, effect), target };
+  }
+
+  private identity(real: string): Promise<FileIdentity | null> {
+    return this.deps.identity ? this.deps.identity(real) : fileIdentity(real);
   }
 
   /** Decides on `terminal/create`. A request without cwd runs in the session's cwd. */

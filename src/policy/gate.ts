@@ -67,6 +67,8 @@ export function isProtected(relPath: string): boolean {
 /** Does a declared write cover a performed one? Same path and, if content was declared, one of its hashes. */
 export function writeCovers(declared: WriteEffect, actual: WriteEffect): boolean {
   if (declared.path !== actual.path) return false;
+  // A file that became hard-linked after the person approved is not the file they approved.
+  if (actual.hardLinked && !declared.hardLinked) return false;
   if (declared.contentSha256.length === 0) return true;
   return actual.contentSha256.length === 1 && declared.contentSha256.includes(actual.contentSha256[0]);
 }
@@ -182,8 +184,9 @@ export function decide(
     return { allowed: false, reason: 'denied_by_rule', message: `${what} matches a deny rule in agentSwitchboard.policy.` };
   }
   if (kindDefault === 'deny') return { allowed: false, reason: 'denied_by_policy', message: `${what} is denied by agentSwitchboard.policy.` };
-  if (actual.type === 'write' && isProtected(actual.path)) {
-    const why = protectedClass(actual.path)?.why ?? 'outside the workspace';
+  // A hard-linked file is protected like a protected path (a separate signal from the path list).
+  if (actual.type === 'write' && (isProtected(actual.path) || actual.hardLinked)) {
+    const why = protectedClass(actual.path)?.why ?? (actual.hardLinked && !isProtected(actual.path) ? 'a file with more than one hard link: it may be the same file as one outside the workspace' : 'outside the workspace');
     if (defaults.protectedTargets === 'deny') return { allowed: false, reason: 'protected_target', message: `${what} targets a protected path (${why}), which agentSwitchboard.policy denies.` };
     const exact = store.take(who.sessionId, who.agentId, actual, now, { exactOnly: true });
     if (exact) return { allowed: true, source: 'approval', approval: exact };

@@ -20,6 +20,13 @@ export interface WriteEffect {
   contentSha256: string[];
   /** SHA-256 of the text the write replaces; null for a new file or when unknown. */
   baseSha256: string | null;
+  /**
+   * Present (true) when the target file has more than one hard link: the same file may also be
+   * reachable under a name outside the workspace, so the gate treats it as a protected target, and
+   * a performed write to it is covered only by a declaration that carried this flag too (the
+   * person was shown it). Absent otherwise (so it does not change the hash of ordinary intents).
+   */
+  hardLinked?: true;
 }
 
 /** A command, as declared (permission request) or performed (`terminal/create`). */

@@ -11,6 +11,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { checkContained } from '../fs/containment';
 import { WorkspaceConfinement, type DocumentRef } from '../mcp/editorConfine';
+import { checkOpenable } from '../fs/fileIdentity';
 import type { EditorLanguagePort, EditorLocation } from '../mcp/editorServer';
 
 const MAX_ITEMS = 500;
@@ -36,7 +37,7 @@ export class VscodeLanguagePort implements EditorLanguagePort {
   private async at(p: string, line: number, column: number): Promise<[vscode.Uri, vscode.Position]> {
     const uri = await this.uri(p);
     // Providers answer for documents the editor has loaded.
-    await vscode.workspace.openTextDocument(uri);
+    await load(uri);
     return [uri, new vscode.Position(line - 1, column - 1)];
   }
 
@@ -79,7 +80,7 @@ export class VscodeLanguagePort implements EditorLanguagePort {
 
   async documentSymbols(p: string) {
     const uri = await this.uri(p);
-    await vscode.workspace.openTextDocument(uri);
+    await load(uri);
     const symbols = (await vscode.commands.executeCommand<(vscode.DocumentSymbol | vscode.SymbolInformation)[]>('vscode.executeDocumentSymbolProvider', uri)) ?? [];
     const out: { name: string; kind: string; line: number; column: number; container?: string }[] = [];
     const walk = (s: vscode.DocumentSymbol | vscode.SymbolInformation, container?: string) => {
@@ -130,4 +131,14 @@ function location(uri: vscode.Uri, r: vscode.Range): EditorLocation {
 async function confinedLocations(confine: WorkspaceConfinement, list: (vscode.Location | vscode.LocationLink)[] | undefined): Promise<EditorLocation[]> {
   const kept = await confine.filter(list ?? [], (l) => ref('targetUri' in l ? l.targetUri : l.uri));
   return kept.slice(0, MAX_ITEMS).map((l) => ('targetUri' in l ? location(l.targetUri, l.targetSelectionRange ?? l.targetRange) : location(l.uri, l.range)));
+}
+
+/**
+ * Loads a contained file as a document, once it is known to be a regular file under the cap: the
+ * editor would wait on a FIFO or read `/dev/zero` without end.
+ * @throws UnreadableFileError for a FIFO, device, directory or a file over the cap.
+ */
+async function load(uri: vscode.Uri): Promise<void> {
+  await checkOpenable(uri.fsPath);
+  await vscode.workspace.openTextDocument(uri);
 }

@@ -5,6 +5,8 @@
  * servers through {@link McpHost}, and offers the MCP Servers explorer with its actions.
  */
 import * as vscode from 'vscode';
+import { realpathAllowMissing } from '../fs/containment';
+import { readRegularFileOrNull, UnreadableFileError } from '../fs/safeRead';
 import { approvalText, definitionHash, inputSecretKey, type InputScope } from '../mcp/approval';
 import { inputReferences, parseDotMcpJson, parseServerMap, parseVscodeMcpJson, resolveTransport, type McpInputSpec, type McpServerDefinition } from '../mcp/config';
 import type { ForwardCandidate } from '../mcp/forward';
@@ -24,6 +26,9 @@ const ACCEPTED_KEY = 'agentSwitchboard.mcp.acceptedTools';
 const SECTION = 'agentSwitchboard';
 /** The longest a `session/new` waits for the servers it forwards to start here and list their tools. */
 const FORWARD_WAIT_MS = 15_000;
+
+/** Largest `.vscode/mcp.json` / `.mcp.json` read, in bytes. */
+const MAX_CONFIG_BYTES = 1024 * 1024;
 
 /** The MCP Servers view and its commands. */
 export class McpCenter implements vscode.Disposable {
@@ -304,8 +309,12 @@ export class McpCenter implements vscode.Disposable {
         const uri = vscode.Uri.joinPath(f.uri, rel);
         let text: string;
         try {
-          text = new TextDecoder().decode(await vscode.workspace.fs.readFile(uri));
-        } catch {
+          // The repository decides what these names are: a FIFO or /dev/zero is refused, not waited on.
+          const file = await readRegularFileOrNull(await realpathAllowMissing(uri.fsPath), { maxBytes: MAX_CONFIG_BYTES });
+          if (!file) continue;
+          text = new TextDecoder().decode(file.bytes);
+        } catch (err) {
+          if (err instanceof UnreadableFileError && err.reason !== 'error') out.problems.push(`${f.name}: ${rel} was not read (${err.reason === 'too_large' ? `larger than ${MAX_CONFIG_BYTES} bytes` : 'not a regular file'}).`);
           continue;
         }
         const parsed = parse(text, uri.fsPath);

@@ -7,7 +7,8 @@
  */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { checkContained, isWithin } from '../fs/containment';
+import { checkContained, isWithin, realpathAllowMissing } from '../fs/containment';
+import { readRegularFileOrNull } from '../fs/safeRead';
 import { contextLabel, MAX_ATTACHED_TEXT, type ContextItem, type ContextPort } from '../acp/promptContext';
 import type { MentionItem } from './session/protocol';
 
@@ -57,9 +58,11 @@ export class PromptContextCenter implements vscode.Disposable, ContextPort {
     const open = vscode.workspace.textDocuments.find((d) => d.uri.scheme === 'file' && d.uri.fsPath === file);
     if (open) return open.getText().length <= maxChars ? open.getText() : undefined;
     try {
-      // Sized before it is read: a huge file is not loaded only to be sent as a link.
-      if ((await vscode.workspace.fs.stat(vscode.Uri.file(file))).size > maxChars * 4) return undefined;
-      const text = new TextDecoder('utf-8', { fatal: true }).decode(await vscode.workspace.fs.readFile(vscode.Uri.file(file)));
+      // One non-blocking handle on a regular file, capped: a huge file is not loaded only to be sent
+      // as a link, and a FIFO or device is not waited on.
+      const f = await readRegularFileOrNull(await realpathAllowMissing(path.normalize(file)), { maxBytes: maxChars * 4 });
+      if (!f) return undefined;
+      const text = new TextDecoder('utf-8', { fatal: true }).decode(f.bytes);
       return text.length <= maxChars ? text : undefined;
     } catch {
       return undefined;

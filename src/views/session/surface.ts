@@ -10,6 +10,7 @@
 import path from 'node:path';
 import * as vscode from 'vscode';
 import { isWithin } from '../../fs/containment';
+import { checkOpenable } from '../../fs/fileIdentity';
 import type { SessionPatch } from '../../acp/session/types';
 import { earlierPage, windowState } from '../../acp/session/window';
 import type { SessionChange, SessionController } from '../../acp/sessionController';
@@ -262,6 +263,13 @@ export class SessionSurface {
           if (choice !== 'Open') return;
         }
         const uri = vscode.Uri.file(path.resolve(m.path));
+        // The editor would wait on a FIFO or read /dev/zero without end: only regular files open.
+        try {
+          await checkOpenable(uri.fsPath);
+        } catch {
+          void vscode.window.showWarningMessage('The location the agent points at is not a regular file of a size the editor opens (a FIFO, device, directory or a huge file), so it was not opened.');
+          return;
+        }
         const line = Math.max(0, (m.line ?? 1) - 1);
         await vscode.window.showTextDocument(uri, { selection: new vscode.Range(line, 0, line, 0), preview: true });
         return;
