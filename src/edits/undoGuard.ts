@@ -79,7 +79,9 @@ export async function checkUndoWrite(w: UndoWrite, deps: UndoGuardDeps): Promise
   let decidedBy = 'person';
   if (protectedWhy) {
     if (deps.protectedTargets() === 'deny') refuse(w, deps, 'protected_target', `${protectedWhy} agentSwitchboard.policy denies writes to protected paths, also by Undo.`, rel);
-    if (!(await deps.confirm(w, rel, protectedWhy))) refuse(w, deps, 'not_confirmed', `${protectedWhy} It is written only when you confirm that write; it was left alone.`, rel);
+    // Only an explicit yes counts: a dialog that could not be shown (or failed) is a no.
+    const yes = await deps.confirm(w, rel, protectedWhy).catch(() => false);
+    if (!yes) refuse(w, deps, 'not_confirmed', `${protectedWhy} It is written only when you confirm that write; it was left alone.`, rel);
     decidedBy = 'person:confirmed_protected';
   }
   try {

@@ -66,6 +66,12 @@ describe('Undo and Restore writes pass containment, protected paths and the audi
     }
   });
 
+  it('a confirmation dialog that fails counts as no', async () => {
+    const { d, audit } = deps({ confirm: () => Promise.reject(new Error('refused to show dialog in tests')) });
+    await assert.rejects(checkUndoWrite(write(path.join(ws, '.git', 'config')), d), (e: unknown) => e instanceof UndoRefusedError && /only when you confirm/.test(e.message));
+    assert.deepEqual(audit.map((e) => e.decidedBy), ['not_confirmed']);
+  });
+
   it('a symlink inside the workspace to a protected folder is protected too', async () => {
     fs.symlinkSync(path.join(ws, '.git'), path.join(ws, 'innocent'));
     const { d, asked } = deps();
