@@ -142,7 +142,15 @@ export class App implements vscode.Disposable {
       showTrace: (key, title) => this.tracing.panels.show(key, title),
       log: (m) => this.log.warn(m),
     });
-    this.review = new ReviewCenter((key) => this.manager.get(key)?.state.agentName ?? 'closed session', roots);
+    this.review = new ReviewCenter({
+      agentName: (key) => this.manager.get(key)?.state.agentName ?? 'closed session',
+      agentId: (key) => this.manager.get(key)?.state.agentId ?? 'closed session',
+      roots,
+      protectedTargets: () => this.settings().policy.protectedTargets,
+      // Undo and Restore writes are effects the person decided: in the same audit log as the gate's.
+      audit: (e) => void this.audit.append(e),
+      log: (m) => this.log.warn(m),
+    });
     this.journal = new SessionJournal(vscode.Uri.joinPath(context.storageUri ?? context.globalStorageUri, 'sessions').fsPath, (m) => this.log.warn(m));
     this.capabilityBook = new CapabilityBook(vscode.Uri.joinPath(context.globalStorageUri, 'capabilities.json').fsPath, (m) => this.log.warn(m));
     this.manager = new SessionManager({
@@ -400,6 +408,8 @@ export class App implements vscode.Disposable {
 
   async prompt(key: string, text: string): Promise<{ stopReason: string }> {
     const res = await this.session(key).prompt(text);
+    // Snapshots are read asynchronously: the turn's changes are in the review when this returns.
+    await this.review.settled();
     return { stopReason: res.stopReason };
   }
 

@@ -7,7 +7,7 @@
  * The prompt is the script: JSON `{"edits": [{"path": "a.txt", "content": "…"} | {"path": "b.txt",
  * "delete": true}]}` with paths relative to the session folder. An edit with `"via": "client"` goes
  * through the client instead (`fs/read_text_file` then `fs/write_text_file`), so one turn can mix
- * both kinds of agent.
+ * both kinds of agent. `"truncateFirst": true` empties the file before the call is announced.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -19,6 +19,11 @@ interface DiskEdit {
   content?: string;
   delete?: boolean;
   via?: 'disk' | 'client';
+  /**
+   * Empty the file before announcing the call, as an agent does that is already writing when its
+   * announcement arrives (the snapshot then catches the file half-written).
+   */
+  truncateFirst?: boolean;
 }
 
 /** Runs the prompt's edits one by one; returns `end_turn`. */
@@ -37,6 +42,7 @@ export async function diskWriterTurn(turn: DemoTurn): Promise<StopReason> {
     const client = e.via === 'client';
     const oldText = client ? await turn.readTextFile(file) : fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : null;
     const toolCallId = turn.toolCallId(`disk-${i}`);
+    if (e.truncateFirst && !client) fs.writeFileSync(file, '');
     const kind = e.delete ? 'delete' : 'edit';
     await turn.update({
       sessionUpdate: 'tool_call',

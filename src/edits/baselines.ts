@@ -2,21 +2,83 @@
  * Baselines for agents that write to disk themselves (claude-agent-acp since 0.18, codex-acp): they
  * announce an edit, delete or move as a tool call (ACP `tool_call`, kinds `edit`/`delete`/`move`,
  * with `locations` and `diff` content) and then change the file without `fs/write_text_file`.
- * Before such a call can act, we snapshot each file it names; when the call ends (or the file
- * changes on disk while it runs) the difference from the snapshot becomes a reviewable change,
- * attributed to the agent. A file changed while no agent call names it is someone else's change.
+ * When such a call is announced, we snapshot each workspace file it names; when the call ends (or
+ * the file changes on disk while it runs) the difference from the snapshot becomes a reviewable
+ * change, attributed to the agent. A file changed while no agent call names it is someone else's.
  *
- * Pure: the snapshot reader and the review model are injected; no `vscode`.
+ * What a baseline may be: only what we read from disk ourselves. The agent's diff (`oldText`) is
+ * its claim and never becomes a base, so Undo cannot be made to write text the agent chose. A
+ * snapshot that may have caught the file after the agent started on it (it changed while, or just
+ * before, we read it) is recorded as uncertain, and Undo refuses to write it (see `Base.uncertain`).
+ *
+ * Bounded: paths outside the workspace folders are not read; at most {@link MAX_PATHS_PER_CALL}
+ * files per call and {@link MAX_PATHS_PER_TURN} per session and turn are snapshotted, each at most
+ * {@link MAX_SNAPSHOT_BYTES}, all held snapshots of a session at most {@link MAX_SESSION_BYTES};
+ * reads are asynchronous, {@link READ_CONCURRENCY} at a time.
+ *
+ * No `vscode`: the reader, the containment check and the review model are injected.
  */
 import * as path from 'node:path';
 import type { ToolCallView } from '../acp/session/types';
-import type { Base, ReviewModel } from './review';
+import { checkContained, isWithin } from '../fs/containment';
+import type { ReviewModel } from './review';
+
+/** Files snapshotted per tool call at most; the rest are named in a notice and not reviewable. */
+export const MAX_PATHS_PER_CALL = 64;
+/** Files snapshotted per session and turn at most. */
+export const MAX_PATHS_PER_TURN = 512;
+/** Bytes of one snapshot at most (larger files are not reviewable line by line). 8 MiB. */
+export const MAX_SNAPSHOT_BYTES = 8 * 1024 * 1024;
+/** Bytes of the snapshots one session holds at once at most. 64 MiB. */
+export const MAX_SESSION_BYTES = 64 * 1024 * 1024;
+/** Snapshot reads in flight at once: the libuv threadpool (4 threads) is shared with everyone. */
+export const READ_CONCURRENCY = 4;
+/**
+ * A file (or, for a missing file, its folder) changed less than this before the call was seen (ms)
+ * may already have been touched by the agent: its announcement can reach us after it started
+ * writing. Such a snapshot is uncertain.
+ */
+export const RECENT_MS = 2000;
 
 /**
- * The bytes of a file and its decoded text; null when it does not exist. `text` null: not text.
- * `bytes` is absent when the text did not come from the disk (then Undo writes the text instead).
+ * What the snapshot reader found at a path. `file`: its bytes, the decoded text (null: not text
+ * in its encoding), whether its identity, size and times were the same before and after the read
+ * (`stable`), and when it last changed (max of mtime and ctime, ms since epoch, rounded up for
+ * file systems with coarse timestamps). `missing`: no such file, with the last change of the
+ * folder it would be in (undefined when unknown). `unreadable`: not a regular file, too large, a
+ * symlink, or an I/O error.
  */
-export type Snapshot = { bytes?: Uint8Array; text: string | null } | null;
+export type DiskRead =
+  | { kind: 'file'; bytes: Uint8Array; text: string | null; stable: boolean; changedAtMs: number }
+  | { kind: 'missing'; parentChangedAtMs: number | undefined }
+  | { kind: 'unreadable'; reason: string };
+
+/** What {@link DiskBaselines} needs from its host. */
+export interface BaselineDeps {
+  review: ReviewModel;
+  /** Reads a file (at most `maxBytes`) without blocking on special files; never throws. */
+  read(absPath: string, maxBytes: number): Promise<DiskRead>;
+  /** The workspace folders; paths outside them are never read nor recorded. */
+  roots(): readonly string[];
+  /** Checks containment after resolving symlinks (default: `checkContained`); throws when outside. */
+  contain?(absPath: string, roots: readonly string[]): Promise<unknown>;
+  /** ms since epoch (default `Date.now`). */
+  now?(): number;
+  /** Tells the person that files were left out of the review; `paths` are agent-named, for a log only. */
+  notice?(message: string, paths: string[]): void;
+  log?(message: string): void;
+}
+
+/** A snapshot: the file before the call (text null: it did not exist). */
+interface Baseline {
+  text: string | null;
+  bytes?: Uint8Array;
+  uncertain?: string;
+  /** Read for a call first seen finished: uncertain whatever it holds. */
+  late?: boolean;
+  /** Bytes counted against the session's budget. */
+  size: number;
+}
 
 /** Tool kinds whose calls change files (ACP `ToolKind`). */
 const WRITING_KINDS = new Set(['edit', 'delete', 'move']);
@@ -24,121 +86,279 @@ const TERMINAL = new Set(['completed', 'failed', 'rejected', 'cancelled']);
 
 interface Open {
   sessionKey: string;
+  toolCallId: string;
   turn: number;
-  paths: Set<string>;
+  /** Snapshots by path; undefined once resolved to "not reviewable". */
+  paths: Map<string, Promise<Baseline | undefined>>;
+  /** The call's diffs by path, as last announced: evidence that the agent was faster than its call. */
+  diffs: Map<string, { oldText: string | null; newText: string }>;
+  /** The names as the agent wrote them, so a repeated update resolves nothing again. */
+  seenRaw: Set<string>;
+  /** The absolute path of each snapshotted name. */
+  resolved: Map<string, string>;
+  status: string;
+  overflowNoticed: boolean;
 }
 
 /** Snapshots and end-of-call comparisons for one window. */
 export class DiskBaselines {
-  /** `<session>#<toolCallId>#<path>` → the file before that call could act on it. */
-  private readonly baselines = new Map<string, Snapshot>();
   /** Running writing calls by `<session>#<toolCallId>`. */
   private readonly open = new Map<string, Open>();
+  /** Calls that ended this turn, by session: a repeated final update is no late call. */
+  private readonly ended = new Map<string, Set<string>>();
+  /** Bytes of snapshots each session holds, and how many files it snapshotted this turn. */
+  private readonly held = new Map<string, number>();
+  private readonly counted = new Map<string, number>();
+  private readonly budgetNoticed = new Set<string>();
+  /** One queue of comparisons per path, so records of one file happen in the order they were asked. */
+  private readonly queues = new Map<string, Promise<void>>();
+  private readonly pending = new Set<Promise<unknown>>();
+  private readonly slots = new Slots(READ_CONCURRENCY);
 
-  constructor(
-    private readonly review: ReviewModel,
-    /** Reads a file synchronously: the snapshot must exist before the agent gets to act. */
-    private readonly read: (absPath: string) => Snapshot,
-  ) {}
+  constructor(private readonly deps: BaselineDeps) {}
 
   /**
    * Sees a tool call as merged so far. A writing call that is still running gets a snapshot of
-   * every file it names; when it ends, its files are compared with the snapshots. A call first seen
-   * already finished has no snapshot; its diff's whole-file old text stands in when the file now
-   * holds the diff's new text.
+   * every workspace file it names (up to the caps); when it ends, its files are compared with the
+   * snapshots. A call first seen already finished has no snapshot: if the file holds the diff's new
+   * text, the change is listed with an unknown base (nothing to undo); its `oldText` is never used.
    */
   toolCall(sessionKey: string, turn: number, cwd: string, tc: ToolCallView): void {
     if (!WRITING_KINDS.has(tc.kind)) return;
     const key = `${sessionKey}#${tc.toolCallId}`;
-    const paths = namedPaths(tc, cwd);
-    let open = this.open.get(key);
     const ended = TERMINAL.has(tc.status);
-    if (!open && !ended) this.open.set(key, (open = { sessionKey, turn, paths: new Set() }));
-    if (!open) return this.lateCall(sessionKey, turn, cwd, tc);
-    for (const p of paths) {
-      open.paths.add(p);
-      const b = `${key}#${p}`;
-      if (!this.baselines.has(b)) this.baselines.set(b, this.snapshot(p, tc, cwd));
+    if (this.ended.get(sessionKey)?.has(key)) return;
+    let open = this.open.get(key);
+    const late = !open && ended;
+    if (!open) {
+      open = { sessionKey, toolCallId: tc.toolCallId, turn, paths: new Map(), diffs: new Map(), seenRaw: new Set(), resolved: new Map(), status: tc.status, overflowNoticed: false };
+      if (!ended) this.open.set(key, open);
+    }
+    open.status = tc.status;
+    // A call first seen finished: only a completed one's diffs can show that it changed a file.
+    const diffNames = tc.content.flatMap((c) => (c.type === 'diff' ? [c.path] : []));
+    const names = late ? (tc.status === 'completed' ? diffNames : []) : [...tc.locations.map((l) => l.path), ...diffNames];
+    this.addNamed(open, names, cwd, late ? 'the call was first seen already finished' : undefined);
+    // The diffs of snapshotted files only: evidence, never a base.
+    for (const c of tc.content) {
+      const p = c.type === 'diff' ? open.resolved.get(c.path) : undefined;
+      if (p && c.type === 'diff') open.diffs.set(p, { oldText: c.oldText, newText: c.newText });
     }
     if (ended) {
       this.open.delete(key);
-      for (const p of open.paths) this.compare(sessionKey, open.turn, p, tc.toolCallId);
+      this.endedSet(sessionKey).add(key);
+      for (const p of open.paths.keys()) this.compare(open, p, true);
     }
   }
 
   /**
    * A file changed on disk. While a running agent call names it, the change is the agent's and is
-   * recorded at once.
+   * recorded (asynchronously, see {@link settled}).
    * @returns true when the change was attributed to an agent.
    */
   fileChanged(absPath: string): boolean {
     let agent = false;
-    for (const [key, o] of this.open) {
+    for (const o of this.open.values()) {
       if (!o.paths.has(absPath)) continue;
       agent = true;
-      this.compare(o.sessionKey, o.turn, absPath, key.slice(o.sessionKey.length + 1));
+      this.compare(o, absPath, false);
     }
     return agent;
   }
 
-  /** The turn ended: calls the agent never finished are compared now, and the session's snapshots dropped. */
+  /** The turn ended: calls the agent never finished are compared now, and the session's counts reset. */
   turnEnded(sessionKey: string): void {
     for (const [key, o] of [...this.open]) {
       if (o.sessionKey !== sessionKey) continue;
       this.open.delete(key);
-      for (const p of o.paths) this.compare(sessionKey, o.turn, p, key.slice(sessionKey.length + 1));
+      for (const p of o.paths.keys()) this.compare(o, p, true);
     }
-    for (const b of [...this.baselines.keys()]) if (b.startsWith(`${sessionKey}#`)) this.baselines.delete(b);
+    this.ended.delete(sessionKey);
+    this.counted.delete(sessionKey);
+    this.budgetNoticed.delete(sessionKey);
   }
 
   /**
-   * Someone other than the agent (the person, a formatter on save) wrote `absPath` while an agent
-   * call names it: what is on disk now is theirs, so it becomes the baseline of those calls.
+   * Someone other than the agent (the person, a formatter on save) saved `absPath` with `savedText`
+   * while an agent call names it: what is on disk now is theirs, so it becomes the baseline of those
+   * calls — certain only if the disk holds exactly what they saved when we read it.
    */
-  savedByOthers(absPath: string): void {
-    for (const [key, o] of this.open) if (o.paths.has(absPath)) this.baselines.set(`${key}#${absPath}`, this.read(absPath));
-  }
-
-  /**
-   * The file before the call. If the agent was faster than its own announcement (the file already
-   * holds the diff's new text), the diff's whole-file old text is the better baseline.
-   */
-  private snapshot(p: string, tc: ToolCallView, cwd: string): Snapshot {
-    const now = this.read(p);
-    return this.fromDiff(p, tc, cwd, now) ?? now;
-  }
-
-  private fromDiff(p: string, tc: ToolCallView, cwd: string, now: Snapshot): Snapshot | undefined {
-    const diff = tc.content.find((c) => c.type === 'diff' && path.resolve(cwd, c.path) === p);
-    if (diff?.type !== 'diff' || now?.text !== diff.newText || diff.oldText === diff.newText) return undefined;
-    return diff.oldText === null ? null : { text: diff.oldText };
-  }
-
-  /** A writing call we never saw running: only its diff can tell what it replaced. */
-  private lateCall(sessionKey: string, turn: number, cwd: string, tc: ToolCallView): void {
-    if (tc.status !== 'completed') return;
-    for (const p of namedPaths(tc, cwd)) {
-      const now = this.read(p);
-      const before = this.fromDiff(p, tc, cwd, now);
-      if (before === undefined || now === null || now.text === null) continue;
-      if (before && before.text === null) continue;
-      this.review.record(sessionKey, turn, p, 'agent', { text: before ? before.text : null }, now.text, tc.toolCallId);
+  savedByOthers(absPath: string, savedText: string): void {
+    for (const o of this.open.values()) {
+      const old = o.paths.get(absPath);
+      if (!old) continue;
+      o.paths.set(absPath, this.snapshot(o.sessionKey, absPath, { saved: savedText }));
+      void old.then((b) => this.release(o.sessionKey, b));
     }
   }
 
-  private compare(sessionKey: string, turn: number, p: string, toolCallId: string): void {
-    const baseline = this.baselines.get(`${sessionKey}#${toolCallId}#${p}`);
-    if (baseline === undefined) return;
-    const now = this.read(p);
-    // Files that are not text (either side) are not reviewable line by line; they are left out.
-    if ((baseline && baseline.text === null) || (now && now.text === null)) return;
-    const after = now ? now.text : null;
+  /** Resolves when every snapshot and comparison asked for so far has been done (tests, the API). */
+  async settled(): Promise<void> {
+    while (this.pending.size) await Promise.allSettled([...this.pending]);
+  }
+
+  /**
+   * Snapshots the workspace files among `names` (as the agent wrote them, relative to `cwd`) that
+   * the call did not name before, up to the caps. Once a cap is reached the remaining names are
+   * only collected for the notice: nothing is resolved for them, so a huge list costs little.
+   */
+  private addNamed(open: Open, names: string[], cwd: string, lateReason: string | undefined): void {
+    const roots = this.deps.roots().map((r) => path.normalize(r));
+    const left: string[] = [];
+    const outside: string[] = [];
+    for (const raw of names) {
+      if (open.seenRaw.has(raw)) continue;
+      open.seenRaw.add(raw);
+      const count = this.counted.get(open.sessionKey) ?? 0;
+      if (open.paths.size >= MAX_PATHS_PER_CALL || count >= MAX_PATHS_PER_TURN) {
+        left.push(raw);
+        continue;
+      }
+      const p = path.resolve(cwd, raw);
+      if (open.paths.has(p)) {
+        open.resolved.set(raw, p);
+        continue;
+      }
+      // Outside the workspace folders: never read, never recorded, so Undo can never write there.
+      if (!roots.some((r) => isWithin(r, p))) {
+        outside.push(p);
+        continue;
+      }
+      this.counted.set(open.sessionKey, count + 1);
+      open.resolved.set(raw, p);
+      open.paths.set(p, this.snapshot(open.sessionKey, p, lateReason === undefined ? { at: this.now() } : { late: lateReason }));
+    }
+    if (outside.length) this.deps.log?.(`Review: not snapshotting ${outside.length} file(s) outside the workspace folders, e.g. ${outside.slice(0, 3).join(', ')}.`);
+    if (left.length && !open.overflowNoticed) {
+      open.overflowNoticed = true;
+      this.deps.notice?.(
+        `An agent's tool call named more files than Agent Switchboard snapshots for review (${MAX_PATHS_PER_CALL} per call, ${MAX_PATHS_PER_TURN} per turn): changes to ${left.length} of them are not reviewable and cannot be undone from the Changes view.`,
+        left,
+      );
+    }
+  }
+
+  /**
+   * Reads the file before the call can act on it, within the session's byte budget. `at`: the call
+   * was seen at that time (certain when the file was stable and older); `saved`: the person saved
+   * that text (certain when the disk holds it); `late`: uncertain by construction.
+   * @returns undefined when the file is not reviewable (outside, not text, too large, unreadable).
+   */
+  private snapshot(sessionKey: string, p: string, how: { at: number } | { saved: string } | { late: string }): Promise<Baseline | undefined> {
+    return this.track(
+      this.slots.run(async () => {
+        try {
+          await (this.deps.contain ?? checkContained)(p, this.deps.roots());
+        } catch (err) {
+          this.deps.log?.(`Review: not snapshotting ${p}: ${err instanceof Error ? err.message : String(err)}`);
+          return undefined;
+        }
+        const reserve = Math.min(MAX_SNAPSHOT_BYTES, MAX_SESSION_BYTES - (this.held.get(sessionKey) ?? 0));
+        if (reserve <= 0) {
+          this.overBudget(sessionKey, p);
+          return undefined;
+        }
+        this.held.set(sessionKey, (this.held.get(sessionKey) ?? 0) + reserve);
+        const r = await this.deps.read(p, reserve).catch((err: unknown): DiskRead => ({ kind: 'unreadable', reason: String(err) }));
+        const size = r.kind === 'file' ? r.bytes.byteLength : 0;
+        this.held.set(sessionKey, (this.held.get(sessionKey) ?? 0) - reserve + size);
+        // Refused as too large for what was left of the budget: the person should know why.
+        if (r.kind === 'unreadable' && reserve < MAX_SNAPSHOT_BYTES) this.overBudget(sessionKey, p);
+        const b = classify(r, how);
+        if (!b) this.release(sessionKey, { text: null, size });
+        return b && { ...b, size, late: 'late' in how };
+      }),
+    );
+  }
+
+  private overBudget(sessionKey: string, p: string): void {
+    if (this.budgetNoticed.has(sessionKey)) return;
+    this.budgetNoticed.add(sessionKey);
+    this.deps.notice?.(`An agent's tool calls named more file content than Agent Switchboard holds for review (${MAX_SESSION_BYTES / 1024 / 1024} MiB per session): further changes this turn are not reviewable.`, [p]);
+  }
+
+  private release(sessionKey: string, b: Baseline | undefined): void {
+    if (b?.size) this.held.set(sessionKey, Math.max(0, (this.held.get(sessionKey) ?? 0) - b.size));
+  }
+
+  /**
+   * Compares `p` with the call's snapshot, after the comparisons asked for before (one queue per
+   * path). The snapshot is looked up when the comparison runs, so a save by the person that replaced
+   * it meanwhile counts. `final`: the call ended, so its snapshot is released afterwards.
+   */
+  private compare(o: Open, p: string, final: boolean): void {
+    const run = async () => {
+      const b = await o.paths.get(p);
+      try {
+        if (b) await this.record(o, p, b);
+      } finally {
+        if (final) this.release(o.sessionKey, b);
+      }
+    };
+    const prev = this.queues.get(p) ?? Promise.resolve();
+    const next = this.track(prev.then(run).catch((err: unknown) => this.deps.log?.(`Review: could not compare ${p}: ${String(err)}`)));
+    this.queues.set(p, next);
+    void next.then(() => {
+      if (this.queues.get(p) === next) this.queues.delete(p);
+    });
+  }
+
+  private async record(o: Open, p: string, b: Baseline): Promise<void> {
+    const r = await this.slots.run(() => this.deps.read(p, MAX_SNAPSHOT_BYTES)).catch((err: unknown): DiskRead => ({ kind: 'unreadable', reason: String(err) }));
+    // Files that are not text now are not reviewable line by line; they are left out.
+    if (r.kind === 'unreadable' || (r.kind === 'file' && r.text === null)) return;
+    const after = r.kind === 'file' ? r.text : null;
     // What we already know the file to hold (e.g. our own write for the agent) is no news.
-    const known = this.review.latest(sessionKey, turn, p);
-    if (known && after === this.review.expectedText(known)) return;
-    const base: Base = baseline ? { text: baseline.text, bytes: baseline.bytes } : { text: null };
-    this.review.record(sessionKey, turn, p, 'agent', base, after, toolCallId);
+    const known = this.deps.review.latest(o.sessionKey, o.turn, p);
+    if (known && after === this.deps.review.expectedText(known)) return;
+    // The agent was faster than its announcement: our snapshot already holds what it says it wrote.
+    const diff = o.diffs.get(p);
+    const faster = diff !== undefined && diff.oldText !== diff.newText && b.text === diff.newText;
+    // A snapshot read close to a change is still certain when it holds exactly what our review last
+    // saw the file left at (the agent's previous call or turn): that state is known, not guessed.
+    const last = this.deps.review.latestFor(p);
+    const knownState = last !== undefined && last.base.uncertain === undefined && this.deps.review.expectedText(last) === b.text;
+    const uncertain = faster ? 'the file already held the agent\'s new text when it was first read' : knownState && !b.late ? undefined : b.uncertain;
+    if (b.text === after) {
+      // Unchanged: nothing to record — unless a completed call shows the agent changed it before
+      // we could read it; then it is listed with an unknown base.
+      if (!(faster && o.status === 'completed')) return;
+    }
+    this.deps.review.record(o.sessionKey, o.turn, p, 'agent', { text: b.text, bytes: b.bytes, uncertain }, after, o.toolCallId);
   }
+
+  private endedSet(sessionKey: string): Set<string> {
+    let s = this.ended.get(sessionKey);
+    if (!s) this.ended.set(sessionKey, (s = new Set()));
+    return s;
+  }
+
+  private track<T>(p: Promise<T>): Promise<T> {
+    this.pending.add(p);
+    void p.finally(() => this.pending.delete(p)).catch(() => undefined);
+    return p;
+  }
+
+  private now(): number {
+    return this.deps.now?.() ?? Date.now();
+  }
+}
+
+/** The baseline a read gives, and whether it is certain; undefined when it is not reviewable. */
+function classify(r: DiskRead, how: { at: number } | { saved: string } | { late: string }): Omit<Baseline, 'size'> | undefined {
+  if (r.kind === 'unreadable' || (r.kind === 'file' && r.text === null)) return undefined;
+  const text = r.kind === 'file' ? r.text : null;
+  const bytes = r.kind === 'file' ? r.bytes : undefined;
+  const uncertain = ((): string | undefined => {
+    if ('late' in how) return how.late;
+    if (r.kind === 'file' && !r.stable) return 'the file changed while it was read';
+    if ('saved' in how) return text === how.saved ? undefined : 'the file on disk differed from what was saved in the editor';
+    const changed = r.kind === 'file' ? r.changedAtMs : r.parentChangedAtMs;
+    if (changed === undefined) return 'its folder could not be read';
+    if (changed >= how.at - RECENT_MS) return r.kind === 'file' ? 'the file changed just before or while the agent\'s call was announced' : 'its folder changed just before or while the agent\'s call was announced';
+    return undefined;
+  })();
+  return { text, bytes, uncertain };
 }
 
 /** Absolute paths a tool call names in its locations and diff content (relative ones against `cwd`). */
@@ -147,4 +367,24 @@ export function namedPaths(tc: Pick<ToolCallView, 'locations' | 'content'>, cwd:
   for (const l of tc.locations) out.add(path.resolve(cwd, l.path));
   for (const c of tc.content) if (c.type === 'diff') out.add(path.resolve(cwd, c.path));
   return [...out];
+}
+
+/** A counting semaphore: at most `n` tasks run at once, the others wait in order. */
+class Slots {
+  private active = 0;
+  private readonly waiting: (() => void)[] = [];
+  constructor(private readonly n: number) {}
+
+  async run<T>(task: () => Promise<T>): Promise<T> {
+    // A finishing task hands its slot to the next waiter directly, so no newcomer can slip in between.
+    if (this.active >= this.n) await new Promise<void>((resolve) => this.waiting.push(resolve));
+    else this.active++;
+    try {
+      return await task();
+    } finally {
+      const next = this.waiting.shift();
+      if (next) next();
+      else this.active--;
+    }
+  }
 }

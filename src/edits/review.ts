@@ -22,11 +22,26 @@ export type ChangeVia = 'client' | 'agent';
 /** Who changed a file after the agent, as far as the editor can tell. */
 export type LaterAuthor = 'person' | 'formatter' | 'other';
 
-/** The text of a file before the change: null when the file did not exist. */
+/**
+ * The text of a file before the change: null when the file did not exist. Every base comes from
+ * what we read ourselves (the disk, or the document we wrote through), never from what an agent
+ * says the file held.
+ */
 export interface Base {
   text: string | null;
   /** The exact bytes on disk, when the base came from disk (Undo writes them back verbatim). */
   bytes?: Uint8Array;
+  /**
+   * Set when we cannot be sure the file held `text` before the change (one sentence: why), e.g. the
+   * file changed while or just before we read it. `text` is then only what we happened to read, for
+   * display; Undo and Restore Checkpoint refuse to write it.
+   */
+  uncertain?: string;
+}
+
+/** The message of an undo refused because the base is not known for certain. */
+export function uncertainMessage(reason: string): string {
+  return `what the file held before the agent's change is not known for certain (${reason}); nothing was written. Open Diff shows what was read; restore it by hand if it is right.`;
 }
 
 /** One file changed in one turn of one session. */
@@ -114,7 +129,9 @@ export class ReviewModel {
       if (after === this.expectedText(latest)) return latest;
       c = latest;
     } else {
-      if (base.text === after) return undefined;
+      // A no-op is no change, unless we only know that the agent changed the file and not from
+      // what (it was faster than its announcement): then the change is listed, with nothing to undo.
+      if (base.text === after && base.uncertain === undefined) return undefined;
       const n = (this.segments.get(stem)?.length ?? 0) + 1;
       c = { id: n === 1 ? stem : `${stem}#${n}`, sessionKey, turn, path, via, toolCallIds: [], base, after, hunks: [], decisions: [], fileDecision: 'pending', later: [], at, updatedAt: at };
       this.segments.set(stem, [...(this.segments.get(stem) ?? []), c.id]);
@@ -195,6 +212,9 @@ export class ReviewModel {
   planUndo(id: string, current: string | null, hunk?: number): UndoPlan {
     const c = this.must(id);
     if (hunk !== undefined && (hunk < 0 || hunk >= c.hunks.length)) throw new Error(`Change ${id} has no hunk ${hunk}.`);
+    // Every plan below is made from the base (restored, or hunks inverted onto it): never from a
+    // base we are not sure of.
+    if (c.base.uncertain !== undefined) return { action: 'conflict', message: uncertainMessage(c.base.uncertain) };
     // Undo of a whole file reverts the hunks still to review, leaving kept ones; when none is left
     // to review, it reverts the kept ones too (the person changed their mind about the file).
     const pending = c.hunks.map((_, i) => i).filter((i) => c.decisions[i] === 'pending');
@@ -252,6 +272,7 @@ export class ReviewModel {
    * later, its base from the earliest such change, and the text the agent last left there (to check
    * nobody changed it since). `continuous` is false when someone else changed the file between two
    * of those changes: restoring the old base would take their edits too, so it must be skipped.
+   * An entry whose base is uncertain (`base.uncertain`) must be skipped as well.
    */
   checkpoint(sessionKey: string, turn: number): { path: string; base: Base; expected: string | null; ids: string[]; continuous: boolean }[] {
     const byPath = new Map<string, FileChange[]>();

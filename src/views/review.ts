@@ -5,38 +5,57 @@
  * planned on the text as it is at that moment and applied with a version check; text someone
  * changed after the agent is never overwritten — that undo is refused with a reason instead.
  */
-import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { SessionPatch, SessionState } from '../acp/session/types';
 import { fileEncoding } from '../config/vscodeSettings';
+import { readRegularFileOrNull } from '../fs/safeRead';
 import { openDocument as openFileDocument } from '../fs/vscodeFiles';
+import type { AuditEntry } from '../policy/audit';
 import { asOwnEdit, isOwnEdit, isSavingByUs, replaceChecked } from '../edits/vscodeApply';
-import { DiskBaselines, type Snapshot } from '../edits/baselines';
+import { DiskBaselines, MAX_SNAPSHOT_BYTES } from '../edits/baselines';
+import { readForBaseline } from '../edits/diskRead';
 import { decodeFile, detectEol, encodeFile } from '../edits/encoding';
-import { ReviewModel, type Base, type UndoPlan } from '../edits/review';
+import { ReviewModel, uncertainMessage, type Base, type UndoPlan } from '../edits/review';
+import { checkUndoWrite, recordUndoResult, type UndoGuardDeps, type UndoWrite } from '../edits/undoGuard';
 import { parseReviewNode, ReviewTree, type ReviewNode } from './reviewTree';
 
 /** URI scheme of the read-only documents that show the base an agent's change replaced. */
 export const BASE_SCHEME = 'agent-switchboard-base';
-/** Files larger than this are not snapshotted for review (bytes). */
-const MAX_SNAPSHOT_BYTES = 8 * 1024 * 1024;
 
-/** Reads a file's bytes and text synchronously; null when missing, text null when not text. */
-export function readSnapshot(p: string): Snapshot {
-  let bytes: Uint8Array;
+/** What the Changes view needs from the rest of the extension. */
+export interface ReviewCenterDeps {
+  /** The display name and the id of a session's agent. */
+  agentName(sessionKey: string): string;
+  agentId(sessionKey: string): string;
+  /** The workspace folders: nothing outside them is snapshotted or written. */
+  roots(): readonly string[];
+  /** `agentSwitchboard.policy.protectedTargets`. */
+  protectedTargets(): 'ask' | 'deny' | undefined;
+  /** The policy's audit log; throws when it cannot be written. */
+  audit(entry: AuditEntry): void;
+  log(message: string): void;
+  /** Asks the person to confirm one write to a protected path (default: a modal dialog). */
+  confirm?: UndoGuardDeps['confirm'];
+}
+
+function decodeText(bytes: Uint8Array, p: string): string | null {
   try {
-    const stat = fs.statSync(p);
-    if (!stat.isFile() || stat.size > MAX_SNAPSHOT_BYTES) return { bytes: new Uint8Array(), text: null };
-    bytes = fs.readFileSync(p);
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'ENOENT' ? null : { bytes: new Uint8Array(), text: null };
-  }
-  try {
-    return { bytes, text: decodeFile(bytes, fileEncoding(vscode.Uri.file(p))).text };
+    return decodeFile(bytes, fileEncoding(vscode.Uri.file(p))).text;
   } catch {
-    return { bytes, text: null };
+    return null;
   }
+}
+
+/**
+ * Reads a file's bytes and decoded text through the safe reader (regular files only, at most
+ * {@link MAX_SNAPSHOT_BYTES}, no blocking on special files); null when missing, text null when
+ * it is not text in its encoding.
+ * @throws {UnreadableFileError} when it is not a regular file, too large or unreadable.
+ */
+async function readDisk(p: string): Promise<{ bytes: Uint8Array; text: string | null } | null> {
+  const f = await readRegularFileOrNull(p, { maxBytes: MAX_SNAPSHOT_BYTES });
+  return f && { bytes: f.bytes, text: decodeText(f.bytes, p) };
 }
 
 function openDocument(p: string): vscode.TextDocument | undefined {
@@ -52,7 +71,7 @@ function openDocument(p: string): vscode.TextDocument | undefined {
 async function freshDocument(p: string, timeoutMs = 3000): Promise<vscode.TextDocument | undefined> {
   const doc = openDocument(p);
   if (!doc || doc.isDirty) return doc;
-  const disk = readSnapshot(p);
+  const disk = await readDisk(p).catch(() => null);
   if (!disk || disk.text === null || disk.text === doc.getText()) return doc;
   const settled = await new Promise<boolean>((resolve) => {
     const timer = setTimeout(() => done(false), timeoutMs);
@@ -83,15 +102,30 @@ export class ReviewCenter implements vscode.Disposable {
   /** Status of each session at the last patch, to see a turn end. */
   private readonly lastStatus = new Map<string, string>();
 
-  constructor(
-    private readonly agentName: (sessionKey: string) => string,
-    roots: () => readonly string[],
-  ) {
-    this.baselines = new DiskBaselines(this.model, readSnapshot);
-    this.tree = new ReviewTree(this.model, agentName, roots);
+  private readonly guard: UndoGuardDeps;
+
+  constructor(private readonly deps: ReviewCenterDeps) {
+    this.baselines = new DiskBaselines({
+      review: this.model,
+      read: (p, maxBytes) => readForBaseline(p, maxBytes, decodeText),
+      roots: () => deps.roots(),
+      log: (m) => deps.log(m),
+      notice: (message, paths) => {
+        // The names come from the agent: they go to the log, the notification says only how many.
+        deps.log(`${message} Not snapshotted: ${paths.slice(0, 200).join(', ')}${paths.length > 200 ? `, … ${paths.length - 200} more` : ''}`);
+        void vscode.window.showWarningMessage(`${message} The Output panel (Agent Switchboard) lists them.`);
+      },
+    });
+    this.guard = {
+      roots: () => deps.roots(),
+      protectedTargets: () => deps.protectedTargets(),
+      audit: (e) => deps.audit(e),
+      confirm: deps.confirm ?? confirmProtectedWrite,
+    };
+    this.tree = new ReviewTree(this.model, (key) => deps.agentName(key), () => deps.roots());
     this.view = vscode.window.createTreeView('agentSwitchboard.changes', { treeDataProvider: this.tree, showCollapseAll: true });
     const watcher = vscode.workspace.createFileSystemWatcher('**/*');
-    const onDisk = (uri: vscode.Uri) => this.diskChanged(uri.fsPath);
+    const onDisk = (uri: vscode.Uri) => void this.diskChanged(uri.fsPath);
     this.disposables.push(
       this.view,
       this.tree,
@@ -110,9 +144,9 @@ export class ReviewCenter implements vscode.Disposable {
       vscode.workspace.onDidSaveTextDocument((d) => {
         this.saving.delete(d.uri.toString());
         // The person's save during an agent's edit call is not the agent's change.
-        if (d.uri.scheme === 'file' && !isOwnEdit(d.uri)) this.baselines.savedByOthers(d.uri.fsPath);
+        if (d.uri.scheme === 'file' && !isOwnEdit(d.uri)) this.baselines.savedByOthers(d.uri.fsPath, d.getText());
       }),
-      vscode.workspace.onDidChangeTextDocument((e) => this.documentChanged(e)),
+      vscode.workspace.onDidChangeTextDocument((e) => void this.documentChanged(e)),
       this.model.onDidChange(() => this.updateBadge()),
       vscode.commands.registerCommand('agentSwitchboard.review.keep', (n: unknown) => this.keep(parseReviewNode(n))),
       vscode.commands.registerCommand('agentSwitchboard.review.undo', (n: unknown) => this.undo(parseReviewNode(n))),
@@ -148,19 +182,25 @@ export class ReviewCenter implements vscode.Disposable {
     this.model.record(state.key, turn, absPath, 'client', base, after, call?.toolCallId);
   }
 
-  private diskChanged(p: string): void {
+  /** Resolves when the snapshots and comparisons asked for so far are recorded (the API waits for it). */
+  settled(): Promise<void> {
+    return this.baselines.settled();
+  }
+
+  private async diskChanged(p: string): Promise<void> {
     const own = this.ownWrites.get(p);
     if (own !== undefined && Date.now() - own < 3000) return;
     if (this.baselines.fileChanged(p)) return;
-    const latest = this.model.latestFor(p);
-    if (!latest) return;
+    if (!this.model.latestFor(p)) return;
     // Watcher events arrive late: a file that holds what the agent (or our undo) left is no news.
     let now: string | null | undefined;
     try {
-      now = currentDiskText(p);
+      now = await currentDiskText(p);
     } catch {
       now = undefined;
     }
+    const latest = this.model.latestFor(p);
+    if (!latest) return;
     // An open document with unsaved changes is attributed by its own change events; one whose text
     // is what is now on disk was just saved from the editor (the person's save, already attributed).
     const doc = openDocument(p);
@@ -168,7 +208,7 @@ export class ReviewCenter implements vscode.Disposable {
     if (now !== this.model.expectedText(latest)) this.model.noteLater(p, 'other');
   }
 
-  private documentChanged(e: vscode.TextDocumentChangeEvent): void {
+  private async documentChanged(e: vscode.TextDocumentChangeEvent): Promise<void> {
     if (e.document.uri.scheme !== 'file' || !e.contentChanges.length || isOwnEdit(e.document.uri)) return;
     const p = e.document.uri.fsPath;
     const latest = this.model.latestFor(p);
@@ -178,8 +218,9 @@ export class ReviewCenter implements vscode.Disposable {
     if (latest.later.at(-1)?.by === 'person') return;
     // A document that now equals the disk was reloaded from it (the watcher attributes that change);
     // isDirty cannot tell, as the editor updates it after this event.
-    const disk = readSnapshot(p);
-    if (disk?.text !== e.document.getText()) this.model.noteLater(p, 'person');
+    const text = e.document.getText();
+    const disk = await readDisk(p).catch(() => undefined);
+    if (disk === undefined || disk?.text !== text) this.model.noteLater(p, 'person');
   }
 
   private updateBadge(): void {
@@ -221,13 +262,31 @@ export class ReviewCenter implements vscode.Disposable {
   private async undoOne(id: string, hunk?: number): Promise<void> {
     const c = this.model.get(id);
     if (!c) throw new Error('this change was cleared.');
+    // A base we are not sure of is never written, whatever the file holds now.
+    if (c.base.uncertain !== undefined) throw new Error(uncertainMessage(c.base.uncertain));
     const doc = await freshDocument(c.path);
     // Plan on the text as it is now; for an open document, plan and edit with nothing awaited between.
-    const current = doc ? doc.getText() : currentDiskText(c.path);
-    const plan = this.model.planUndo(id, current, hunk);
-    if (plan.action === 'none') return;
-    if (plan.action === 'conflict') throw new Error(plan.message);
-    await this.perform(c.path, plan, doc, current);
+    const current = doc ? doc.getText() : await currentDiskText(c.path);
+    const first = this.model.planUndo(id, current, hunk);
+    if (first.action === 'none') return;
+    if (first.action === 'conflict') throw new Error(first.message);
+    const w: UndoWrite = { path: c.path, action: first.action === 'delete' ? 'delete' : 'write', via: 'undo', sessionKey: c.sessionKey, agentId: this.deps.agentId(c.sessionKey), changeIds: [id] };
+    const rel = await checkUndoWrite(w, this.guard);
+    // The checks (and a confirmation) took time: plan again on the text as it is now.
+    const doc2 = doc && !doc.isClosed ? doc : openDocument(c.path);
+    const now = doc2 ? doc2.getText() : await currentDiskText(c.path);
+    const plan = now === current ? first : this.model.planUndo(id, now, hunk);
+    if (plan.action === 'none' || plan.action === 'conflict' || (plan.action === 'delete') !== (w.action === 'delete')) {
+      recordUndoResult(w, rel, 'the file changed while undoing; nothing was changed', this.guard);
+      throw new Error(plan.action === 'conflict' ? plan.message : 'the file changed while undoing; nothing was changed.');
+    }
+    try {
+      await this.perform(c.path, plan, doc2, now);
+    } catch (err) {
+      recordUndoResult(w, rel, err instanceof Error ? err.message : String(err), this.guard);
+      throw err;
+    }
+    recordUndoResult(w, rel, 'ok', this.guard);
     this.model.undone(id, plan.hunks);
   }
 
@@ -252,7 +311,12 @@ export class ReviewCenter implements vscode.Disposable {
       if (refusal) throw new Error(refusal.reason === 'edit_rejected' ? 'the editor rejected the edit.' : 'the file changed while undoing; nothing was changed.');
       return;
     }
-    const disk = readSnapshot(p);
+    let disk: { bytes: Uint8Array; text: string | null } | null;
+    try {
+      disk = await readDisk(p);
+    } catch {
+      throw new Error('the file is no longer a readable regular file; it was left alone.');
+    }
     if ((disk === null ? null : disk.text) !== current) throw new Error('the file changed while undoing; nothing was changed.');
     // The exact base bytes when we have them; else the text in the file's own encoding and BOM.
     const format = disk?.bytes ? decodeFile(disk.bytes, fileEncoding(uri)).format : { encoding: 'utf8', bom: false, eol: detectEol(plan.text) };
@@ -286,11 +350,12 @@ export class ReviewCenter implements vscode.Disposable {
       let current: string | null | undefined;
       try {
         doc = await freshDocument(e.path);
-        current = doc ? doc.getText() : currentDiskText(e.path);
+        current = doc ? doc.getText() : await currentDiskText(e.path);
       } catch {
         current = undefined;
       }
-      if (!e.continuous || current === undefined || current !== e.expected) {
+      // A base we are not sure of is never written.
+      if (e.base.uncertain !== undefined || !e.continuous || current === undefined || current !== e.expected) {
         result.skipped.push(e.path);
         continue;
       }
@@ -300,11 +365,20 @@ export class ReviewCenter implements vscode.Disposable {
         done.push(...e.ids);
         continue;
       }
+      const w: UndoWrite = { path: e.path, action: plan.action === 'delete' ? 'delete' : 'write', via: 'restore_checkpoint', sessionKey: n.sessionKey, agentId: this.deps.agentId(n.sessionKey), changeIds: e.ids };
+      let rel: string | undefined;
       try {
-        await this.perform(e.path, plan, doc, current);
+        rel = await checkUndoWrite(w, this.guard);
+        // The checks (and a confirmation) took time: the file must still be as planned.
+        const d2 = doc && !doc.isClosed ? doc : openDocument(e.path);
+        const now = d2 ? d2.getText() : await currentDiskText(e.path);
+        if (now !== current) throw new Error('the file changed while restoring; nothing was changed.');
+        await this.perform(e.path, plan, d2, current);
+        recordUndoResult(w, rel, 'ok', this.guard);
         result.restored.push(e.path);
         done.push(...e.ids);
-      } catch {
+      } catch (err) {
+        if (rel !== undefined) recordUndoResult(w, rel, err instanceof Error ? err.message : String(err), this.guard);
         result.skipped.push(e.path);
       }
     }
@@ -324,7 +398,7 @@ export class ReviewCenter implements vscode.Disposable {
     if (!c) return;
     const file = vscode.Uri.file(c.path);
     const base = vscode.Uri.from({ scheme: BASE_SCHEME, path: c.path, query: `id=${encodeURIComponent(c.id)}` });
-    const exists = currentDiskText(c.path) !== null || !!openDocument(c.path);
+    const exists = !!openDocument(c.path) || (await currentDiskText(c.path).catch(() => '')) !== null;
     const right = exists ? file : base.with({ query: `id=${encodeURIComponent(c.id)}&side=empty` });
     const line = n.type === 'hunk' ? Math.max(0, c.hunks[n.hunk].newStart - 1) : 0;
     await vscode.commands.executeCommand('vscode.diff', base, right, `${path.basename(c.path)}: before turn ${c.turn} ↔ now`, {
@@ -360,9 +434,32 @@ function turnOf(state: SessionState): number {
   return state.entries.reduce((n, e) => n + (e.kind === 'user' ? 1 : 0), 0);
 }
 
-function currentDiskText(p: string): string | null {
-  const s = readSnapshot(p);
+/**
+ * The file's text on disk now; null when it does not exist.
+ * @throws Error when it is not a regular text file of at most {@link MAX_SNAPSHOT_BYTES}.
+ */
+async function currentDiskText(p: string): Promise<string | null> {
+  let s: { text: string | null } | null;
+  try {
+    s = await readDisk(p);
+  } catch {
+    throw new Error('the file is not a readable regular file; it was left alone.');
+  }
   if (s === null) return null;
   if (s.text === null) throw new Error('the file is not text in its encoding; it was left alone.');
   return s.text;
+}
+
+/**
+ * Asks the person, in a modal dialog, to confirm one Undo or Restore write to a protected path.
+ * The path goes in the dialog's detail (plain text), never in a notification.
+ */
+async function confirmProtectedWrite(w: UndoWrite, relPath: string, why: string): Promise<boolean> {
+  const act = w.action === 'delete' ? 'Delete' : 'Write';
+  const choice = await vscode.window.showWarningMessage(
+    `${w.via === 'undo' ? 'Undo' : 'Restore Checkpoint'} would ${act.toLowerCase()} a protected file. ${act} it?`,
+    { modal: true, detail: `${relPath}: ${why} ${w.action === 'delete' ? 'It would be deleted' : 'It would get back the content read from disk before the agent changed it'}; the write is recorded in the audit log.` },
+    act,
+  );
+  return choice === act;
 }

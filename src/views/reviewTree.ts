@@ -99,7 +99,8 @@ export class ReviewTree implements vscode.TreeDataProvider<ReviewNode>, vscode.D
     item.resourceUri = vscode.Uri.file(c.path);
     const added = c.hunks.reduce((n, h) => n + h.lines.filter((l) => l[0] === '+').length, 0);
     const removed = c.hunks.reduce((n, h) => n + h.lines.filter((l) => l[0] === '-').length, 0);
-    const what = c.base.text === null ? 'created' : c.after === null ? 'deleted' : `+${added} −${removed}`;
+    // A base we are not sure of is named as such: Undo refuses it, so no "created" or counts suggest otherwise.
+    const what = c.base.uncertain !== undefined ? 'before unknown' : c.base.text === null ? 'created' : c.after === null ? 'deleted' : `+${added} −${removed}`;
     const later = c.later.length ? ` · then changed by ${c.later.map((l) => LATER_WORD[l.by]).join(', ')}` : '';
     const kept = c.decisions.filter((d) => d === 'kept').length;
     const undone = c.decisions.filter((d) => d === 'undone').length;
@@ -112,6 +113,7 @@ export class ReviewTree implements vscode.TreeDataProvider<ReviewNode>, vscode.D
         `**${c.path}**`,
         '',
         c.via === 'client' ? 'Written by Agent Switchboard for the agent (`fs/write_text_file`), after the gate allowed it.' : 'The agent wrote this file itself; Agent Switchboard saw the change against a snapshot taken before its tool call.',
+        c.base.uncertain !== undefined ? '\n\nWhat the file held before is not known for certain (it changed while, or just before, its snapshot was read); Undo and Restore Checkpoint leave it alone.' : '',
         c.later.length ? `\n\nChanged afterwards by ${c.later.map((l) => LATER_WORD[l.by]).join(', ')}; Undo reverts only hunks whose lines are still the agent's.` : '',
       ].join('\n'),
     );

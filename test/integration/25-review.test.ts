@@ -12,7 +12,14 @@ import { api, until, personEdit, scenarioAgent, setAgents, waitForState, workspa
 import { click, screenshot } from './screenshot';
 
 const lines = (n: number, f = (i: number) => `line ${i}`) => Array.from({ length: n }, (_, i) => f(i + 1)).join('\n') + '\n';
-const edits = (list: { path: string; content?: string; delete?: boolean; via?: 'client' | 'disk' }[]) => JSON.stringify({ edits: list });
+const edits = (list: { path: string; content?: string; delete?: boolean; via?: 'client' | 'disk'; truncateFirst?: boolean }[]) => JSON.stringify({ edits: list });
+
+/**
+ * Waits until files the test just wrote are older than the window in which a snapshot counts as
+ * uncertain (src/edits/baselines.ts RECENT_MS, 2 s): a fixture written a moment before the agent's
+ * call looks exactly like a file the agent had already begun to write.
+ */
+const olderThanSnapshots = () => new Promise((r) => setTimeout(r, 2200));
 
 function freshDir(name: string): string {
   const dir = path.join(workspaceDir(), name);
@@ -77,6 +84,7 @@ describe('review of agents\' changes', () => {
     const deleted = path.join(dir, 'gone.txt');
     fs.writeFileSync(edited, lines(30));
     fs.writeFileSync(deleted, 'bye\r\n');
+    await olderThanSnapshots();
     const key = await a.startSession({ agentId: 'disk', cwd: dir });
     await a.prompt(
       key,
@@ -123,6 +131,7 @@ describe('review of agents\' changes', () => {
     const [c, d, e] = ['c.txt', 'd.txt', 'e.txt'].map((n) => path.join(dir, n));
     fs.writeFileSync(c, 'c0\n');
     fs.writeFileSync(e, 'e0\n');
+    await olderThanSnapshots();
     const key = await a.startSession({ agentId: 'disk', cwd: dir });
     await a.prompt(key, edits([{ path: 'c.txt', content: 'c1\n', via: 'client' }]));
     await a.prompt(key, edits([{ path: 'c.txt', content: 'c2\n' }, { path: 'd.txt', content: 'd2\n' }, { path: 'e.txt', content: 'e2\n' }]));
@@ -213,5 +222,51 @@ describe('review of agents\' changes', () => {
       await vscode.workspace.getConfiguration('editor').update('formatOnSave', undefined, vscode.ConfigurationTarget.Global);
       formatter.dispose();
     }
+  });
+  it('Undo refuses a base caught while the agent was already writing, and leaves the file as it is (issue 18)', async function () {
+    this.timeout(60_000);
+    const a = await api();
+    const dir = freshDir('review-uncertain');
+    const file = path.join(dir, 'notes.txt');
+    fs.writeFileSync(file, lines(20));
+    await olderThanSnapshots();
+    const agentText = lines(20).replace('line 7\n', 'line 7 (agent)\n');
+    const key = await a.startSession({ agentId: 'disk', cwd: dir });
+    // The agent empties the file before its announcement arrives: our snapshot reads "".
+    await a.prompt(key, edits([{ path: 'notes.txt', content: agentText, truncateFirst: true }]));
+    assert.strictEqual(fs.readFileSync(file, 'utf8'), agentText);
+    const f = change(a, key, 1, file);
+    const refused = (await vscode.commands.executeCommand('agentSwitchboard.review.undo', { type: 'file', changeId: f.id })) as string[];
+    assert.match(refused.join(' '), /not known for certain/);
+    assert.strictEqual(fs.readFileSync(file, 'utf8'), agentText, 'Undo never writes an empty file over the agent\'s (and the person\'s) text');
+    const r = (await vscode.commands.executeCommand('agentSwitchboard.review.restoreCheckpoint', { type: 'turn', sessionKey: key, turn: 1, confirmed: true })) as { restored: string[]; skipped: string[] };
+    assert.deepStrictEqual(r, { restored: [], skipped: [file] });
+    assert.strictEqual(fs.readFileSync(file, 'utf8'), agentText);
+    await a.closeSession(key);
+  });
+
+  it('Undo into a protected path asks for that very write; without the person\'s yes the file stays, and the refusal is audited', async function () {
+    this.timeout(90_000);
+    const a = await api();
+    const dir = freshDir('review-protected');
+    const file = path.join(dir, '.vscode', 'agent.json');
+    await olderThanSnapshots();
+    const key = await a.startSession({ agentId: 'disk', cwd: dir });
+    await a.prompt(key, edits([{ path: '.vscode/agent.json', content: '{"x": 1}\n' }]));
+    const f = change(a, key, 1, file);
+    assert.strictEqual(f.base.text, null, 'created by the agent');
+    const before = (await vscode.commands.executeCommand<{ ok: boolean; records: number }>('agentSwitchboard.verifyAudit')).records;
+    // The editor under test answers every modal dialog with "Cancel" (its smoke-test mode): the
+    // confirmation is asked and not given. The confirmed path is covered by test/unit/edits/undoGuard.test.ts.
+    const refused = (await vscode.commands.executeCommand('agentSwitchboard.review.undo', { type: 'file', changeId: f.id })) as string[];
+    assert.match(refused.join(' '), /protected path .*only when you confirm/);
+    assert.ok(fs.existsSync(file), 'not deleted without the person\'s yes');
+    const r = (await vscode.commands.executeCommand('agentSwitchboard.review.restoreCheckpoint', { type: 'turn', sessionKey: key, turn: 1, confirmed: true })) as { restored: string[]; skipped: string[] };
+    assert.deepStrictEqual(r, { restored: [], skipped: [file] });
+    assert.ok(fs.existsSync(file));
+    const after = await vscode.commands.executeCommand<{ ok: boolean; records: number }>('agentSwitchboard.verifyAudit');
+    assert.ok(after.ok && after.records >= before + 2, `both refusals recorded: ${before} -> ${after.records}`);
+    assert.strictEqual(change(a, key, 1, file).fileDecision, 'pending');
+    await a.closeSession(key);
   });
 });

@@ -20,6 +20,9 @@ describe('real agent that writes to disk itself: claude-agent-acp', () => {
   before(async () => {
     dir = path.join(workspaceDir(), 'claude-agent');
     fs.mkdirSync(dir, { recursive: true });
+    // A folder changed less than 2 s before the agent's call makes the "did not exist" base of a new
+    // file uncertain (src/edits/baselines.ts RECENT_MS), and Undo would then refuse to delete it.
+    await new Promise((r) => setTimeout(r, 2200));
     fake = await startFakeModelServer({ workspace: dir });
     const home = fs.mkdtempSync(path.join(os.tmpdir(), 'as-claude-agent-home-'));
     const launch = claudeAgentAcpLaunch({ home, fakeUrl: fake.url });

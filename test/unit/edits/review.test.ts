@@ -174,6 +174,19 @@ describe('review model', () => {
     assert.equal(c.fileDecision, 'undone');
   });
 
+  it('a base not known for certain is never written back: every undo of it is refused, and listed even when no line differs', () => {
+    const m = new ReviewModel();
+    const c = m.record('s', 1, '/w/a.txt', 'agent', { text: '', uncertain: 'the file changed while it was read' }, agent)!;
+    for (const plan of [m.planUndo(c.id, agent), m.planUndo(c.id, agent, 0), m.planUndo(c.id, 'someone else\'s text\n')]) {
+      assert.equal(plan.action, 'conflict');
+      assert.match((plan as { message: string }).message, /not known for certain \(the file changed while it was read\); nothing was written/);
+    }
+    const same = m.record('s', 1, '/w/b.txt', 'agent', { text: 'new\n', uncertain: 'the file already held the agent\'s new text when it was first read' }, 'new\n');
+    assert.ok(same && same.hunks.length === 0, 'the agent changed it, from what we cannot tell');
+    assert.equal(m.planUndo(same.id, 'new\n').action, 'conflict');
+    assert.equal(m.record('s', 1, '/w/c.txt', 'agent', { text: 'x\n' }, 'x\n'), undefined, 'a certain no-op is still no change');
+  });
+
   it('notes who changed a file after the agent', () => {
     const m = new ReviewModel();
     m.record('s', 1, '/w/a.txt', 'client', { text: base }, agent);
