@@ -101,6 +101,15 @@ export interface SwitchboardApi {
    *   is asked with a reject option.
    */
   answerPermission(sessionKey: string, permissionId: string, optionId: string, options?: { grant?: 'session' | 'workspace' | 'always' }): boolean;
+  /**
+   * Runs the command `agentSwitchboard.<name>` with arguments, as this API's caller. Commands that
+   * act (answer, approve, start, run, send, undo, delete…) refuse arguments that come any other
+   * way, because a `command:` link in a notification or Markdown can pass any JSON
+   * (src/common/commandArgs.ts); with `vscode.commands.executeCommand` they take no arguments (then
+   * they ask the person) or an item of their own view.
+   * @throws Error for a command id outside `agentSwitchboard.*`; otherwise what the command throws.
+   */
+  runCommand<T = unknown>(command: string, ...args: unknown[]): Thenable<T>;
   /** Standing grants (session, workspace, always), newest last. */
   grants(): GrantInfo[];
   /** Revokes a grant; false for an unknown id. Recorded in the audit log. */

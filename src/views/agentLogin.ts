@@ -6,7 +6,9 @@
  * Spec: https://agentclientprotocol.com/protocol/initialization#authentication
  */
 import * as vscode from 'vscode';
+import { registerGuardedCommand } from './guardedCommands';
 import type { SessionManager } from '../acp/sessionManager';
+import { text } from '../common/untrustedText';
 
 /** Owns the login command. */
 export class AgentLogin implements vscode.Disposable {
@@ -18,12 +20,12 @@ export class AgentLogin implements vscode.Disposable {
     private readonly log: (m: string) => void,
   ) {
     this.disposables.push(
-      vscode.commands.registerCommand('agentSwitchboard.logIn', async (agentId?: unknown, methodId?: unknown) => {
+      registerGuardedCommand('agentSwitchboard.logIn', async (agentId?: unknown, methodId?: unknown) => {
         try {
           return await this.logIn(typeof agentId === 'string' ? agentId : undefined, typeof methodId === 'string' ? methodId : undefined);
         } catch (err) {
           const message = err instanceof Error ? err.message : String(err);
-          void vscode.window.showErrorMessage(`The login did not happen: ${message}`);
+          void vscode.window.showErrorMessage(text`The login did not happen: ${message}`);
           return { error: message };
         }
       }),
@@ -67,8 +69,8 @@ export class AgentLogin implements vscode.Disposable {
       this.log(`Login for ${id} runs in a terminal: ${[t.command, ...t.args].join(' ')}`);
       return { agentId: id, methodId: method.id, ran: 'terminal', terminal };
     }
-    await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `Logging in (${method.name})` }, () => this.manager.authenticate(id, cwd, method.id));
-    void vscode.window.showInformationMessage(`${method.name}: done. Start a new session with the agent.`);
+    await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: text`Logging in (${method.name})` }, () => this.manager.authenticate(id, cwd, method.id));
+    void vscode.window.showInformationMessage(text`${method.name}: done. Start a new session with the agent.`);
     return { agentId: id, methodId: method.id, ran: 'agent' };
   }
 

@@ -19,6 +19,7 @@ import { appCsp, appResourceFrom, callableFromApp, hostCsp, prepareAppHtml, View
 import type { McpServerConnection } from '../mcp/connection';
 import type { AppHostMessage } from './appProtocol';
 import { makeNonce } from './session/html';
+import { text } from '../common/untrustedText';
 
 const RelayMessage = z.discriminatedUnion('type', [
   z.object({ type: z.literal('ready'), theme: z.enum(['light', 'dark']), styles: z.record(z.string(), z.string()) }),
@@ -65,7 +66,7 @@ export async function openAppPanel(extensionUri: vscode.Uri, connection: McpServ
       log(`MCP App ${run.uri}: the host could not start: ${err instanceof Error ? err.message : String(err)}`);
       return post({ type: 'ended', reason: 'The app could not be started; details are in the Agent Switchboard log.' });
     }
-    post({ type: 'load', html: prepareAppHtml(app.html, nonce, policy), allow: mcpApps().buildAllowAttribute(app.permissions), border: app.prefersBorder === true, title: `${run.toolName} (MCP App)` });
+    post({ type: 'load', html: prepareAppHtml(app.html, nonce, policy), allow: mcpApps().buildAllowAttribute(app.permissions), border: app.prefersBorder === true, title: text`${run.toolName} (MCP App)` });
   });
   const onServer = connection.onDidChange(() => {
     if (connection.state.state !== 'running') post({ type: 'ended', reason: `${connection.name} stopped; the app has ended.` });
@@ -116,7 +117,7 @@ function createBridge(connection: McpServerConnection, run: AppRun, version: str
       return { isError: true };
     }
     if (target.scheme !== 'https' && target.scheme !== 'http') return { isError: true };
-    const choice = await vscode.window.showInformationMessage(`The app of ${connection.name} wants to open ${url}`, 'Open', 'Cancel');
+    const choice = await vscode.window.showInformationMessage(text`The app of ${connection.name} wants to open ${url}`, 'Open', 'Cancel');
     if (choice !== 'Open') return { isError: true };
     await vscode.env.openExternal(target);
     return {};

@@ -8,6 +8,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { registerGuardedCommand } from './guardedCommands';
 import type { SessionPatch, SessionState } from '../acp/session/types';
 import { fileEncoding } from '../config/vscodeSettings';
 import { openDocument as openFileDocument } from '../fs/vscodeFiles';
@@ -16,6 +17,7 @@ import { DiskBaselines, type Snapshot } from '../edits/baselines';
 import { decodeFile, detectEol, encodeFile } from '../edits/encoding';
 import { ReviewModel, type Base, type UndoPlan } from '../edits/review';
 import { parseReviewNode, ReviewTree, type ReviewNode } from './reviewTree';
+import { text } from '../common/untrustedText';
 
 /** URI scheme of the read-only documents that show the base an agent's change replaced. */
 export const BASE_SCHEME = 'agent-switchboard-base';
@@ -114,10 +116,10 @@ export class ReviewCenter implements vscode.Disposable {
       }),
       vscode.workspace.onDidChangeTextDocument((e) => this.documentChanged(e)),
       this.model.onDidChange(() => this.updateBadge()),
-      vscode.commands.registerCommand('agentSwitchboard.review.keep', (n: unknown) => this.keep(parseReviewNode(n))),
-      vscode.commands.registerCommand('agentSwitchboard.review.undo', (n: unknown) => this.undo(parseReviewNode(n))),
+      registerGuardedCommand('agentSwitchboard.review.keep', (n: unknown) => this.keep(parseReviewNode(n)), { nodes: true }),
+      registerGuardedCommand('agentSwitchboard.review.undo', (n: unknown) => this.undo(parseReviewNode(n)), { nodes: true }),
       vscode.commands.registerCommand('agentSwitchboard.review.openDiff', (n: unknown) => this.openDiff(parseReviewNode(n))),
-      vscode.commands.registerCommand('agentSwitchboard.review.restoreCheckpoint', (n: unknown) => this.restoreCheckpoint(parseReviewNode(n))),
+      registerGuardedCommand('agentSwitchboard.review.restoreCheckpoint', (n: unknown) => this.restoreCheckpoint(parseReviewNode(n)), { nodes: true }),
     );
   }
 
@@ -208,7 +210,7 @@ export class ReviewCenter implements vscode.Disposable {
         refused.push(`${path.basename(this.model.get(id)?.path ?? id)}: ${err instanceof Error ? err.message : String(err)}`);
       }
     }
-    if (refused.length) void vscode.window.showWarningMessage(`Not undone — ${refused.join(' ')}`);
+    if (refused.length) void vscode.window.showWarningMessage(text`Not undone — ${refused.join(' ')}`);
     return refused;
   }
 
@@ -274,7 +276,7 @@ export class ReviewCenter implements vscode.Disposable {
     if (!entries.length) return result;
     if (!n.confirmed) {
       const ok = await vscode.window.showWarningMessage(
-        `Restore ${entries.length} file${entries.length === 1 ? '' : 's'} to their state before turn ${n.turn}?`,
+        text`Restore ${entries.length} file${entries.length === 1 ? '' : 's'} to their state before turn ${n.turn}?`,
         { modal: true, detail: `Changes of turn ${n.turn} and later turns of this session are undone. Files changed since by you or another program are skipped.` },
         'Restore',
       );
@@ -311,8 +313,7 @@ export class ReviewCenter implements vscode.Disposable {
     this.model.restored(done);
     const names = (l: string[]) => l.map((p) => path.basename(p)).join(', ');
     void vscode.window.showInformationMessage(
-      `Restored ${result.restored.length} file${result.restored.length === 1 ? '' : 's'} to before turn ${n.turn}${result.restored.length ? ` (${names(result.restored)})` : ''}.` +
-        (result.skipped.length ? ` Skipped, changed since: ${names(result.skipped)}.` : ''),
+      text`Restored ${result.restored.length} file${result.restored.length === 1 ? '' : 's'} to before turn ${n.turn}${result.restored.length ? ` (${names(result.restored)})` : ''}.${result.skipped.length ? ` Skipped, changed since: ${names(result.skipped)}.` : ''}`,
     );
     return result;
   }

@@ -6,6 +6,7 @@
  * *Open Saved Trace…*, *Show MCP Server Trace*.
  */
 import * as vscode from 'vscode';
+import { registerGuardedCommand } from './guardedCommands';
 import { toOtlpJson, type SpanRecord } from '../trace/otlp';
 import { OtlpReceiver } from '../trace/receiver';
 import { TraceStore } from '../trace/store';
@@ -14,6 +15,7 @@ import { McpSpans, mcpTraceKey } from '../trace/mcpSpans';
 import { TraceForwarder } from '../trace/forwarder';
 import { TraceArchive } from '../trace/archive';
 import { TracePanels, type TracePanelActions } from './trace/panel';
+import { text } from '../common/untrustedText';
 
 /** What tracing needs from the app. */
 export interface TracingHost extends Omit<TracePanelActions, 'exportTrace'> {
@@ -53,8 +55,8 @@ export class TracingCenter implements vscode.Disposable {
       { dispose: this.traces.onDidChange((key, spans) => !key.startsWith('saved:') && this.forwarder?.add(spans)) },
       { dispose: () => this.forwarder?.dispose() },
       vscode.workspace.onDidChangeConfiguration((e) => e.affectsConfiguration('agentSwitchboard.tracing.exportEndpoint') && this.configureExport()),
-      vscode.commands.registerCommand('agentSwitchboard.exportTrace', (key?: unknown) => this.exportTrace(typeof key === 'string' ? key : undefined)),
-      vscode.commands.registerCommand('agentSwitchboard.openSavedTrace', (file?: unknown) => this.openSavedTrace(typeof file === 'string' ? file : undefined)),
+      registerGuardedCommand('agentSwitchboard.exportTrace', (key?: unknown) => this.exportTrace(typeof key === 'string' ? key : undefined)),
+      registerGuardedCommand('agentSwitchboard.openSavedTrace', (file?: unknown) => this.openSavedTrace(typeof file === 'string' ? file : undefined)),
       this.panels,
     );
     this.configureExport();
@@ -122,7 +124,7 @@ export class TracingCenter implements vscode.Disposable {
     try {
       spans = this.archive.load(chosen);
     } catch (err) {
-      void vscode.window.showWarningMessage(`That trace could not be read: ${err instanceof Error ? err.message : String(err)}`);
+      void vscode.window.showWarningMessage(text`That trace could not be read: ${err instanceof Error ? err.message : String(err)}`);
       return undefined;
     }
     const key = `saved:${chosen}`;
@@ -154,7 +156,7 @@ export class TracingCenter implements vscode.Disposable {
     try {
       this.forwarder = new TraceForwarder({ url, log: (m) => this.host.log(m) });
     } catch (err) {
-      void vscode.window.showWarningMessage(`agentSwitchboard.tracing.exportEndpoint: ${err instanceof Error ? err.message : String(err)}`);
+      void vscode.window.showWarningMessage(text`agentSwitchboard.tracing.exportEndpoint: ${err instanceof Error ? err.message : String(err)}`);
     }
   }
 
