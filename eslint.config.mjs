@@ -28,7 +28,11 @@ export default tseslint.config(
         {
           selector:
             "CallExpression[callee.property.name=/^(withProgress|showInputBox|showQuickPick|createQuickPick)$/] Property[key.name=/^(title|prompt|placeHolder)$/]:not([value.type='Literal']):not([value.type='TemplateLiteral'][value.expressions.length=0]):not([value.type='TaggedTemplateExpression'][value.tag.name='text'])",
-          message: 'Build the title/prompt with the text`…` template of src/common/untrustedText.ts (or pass a literal): progress notifications and input prompts render links.',
+          message: 'Build the title/prompt/progress message with the text`…` template of src/common/untrustedText.ts (or pass a literal): progress notifications and input prompts render links.',
+        },
+        {
+          selector: "CallExpression[callee.property.name='report'] > ObjectExpression > Property[key.name='message']:not([value.type='Literal']):not([value.type='TemplateLiteral'][value.expressions.length=0]):not([value.type='TaggedTemplateExpression'][value.tag.name='text'])",
+          message: 'Build the progress message with the text`…` template of src/common/untrustedText.ts: progress notifications render links.',
         },
         {
           selector:

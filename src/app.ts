@@ -43,7 +43,7 @@ import { forwardServers, type ForwardResult } from './mcp/forward';
 import { EditorMcpServer } from './mcp/editorServer';
 import { VscodeLanguagePort } from './views/editorLanguage';
 import type { McpCapabilities } from '@agentclientprotocol/sdk';
-import { text } from './common/untrustedText';
+import { inert, text } from './common/untrustedText';
 
 /** The running extension. */
 export class App implements vscode.Disposable {
@@ -543,7 +543,7 @@ export class App implements vscode.Disposable {
     // The configured name wins over the name the agent gave in `initialize`.
     const known = new Map([...this.capabilityBook.list().map((v) => [v.agentId, v.name] as const), ...this.resolvedAgents().map((a) => [a.id, a.name] as const)]);
     if (!agentId) {
-      const pick = await vscode.window.showQuickPick([...known].map(([id, name]) => ({ label: name, description: id, id })), { title: 'Capabilities of which agent?' });
+      const pick = await vscode.window.showQuickPick([...known].map(([id, name]) => ({ label: inert(name, { max: 120 }), description: inert(id), id })), { title: 'Capabilities of which agent?' });
       agentId = pick?.id;
     }
     if (!agentId) return undefined;

@@ -11,7 +11,7 @@ import * as vscode from 'vscode';
 import { registerGuardedCommand } from './guardedCommands';
 import { fetchRegistry, REGISTRY_URL, type RegistryAgent } from '../registry/registry';
 import { currentPlatformKey, installBinary, installNpx, launchToDefinition, type InstalledAgent } from '../registry/install';
-import { text } from '../common/untrustedText';
+import { inert, text } from '../common/untrustedText';
 
 /** What the registry feature needs from the app. */
 export interface AgentRegistryHost {
@@ -70,9 +70,10 @@ export class AgentRegistryCenter implements vscode.Disposable {
       const platform = currentPlatformKey();
       const pick = await vscode.window.showQuickPick(
         registry.agents.map((a) => ({
-          label: a.name,
-          description: `${a.id} ${a.version}`,
-          detail: `${a.description} — ${howToInstall(a, platform) ?? 'cannot be installed here'}`,
+          // The registry wrote these: inert, so no name fakes an icon and no description a link.
+          label: inert(a.name, { max: 120 }),
+          description: text`${a.id} ${a.version}`,
+          detail: text`${a.description} — ${howToInstall(a, platform) ?? 'cannot be installed here'}`,
           agent: a,
         })),
         { title: text`Install an agent from ${source}`, placeHolder: text`${registry.problems.length ? `${registry.problems.length} entries could not be read (see the log)` : 'Pick an agent'}`, matchOnDetail: true },

@@ -44,7 +44,7 @@ export async function openAppPanel(extensionUri: vscode.Uri, connection: McpServ
   const app = appResourceFrom(run.uri, read as never, connection.catalog.resources.find((r) => r.uri === run.uri));
   const nonce = makeNonce();
   const root = vscode.Uri.joinPath(extensionUri, 'dist', 'webview');
-  const panel = vscode.window.createWebviewPanel('agentSwitchboard.mcpApp', `${run.toolName} · ${connection.name}`, { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true }, { enableScripts: true, localResourceRoots: [root], retainContextWhenHidden: true });
+  const panel = vscode.window.createWebviewPanel('agentSwitchboard.mcpApp', text`${run.toolName} · ${connection.name}`, { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true }, { enableScripts: true, localResourceRoots: [root], retainContextWhenHidden: true });
   const policy = appCsp(app.csp);
   log(`MCP App ${run.uri} of ${connection.name}: view policy "${policy}".`);
   panel.webview.html = `<!DOCTYPE html><html lang="en"><head><meta charset="UTF-8"><meta http-equiv="Content-Security-Policy" content="${hostCsp(nonce, panel.webview.cspSource, app.csp).replace(/"/g, '&quot;')}"><title>MCP App</title></head><body><script nonce="${nonce}" src="${panel.webview.asWebviewUri(vscode.Uri.joinPath(root, 'appHost.js')).toString()}"></script></body></html>`;

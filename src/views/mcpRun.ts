@@ -74,7 +74,7 @@ export class McpRunner implements vscode.Disposable {
       result = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: text`${tool.name} on ${connection.name}…`, cancellable: true }, (progress, token) => {
         token.onCancellationRequested(() => ac.abort());
         // A server that runs the call as a task reports its status as it goes (MCP Tasks extension).
-        return connection.callTool(tool.name, args as Record<string, unknown>, ac.signal, (t) => progress.report({ message: `task ${t.taskId}: ${t.statusMessage ?? t.status}` }));
+        return connection.callTool(tool.name, args as Record<string, unknown>, ac.signal, (t) => progress.report({ message: text`task ${t.taskId}: ${t.statusMessage ?? t.status}` }));
       });
     } catch (err) {
       if (!ac.signal.aborted) throw err;

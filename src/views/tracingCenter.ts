@@ -15,7 +15,7 @@ import { McpSpans, mcpTraceKey } from '../trace/mcpSpans';
 import { TraceForwarder } from '../trace/forwarder';
 import { TraceArchive } from '../trace/archive';
 import { TracePanels, type TracePanelActions } from './trace/panel';
-import { text } from '../common/untrustedText';
+import { inert, text } from '../common/untrustedText';
 
 /** What tracing needs from the app. */
 export interface TracingHost extends Omit<TracePanelActions, 'exportTrace'> {
@@ -114,7 +114,7 @@ export class TracingCenter implements vscode.Disposable {
     let chosen = file;
     if (!chosen) {
       const pick = await vscode.window.showQuickPick(
-        saved.map((t) => ({ label: t.title, description: `${t.spans} spans`, detail: t.savedAt, file: t.file })),
+        saved.map((t) => ({ label: inert(t.title, { max: 120 }), description: `${t.spans} spans`, detail: inert(t.savedAt), file: t.file })),
         { title: 'Open a saved session trace', placeHolder: 'Traces of closed sessions, newest first' },
       );
       chosen = pick?.file;

@@ -1,0 +1,73 @@
+/**
+ * Untrusted text never runs a command (issue 16, finding 1), in the real editor: a `command:` link
+ * in a notification runs `vscode.commands.executeCommand(id, ...jsonArgs)`, so the commands that
+ * answer or act refuse such calls and the request still waits; and an agent's error text reaches
+ * the notification with its link syntax broken.
+ */
+import * as assert from 'assert';
+import * as vscode from 'vscode';
+import { api, setAgents, until, waitForState } from './util';
+
+// VS Code's notification link parser (src/vs/base/common/linkedText.ts).
+const LINK = /\[([^\]]+)\]\(((?:https?:\/\/|command:|file:)[^)\s]+)(?: (["'])(.+?)(\3))?\)/i;
+
+/** Runs a command with arguments as the API does (older builds had no runCommand: plain executeCommand). */
+async function asApi(id: string, ...args: unknown[]): Promise<unknown> {
+  const a = (await api()) as unknown as { runCommand?: (id: string, ...args: unknown[]) => Thenable<unknown> };
+  return a.runCommand ? a.runCommand(id, ...args) : vscode.commands.executeCommand(id, ...args);
+}
+
+describe('untrusted text and command links', () => {
+  after(() => setAgents([]));
+
+  it('a command: link cannot answer a waiting permission; the request still waits', async function () {
+    this.timeout(120_000);
+    const a = await api();
+    await vscode.workspace.getConfiguration('agentSwitchboard').update('policy', undefined, vscode.ConfigurationTarget.Global);
+    const key = await a.startSession({ agentId: 'demo' });
+    const turn = a.prompt(key, 'Show me the permission gate.').catch(() => undefined);
+    const s = await waitForState(a, key, (st) => Object.values(st.permissions).some((p) => p.state === 'waiting'), 'a waiting permission');
+    const p = Object.values(s.permissions).find((x) => x.state === 'waiting')!;
+    const allow = p.options.find((o) => o.kind === 'allow_once' || o.kind === 'allow_always')!;
+
+    // Exactly what [Allow](command:agentSwitchboard.answerPermission?["key","pid","oid"]) runs.
+    const answered = await vscode.commands.executeCommand('agentSwitchboard.answerPermission', key, p.permissionId, allow.optionId);
+    assert.strictEqual(answered, false, 'the link call is refused');
+    // The same for the other shapes a link can carry: a tree node's JSON, a confirmation flag.
+    await vscode.commands.executeCommand('agentSwitchboard.review.restoreCheckpoint', { type: 'turn', sessionKey: key, turn: 1, confirmed: true });
+    await vscode.commands.executeCommand('agentSwitchboard.sendPrompt', key, 'a prompt the agent wrote');
+    await new Promise((r) => setTimeout(r, 500));
+    const after = a.session(key)!;
+    assert.strictEqual(after.permissions[p.permissionId].state, 'waiting', 'the request still waits for the person');
+    assert.ok(!after.entries.some((e) => e.kind === 'user' && 'text' in e && e.text === 'a prompt the agent wrote'), 'no prompt was sent by the link');
+
+    // The API still answers (other extensions, tests).
+    assert.strictEqual(await asApi('agentSwitchboard.answerPermission', key, p.permissionId, p.options.find((o) => o.kind.startsWith('reject'))!.optionId), true);
+    await a.cancel(key);
+    await turn;
+    await a.closeSession(key);
+  });
+
+  it("an agent's error text reaches the notification inert", async function () {
+    this.timeout(60_000);
+    const bait = '[Allow](command:agentSwitchboard.answerPermission?%5B%22s1%22%2C%22p1%22%2C%22allow%22%5D)';
+    // A minimal ACP agent: it initializes, then fails session/new with a message that is a link.
+    const script = `const rl=require('readline').createInterface({input:process.stdin});const out=(o)=>process.stdout.write(JSON.stringify(o)+'\\n');rl.on('line',(l)=>{const m=JSON.parse(l);if(m.method==='initialize')out({jsonrpc:'2.0',id:m.id,result:{protocolVersion:1,agentCapabilities:{},authMethods:[]}});else if(m.id!==undefined)out({jsonrpc:'2.0',id:m.id,error:{code:-32603,message:${JSON.stringify(bait)}}});});`;
+    await setAgents([{ id: 'linky', name: 'Linky', command: process.execPath, args: ['-e', script], env: { ELECTRON_RUN_AS_NODE: '1' } }]);
+    const shown: string[] = [];
+    const w = vscode.window as unknown as { showErrorMessage: (...args: unknown[]) => Thenable<unknown> };
+    const original = w.showErrorMessage;
+    w.showErrorMessage = (...args: unknown[]) => {
+      shown.push(String(args[0]));
+      return original.apply(vscode.window, args);
+    };
+    try {
+      await assert.rejects(Promise.resolve(asApi('agentSwitchboard.startSession', 'linky')));
+      const message = await until('the error notification', () => shown.find((m) => m.includes('Allow')), 20_000);
+      assert.ok(!LINK.test(message), `no link is left in ${JSON.stringify(message)}`);
+      assert.ok(message.includes('[Allow] (command:'), 'the text itself is shown, inert');
+    } finally {
+      w.showErrorMessage = original;
+    }
+  });
+});
