@@ -117,7 +117,8 @@ export interface SwitchboardApi {
   /**
    * Agents' file changes by turn (oldest first), each file with its base text, hunks and the
    * person's decisions; only `sessionKey`'s when given. Keep / Undo / Restore Checkpoint are the
-   * commands `agentSwitchboard.review.*` with `{type: 'hunk' | 'file' | 'turn', ...}`.
+   * commands `agentSwitchboard.review.*` with `{type: 'hunk' | 'file' | 'turn', ...}`, run through
+   * {@link SwitchboardApi.runCommand}.
    */
   changes(sessionKey?: string): TurnChanges[];
   /**
