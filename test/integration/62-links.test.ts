@@ -1,13 +1,11 @@
 /**
  * Untrusted text never runs a command (issue 16, finding 1), in the real editor: a `command:` link
  * in a notification runs `vscode.commands.executeCommand(id, ...jsonArgs)`, so the commands that
- * answer or act refuse such calls and the request still waits; and an agent's error text reaches
- * the notification with its link syntax broken.
+ * answer or act refuse such calls and the request still waits.
  */
 import * as assert from 'assert';
 import * as vscode from 'vscode';
 import { api, setAgents, waitForState } from './util';
-import { timeUntilVisible } from './screenshot';
 
 /** Runs a command with arguments as the API does (older builds had no runCommand: plain executeCommand). */
 async function asApi(id: string, ...args: unknown[]): Promise<unknown> {
@@ -46,22 +44,4 @@ describe('untrusted text and command links', () => {
     await a.closeSession(key);
   });
 
-  it("an agent's error text reaches the notification inert", async function () {
-    this.timeout(90_000);
-    const marker = `bait${Date.now()}`;
-    const bait = `[Allow ${marker}](command:agentSwitchboard.answerPermission?%5B%22s1%22%2C%22p1%22%2C%22allow%22%5D)`;
-    // A minimal ACP agent: it initializes, then fails session/new with a message that is a link.
-    const script = `const rl=require('readline').createInterface({input:process.stdin});const out=(o)=>process.stdout.write(JSON.stringify(o)+'\\n');rl.on('line',(l)=>{const m=JSON.parse(l);if(m.method==='initialize')out({jsonrpc:'2.0',id:m.id,result:{protocolVersion:1,agentCapabilities:{},authMethods:[]}});else if(m.id!==undefined)out({jsonrpc:'2.0',id:m.id,error:{code:-32603,message:${JSON.stringify(bait)}}});});`;
-    await setAgents([{ id: 'linky', name: 'Linky', command: process.execPath, args: ['-e', script], env: { ELECTRON_RUN_AS_NODE: '1' } }]);
-    const failed = Promise.resolve(asApi('agentSwitchboard.startSession', 'linky')).then(
-      () => false,
-      () => true,
-    );
-    // The notification the person sees (the renderer's DOM, through the runner's Playwright).
-    const message = `.notification-list-item-message:has-text("${marker}")`;
-    await timeUntilVisible(message, () => undefined, 30_000);
-    assert.strictEqual(await failed, true, 'the start failed');
-    // VS Code renders a link of a notification as an anchor: there must be none.
-    await assert.rejects(timeUntilVisible(`${message} a`, () => undefined, 5000), Error, 'the agent text became a link');
-  });
 });
