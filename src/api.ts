@@ -123,6 +123,15 @@ export interface SwitchboardApi {
    *   (its `onceOnly` says why: the agent did not show the command or the content).
    */
   answerPermission(sessionKey: string, permissionId: string, optionId: string, options?: { grant?: 'session' | 'workspace' | 'always' }): boolean;
+  /**
+   * Runs the command `agentSwitchboard.<name>` with arguments, as this API's caller. Commands that
+   * act (answer, approve, start, run, send, undo, delete…) refuse arguments that come any other
+   * way, because a `command:` link in a notification or Markdown can pass any JSON
+   * (src/common/commandArgs.ts); with `vscode.commands.executeCommand` they take no arguments (then
+   * they ask the person) or an item of their own view.
+   * @throws Error for a command id outside `agentSwitchboard.*`; otherwise what the command throws.
+   */
+  runCommand<T = unknown>(command: string, ...args: unknown[]): Thenable<T>;
   /** Standing grants (session, workspace, always), newest last. */
   grants(): GrantInfo[];
   /**
@@ -136,7 +145,8 @@ export interface SwitchboardApi {
   /**
    * Agents' file changes by turn (oldest first), each file with its base text, hunks and the
    * person's decisions; only `sessionKey`'s when given. Keep / Undo / Restore Checkpoint are the
-   * commands `agentSwitchboard.review.*` with `{type: 'hunk' | 'file' | 'turn', ...}`.
+   * commands `agentSwitchboard.review.*` with `{type: 'hunk' | 'file' | 'turn', ...}`, run through
+   * {@link SwitchboardApi.runCommand}.
    */
   changes(sessionKey?: string): TurnChanges[];
   /**

@@ -23,6 +23,7 @@ import { InspectorPanels } from './views/inspector/panel';
 import { sessionToJson, sessionToMarkdown } from './acp/session/export';
 import { EffectPolicy } from './policy/effectPolicy';
 import { registerCommands } from './views/commands';
+import { runVouched } from './views/guardedCommands';
 import type { AgentChoice } from './views/session/protocol';
 import { SESSION_VIEW_ID, SessionViewProvider, summarize } from './views/session/provider';
 import { SessionPanels } from './views/session/panels';
@@ -45,6 +46,7 @@ import { RUN_AS_NODE } from './mcp/launchSpec';
 import { EditorMcpServer } from './mcp/editorServer';
 import { VscodeLanguagePort } from './views/editorLanguage';
 import type { McpCapabilities } from '@agentclientprotocol/sdk';
+import { inert, text } from './common/untrustedText';
 
 /** The running extension. */
 export class App implements vscode.Disposable {
@@ -316,7 +318,7 @@ export class App implements vscode.Disposable {
     for (const p of problems) this.log.warn(p);
     if (!problems.length) return;
     const more = problems.length > 1 ? ` (and ${problems.length - 1} more finding${problems.length > 2 ? 's' : ''})` : '';
-    void vscode.window.showWarningMessage(`${problems[0]}${more}`, 'Verify Audit Log').then((choice) => {
+    void vscode.window.showWarningMessage(text`${problems[0]}${more}`, 'Verify Audit Log').then((choice) => {
       if (choice) void vscode.commands.executeCommand('agentSwitchboard.verifyAudit');
     });
   }
@@ -347,7 +349,7 @@ export class App implements vscode.Disposable {
       });
       for (const p of problems) this.log.warn(p);
       // One notification for all problems; the log lists each.
-      if (problems.length) void vscode.window.showWarningMessage(problems.length === 1 ? problems[0] : `${problems.length} entries of agentSwitchboard.agents are invalid and were skipped: ${problems.join(' ')}`);
+      if (problems.length) void vscode.window.showWarningMessage(text`${problems.length === 1 ? problems[0] : `${problems.length} entries of agentSwitchboard.agents are invalid and were skipped: ${problems.join(' ')}`}`);
       this.agentCache = agents;
     }
     return this.agentCache;
@@ -379,8 +381,8 @@ export class App implements vscode.Disposable {
     } catch (err) {
       // "Authentication required": the way out is one click away.
       if ((err as { code?: unknown })?.code === -32000) {
-        void vscode.window.showErrorMessage(`${latest?.state.agentName ?? agentId} needs a login before it starts a session.`, 'Log In…').then((choice) => {
-          if (choice) void vscode.commands.executeCommand('agentSwitchboard.logIn', agentId);
+        void vscode.window.showErrorMessage(text`${latest?.state.agentName ?? agentId} needs a login before it starts a session.`, 'Log In…').then((choice) => {
+          if (choice) void runVouched('agentSwitchboard.logIn', [agentId]);
         });
       }
       throw err;
@@ -503,6 +505,7 @@ export class App implements vscode.Disposable {
           if (state) listener({ key: c.key, patches: c.patches, state });
         }),
       answerPermission: (key, pid, oid, options) => this.manager.get(key)?.answerPermission(pid, oid, 'api', options?.grant) ?? false,
+      runCommand: (command, ...args) => runVouched(command, args),
       grants: () => this.policy.grants.list(Date.now()).map((g) => structuredClone(g)),
       gateSettings: () => ({ policy: structuredClone(this.settings().policy), agentIds: this.resolvedAgents().map((a) => a.id), workspace: this.workspaceSettings.get() }),
       mcpServers: () =>
@@ -561,15 +564,15 @@ export class App implements vscode.Disposable {
           { label: 'Markdown', description: 'the conversation, tool calls and decisions', format: 'markdown' as const },
           { label: 'JSON', description: 'the whole session state', format: 'json' as const },
         ],
-        { title: `Export the session with ${c.state.agentName}`, placeHolder: 'Secrets are removed; file contents are left out' },
+        { title: text`Export the session with ${c.state.agentName}`, placeHolder: 'Secrets are removed; file contents are left out' },
       );
       if (!pick) return undefined;
       chosen = pick.format;
     }
-    const text = chosen === 'json' ? sessionToJson(c.state, { fileContents }) : sessionToMarkdown(c.state, { fileContents });
-    const doc = await vscode.workspace.openTextDocument({ content: text, language: chosen === 'json' ? 'json' : 'markdown' });
+    const exported = chosen === 'json' ? sessionToJson(c.state, { fileContents }) : sessionToMarkdown(c.state, { fileContents });
+    const doc = await vscode.workspace.openTextDocument({ content: exported, language: chosen === 'json' ? 'json' : 'markdown' });
     await vscode.window.showTextDocument(doc, { preview: false });
-    return text;
+    return exported;
   }
 
   /** Session `key`, or without a key the one in the sidebar (else the newest). */
@@ -587,7 +590,7 @@ export class App implements vscode.Disposable {
     // The configured name wins over the name the agent gave in `initialize`.
     const known = new Map([...this.capabilityBook.list().map((v) => [v.agentId, v.name] as const), ...this.resolvedAgents().map((a) => [a.id, a.name] as const)]);
     if (!agentId) {
-      const pick = await vscode.window.showQuickPick([...known].map(([id, name]) => ({ label: name, description: id, id })), { title: 'Capabilities of which agent?' });
+      const pick = await vscode.window.showQuickPick([...known].map(([id, name]) => ({ label: inert(name, { max: 120 }), description: inert(id), id })), { title: 'Capabilities of which agent?' });
       agentId = pick?.id;
     }
     if (!agentId) return undefined;
@@ -604,7 +607,8 @@ export class App implements vscode.Disposable {
     const init = c?.agentInit;
     const capabilities = c?.capabilities;
     if (!c || !protocol || !init || !capabilities) {
-      void vscode.window.showInformationMessage(c ? 'The agent is still starting; its messages appear once it is connected.' : 'Start a session first; the messages to and from its agent appear here.');
+      if (c) void vscode.window.showInformationMessage('The agent is still starting; its messages appear once it is connected.');
+      else void vscode.window.showInformationMessage('Start a session first; the messages to and from its agent appear here.');
       return false;
     }
     this.inspectors.show(c.state.key, `${c.state.agentName} (${c.state.key})`, protocol, init, capabilities);

@@ -4,6 +4,7 @@
  *
  * No `vscode`: editor services come in through the {@link SessionManagerDeps} ports.
  */
+import { randomUUID } from 'node:crypto';
 import type { McpCapabilities, SessionInfo } from '@agentclientprotocol/sdk';
 import type { SessionJournal } from './session/journal';
 import type { CapabilityBook } from './capabilityBook';
@@ -63,7 +64,6 @@ export class SessionManager {
   readonly onDidChangeSession: Event<SessionChange> = this.changeEmitter.event;
   /** Fires when a session is added or removed. */
   readonly onDidChangeSessions: Event<void> = this.listEmitter.event;
-  private seq = 0;
   /** The journal of each listed session that has one. */
   private readonly journalOf = new Map<string, string>();
   /** Take-ups under way, by journal or agent session, so a double click starts one agent. */
@@ -83,7 +83,7 @@ export class SessionManager {
    */
   async start(agentId: string, cwd: string): Promise<SessionController> {
     const agent = this.agent(agentId);
-    const key = `s${++this.seq}`;
+    const key = newSessionKey();
     const journalId = this.deps.journal?.create({ agentId: agent.id, agentName: agent.name, cwd });
     const controller = this.add(key, agent, cwd, journalId);
     const connection = await this.launch(agent, controller);
@@ -106,7 +106,7 @@ export class SessionManager {
     const journal = this.requireJournal();
     const entry = journal.get(journalId);
     if (!entry) throw new Error('That session is no longer in the journal.');
-    const key = `s${++this.seq}`;
+    const key = newSessionKey();
     const { state, skipped } = journal.replay(journalId, key);
     // Not recorded: the journal keeps the session as it was, a later take-up carries on from there.
     if (state.status !== 'closed') reduce(state, { type: 'closed' });
@@ -154,7 +154,7 @@ export class SessionManager {
     const agent = this.agent(agentId);
     const live = [...this.sessions.values()].find((c) => c.state.sessionId === sessionId && c.state.agentId === agentId && c.connected);
     if (live) return live;
-    const key = `s${++this.seq}`;
+    const key = newSessionKey();
     // Resuming needs our transcript; without one (or if the agent cannot resume) the agent replays it.
     const replayed = entry ? journal!.replay(entry.journalId, key).state : undefined;
     const old = (entry && this.byJournal(entry.journalId)) || [...this.sessions.values()].find((c) => c.state.sessionId === sessionId && c.state.agentId === agentId);
@@ -381,4 +381,13 @@ export class SessionManager {
     this.listEmitter.dispose();
     this.closeEmitter.dispose();
   }
+}
+
+/**
+ * A new session key: `s-` and a random UUID (122 random bits). Keys name sessions in commands, the
+ * API and webview messages; a counter would let an agent or a link guess another session's key
+ * (issue 16, finding 1).
+ */
+export function newSessionKey(): string {
+  return `s-${randomUUID()}`;
 }

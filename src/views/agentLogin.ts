@@ -6,7 +6,9 @@
  * Spec: https://agentclientprotocol.com/protocol/initialization#authentication
  */
 import * as vscode from 'vscode';
+import { registerGuardedCommand } from './guardedCommands';
 import type { SessionManager } from '../acp/sessionManager';
+import { inert, text } from '../common/untrustedText';
 
 /** Owns the login command. */
 export class AgentLogin implements vscode.Disposable {
@@ -18,12 +20,12 @@ export class AgentLogin implements vscode.Disposable {
     private readonly log: (m: string) => void,
   ) {
     this.disposables.push(
-      vscode.commands.registerCommand('agentSwitchboard.logIn', async (agentId?: unknown, methodId?: unknown) => {
+      registerGuardedCommand('agentSwitchboard.logIn', async (agentId?: unknown, methodId?: unknown) => {
         try {
           return await this.logIn(typeof agentId === 'string' ? agentId : undefined, typeof methodId === 'string' ? methodId : undefined);
         } catch (err) {
           const message = err instanceof Error ? err.message : String(err);
-          void vscode.window.showErrorMessage(`The login did not happen: ${message}`);
+          void vscode.window.showErrorMessage(text`The login did not happen: ${message}`);
           return { error: message };
         }
       }),
@@ -42,7 +44,7 @@ export class AgentLogin implements vscode.Disposable {
     if (!cwd) throw new Error('Open a folder first: the agent starts in it to list its login methods.');
     let id = agentId;
     if (!id) {
-      const pick = await vscode.window.showQuickPick(this.agents().filter((a) => a.available).map((a) => ({ label: a.name, description: a.id, id: a.id })), { title: 'Log in to an agent' });
+      const pick = await vscode.window.showQuickPick(this.agents().filter((a) => a.available).map((a) => ({ label: inert(a.name, { max: 120 }), description: inert(a.id), id: a.id })), { title: 'Log in to an agent' });
       id = pick?.id;
     }
     if (!id) return undefined;
@@ -52,7 +54,7 @@ export class AgentLogin implements vscode.Disposable {
     if (methodId && !method) throw new Error(`The agent offers no login method "${methodId}"; it offers: ${methods.map((m) => m.id).join(', ')}.`);
     if (!method) {
       const pick = await vscode.window.showQuickPick(
-        methods.map((m) => ({ label: m.name, description: m.terminal ? 'in a terminal' : 'the agent logs in', detail: m.description, method: m })),
+        methods.map((m) => ({ label: inert(m.name, { max: 120 }), description: m.terminal ? 'in a terminal' : 'the agent logs in', detail: inert(m.description), method: m })),
         { title: 'How should the agent log in?' },
       );
       method = pick?.method;
@@ -62,13 +64,13 @@ export class AgentLogin implements vscode.Disposable {
       const t = method.terminal;
       const env: Record<string, string | null> = {};
       for (const [k, v] of Object.entries(t.env)) if (v !== undefined) env[k] = v;
-      const terminal = vscode.window.createTerminal({ name: `Log in: ${method.name}`, shellPath: t.command, shellArgs: t.args, cwd, env, strictEnv: true });
+      const terminal = vscode.window.createTerminal({ name: text`Log in: ${method.name}`, shellPath: t.command, shellArgs: t.args, cwd, env, strictEnv: true });
       terminal.show();
       this.log(`Login for ${id} runs in a terminal: ${[t.command, ...t.args].join(' ')}`);
       return { agentId: id, methodId: method.id, ran: 'terminal', terminal };
     }
-    await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `Logging in (${method.name})` }, () => this.manager.authenticate(id, cwd, method.id));
-    void vscode.window.showInformationMessage(`${method.name}: done. Start a new session with the agent.`);
+    await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: text`Logging in (${method.name})` }, () => this.manager.authenticate(id, cwd, method.id));
+    void vscode.window.showInformationMessage(text`${method.name}: done. Start a new session with the agent.`);
     return { agentId: id, methodId: method.id, ran: 'agent' };
   }
 

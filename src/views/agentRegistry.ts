@@ -8,9 +8,11 @@
  */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { registerGuardedCommand } from './guardedCommands';
 import { fetchRegistry, REGISTRY_URL, type RegistryAgent } from '../registry/registry';
 import { currentPlatformKey, installBinary, installNpx, launchToDefinition, type InstalledAgent } from '../registry/install';
 import { readSetting } from '../config/vscodeSettings';
+import { inert, text } from '../common/untrustedText';
 
 /** What the registry feature needs from the app. */
 export interface AgentRegistryHost {
@@ -37,13 +39,13 @@ export class AgentRegistryCenter implements vscode.Disposable {
 
   constructor(private readonly host: AgentRegistryHost) {
     this.disposables.push(
-      vscode.commands.registerCommand('agentSwitchboard.installAgent', async (agentId?: unknown) => {
+      registerGuardedCommand('agentSwitchboard.installAgent', async (agentId?: unknown) => {
         try {
           return await this.install(typeof agentId === 'string' ? agentId : undefined);
         } catch (err) {
           const message = err instanceof Error ? err.message : String(err);
           this.host.log(`Install from the registry failed: ${message}`);
-          void vscode.window.showErrorMessage(message);
+          void vscode.window.showErrorMessage(text`${message}`);
           return { error: message };
         }
       }),
@@ -69,19 +71,20 @@ export class AgentRegistryCenter implements vscode.Disposable {
       const platform = currentPlatformKey();
       const pick = await vscode.window.showQuickPick(
         registry.agents.map((a) => ({
-          label: a.name,
-          description: `${a.id} ${a.version}`,
-          detail: `${a.description} — ${howToInstall(a, platform) ?? 'cannot be installed here'}`,
+          // The registry wrote these: inert, so no name fakes an icon and no description a link.
+          label: inert(a.name, { max: 120 }),
+          description: text`${a.id} ${a.version}`,
+          detail: text`${a.description} — ${howToInstall(a, platform) ?? 'cannot be installed here'}`,
           agent: a,
         })),
-        { title: `Install an agent from ${source}`, placeHolder: registry.problems.length ? `${registry.problems.length} entries could not be read (see the log)` : 'Pick an agent', matchOnDetail: true },
+        { title: text`Install an agent from ${source}`, placeHolder: text`${registry.problems.length ? `${registry.problems.length} entries could not be read (see the log)` : 'Pick an agent'}`, matchOnDetail: true },
       );
       agent = pick?.agent;
     }
     if (!agent) return undefined;
     const chosen = agent;
     const installed = await vscode.window.withProgress(
-      { location: vscode.ProgressLocation.Notification, title: `Installing ${chosen.name} ${chosen.version}`, cancellable: true },
+      { location: vscode.ProgressLocation.Notification, title: text`Installing ${chosen.name} ${chosen.version}`, cancellable: true },
       (_progress, token) => {
         const abort = new AbortController();
         token.onCancellationRequested(() => abort.abort());
@@ -97,12 +100,12 @@ export class AgentRegistryCenter implements vscode.Disposable {
     const sameId = (a: unknown) => !!a && typeof a === 'object' && (a as { id?: unknown }).id === chosen.id;
     const existing = all.find(sameId) as { command?: unknown } | undefined;
     if (existing && existing.command !== definition.command) {
-      const choice = await vscode.window.showWarningMessage(`Your settings already define an agent "${chosen.id}" (${String(existing.command)}). Replace it with the installed ${chosen.name} ${chosen.version}?`, { modal: true }, 'Replace');
+      const choice = await vscode.window.showWarningMessage(text`Your settings already define an agent "${chosen.id}" (${String(existing.command)}). Replace it with the installed ${chosen.name} ${chosen.version}?`, { modal: true }, 'Replace');
       if (choice !== 'Replace') return undefined;
     }
     await config.update('agents', [...all.filter((a) => !sameId(a)), definition], vscode.ConfigurationTarget.Global);
     this.host.log(`Installed ${chosen.name} ${chosen.version} from ${source} into ${installed.dir}${installed.reused ? ' (already there)' : ''}.`);
-    void vscode.window.showInformationMessage(`${chosen.name} ${chosen.version} is installed; start a session with it from the agent list.`);
+    void vscode.window.showInformationMessage(text`${chosen.name} ${chosen.version} is installed; start a session with it from the agent list.`);
     return { id: definition.id, command: definition.command, args: definition.args ?? [] };
   }
 

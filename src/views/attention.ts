@@ -7,6 +7,7 @@
 import * as vscode from 'vscode';
 import type { SessionManager } from '../acp/sessionManager';
 import type { SessionChange } from '../acp/sessionController';
+import { text } from '../common/untrustedText';
 
 /** What attention needs from the app. */
 export interface AttentionHost {
@@ -32,7 +33,7 @@ export class SessionAttention {
       } else if (p.op === 'entry' && p.entry.kind === 'turn_end' && p.entry.stopReason !== 'cancelled') {
         const s = this.host.manager.get(c.key)?.state;
         // A queued prompt goes out next: nobody needs to be called for that.
-        if (s && !s.queued?.length) this.tell(c.key, `${s.agentName} finished its turn (${p.entry.stopReason.replace(/_/g, ' ')}) and waits for you.`);
+        if (s && !s.queued?.length) this.tell(c.key, text`${s.agentName} finished its turn (${p.entry.stopReason.replace(/_/g, ' ')}) and waits for you.`);
       }
     }
   }
@@ -42,11 +43,13 @@ export class SessionAttention {
     const permission = c?.state.permissions[permissionId];
     if (!c || !permission || permission.state !== 'waiting') return;
     const title = c.state.toolCalls[permission.toolCallId]?.title ?? 'a tool call';
-    this.tell(key, `${c.state.agentName} asks permission: ${title}`);
+    // The agent wrote the title (and may have named itself): inert, so no part of it becomes a link.
+    this.tell(key, text`${c.state.agentName} asks permission: ${title}`);
   }
 
+  /** `message` is built with the `text` template, so every value in it is inert already. */
   private tell(key: string, message: string): void {
-    void vscode.window.showInformationMessage(message, 'Show').then((choice) => {
+    void vscode.window.showInformationMessage(text`${message}`, 'Show').then((choice) => {
       if (choice === 'Show') void this.host.show(key);
     });
   }

@@ -13,6 +13,7 @@
 import * as vscode from 'vscode';
 import { replaceChecked } from '../edits/vscodeApply';
 import { mergeOnto, type ProposedChange } from '../edits/model';
+import { text } from '../common/untrustedText';
 
 /** URI scheme of the read-only documents that show an agent's proposal or the base it read. */
 export const PROPOSAL_SCHEME = 'agent-switchboard-proposal';
@@ -57,7 +58,7 @@ export class ConflictCenter implements vscode.Disposable {
     this.conflicts.set(id, { id, change, at: Date.now() });
     const name = vscode.Uri.parse(change.uri).path.split('/').pop();
     void vscode.window
-      .showWarningMessage(`The agent's change to ${name} was refused: you changed the file after the agent read it. Your text is untouched.`, 'Compare', 'Take Clean Hunks', 'Open Merge', 'Reject')
+      .showWarningMessage(text`The agent's change to ${name} was refused: you changed the file after the agent read it. Your text is untouched.`, 'Compare', 'Take Clean Hunks', 'Open Merge', 'Reject')
       .then((choice) => {
         if (choice === 'Compare') void this.compare(id);
         if (choice === 'Take Clean Hunks') void this.takeCleanHunks(id);
@@ -102,11 +103,13 @@ export class ConflictCenter implements vscode.Disposable {
       if (refused) throw new Error('The editor rejected the merged edit; nothing changed.');
     }
     const result = { applied: merged.applied.length, conflicting: merged.conflicts.length };
-    void vscode.window.showInformationMessage(
-      result.applied
-        ? `Took ${result.applied} of the agent's ${result.applied + result.conflicting} hunks${result.conflicting ? `; ${result.conflicting} overlap your changes and were left out (use Compare)` : ''}. Undo reverts it.`
-        : `None of the agent's ${result.conflicting} hunks applies: each overlaps your changes. Nothing was changed; use Compare to merge by hand.`,
-    );
+    if (result.applied) {
+      void vscode.window.showInformationMessage(
+        text`Took ${result.applied} of the agent's ${result.applied + result.conflicting} hunks${result.conflicting ? `; ${result.conflicting} overlap your changes and were left out (use Compare)` : ''}. Undo reverts it.`,
+      );
+    } else {
+      void vscode.window.showInformationMessage(text`None of the agent's ${result.conflicting} hunks applies: each overlaps your changes. Nothing was changed; use Compare to merge by hand.`);
+    }
     return result;
   }
 
@@ -135,11 +138,11 @@ export class ConflictCenter implements vscode.Disposable {
       watch.dispose();
       const refused = doc.isClosed ? { reason: 'closed' } : await replaceChecked(doc, { text: c.yours!, version: startVersion }, merged);
       if (refused) {
-        void vscode.window.showWarningMessage(`${name} changed while you merged; the merge result was not applied. It is kept in ${result.fsPath}.`);
+        void vscode.window.showWarningMessage(text`${name} changed while you merged; the merge result was not applied. It is kept in ${result.fsPath}.`);
         return;
       }
       this.conflicts.delete(id);
-      void vscode.window.showInformationMessage(`Merged text applied to ${name} (unsaved; Undo reverts it).`);
+      void vscode.window.showInformationMessage(text`Merged text applied to ${name} (unsaved; Undo reverts it).`);
     });
     this.disposables.push(watch);
     await vscode.commands.executeCommand('_open.mergeEditor', {
@@ -148,7 +151,7 @@ export class ConflictCenter implements vscode.Disposable {
       input2: { uri: side('proposal'), title: 'Agent', description: "the agent's refused proposal" },
       output: result,
     });
-    void vscode.window.showInformationMessage(`Resolve the conflicts in the merge editor, then save the result (Ctrl+S / Cmd+S) to put it into ${name}, unsaved. Closing without saving changes nothing.`);
+    void vscode.window.showInformationMessage(text`Resolve the conflicts in the merge editor, then save the result (Ctrl+S / Cmd+S) to put it into ${name}, unsaved. Closing without saving changes nothing.`);
     return result;
   }
 

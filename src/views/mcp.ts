@@ -9,6 +9,7 @@ import { realpathAllowMissing } from '../fs/containment';
 import { readRegularFileOrNull, UnreadableFileError } from '../fs/safeRead';
 import { approvalText, definitionHash, inputSecretKey, type InputScope } from '../mcp/approval';
 import { inputReferences, parseDotMcpJson, parseServerMap, parseVscodeMcpJson, resolveTransport, type McpInputSpec, type McpServerDefinition } from '../mcp/config';
+import { registerGuardedCommand } from './guardedCommands';
 import type { ForwardCandidate } from '../mcp/forward';
 import { describeDiff, diffCatalog, pinCatalog, type CatalogDiff, type CatalogPins } from '../mcp/pinning';
 import { McpHost, type ResolvedServer } from '../mcp/host';
@@ -18,6 +19,7 @@ import { askInPanel } from './elicitation';
 import { McpSignIn } from './mcpSignIn';
 import { McpRunner } from './mcpRun';
 import type { AuditEntry } from '../policy/audit';
+import { inertBlock, text } from '../common/untrustedText';
 
 const APPROVED_KEY = 'agentSwitchboard.mcp.approved';
 const PINS_KEY = 'agentSwitchboard.mcp.pins';
@@ -86,17 +88,17 @@ export class McpCenter implements vscode.Disposable {
       this.view.onDidChangeVisibility((e) => e.visible && this.startAll()),
       this.host.onDidChange(() => this.onHostChange()),
       this.runner,
-      vscode.commands.registerCommand('agentSwitchboard.mcp.start', () => this.startAll()),
-      vscode.commands.registerCommand('agentSwitchboard.mcp.restart', (n: unknown) => this.restart(parseMcpNode(n))),
-      vscode.commands.registerCommand('agentSwitchboard.mcp.openSignIn', (n: unknown) => this.openSignIn(parseMcpNode(n))),
-      vscode.commands.registerCommand('agentSwitchboard.mcp.signOut', (n: unknown) => this.signOut(parseMcpNode(n))),
-      vscode.commands.registerCommand('agentSwitchboard.mcp.approve', (n: unknown, confirmed?: unknown) => this.approve(parseMcpNode(n), confirmed === true)),
-      vscode.commands.registerCommand('agentSwitchboard.mcp.acceptCatalog', (n: unknown) => this.acceptCatalog(parseMcpNode(n))),
-      vscode.commands.registerCommand('agentSwitchboard.mcp.provideInputs', (n: unknown) => this.provideInputs(parseMcpNode(n))),
-      vscode.commands.registerCommand('agentSwitchboard.mcp.runTool', (n: unknown, args?: unknown) => this.runner.runTool(parseMcpNode(n), args)),
-      vscode.commands.registerCommand('agentSwitchboard.mcp.runToolJson', (n: unknown) => this.runner.runTool(parseMcpNode(n), undefined, true)),
-      vscode.commands.registerCommand('agentSwitchboard.mcp.readResource', (n: unknown) => this.runner.readResource(parseMcpNode(n))),
-      vscode.commands.registerCommand('agentSwitchboard.mcp.getPrompt', (n: unknown) => this.runner.getPrompt(parseMcpNode(n))),
+      registerGuardedCommand('agentSwitchboard.mcp.start', () => this.startAll()),
+      registerGuardedCommand('agentSwitchboard.mcp.restart', (n: unknown) => this.restart(parseMcpNode(n)), { nodes: true }),
+      registerGuardedCommand('agentSwitchboard.mcp.openSignIn', (n: unknown) => this.openSignIn(parseMcpNode(n)), { nodes: true }),
+      registerGuardedCommand('agentSwitchboard.mcp.signOut', (n: unknown) => this.signOut(parseMcpNode(n)), { nodes: true }),
+      registerGuardedCommand('agentSwitchboard.mcp.approve', (n: unknown, confirmed?: unknown) => this.approve(parseMcpNode(n), confirmed === true), { nodes: true }),
+      registerGuardedCommand('agentSwitchboard.mcp.acceptCatalog', (n: unknown) => this.acceptCatalog(parseMcpNode(n)), { nodes: true }),
+      registerGuardedCommand('agentSwitchboard.mcp.provideInputs', (n: unknown) => this.provideInputs(parseMcpNode(n)), { nodes: true }),
+      registerGuardedCommand('agentSwitchboard.mcp.runTool', (n: unknown, args?: unknown) => this.runner.runTool(parseMcpNode(n), args), { nodes: true }),
+      registerGuardedCommand('agentSwitchboard.mcp.runToolJson', (n: unknown) => this.runner.runTool(parseMcpNode(n), undefined, true), { nodes: true }),
+      registerGuardedCommand('agentSwitchboard.mcp.readResource', (n: unknown) => this.runner.readResource(parseMcpNode(n)), { nodes: true }),
+      registerGuardedCommand('agentSwitchboard.mcp.getPrompt', (n: unknown) => this.runner.getPrompt(parseMcpNode(n)), { nodes: true }),
     );
   }
 
@@ -373,7 +375,7 @@ export class McpCenter implements vscode.Disposable {
     const d = s.definition;
     // A notification, not a modal: it names exactly what will run (every value as written and every
     // variable it pulls in), and waits for the person.
-    const ok = confirmed ? 'Approve and Start' : await vscode.window.showWarningMessage(approvalText(d, this.inputs), 'Approve and Start');
+    const ok = confirmed ? 'Approve and Start' : await vscode.window.showWarningMessage(text`${inertBlock(approvalText(d, this.inputs), 4000)}`, 'Approve and Start');
     if (ok !== 'Approve and Start') return;
     const approved = this.context.workspaceState.get<Record<string, string>>(APPROVED_KEY, {});
     await this.context.workspaceState.update(APPROVED_KEY, { ...approved, [d.id]: definitionHash(d) });
@@ -386,7 +388,7 @@ export class McpCenter implements vscode.Disposable {
     if (!s) return;
     for (const id of inputReferences(s.definition)) {
       const spec = this.inputs.find((i) => i.id === id);
-      const value = await vscode.window.showInputBox({ title: `${s.definition.name}: ${id}`, prompt: spec?.description || `Value for \${input:${id}}`, password: spec?.password ?? true, value: spec?.default, ignoreFocusOut: true });
+      const value = await vscode.window.showInputBox({ title: text`${s.definition.name}: ${id}`, prompt: text`${spec?.description || `Value for \${input:${id}}`}`, password: spec?.password ?? true, value: spec?.default, ignoreFocusOut: true });
       if (value === undefined) return;
       await this.context.secrets.store(inputSecretKey(this.inputScope(s.definition), s.definition, id), value);
     }

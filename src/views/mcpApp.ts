@@ -19,6 +19,7 @@ import { appCsp, appResourceFrom, callableFromApp, hostCsp, prepareAppHtml, View
 import type { McpServerConnection } from '../mcp/connection';
 import type { AppHostMessage } from './appProtocol';
 import { makeNonce } from './session/html';
+import { text } from '../common/untrustedText';
 
 const RelayMessage = z.discriminatedUnion('type', [
   z.object({ type: z.literal('ready'), theme: z.enum(['light', 'dark']), styles: z.record(z.string(), z.string()) }),
@@ -43,7 +44,7 @@ export async function openAppPanel(extensionUri: vscode.Uri, connection: McpServ
   const app = appResourceFrom(run.uri, read as never, connection.catalog.resources.find((r) => r.uri === run.uri));
   const nonce = makeNonce();
   const root = vscode.Uri.joinPath(extensionUri, 'dist', 'webview');
-  const panel = vscode.window.createWebviewPanel('agentSwitchboard.mcpApp', `${run.toolName} · ${connection.name}`, { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true }, { enableScripts: true, localResourceRoots: [root], retainContextWhenHidden: true });
+  const panel = vscode.window.createWebviewPanel('agentSwitchboard.mcpApp', text`${run.toolName} · ${connection.name}`, { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true }, { enableScripts: true, localResourceRoots: [root], retainContextWhenHidden: true });
   const policy = appCsp(app.csp);
   log(`MCP App ${run.uri} of ${connection.name}: view policy "${policy}".`);
   panel.webview.html = `<!DOCTYPE html><html lang="en"><head><meta charset="UTF-8"><meta http-equiv="Content-Security-Policy" content="${hostCsp(nonce, panel.webview.cspSource, app.csp).replace(/"/g, '&quot;')}"><title>MCP App</title></head><body><script nonce="${nonce}" src="${panel.webview.asWebviewUri(vscode.Uri.joinPath(root, 'appHost.js')).toString()}"></script></body></html>`;
@@ -65,7 +66,7 @@ export async function openAppPanel(extensionUri: vscode.Uri, connection: McpServ
       log(`MCP App ${run.uri}: the host could not start: ${err instanceof Error ? err.message : String(err)}`);
       return post({ type: 'ended', reason: 'The app could not be started; details are in the Agent Switchboard log.' });
     }
-    post({ type: 'load', html: prepareAppHtml(app.html, nonce, policy), allow: mcpApps().buildAllowAttribute(app.permissions), border: app.prefersBorder === true, title: `${run.toolName} (MCP App)` });
+    post({ type: 'load', html: prepareAppHtml(app.html, nonce, policy), allow: mcpApps().buildAllowAttribute(app.permissions), border: app.prefersBorder === true, title: text`${run.toolName} (MCP App)` });
   });
   const onServer = connection.onDidChange(() => {
     if (connection.state.state !== 'running') post({ type: 'ended', reason: `${connection.name} stopped; the app has ended.` });
@@ -116,7 +117,7 @@ function createBridge(connection: McpServerConnection, run: AppRun, version: str
       return { isError: true };
     }
     if (target.scheme !== 'https' && target.scheme !== 'http') return { isError: true };
-    const choice = await vscode.window.showInformationMessage(`The app of ${connection.name} wants to open ${url}`, 'Open', 'Cancel');
+    const choice = await vscode.window.showInformationMessage(text`The app of ${connection.name} wants to open ${url}`, 'Open', 'Cancel');
     if (choice !== 'Open') return { isError: true };
     await vscode.env.openExternal(target);
     return {};

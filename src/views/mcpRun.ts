@@ -12,6 +12,7 @@ import { renderToolResult, schemaSkeleton } from '../mcp/render';
 import { openAppPanel } from './mcpApp';
 import type { McpNode } from './mcpTree';
 import { openToolRunPanel } from './toolRun/panel';
+import { text } from '../common/untrustedText';
 
 /** The scheme of the read-only result documents. */
 const RESULT_SCHEME = 'agent-switchboard-mcp';
@@ -49,8 +50,8 @@ export class McpRunner implements vscode.Disposable {
       return undefined;
     }
     if (args === undefined) {
-      const text = await vscode.window.showInputBox({
-        title: `Run ${tool.name} on ${connection.name}`,
+      const typed = await vscode.window.showInputBox({
+        title: text`Run ${tool.name} on ${connection.name}`,
         prompt: 'Arguments as a JSON object',
         value: JSON.stringify(schemaSkeleton(tool.inputSchema)),
         ignoreFocusOut: true,
@@ -63,21 +64,21 @@ export class McpRunner implements vscode.Disposable {
           }
         },
       });
-      if (text === undefined) return undefined;
-      args = JSON.parse(text);
+      if (typed === undefined) return undefined;
+      args = JSON.parse(typed);
     }
     if (!args || typeof args !== 'object' || Array.isArray(args)) throw new Error('Tool arguments must be a JSON object.');
     const ac = new AbortController();
     let result: Awaited<ReturnType<typeof connection.callTool>>;
     try {
-      result = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `${tool.name} on ${connection.name}…`, cancellable: true }, (progress, token) => {
+      result = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: text`${tool.name} on ${connection.name}…`, cancellable: true }, (progress, token) => {
         token.onCancellationRequested(() => ac.abort());
         // A server that runs the call as a task reports its status as it goes (MCP Tasks extension).
-        return connection.callTool(tool.name, args as Record<string, unknown>, ac.signal, (t) => progress.report({ message: `task ${t.taskId}: ${t.statusMessage ?? t.status}` }));
+        return connection.callTool(tool.name, args as Record<string, unknown>, ac.signal, (t) => progress.report({ message: text`task ${t.taskId}: ${t.statusMessage ?? t.status}` }));
       });
     } catch (err) {
       if (!ac.signal.aborted) throw err;
-      void vscode.window.showInformationMessage(`${tool.name}: cancelled; the server was told to stop.`);
+      void vscode.window.showInformationMessage(text`${tool.name}: cancelled; the server was told to stop.`);
       return undefined;
     }
     await this.show(`${tool.name}.md`, renderToolResult(connection.name, tool.name, args as Record<string, unknown>, result));
@@ -93,7 +94,7 @@ export class McpRunner implements vscode.Disposable {
     try {
       await openAppPanel(this.context.extensionUri, connection, { toolName: tool.name, args, result, uri: view.uri }, String(this.context.extension.packageJSON.version ?? '0.0.0'), this.log);
     } catch (err) {
-      void vscode.window.showWarningMessage(`The app of ${tool.name} could not be shown: ${err instanceof Error ? err.message : String(err)}`);
+      void vscode.window.showWarningMessage(text`The app of ${tool.name} could not be shown: ${err instanceof Error ? err.message : String(err)}`);
     }
   }
 
@@ -110,7 +111,7 @@ export class McpRunner implements vscode.Disposable {
     const prompt = connection.catalog.prompts.find((p) => p.name === n.name);
     const args: Record<string, string> = {};
     for (const a of prompt?.arguments ?? []) {
-      const v = await vscode.window.showInputBox({ title: `${n.name}: ${a.name}`, prompt: a.description, ignoreFocusOut: true });
+      const v = await vscode.window.showInputBox({ title: text`${n.name}: ${a.name}`, prompt: text`${a.description}`, ignoreFocusOut: true });
       if (v === undefined) return;
       args[a.name] = v;
     }

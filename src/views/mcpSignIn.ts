@@ -8,6 +8,7 @@
 import * as vscode from 'vscode';
 import type { AuthorizationPort, SecretStore } from '../mcp/oauth';
 import { LoopbackRedirectReceiver } from '../mcp/oauthRedirect';
+import { text } from '../common/untrustedText';
 
 /** How long a sign-in may take in the browser before it is given up. */
 const SIGN_IN_TIMEOUT_MS = 5 * 60_000;
@@ -43,10 +44,10 @@ export class McpSignIn implements vscode.Disposable, AuthorizationPort {
     signal.addEventListener('abort', onAbort, { once: true });
     const answer = this.receiver.waitFor(state, SIGN_IN_TIMEOUT_MS, stop.signal).finally(() => signal.removeEventListener('abort', onAbort));
     answer.catch(() => undefined);
-    void vscode.window.showInformationMessage(`An MCP server asks you to sign in at ${url.host}.`, 'Sign In', 'Cancel').then(async (choice) => {
+    void vscode.window.showInformationMessage(text`An MCP server asks you to sign in at ${url.host}.`, 'Sign In', 'Cancel').then(async (choice) => {
       if (choice !== 'Sign In') return stop.abort();
       await vscode.env.openExternal(vscode.Uri.parse(url.toString(), true));
-      await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `Finish signing in at ${url.host} in your browser…`, cancellable: true }, async (_p, token) => {
+      await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: text`Finish signing in at ${url.host} in your browser…`, cancellable: true }, async (_p, token) => {
         token.onCancellationRequested(() => stop.abort());
         await answer.catch(() => undefined);
       });

@@ -5,8 +5,11 @@
  * them.
  */
 import * as vscode from 'vscode';
+import { hardenTreeItem } from './treeItems';
+import { issueAll } from '../common/commandArgs';
 import { appResourceOf, visibleToModel } from '../mcp/apps';
 import * as z from 'zod';
+import { inert, markdown } from '../common/untrustedText';
 import type { HostedServer, McpHost } from '../mcp/host';
 import { describeDiff, type CatalogDiff } from '../mcp/pinning';
 import { describeDefinition } from '../mcp/config';
@@ -52,7 +55,12 @@ export class McpTree implements vscode.TreeDataProvider<McpNode>, vscode.Disposa
     this.changed.fire(undefined);
   }
 
+  /** The children of `node`, remembered by identity: only these objects drive the view's commands. */
   getChildren(node?: McpNode): McpNode[] {
+    return issueAll(this.childrenOf(node));
+  }
+
+  private childrenOf(node?: McpNode): McpNode[] {
     if (!node) return this.host.list().map((s) => ({ type: 'server', serverId: s.definition.id }));
     const s = this.server(node.serverId);
     const catalog = s?.connection?.catalog;
@@ -67,6 +75,10 @@ export class McpTree implements vscode.TreeDataProvider<McpNode>, vscode.Disposa
   }
 
   getTreeItem(node: McpNode): vscode.TreeItem {
+    return hardenTreeItem(this.itemOf(node), 'mcp', JSON.stringify(node));
+  }
+
+  private itemOf(node: McpNode): vscode.TreeItem {
     const s = this.server(node.serverId);
     if (!s) return new vscode.TreeItem('(removed)');
     switch (node.type) {
@@ -96,10 +108,11 @@ export class McpTree implements vscode.TreeDataProvider<McpNode>, vscode.Disposa
         item.iconPath = new vscode.ThemeIcon(a?.destructiveHint ? 'warning' : 'symbol-method');
         item.contextValue = 'mcpTool';
         const md = new vscode.MarkdownString();
-        md.appendMarkdown(`**${node.name}**${tags.length ? ` — ${tags.join(', ')}` : ''}\n\n`);
-        if (tool?.description) md.appendText(tool.description.slice(0, 2000) + '\n\n');
-        if (view.uri) md.appendMarkdown(`Shows its result in an app: \`${view.uri}\`\n\n`);
-        if (view.problem) md.appendText(`${view.problem}\n\n`);
+        // The server chose the name, description and app URI: escaped, so none renders as Markdown or a link.
+        md.appendMarkdown(markdown`**${node.name}**${tags.length ? ` — ${tags.join(', ')}` : ''}\n\n`);
+        if (tool?.description) md.appendMarkdown(markdown`${inert(tool.description, { max: 2000 })}\n\n`);
+        if (view.uri) md.appendMarkdown(markdown`Shows its result in an app: ${view.uri}\n\n`);
+        if (view.problem) md.appendMarkdown(markdown`${view.problem}\n\n`);
         md.appendCodeblock(JSON.stringify(tool?.inputSchema ?? {}, null, 2).slice(0, 4000), 'json');
         item.tooltip = md;
         item.command = { command: 'agentSwitchboard.mcp.runTool', title: 'Run Tool…', arguments: [node] };
@@ -187,13 +200,14 @@ function serverItem(s: HostedServer, change: CatalogDiff | undefined, details: s
   item.description = description;
   item.iconPath = icon;
   const md = new vscode.MarkdownString();
-  md.appendMarkdown(`**${d.name}** (${d.transport.type}) from ${source}\n\n`);
-  md.appendText(`It ${how}.`);
-  if (state?.state === 'running') md.appendMarkdown(`\n\n${state.serverName} ${state.serverVersion}, protocol ${state.protocolVersion} (${state.era === 'modern' ? '2026-07-28 stateless' : '2025 handshake'})`);
+  // Names, versions and the catalog details come from the configuration or the server: escaped.
+  md.appendMarkdown(markdown`**${d.name}** (${d.transport.type}) from ${source}\n\n`);
+  md.appendMarkdown(markdown`It ${how}.`);
+  if (state?.state === 'running') md.appendMarkdown(markdown`\n\n${state.serverName} ${state.serverVersion}, protocol ${state.protocolVersion} (${state.era === 'modern' ? '2026-07-28 stateless' : '2025 handshake'})`);
   if (change && state?.state === 'running') {
-    md.appendMarkdown(`\n\n**${describeDiff(change)}.** Check what changed, then *Accept Tool Changes* to give it to agents again:\n\n`);
+    md.appendMarkdown(markdown`\n\n**${describeDiff(change)}.** Check what changed, then *Accept Tool Changes* to give it to agents again:\n\n`);
     // The server wrote these: shown as plain text, never as Markdown.
-    for (const line of details) md.appendText(`• ${line}\n`);
+    for (const line of details) md.appendMarkdown(markdown`• ${line}  \n`);
   }
   if (state?.state === 'error' && state.stderrTail.length) md.appendCodeblock(state.stderrTail.slice(-12).join('\n'), 'text');
   item.tooltip = md;

@@ -4,6 +4,7 @@
  * revoke). Both re-read the models on change; they hold no state of their own.
  */
 import * as vscode from 'vscode';
+import { hardenTreeItem } from './treeItems';
 import type { SessionManager } from '../acp/sessionManager';
 import type { EffectPolicy } from '../policy/effectPolicy';
 import type { Grant } from '../policy/grants';
@@ -64,7 +65,7 @@ export class ApprovalsTree implements vscode.TreeDataProvider<Waiting>, vscode.D
     item.tooltip = w.tooltip;
     item.iconPath = new vscode.ThemeIcon('shield');
     item.command = { command: 'agentSwitchboard.showSession', title: 'Show', arguments: [w.key] };
-    return item;
+    return hardenTreeItem(item, 'approvals', `${w.key}\u0000${w.permissionId}`);
   }
 
   dispose(): void {
@@ -117,7 +118,7 @@ export class GrantsTree implements vscode.TreeDataProvider<Grant | SettingsNote>
     item.iconPath = new vscode.ThemeIcon(g.inert ? 'circle-slash' : g.pattern.kind === 'command' ? 'terminal' : 'edit');
     item.contextValue = 'grant';
     item.id = g.id;
-    return item;
+    return hardenTreeItem(item, 'grants', g.id);
   }
 
   dispose(): void {

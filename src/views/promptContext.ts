@@ -11,6 +11,7 @@ import { checkContained, isWithin, realpathAllowMissing } from '../fs/containmen
 import { readRegularFileOrNull } from '../fs/safeRead';
 import { contextLabel, MAX_ATTACHED_TEXT, type ContextItem, type ContextPort } from '../acp/promptContext';
 import type { MentionItem } from './session/protocol';
+import { text } from '../common/untrustedText';
 
 const MAX_FILE_RESULTS = 20;
 const MAX_SYMBOL_RESULTS = 10;
@@ -108,7 +109,7 @@ export class PromptContextCenter implements vscode.Disposable, ContextPort {
     let item: ContextItem | undefined;
     if (what === 'diagnostics') {
       item = this.problems(inWorkspace ? doc.uri : undefined);
-      if (!item) return void vscode.window.showInformationMessage(inWorkspace ? `${this.relative(doc.uri.fsPath)} has no problems.` : 'The workspace has no problems.');
+      if (!item) return void vscode.window.showInformationMessage(text`${inWorkspace ? `${this.relative(doc.uri.fsPath)} has no problems.` : 'The workspace has no problems.'}`);
     } else if (!editor || !inWorkspace) {
       return void vscode.window.showInformationMessage('Open a workspace file in the editor first.');
     } else if (what === 'file') {
@@ -117,7 +118,7 @@ export class PromptContextCenter implements vscode.Disposable, ContextPort {
       const sel = editor.selection;
       if (sel.isEmpty) return void vscode.window.showInformationMessage('Select some text first.');
       if (doc.offsetAt(sel.end) - doc.offsetAt(sel.start) > MAX_ATTACHED_TEXT) {
-        return void vscode.window.showWarningMessage(`The selection is longer than ${MAX_ATTACHED_TEXT.toLocaleString('en')} characters; attach the file instead (@-mention it).`);
+        return void vscode.window.showWarningMessage(text`The selection is longer than ${MAX_ATTACHED_TEXT.toLocaleString('en')} characters; attach the file instead (@-mention it).`);
       }
       // A selection that ends at the start of a line does not include that line.
       const endLine = sel.end.character === 0 && sel.end.line > sel.start.line ? sel.end.line : sel.end.line + 1;

@@ -8,6 +8,7 @@
  */
 import { createHash, randomUUID } from 'node:crypto';
 import * as vscode from 'vscode';
+import { registerGuardedCommand } from './guardedCommands';
 import * as z from 'zod';
 import { RemoteAgent, type DelegatedTask } from '../a2a/remote';
 import { artifactText } from '../a2a/taskModel';
@@ -15,6 +16,7 @@ import type { AuditEntry } from '../policy/audit';
 import type { Tracing } from '../trace/tracing';
 import type { Span } from '@opentelemetry/api';
 import { parseRemoteNode, RemoteAgentsTree, type RemoteEntry, type RemoteNode } from './remoteAgentsTree';
+import { errorText, text } from '../common/untrustedText';
 
 const LIST_KEY = 'agentSwitchboard.remoteAgents';
 const SCHEME = 'agent-switchboard-a2a';
@@ -45,22 +47,26 @@ export class RemoteAgentsCenter implements vscode.Disposable {
   ) {
     this.tree = new RemoteAgentsTree(() => this.entries);
     this.view = vscode.window.createTreeView('agentSwitchboard.remoteAgents', { treeDataProvider: this.tree, showCollapseAll: true });
-    const command = (id: string, run: (node: RemoteNode, ...rest: unknown[]) => unknown) =>
-      vscode.commands.registerCommand(id, (node: unknown, ...rest: unknown[]) => run(parseRemoteNode(node), ...rest));
+    // Commands that send, add, connect or remove take only a node of the view (or the API's
+    // runCommand), never a link's JSON; showing a card, a trace or an artifact takes any node.
+    const command = (id: string, run: (node: RemoteNode, ...rest: unknown[]) => unknown, guarded = true) =>
+      guarded
+        ? registerGuardedCommand(id, (node: unknown, ...rest: unknown[]) => run(parseRemoteNode(node), ...rest), { nodes: true })
+        : vscode.commands.registerCommand(id, (node: unknown, ...rest: unknown[]) => run(parseRemoteNode(node), ...rest));
     this.disposables.push(
       this.view,
       this.tree,
       // Agents are read again when the person first looks at the list, not with every window.
       this.view.onDidChangeVisibility((e) => e.visible && this.load()),
-      vscode.commands.registerCommand('agentSwitchboard.a2a.add', (url?: unknown) => this.add(typeof url === 'string' ? url : undefined)),
+      registerGuardedCommand('agentSwitchboard.a2a.add', (url?: unknown) => this.add(typeof url === 'string' ? url : undefined)),
       command('agentSwitchboard.a2a.remove', (n) => this.remove(n.agentId)),
       command('agentSwitchboard.a2a.reconnect', (n) => this.connect(this.entry(n.agentId))),
-      command('agentSwitchboard.a2a.delegate', (n, text) => this.delegate(n.agentId, typeof text === 'string' ? text : undefined)),
-      command('agentSwitchboard.a2a.reply', (n, text) => (n.type === 'task' ? this.reply(n.agentId, n.localId, typeof text === 'string' ? text : undefined) : undefined)),
+      command('agentSwitchboard.a2a.delegate', (n, given) => this.delegate(n.agentId, typeof given === 'string' ? given : undefined)),
+      command('agentSwitchboard.a2a.reply', (n, given) => (n.type === 'task' ? this.reply(n.agentId, n.localId, typeof given === 'string' ? given : undefined) : undefined)),
       command('agentSwitchboard.a2a.cancel', (n) => (n.type === 'task' ? this.cancel(n.agentId, n.localId) : undefined)),
-      command('agentSwitchboard.a2a.openArtifact', (n) => (n.type === 'artifact' ? this.openArtifact(n) : undefined)),
-      command('agentSwitchboard.a2a.showCard', (n) => this.showCard(n.agentId)),
-      command('agentSwitchboard.a2a.showTrace', (n) => this.showTrace(n.agentId)),
+      command('agentSwitchboard.a2a.openArtifact', (n) => (n.type === 'artifact' ? this.openArtifact(n) : undefined), false),
+      command('agentSwitchboard.a2a.showCard', (n) => this.showCard(n.agentId), false),
+      command('agentSwitchboard.a2a.showTrace', (n) => this.showTrace(n.agentId), false),
       // Artifacts and cards open read-only: nothing to save, nothing to lose when closed.
       vscode.workspace.registerTextDocumentContentProvider(SCHEME, { onDidChange: this.docChanged.event, provideTextDocumentContent: (uri) => this.content(uri) }),
       this.docChanged,
@@ -166,7 +172,7 @@ export class RemoteAgentsCenter implements vscode.Disposable {
     this.entries.push(entry);
     this.save();
     await this.connect(entry);
-    if (entry.error) void vscode.window.showWarningMessage(`The remote agent at ${entry.url} could not be added: ${entry.error}`);
+    if (entry.error) void vscode.window.showWarningMessage(text`The remote agent at ${entry.url} could not be added: ${entry.error}`);
     return entry.id;
   }
 
@@ -218,9 +224,9 @@ export class RemoteAgentsCenter implements vscode.Disposable {
   }
 
   /** Delegates a task (the text is asked for when absent). @returns the task, or undefined. */
-  private async delegate(agentId: string, text?: string): Promise<DelegatedTask | undefined> {
+  private async delegate(agentId: string, given?: string): Promise<DelegatedTask | undefined> {
     const agent = this.agent(agentId);
-    const said = text ?? (await vscode.window.showInputBox({ title: `Delegate a task to ${agent.name}`, prompt: 'What should the remote agent do? It receives exactly this text.', ignoreFocusOut: true }));
+    const said = given ?? (await vscode.window.showInputBox({ title: text`Delegate a task to ${agent.name}`, prompt: 'What should the remote agent do? It receives exactly this text.', ignoreFocusOut: true }));
     if (!said?.trim()) return undefined;
     const running = agent.delegate(said, { traceKey: RemoteAgentsCenter.traceKey(agentId) });
     this.deps.audit({
@@ -234,15 +240,15 @@ export class RemoteAgentsCenter implements vscode.Disposable {
     return running;
   }
 
-  private async reply(agentId: string, localId: string, text?: string): Promise<DelegatedTask | undefined> {
+  private async reply(agentId: string, localId: string, given?: string): Promise<DelegatedTask | undefined> {
     const agent = this.agent(agentId);
     const asked = agent.task(localId)?.task.statusText;
-    const said = text ?? (await vscode.window.showInputBox({ title: `Reply to ${agent.name}`, prompt: asked ? `The agent asks: ${asked}` : 'Your answer', ignoreFocusOut: true }));
+    const said = given ?? (await vscode.window.showInputBox({ title: text`Reply to ${agent.name}`, prompt: text`${asked ? `The agent asks: ${asked}` : 'Your answer'}`, ignoreFocusOut: true }));
     if (!said?.trim()) return undefined;
     try {
       return await agent.reply(localId, said);
     } catch (err) {
-      void vscode.window.showWarningMessage(err instanceof Error ? err.message : String(err));
+      void vscode.window.showWarningMessage(text`${errorText(err)}`);
       return undefined;
     }
   }
@@ -251,7 +257,7 @@ export class RemoteAgentsCenter implements vscode.Disposable {
     try {
       return await this.agent(agentId).cancel(localId);
     } catch (err) {
-      void vscode.window.showWarningMessage(err instanceof Error ? err.message : String(err));
+      void vscode.window.showWarningMessage(text`${errorText(err)}`);
       return undefined;
     }
   }

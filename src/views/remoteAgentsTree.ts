@@ -5,7 +5,10 @@
  * receives them.
  */
 import * as vscode from 'vscode';
+import { hardenTreeItem } from './treeItems';
+import { issueAll } from '../common/commandArgs';
 import * as z from 'zod';
+import { markdown } from '../common/untrustedText';
 import type { RemoteAgent } from '../a2a/remote';
 import { describeSecurityScheme } from '../a2a/describe';
 import { INTERRUPTED, TERMINAL } from '../a2a/taskModel';
@@ -74,7 +77,12 @@ export class RemoteAgentsTree implements vscode.TreeDataProvider<RemoteNode>, vs
     return n as T;
   }
 
+  /** The children of `node`, remembered by identity: only these objects drive the view's commands. */
   getChildren(node?: RemoteNode): RemoteNode[] {
+    return issueAll(this.childrenOf(node));
+  }
+
+  private childrenOf(node?: RemoteNode): RemoteNode[] {
     return this.children(node).map((n) => this.intern(n));
   }
 
@@ -119,6 +127,10 @@ export class RemoteAgentsTree implements vscode.TreeDataProvider<RemoteNode>, vs
   }
 
   getTreeItem(node: RemoteNode): vscode.TreeItem {
+    return hardenTreeItem(this.itemOf(node), 'remoteAgents', JSON.stringify(node));
+  }
+
+  private itemOf(node: RemoteNode): vscode.TreeItem {
     const entry = this.entry(node.agentId);
     if (node.type === 'agent') return this.agentItem(entry);
     const agent = entry?.agent;
@@ -239,7 +251,7 @@ function plain(lines: string[]): vscode.MarkdownString {
   const md = new vscode.MarkdownString();
   lines.filter(Boolean).forEach((l, i) => {
     if (i) md.appendMarkdown('\n\n');
-    md.appendText(l);
+    md.appendMarkdown(markdown`${l}`);
   });
   return md;
 }

@@ -7,6 +7,7 @@
  */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { registerGuardedCommand } from './guardedCommands';
 import type { SessionPatch, SessionState } from '../acp/session/types';
 import { fileEncoding } from '../config/vscodeSettings';
 import { readRegularFileOrNull } from '../fs/safeRead';
@@ -19,6 +20,7 @@ import { decodeFile, detectEol, encodeFile } from '../edits/encoding';
 import { ReviewModel, uncertainMessage, type Base, type UndoPlan } from '../edits/review';
 import { checkUndoWrite, recordUndoResult, type UndoGuardDeps, type UndoWrite } from '../edits/undoGuard';
 import { parseReviewNode, ReviewTree, type ReviewNode } from './reviewTree';
+import { text } from '../common/untrustedText';
 
 /** URI scheme of the read-only documents that show the base an agent's change replaced. */
 export const BASE_SCHEME = 'agent-switchboard-base';
@@ -113,7 +115,7 @@ export class ReviewCenter implements vscode.Disposable {
       notice: (message, paths) => {
         // The names come from the agent: they go to the log, the notification says only how many.
         deps.log(`${message} Not snapshotted: ${paths.slice(0, 200).join(', ')}${paths.length > 200 ? `, … ${paths.length - 200} more` : ''}`);
-        void vscode.window.showWarningMessage(`${message} The Output panel (Agent Switchboard) lists them.`);
+        void vscode.window.showWarningMessage(text`${message} The Output panel (Agent Switchboard) lists them.`);
       },
     });
     this.guard = {
@@ -148,10 +150,10 @@ export class ReviewCenter implements vscode.Disposable {
       }),
       vscode.workspace.onDidChangeTextDocument((e) => void this.documentChanged(e)),
       this.model.onDidChange(() => this.updateBadge()),
-      vscode.commands.registerCommand('agentSwitchboard.review.keep', (n: unknown) => this.keep(parseReviewNode(n))),
-      vscode.commands.registerCommand('agentSwitchboard.review.undo', (n: unknown) => this.undo(parseReviewNode(n))),
+      registerGuardedCommand('agentSwitchboard.review.keep', (n: unknown) => this.keep(parseReviewNode(n)), { nodes: true }),
+      registerGuardedCommand('agentSwitchboard.review.undo', (n: unknown) => this.undo(parseReviewNode(n)), { nodes: true }),
       vscode.commands.registerCommand('agentSwitchboard.review.openDiff', (n: unknown) => this.openDiff(parseReviewNode(n))),
-      vscode.commands.registerCommand('agentSwitchboard.review.restoreCheckpoint', (n: unknown) => this.restoreCheckpoint(parseReviewNode(n))),
+      registerGuardedCommand('agentSwitchboard.review.restoreCheckpoint', (n: unknown) => this.restoreCheckpoint(parseReviewNode(n)), { nodes: true }),
     );
   }
 
@@ -249,7 +251,7 @@ export class ReviewCenter implements vscode.Disposable {
         refused.push(`${path.basename(this.model.get(id)?.path ?? id)}: ${err instanceof Error ? err.message : String(err)}`);
       }
     }
-    if (refused.length) void vscode.window.showWarningMessage(`Not undone — ${refused.join(' ')}`);
+    if (refused.length) void vscode.window.showWarningMessage(text`Not undone — ${refused.join(' ')}`);
     return refused;
   }
 
@@ -338,7 +340,7 @@ export class ReviewCenter implements vscode.Disposable {
     if (!entries.length) return result;
     if (!n.confirmed) {
       const ok = await vscode.window.showWarningMessage(
-        `Restore ${entries.length} file${entries.length === 1 ? '' : 's'} to their state before turn ${n.turn}?`,
+        text`Restore ${entries.length} file${entries.length === 1 ? '' : 's'} to their state before turn ${n.turn}?`,
         { modal: true, detail: `Changes of turn ${n.turn} and later turns of this session are undone. Files changed since by you or another program are skipped.` },
         'Restore',
       );
@@ -385,8 +387,7 @@ export class ReviewCenter implements vscode.Disposable {
     this.model.restored(done);
     const names = (l: string[]) => l.map((p) => path.basename(p)).join(', ');
     void vscode.window.showInformationMessage(
-      `Restored ${result.restored.length} file${result.restored.length === 1 ? '' : 's'} to before turn ${n.turn}${result.restored.length ? ` (${names(result.restored)})` : ''}.` +
-        (result.skipped.length ? ` Skipped, changed since: ${names(result.skipped)}.` : ''),
+      text`Restored ${result.restored.length} file${result.restored.length === 1 ? '' : 's'} to before turn ${n.turn}${result.restored.length ? ` (${names(result.restored)})` : ''}.${result.skipped.length ? ` Skipped, changed since: ${names(result.skipped)}.` : ''}`,
     );
     return result;
   }
@@ -457,7 +458,7 @@ async function currentDiskText(p: string): Promise<string | null> {
 async function confirmProtectedWrite(w: UndoWrite, relPath: string, why: string): Promise<boolean> {
   const act = w.action === 'delete' ? 'Delete' : 'Write';
   const choice = await vscode.window.showWarningMessage(
-    `${w.via === 'undo' ? 'Undo' : 'Restore Checkpoint'} would ${act.toLowerCase()} a protected file. ${act} it?`,
+    text`${w.via === 'undo' ? 'Undo' : 'Restore Checkpoint'} would ${act.toLowerCase()} a protected file. ${act} it?`,
     { modal: true, detail: `${relPath}: ${why} ${w.action === 'delete' ? 'It would be deleted' : 'It would get back the content read from disk before the agent changed it'}; the write is recorded in the audit log.` },
     act,
   );

@@ -6,7 +6,10 @@
  */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { hardenTreeItem } from './treeItems';
+import { issueAll } from '../common/commandArgs';
 import * as z from 'zod';
+import { markdown } from '../common/untrustedText';
 import type { FileChange, HunkDecision, ReviewModel, TurnChanges } from '../edits/review';
 
 /** A node of the Changes view; also the argument of the review commands. */
@@ -54,7 +57,12 @@ export class ReviewTree implements vscode.TreeDataProvider<ReviewNode>, vscode.D
     this.sub = model.onDidChange(() => this.changed.fire(undefined));
   }
 
+  /** The children of `node`, remembered by identity: only these objects drive the view's commands. */
   getChildren(node?: ReviewNode): ReviewNode[] {
+    return issueAll(this.childrenOf(node));
+  }
+
+  private childrenOf(node?: ReviewNode): ReviewNode[] {
     if (!node) return this.model.turns().reverse().map((t) => ({ type: 'turn', sessionKey: t.sessionKey, turn: t.turn }));
     if (node.type === 'turn') return (this.turnOf(node)?.files ?? []).map((f) => ({ type: 'file', changeId: f.id }));
     if (node.type === 'file') return (this.model.get(node.changeId)?.hunks ?? []).map((_, hunk) => ({ type: 'hunk', changeId: node.changeId, hunk }));
@@ -69,6 +77,10 @@ export class ReviewTree implements vscode.TreeDataProvider<ReviewNode>, vscode.D
   }
 
   getTreeItem(node: ReviewNode): vscode.TreeItem {
+    return hardenTreeItem(this.itemOf(node), 'changes', JSON.stringify(node));
+  }
+
+  private itemOf(node: ReviewNode): vscode.TreeItem {
     if (node.type === 'turn') return this.turnItem(node);
     const c = this.model.get(node.changeId);
     if (!c) return new vscode.TreeItem('(cleared)');
@@ -108,15 +120,14 @@ export class ReviewTree implements vscode.TreeDataProvider<ReviewNode>, vscode.D
     item.description = `${this.relativeDir(c.path)}${what} · ${state}${later}`;
     item.iconPath = STATE_ICON[c.fileDecision];
     item.contextValue = `file.${c.fileDecision}`;
-    item.tooltip = new vscode.MarkdownString(
-      [
-        `**${c.path}**`,
-        '',
-        c.via === 'client' ? 'Written by Agent Switchboard for the agent (`fs/write_text_file`), after the gate allowed it.' : 'The agent wrote this file itself; Agent Switchboard saw the change against a snapshot taken before its tool call.',
-        c.base.uncertain !== undefined ? '\n\nWhat the file held before is not known for certain (it changed while, or just before, its snapshot was read); Undo and Restore Checkpoint leave it alone.' : '',
-        c.later.length ? `\n\nChanged afterwards by ${c.later.map((l) => LATER_WORD[l.by]).join(', ')}; Undo reverts only hunks whose lines are still the agent's.` : '',
-      ].join('\n'),
-    );
+    // The agent chose the path: escaped, so it never renders as Markdown or a link.
+    const tip = new vscode.MarkdownString();
+    tip.appendMarkdown(markdown`**${c.path}**\n\n`);
+    if (c.via === 'client') tip.appendMarkdown('Written by Agent Switchboard for the agent (`fs/write_text_file`), after the gate allowed it.');
+    else tip.appendMarkdown('The agent wrote this file itself; Agent Switchboard saw the change against a snapshot taken before its tool call.');
+    if (c.base.uncertain !== undefined) tip.appendMarkdown('\n\nWhat the file held before is not known for certain (it changed while, or just before, its snapshot was read); Undo and Restore Checkpoint leave it alone.');
+    if (c.later.length) tip.appendMarkdown(markdown`\n\nChanged afterwards by ${c.later.map((l) => LATER_WORD[l.by]).join(', ')}; Undo reverts only hunks whose lines are still the agent's.`);
+    item.tooltip = tip;
     item.command = { command: 'agentSwitchboard.review.openDiff', title: 'Open Diff', arguments: [{ type: 'file', changeId: c.id } satisfies ReviewNode] };
     return item;
   }

@@ -5,11 +5,13 @@
  * One owner for the feature; the journal and the manager stay vscode-free.
  */
 import * as vscode from 'vscode';
+import { registerGuardedCommand } from './guardedCommands';
 import type { SessionManager } from '../acp/sessionManager';
 import type { SessionJournal } from '../acp/session/journal';
 import { SessionsNodeSchema, SessionsTree, type SessionsNode } from './sessionsTree';
 import type { SessionPanels } from './session/panels';
 import type { SessionViewProvider } from './session/provider';
+import { errorText, text } from '../common/untrustedText';
 
 /** What the sessions feature needs from the app. */
 export interface SessionsHost {
@@ -42,15 +44,19 @@ export class SessionsCenter implements vscode.Disposable {
       if (!parsed.success) throw new Error('Pick a session in the Sessions view first.');
       return parsed.data;
     };
-    const command = (id: string, run: (n: SessionsNode) => Promise<unknown>) =>
-      vscode.commands.registerCommand(id, async (raw: unknown) => {
+    // Opening a session only shows it and may take a key; the commands that start an agent, close
+    // or delete take only a node of the view (or the API's runCommand), never a link's JSON.
+    const command = (id: string, run: (n: SessionsNode) => Promise<unknown>, guarded = true) => {
+      const handler = async (raw: unknown) => {
         try {
           return await run(node(raw));
         } catch (err) {
-          void vscode.window.showErrorMessage(err instanceof Error ? err.message : String(err));
+          void vscode.window.showErrorMessage(text`${errorText(err)}`);
           return undefined;
         }
-      });
+      };
+      return guarded ? registerGuardedCommand(id, (raw) => handler(raw), { nodes: true }) : vscode.commands.registerCommand(id, handler);
+    };
     this.disposables.push(
       this.tree,
       vscode.window.registerTreeDataProvider('agentSwitchboard.sessions', this.tree),
@@ -58,12 +64,12 @@ export class SessionsCenter implements vscode.Disposable {
         const key = this.listedKey(n);
         await host.view.show(key);
         return key;
-      }),
+      }, false),
       command('agentSwitchboard.sessions.openInTab', async (n) => {
         const key = this.listedKey(n);
         host.panels.show(key);
         return key;
-      }),
+      }, false),
       command('agentSwitchboard.sessions.resume', (n) => this.resume(n)),
       command('agentSwitchboard.sessions.close', async (n) => {
         if (n.kind === 'live') await host.closeSession(n.key);
@@ -71,7 +77,7 @@ export class SessionsCenter implements vscode.Disposable {
       command('agentSwitchboard.sessions.delete', async (n) => {
         if (n.kind !== 'past') return;
         const e = host.journal.get(n.journalId);
-        const choice = await vscode.window.showWarningMessage(`Delete "${e?.title ?? 'this session'}" from the history? Its transcript is removed from this machine; the agent may still have it.`, { modal: true }, 'Delete');
+        const choice = await vscode.window.showWarningMessage(text`Delete "${e?.title ?? 'this session'}" from the history? Its transcript is removed from this machine; the agent may still have it.`, { modal: true }, 'Delete');
         if (choice === 'Delete') {
           host.journal.delete(n.journalId);
           this.tree.refresh();
@@ -148,7 +154,7 @@ export class SessionsCenter implements vscode.Disposable {
     if (!vscode.workspace.isTrusted) throw new Error('Agent Switchboard starts agents only in a trusted workspace; trust it to ask an agent for its sessions.');
     const cwd = this.host.cwd();
     if (!cwd) throw new Error('Open a folder first: agents list the sessions of a folder.');
-    const result = await vscode.window.withProgress({ location: { viewId: 'agentSwitchboard.sessions' }, title: `Asking ${n.agentName} for its sessions` }, () =>
+    const result = await vscode.window.withProgress({ location: { viewId: 'agentSwitchboard.sessions' }, title: text`Asking ${n.agentName} for its sessions` }, () =>
       this.host.manager.listAgentSessions(n.agentId, cwd),
     );
     this.tree.setListed(n.agentId, result.supported ? { sessions: result.sessions } : { note: `${n.agentName} does not list its sessions (no session/list).` });

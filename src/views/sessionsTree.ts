@@ -4,6 +4,8 @@
  * re-reads the manager and the journal on change and holds only the agent's last answer.
  */
 import * as vscode from 'vscode';
+import { hardenTreeItem } from './treeItems';
+import { issueAll } from '../common/commandArgs';
 import type { SessionInfo } from '@agentclientprotocol/sdk';
 import * as z from 'zod';
 import type { SessionManager } from '../acp/sessionManager';
@@ -67,7 +69,12 @@ export class SessionsTree implements vscode.TreeDataProvider<SessionsNode>, vsco
     this.refresh();
   }
 
+  /** The children of `node`, remembered by identity: only these objects drive the view's commands. */
   getChildren(node?: SessionsNode): SessionsNode[] {
+    return issueAll(this.childrenOf(node));
+  }
+
+  private childrenOf(node?: SessionsNode): SessionsNode[] {
     if (!node) {
       const agents = new Map(this.agents().map((a) => [a.id, a.name]));
       for (const e of this.journal.list()) if (!agents.has(e.agentId)) agents.set(e.agentId, e.agentName);
@@ -95,6 +102,10 @@ export class SessionsTree implements vscode.TreeDataProvider<SessionsNode>, vsco
   }
 
   getTreeItem(node: SessionsNode): vscode.TreeItem {
+    return hardenTreeItem(this.itemOf(node), 'sessions', JSON.stringify(node));
+  }
+
+  private itemOf(node: SessionsNode): vscode.TreeItem {
     switch (node.kind) {
       case 'agent': {
         const item = new vscode.TreeItem(node.agentName, vscode.TreeItemCollapsibleState.Expanded);

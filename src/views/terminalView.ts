@@ -4,6 +4,7 @@
  * panel terminal does not kill the command.
  */
 import * as vscode from 'vscode';
+import { inert } from '../common/untrustedText';
 import type { TerminalManager } from '../terminals';
 import type { TerminalView } from '../acp/session/types';
 
@@ -43,7 +44,7 @@ export function showTerminal(manager: TerminalManager, terminalId: string, fallb
       write.dispose();
     },
   };
-  const terminal = vscode.window.createTerminal({ name: title, pty, iconPath: new vscode.ThemeIcon('terminal') });
+  const terminal = vscode.window.createTerminal({ name: inert(title, { max: 80 }), pty, iconPath: new vscode.ThemeIcon('terminal') });
   terminal.show(true);
   return terminal;
 }

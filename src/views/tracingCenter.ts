@@ -6,6 +6,7 @@
  * *Open Saved Trace…*, *Show MCP Server Trace*.
  */
 import * as vscode from 'vscode';
+import { registerGuardedCommand } from './guardedCommands';
 import { toOtlpJson, type SpanRecord } from '../trace/otlp';
 import { OtlpReceiver } from '../trace/receiver';
 import { TraceStore } from '../trace/store';
@@ -15,6 +16,7 @@ import { TraceForwarder } from '../trace/forwarder';
 import { TraceArchive } from '../trace/archive';
 import { TracePanels, type TracePanelActions } from './trace/panel';
 import { readSetting } from '../config/vscodeSettings';
+import { inert, text } from '../common/untrustedText';
 
 /** What tracing needs from the app. */
 export interface TracingHost extends Omit<TracePanelActions, 'exportTrace'> {
@@ -58,8 +60,8 @@ export class TracingCenter implements vscode.Disposable {
       { dispose: this.traces.onDidChange((key, spans) => !key.startsWith('saved:') && this.forwarder?.add(spans)) },
       { dispose: () => this.forwarder?.dispose() },
       vscode.workspace.onDidChangeConfiguration((e) => e.affectsConfiguration('agentSwitchboard.tracing.exportEndpoint') && this.configureExport()),
-      vscode.commands.registerCommand('agentSwitchboard.exportTrace', (key?: unknown) => this.exportTrace(typeof key === 'string' ? key : undefined)),
-      vscode.commands.registerCommand('agentSwitchboard.openSavedTrace', (file?: unknown) => this.openSavedTrace(typeof file === 'string' ? file : undefined)),
+      registerGuardedCommand('agentSwitchboard.exportTrace', (key?: unknown) => this.exportTrace(typeof key === 'string' ? key : undefined)),
+      registerGuardedCommand('agentSwitchboard.openSavedTrace', (file?: unknown) => this.openSavedTrace(typeof file === 'string' ? file : undefined)),
       this.panels,
     );
     this.configureExport();
@@ -117,7 +119,7 @@ export class TracingCenter implements vscode.Disposable {
     let chosen = file;
     if (!chosen) {
       const pick = await vscode.window.showQuickPick(
-        saved.map((t) => ({ label: t.title, description: `${t.spans} spans`, detail: t.savedAt, file: t.file })),
+        saved.map((t) => ({ label: inert(t.title, { max: 120 }), description: `${t.spans} spans`, detail: inert(t.savedAt), file: t.file })),
         { title: 'Open a saved session trace', placeHolder: 'Traces of closed sessions, newest first' },
       );
       chosen = pick?.file;
@@ -127,7 +129,7 @@ export class TracingCenter implements vscode.Disposable {
     try {
       spans = this.archive.load(chosen);
     } catch (err) {
-      void vscode.window.showWarningMessage(`That trace could not be read: ${err instanceof Error ? err.message : String(err)}`);
+      void vscode.window.showWarningMessage(text`That trace could not be read: ${err instanceof Error ? err.message : String(err)}`);
       return undefined;
     }
     const key = `saved:${chosen}`;
@@ -160,7 +162,7 @@ export class TracingCenter implements vscode.Disposable {
     try {
       this.forwarder = new TraceForwarder({ url, log: (m) => this.host.log(m) });
     } catch (err) {
-      void vscode.window.showWarningMessage(`agentSwitchboard.tracing.exportEndpoint: ${err instanceof Error ? err.message : String(err)}`);
+      void vscode.window.showWarningMessage(text`agentSwitchboard.tracing.exportEndpoint: ${err instanceof Error ? err.message : String(err)}`);
     }
   }
 

@@ -5,6 +5,7 @@
  * is ours: setting names, enum values and counts, never the repository's own text.
  */
 import * as vscode from 'vscode';
+import { text } from '../common/untrustedText';
 import { Emitter } from '../common/lifecycle';
 import { readSettings, userOnlySettingsInWorkspaceFiles, type WorkspaceSettingsReport } from '../config/vscodeSettings';
 
@@ -41,7 +42,7 @@ export class WorkspaceSettingsNotes implements vscode.Disposable {
       this.shown = digest;
       const n = next.ignored.length;
       const agents = next.ignored.some((i) => i.startsWith('agentSwitchboard.agents')) ? ` ${WHERE_AGENTS}` : '';
-      void vscode.window.showWarningMessage(`This workspace's settings tried to loosen Agent Switchboard's permission gate or to set what only your user settings may set (${n} value${n > 1 ? 's' : ''}); they were ignored.${agents} The Grants view lists them.`, 'Show Grants').then((c) => {
+      void vscode.window.showWarningMessage(text`This workspace's settings tried to loosen Agent Switchboard's permission gate or to set what only your user settings may set (${n} value${n > 1 ? 's' : ''}); they were ignored.${agents} The Grants view lists them.`, 'Show Grants').then((c) => {
         if (c) void vscode.commands.executeCommand('agentSwitchboard.grants.focus');
       });
     }

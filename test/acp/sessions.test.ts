@@ -182,6 +182,16 @@ describe('sessions taken up again in a new agent process (demo agent)', function
     for (const d of [workspace, journalDir, demoState]) fs.rmSync(d, { recursive: true, force: true });
   });
 
+  it('gives every session an unguessable key, so a link or an agent cannot name another session (issue 16, finding 1)', () => {
+    const j = new SessionJournal(journalDir);
+    const ids = [j.create({ agentId: 'demo', agentName: 'Demo', cwd: workspace }), j.create({ agentId: 'demo', agentName: 'Demo', cwd: workspace })];
+    j.flush(true);
+    const m = newManager();
+    const keys = ids.map((id) => m.restore(id).state.key);
+    for (const k of keys) assert.match(k, /^s-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/, k);
+    assert.notEqual(keys[0], keys[1]);
+  });
+
   it('restores a transcript after the window ends, resumes it in a new process, and lists and loads what only the agent knows', async () => {
     const first = newManager();
     const c = await first.start('demo', workspace);

@@ -8,7 +8,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import * as vscode from 'vscode';
 import type { SwitchboardApi } from '../../src/api';
-import { api, until, personEdit, scenarioAgent, setAgents, waitForState, workspaceDir } from './util';
+import { api, runCommand, until, personEdit, scenarioAgent, setAgents, waitForState, workspaceDir } from './util';
 import { click, screenshot } from './screenshot';
 
 const lines = (n: number, f = (i: number) => `line ${i}`) => Array.from({ length: n }, (_, i) => f(i + 1)).join('\n') + '\n';
@@ -61,15 +61,15 @@ describe('review of agents\' changes', () => {
     const written = fs.readFileSync(file, 'utf8');
     assert.ok(written.startsWith('\ufeff') && written.includes('line 3 (agent)\r\n'), 'written in the file\'s own BOM and CRLF');
 
-    await vscode.commands.executeCommand('agentSwitchboard.review.undo', { type: 'hunk', changeId: f.id, hunk: 0 });
+    await runCommand('agentSwitchboard.review.undo', { type: 'hunk', changeId: f.id, hunk: 0 });
     const partly = fs.readFileSync(file, 'utf8');
     assert.ok(partly.includes('line 3\r\n') && !partly.includes('line 3 (agent)'), 'hunk 1 undone');
     assert.ok(partly.includes('line 30 (agent)\r\n'), 'hunk 2 kept');
     assert.deepStrictEqual(change(a, key, 1, file).decisions, ['undone', 'pending']);
 
-    await vscode.commands.executeCommand('agentSwitchboard.review.keep', { type: 'hunk', changeId: f.id, hunk: 1 });
+    await runCommand('agentSwitchboard.review.keep', { type: 'hunk', changeId: f.id, hunk: 1 });
     assert.strictEqual(change(a, key, 1, file).fileDecision, 'kept');
-    await vscode.commands.executeCommand('agentSwitchboard.review.undo', { type: 'file', changeId: f.id });
+    await runCommand('agentSwitchboard.review.undo', { type: 'file', changeId: f.id });
     assert.deepStrictEqual(fs.readFileSync(file), original, 'exact base bytes');
     assert.strictEqual(change(a, key, 1, file).fileDecision, 'undone');
     await a.closeSession(key);
@@ -115,11 +115,11 @@ describe('review of agents\' changes', () => {
     await screenshot('review-diff', 30000, { waitForSelector: '.monaco-diff-editor', sidebarWidth: 520 });
     await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
 
-    await vscode.commands.executeCommand('agentSwitchboard.review.undo', { type: 'hunk', changeId: fa.id, hunk: 1 });
+    await runCommand('agentSwitchboard.review.undo', { type: 'hunk', changeId: fa.id, hunk: 1 });
     assert.strictEqual(fs.readFileSync(edited, 'utf8'), lines(30).replace('line 2\n', 'line 2 (agent)\n'));
-    await vscode.commands.executeCommand('agentSwitchboard.review.undo', { type: 'file', changeId: fn.id });
+    await runCommand('agentSwitchboard.review.undo', { type: 'file', changeId: fn.id });
     assert.ok(!fs.existsSync(created), 'a created file the person rejects is deleted');
-    await vscode.commands.executeCommand('agentSwitchboard.review.undo', { type: 'file', changeId: fg.id });
+    await runCommand('agentSwitchboard.review.undo', { type: 'file', changeId: fg.id });
     assert.strictEqual(fs.readFileSync(deleted, 'utf8'), 'bye\r\n', 'a deleted file comes back byte for byte');
     await a.closeSession(key);
   });
@@ -143,7 +143,7 @@ describe('review of agents\' changes', () => {
     await personEdit(editor, (b) => b.insert(new vscode.Position(0, 0), 'mine '));
     await until('the person\'s edit is noted', () => change(a, key, 2, e).later.length > 0);
 
-    const r = (await vscode.commands.executeCommand('agentSwitchboard.review.restoreCheckpoint', { type: 'turn', sessionKey: key, turn: 2, confirmed: true })) as { restored: string[]; skipped: string[] };
+    const r = (await runCommand('agentSwitchboard.review.restoreCheckpoint', { type: 'turn', sessionKey: key, turn: 2, confirmed: true })) as { restored: string[]; skipped: string[] };
     assert.deepStrictEqual(r.restored.sort(), [c, d].sort());
     assert.deepStrictEqual(r.skipped, [e]);
     assert.strictEqual(fs.readFileSync(c, 'utf8'), 'c1\n', 'back to the state after turn 1');
@@ -155,7 +155,7 @@ describe('review of agents\' changes', () => {
     assert.strictEqual(change(a, key, 2, e).fileDecision, 'pending');
     assert.deepStrictEqual(change(a, key, 2, e).later.map((l) => l.by), ['person']);
 
-    await vscode.commands.executeCommand('agentSwitchboard.review.restoreCheckpoint', { type: 'turn', sessionKey: key, turn: 1, confirmed: true });
+    await runCommand('agentSwitchboard.review.restoreCheckpoint', { type: 'turn', sessionKey: key, turn: 1, confirmed: true });
     assert.strictEqual(fs.readFileSync(c, 'utf8'), 'c0\n', 'back to before turn 1');
     await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
     await a.closeSession(key);
@@ -214,7 +214,7 @@ describe('review of agents\' changes', () => {
       const f = change(a, key, 1, file);
       assert.strictEqual(f.after, agentText, 'the agent\'s text is what its write left, before the formatter');
       assert.deepStrictEqual(f.later.map((l) => l.by), ['formatter']);
-      await vscode.commands.executeCommand('agentSwitchboard.review.undo', { type: 'file', changeId: f.id });
+      await runCommand('agentSwitchboard.review.undo', { type: 'file', changeId: f.id });
       assert.strictEqual(fs.readFileSync(file, 'utf8'), lines(12).replace('line 1\n', 'LINE 1\n'), 'the agent\'s hunk undone, the formatter\'s line kept');
       await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
       await a.closeSession(key);
@@ -236,10 +236,10 @@ describe('review of agents\' changes', () => {
     await a.prompt(key, edits([{ path: 'notes.txt', content: agentText, truncateFirst: true }]));
     assert.strictEqual(fs.readFileSync(file, 'utf8'), agentText);
     const f = change(a, key, 1, file);
-    const refused = (await vscode.commands.executeCommand('agentSwitchboard.review.undo', { type: 'file', changeId: f.id })) as string[];
+    const refused = (await runCommand('agentSwitchboard.review.undo', { type: 'file', changeId: f.id })) as string[];
     assert.match(refused.join(' '), /not known for certain/);
     assert.strictEqual(fs.readFileSync(file, 'utf8'), agentText, 'Undo never writes an empty file over the agent\'s (and the person\'s) text');
-    const r = (await vscode.commands.executeCommand('agentSwitchboard.review.restoreCheckpoint', { type: 'turn', sessionKey: key, turn: 1, confirmed: true })) as { restored: string[]; skipped: string[] };
+    const r = (await runCommand('agentSwitchboard.review.restoreCheckpoint', { type: 'turn', sessionKey: key, turn: 1, confirmed: true })) as { restored: string[]; skipped: string[] };
     assert.deepStrictEqual(r, { restored: [], skipped: [file] });
     assert.strictEqual(fs.readFileSync(file, 'utf8'), agentText);
     await a.closeSession(key);
@@ -258,10 +258,10 @@ describe('review of agents\' changes', () => {
     const before = (await vscode.commands.executeCommand<{ ok: boolean; records: number }>('agentSwitchboard.verifyAudit')).records;
     // The editor under test answers every modal dialog with "Cancel" (its smoke-test mode): the
     // confirmation is asked and not given. The confirmed path is covered by test/unit/edits/undoGuard.test.ts.
-    const refused = (await vscode.commands.executeCommand('agentSwitchboard.review.undo', { type: 'file', changeId: f.id })) as string[];
+    const refused = (await runCommand('agentSwitchboard.review.undo', { type: 'file', changeId: f.id })) as string[];
     assert.match(refused.join(' '), /protected path .*only when you confirm/);
     assert.ok(fs.existsSync(file), 'not deleted without the person\'s yes');
-    const r = (await vscode.commands.executeCommand('agentSwitchboard.review.restoreCheckpoint', { type: 'turn', sessionKey: key, turn: 1, confirmed: true })) as { restored: string[]; skipped: string[] };
+    const r = (await runCommand('agentSwitchboard.review.restoreCheckpoint', { type: 'turn', sessionKey: key, turn: 1, confirmed: true })) as { restored: string[]; skipped: string[] };
     assert.deepStrictEqual(r, { restored: [], skipped: [file] });
     assert.ok(fs.existsSync(file));
     const after = await vscode.commands.executeCommand<{ ok: boolean; records: number }>('agentSwitchboard.verifyAudit');

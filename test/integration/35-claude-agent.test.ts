@@ -10,7 +10,7 @@ import * as path from 'path';
 import * as vscode from 'vscode';
 import { FILE_CONTENT, FILE_NAME, startFakeModelServer, type FakeModelServer } from '../fakes/fake-model-server.mjs';
 import { claudeAgentAcpLaunch } from '../fakes/agents';
-import { api, autoAnswer, setAgents, workspaceDir } from './util';
+import { api, runCommand, autoAnswer, setAgents, workspaceDir } from './util';
 import { click, screenshot } from './screenshot';
 
 describe('real agent that writes to disk itself: claude-agent-acp', () => {
@@ -61,7 +61,7 @@ describe('real agent that writes to disk itself: claude-agent-acp', () => {
     assert.strictEqual(change.after, FILE_CONTENT);
     assert.ok(change.toolCallIds.includes(write.toolCallId));
 
-    await vscode.commands.executeCommand('agentSwitchboard.review.undo', { type: 'file', changeId: change.id });
+    await runCommand('agentSwitchboard.review.undo', { type: 'file', changeId: change.id });
     assert.ok(!fs.existsSync(file), 'undo of a file the agent created deletes it');
 
     // The turn's trace and who acted for whom, after a real agent's turn.

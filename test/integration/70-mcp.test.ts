@@ -8,7 +8,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import * as vscode from 'vscode';
 import type { SwitchboardApi } from '../../src/api';
-import { api, scenarioAgent, setAgents, until, workspaceDir } from './util';
+import { api, runCommand, scenarioAgent, setAgents, until, workspaceDir } from './util';
 import { click, screenshot } from './screenshot';
 
 const ROOT = path.resolve(__dirname, '..', '..', '..');
@@ -56,13 +56,13 @@ describe('MCP host in the editor', () => {
     await screenshot('mcp-explorer', 30000, { waitForSelector: '.monaco-list-row:has-text("fake-modern")', sidebarWidth: 520 });
 
     // The person approves it (the notification's button; tests pass the confirmation along).
-    await vscode.commands.executeCommand('agentSwitchboard.mcp.approve', { type: 'server', serverId: 'vscode-mcp.json:workspace-fake' }, true);
+    await runCommand('agentSwitchboard.mcp.approve', { type: 'server', serverId: 'vscode-mcp.json:workspace-fake' }, true);
     await until('the approved workspace server running', () => server(a, 'vscode-mcp.json:workspace-fake')?.state?.state === 'running');
   });
 
   it('runs a tool by hand and shows its result', async function () {
     this.timeout(60_000);
-    const result = (await vscode.commands.executeCommand('agentSwitchboard.mcp.runTool', { type: 'tool', serverId: 'settings:fake-modern', name: 'add' }, { a: 2, b: 40 })) as { content: { text: string }[] };
+    const result = (await runCommand('agentSwitchboard.mcp.runTool', { type: 'tool', serverId: 'settings:fake-modern', name: 'add' }, { a: 2, b: 40 })) as { content: { text: string }[] };
     assert.strictEqual(result.content[0].text, '2+40=42');
     const doc = vscode.window.activeTextEditor?.document;
     assert.ok(doc?.getText().includes('2+40=42'), 'the result document is shown');
@@ -72,7 +72,7 @@ describe('MCP host in the editor', () => {
 
   it('runs a tool from a form generated from its input schema', async function () {
     this.timeout(60_000);
-    await vscode.commands.executeCommand('agentSwitchboard.mcp.runTool', { type: 'tool', serverId: 'settings:fake-modern', name: 'add' });
+    await runCommand('agentSwitchboard.mcp.runTool', { type: 'tool', serverId: 'settings:fake-modern', name: 'add' });
     await screenshot('mcp-tool-form', 30000, { waitForSelector: 'vscode-button.run', sidebarWidth: 520 });
     // The form starts from the schema (a: 0, b: 0); the person presses Run.
     await click('vscode-button.run');
@@ -83,7 +83,7 @@ describe('MCP host in the editor', () => {
   it('a server that asks the person (form elicitation) gets what they accept in the panel', async function () {
     this.timeout(60_000);
     // The tool asks mid-call; the call resolves once the person has answered.
-    const call = vscode.commands.executeCommand('agentSwitchboard.mcp.runTool', { type: 'tool', serverId: 'settings:fake-modern', name: 'ask' }, {}) as Thenable<{ content: { text: string }[] }>;
+    const call = runCommand('agentSwitchboard.mcp.runTool', { type: 'tool', serverId: 'settings:fake-modern', name: 'ask' }, {}) as Thenable<{ content: { text: string }[] }>;
     await screenshot('mcp-elicitation', 30000, { waitForSelector: 'vscode-button.accept', sidebarWidth: 520 });
     // The form starts from the schema: the name's default, the first colour, the lowest count.
     await click('vscode-button.accept');
@@ -100,7 +100,7 @@ describe('MCP host in the editor', () => {
     await cfg.update('mcpServers', { ...current, tasks: { ...node, args: [TASKS, '--step-ms', '2500', '--poll-ms', '300'] } }, vscode.ConfigurationTarget.Global);
     try {
       await until('the tasks server running', () => server(a, 'settings:tasks')?.state?.state === 'running', 30_000);
-      await vscode.commands.executeCommand('agentSwitchboard.mcp.runTool', { type: 'tool', serverId: 'settings:tasks', name: 'report' });
+      await runCommand('agentSwitchboard.mcp.runTool', { type: 'tool', serverId: 'settings:tasks', name: 'report' });
       await screenshot('mcp-task-form', 30000, { waitForSelector: 'vscode-button.run', sidebarWidth: 520 });
       await click('vscode-button.run');
       await screenshot('mcp-task-progress', 30000, { waitForSelector: '.task:has-text("step")', sidebarWidth: 520 });
@@ -144,7 +144,7 @@ describe('MCP host in the editor', () => {
     const notice = a.session(key)!.entries.find((e) => e.kind === 'notice' && /MCP servers/.test(e.text));
     assert.ok(notice?.kind === 'notice' && /Not given: .*fake-modern \(its tools changed since you accepted them/.test(notice.text), JSON.stringify(notice));
     await a.closeSession(key);
-    await vscode.commands.executeCommand('agentSwitchboard.mcp.acceptCatalog', { type: 'server', serverId: 'settings:fake-modern' });
+    await runCommand('agentSwitchboard.mcp.acceptCatalog', { type: 'server', serverId: 'settings:fake-modern' });
     assert.strictEqual(server(a, 'settings:fake-modern')?.catalogChanged, undefined);
   });
 
@@ -171,7 +171,7 @@ describe('MCP host in the editor', () => {
     await vscode.commands.executeCommand('agentSwitchboard.mcp.start');
     try {
       await until('the workspace server listed', () => server(a, 'vscode-mcp.json:where'));
-      await vscode.commands.executeCommand('agentSwitchboard.mcp.approve', { type: 'server', serverId: 'vscode-mcp.json:where' }, true);
+      await runCommand('agentSwitchboard.mcp.approve', { type: 'server', serverId: 'vscode-mcp.json:where' }, true);
       await until('the approved server running here', () => server(a, 'vscode-mcp.json:where')?.state?.state === 'running');
       // The agent's own environment has the variable the definition removes.
       await setAgents([scenarioAgent('mcp-forward-agent', 'editor-mcp', { AS_FORWARD_GONE: 'leaked' })]);

@@ -7,7 +7,7 @@
 import * as assert from 'assert';
 import * as path from 'path';
 import * as vscode from 'vscode';
-import { api, until } from './util';
+import { api, runCommand, until } from './util';
 import { click, screenshot } from './screenshot';
 
 const ROOT = path.resolve(__dirname, '..', '..', '..');
@@ -25,7 +25,7 @@ describe('MCP Apps in the editor', () => {
     await vscode.commands.executeCommand('agentSwitchboard.mcp.start');
     const s = await until('the app server running', () => a.mcpServers().find((x) => x.id === 'settings:app' && x.state?.state === 'running'), 30_000);
     assert.ok(s.tools.includes('show-sum') && s.tools.includes('add'), s.tools.join(', '));
-    const result = (await vscode.commands.executeCommand('agentSwitchboard.mcp.runTool', { type: 'tool', serverId: 'settings:app', name: 'show-sum' }, { a: 2, b: 40 })) as { content: { text: string }[] };
+    const result = (await runCommand('agentSwitchboard.mcp.runTool', { type: 'tool', serverId: 'settings:app', name: 'show-sum' }, { a: 2, b: 40 })) as { content: { text: string }[] };
     assert.strictEqual(result.content[0].text, '2+40=42');
     // The person uses the view: each button's outcome shows in the view itself.
     await click('#add', 30_000);

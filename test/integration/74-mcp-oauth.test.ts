@@ -9,7 +9,7 @@ import * as assert from 'assert';
 import { spawn, type ChildProcess } from 'child_process';
 import * as path from 'path';
 import * as vscode from 'vscode';
-import { api, until } from './util';
+import { api, runCommand, until } from './util';
 import { screenshot } from './screenshot';
 
 const NODE = { type: 'server', serverId: 'settings:secure' };
@@ -46,26 +46,26 @@ describe('MCP OAuth in the editor', () => {
     await screenshot('mcp-oauth-ask', 30000, { waitForSelector: '.monaco-list-row:has-text("waiting for you to sign in")', sidebarWidth: 520 });
     // The person clicks the server's Sign In action (the notification offers the same; this test
     // harness shows no notification toasts).
-    await vscode.commands.executeCommand('agentSwitchboard.mcp.openSignIn', NODE);
+    await runCommand('agentSwitchboard.mcp.openSignIn', NODE);
     const running = () => a.mcpServers().find((s) => s.id === 'settings:secure' && s.state?.state === 'running');
     await until(`signed in and running (server log: ${log.join(' | ')})`, running, 60_000);
     const authorizations = () => log.filter((l) => /authorized; redirecting/.test(l)).length;
     assert.strictEqual(authorizations(), 1, log.join('\n'));
     assert.ok(log.some((l) => /registered a client for \["http:\/\/127\.0\.0\.1:\d+\/callback"\]/.test(l)) || log.some((l) => /registered a client/.test(l)), log.join('\n'));
-    const result = (await vscode.commands.executeCommand('agentSwitchboard.mcp.runTool', { type: 'tool', serverId: 'settings:secure', name: 'whoami' }, {})) as { content: { text: string }[] };
+    const result = (await runCommand('agentSwitchboard.mcp.runTool', { type: 'tool', serverId: 'settings:secure', name: 'whoami' }, {})) as { content: { text: string }[] };
     assert.strictEqual(result.content[0].text, 'signed in as test-user');
     await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
     await screenshot('mcp-oauth-signed-in', 30000, { waitForSelector: '.monaco-list-row:has-text("signed in")', sidebarWidth: 520 });
 
     // A restart uses the stored token: no new authorization.
-    await vscode.commands.executeCommand('agentSwitchboard.mcp.restart', NODE);
+    await runCommand('agentSwitchboard.mcp.restart', NODE);
     await until('running again', running, 30_000);
     assert.strictEqual(authorizations(), 1, 'the token from the secret storage was used');
 
     // Sign Out forgets it: the next start signs in again.
-    const signedOut = vscode.commands.executeCommand('agentSwitchboard.mcp.signOut', NODE);
+    const signedOut = runCommand('agentSwitchboard.mcp.signOut', NODE);
     await until('waiting for the sign-in again', () => (a.mcpServers().find((s) => s.id === 'settings:secure')?.state as { signIn?: string } | undefined)?.signIn, 30_000);
-    await vscode.commands.executeCommand('agentSwitchboard.mcp.openSignIn', NODE);
+    await runCommand('agentSwitchboard.mcp.openSignIn', NODE);
     await signedOut;
     await until('running after signing in again', () => running() && authorizations() === 2, 60_000);
   });

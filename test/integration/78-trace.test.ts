@@ -6,7 +6,7 @@
  */
 import * as assert from 'assert';
 import * as vscode from 'vscode';
-import { api, autoAnswer, until, workspaceDir } from './util';
+import { api, runCommand, autoAnswer, until, workspaceDir } from './util';
 import { click, screenshot } from './screenshot';
 
 describe('tracing a session', () => {
@@ -29,7 +29,7 @@ describe('tracing a session', () => {
       assert.strictEqual(agent.parentSpanId, turn.spanId, 'the agent span hangs under the turn');
       assert.ok(spans.some((s) => s.name.startsWith('execute_tool ') && s.parentSpanId === turn.spanId));
       assert.ok(spans.some((s) => s.name.startsWith('permission ') && s.attributes['agent_switchboard.decision'] === 'allow_once'));
-      const exported = (await vscode.commands.executeCommand('agentSwitchboard.exportTrace', key)) as { resourceSpans: { resource: { attributes: { value: { stringValue: string } }[] } }[] };
+      const exported = (await runCommand('agentSwitchboard.exportTrace', key)) as { resourceSpans: { resource: { attributes: { value: { stringValue: string } }[] } }[] };
       const services = exported.resourceSpans.map((r) => r.resource.attributes[0].value.stringValue).sort();
       assert.deepStrictEqual(services, ['agent-switchboard', 'switchboard-demo-agent']);
       assert.strictEqual(agent.service, 'switchboard-demo-agent');

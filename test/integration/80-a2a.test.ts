@@ -8,7 +8,7 @@ import * as assert from 'assert';
 import { spawn, type ChildProcess } from 'child_process';
 import * as path from 'path';
 import * as vscode from 'vscode';
-import { api, autoAnswer, scenarioAgent, setAgents, until, workspaceDir } from './util';
+import { api, runCommand, autoAnswer, scenarioAgent, setAgents, until, workspaceDir } from './util';
 import { click, screenshot } from './screenshot';
 
 const ROOT = path.resolve(__dirname, '..', '..', '..');
@@ -41,18 +41,18 @@ describe('remote agents (A2A)', () => {
     // Room for the tree, as a person would make it: the Changes and MCP Servers panes are folded.
     await click('.pane-header[aria-expanded="true"]:has-text("Changes")');
     await click('.pane-header[aria-expanded="true"]:has-text("MCP Servers")');
-    const id = (await vscode.commands.executeCommand('agentSwitchboard.a2a.add', plain.url)) as string;
-    const signedId = (await vscode.commands.executeCommand('agentSwitchboard.a2a.add', signed.url)) as string;
+    const id = (await runCommand('agentSwitchboard.a2a.add', plain.url)) as string;
+    const signedId = (await runCommand('agentSwitchboard.a2a.add', signed.url)) as string;
     const agent = () => a.remoteAgents().find((r) => r.id === id)!;
     assert.strictEqual(agent().name, 'Fake Research Agent', agent().error);
     assert.strictEqual(agent().signature, 'unsigned');
     assert.strictEqual(a.remoteAgents().find((r) => r.id === signedId)?.signature, 'verified');
 
     const node = { type: 'agent', agentId: id };
-    const task = (await vscode.commands.executeCommand('agentSwitchboard.a2a.delegate', node, 'Summarise the release notes')) as { localId: string; task: { state: string } };
+    const task = (await runCommand('agentSwitchboard.a2a.delegate', node, 'Summarise the release notes')) as { localId: string; task: { state: string } };
     assert.strictEqual(task.task.state, 'input-required');
     await screenshot('a2a-input-required', 30000, { waitForSelector: '.monaco-list-row:has-text("input-required")', sidebarWidth: 560 });
-    await vscode.commands.executeCommand('agentSwitchboard.a2a.reply', { type: 'task', agentId: id, localId: task.localId }, 'short');
+    await runCommand('agentSwitchboard.a2a.reply', { type: 'task', agentId: id, localId: task.localId }, 'short');
     const done = await until('the task completed', () => agent().tasks.find((t) => t.localId === task.localId && t.task.state === 'completed'), 20_000);
     assert.deepStrictEqual(done.task.artifacts.map((x) => x.name), ['summary.md']);
     await vscode.commands.executeCommand('agentSwitchboard.a2a.openArtifact', { type: 'artifact', agentId: id, localId: task.localId, artifactId: 'summary' });
@@ -73,17 +73,17 @@ describe('remote agents (A2A)', () => {
     await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
 
     // A cancelled task, and a card that no longer matches its signature is refused with a reason.
-    const long = vscode.commands.executeCommand('agentSwitchboard.a2a.delegate', node, 'cancel-me please') as Thenable<{ localId: string }>;
+    const long = runCommand('agentSwitchboard.a2a.delegate', node, 'cancel-me please') as Thenable<{ localId: string }>;
     const running = await until('the long task running', () => agent().tasks.find((t) => t.task.request === 'cancel-me please' && /^Step/.test(t.task.statusText ?? '')), 20_000);
-    await vscode.commands.executeCommand('agentSwitchboard.a2a.cancel', { type: 'task', agentId: id, localId: running.localId });
+    await runCommand('agentSwitchboard.a2a.cancel', { type: 'task', agentId: id, localId: running.localId });
     await long;
     assert.strictEqual(agent().tasks.find((t) => t.localId === running.localId)?.task.state, 'canceled');
     const tampered = await startFake('--tamper');
     procs.push(tampered.proc);
-    const badId = (await vscode.commands.executeCommand('agentSwitchboard.a2a.add', tampered.url)) as string;
+    const badId = (await runCommand('agentSwitchboard.a2a.add', tampered.url)) as string;
     assert.match(a.remoteAgents().find((r) => r.id === badId)?.error ?? '', /signature does not match/);
     await screenshot('a2a-agents', 30000, { waitForSelector: '.monaco-list-row:has-text("canceled")', sidebarWidth: 560 });
-    for (const r of a.remoteAgents()) await vscode.commands.executeCommand('agentSwitchboard.a2a.remove', { type: 'agent', agentId: r.id });
+    for (const r of a.remoteAgents()) await runCommand('agentSwitchboard.a2a.remove', { type: 'agent', agentId: r.id });
     await click('.pane-header[aria-expanded="false"]:has-text("Changes")');
     await click('.pane-header[aria-expanded="false"]:has-text("MCP Servers")');
   });
@@ -93,7 +93,7 @@ describe('remote agents (A2A)', () => {
     const a = await api();
     const fake = await startFake();
     procs.push(fake.proc);
-    const remoteId = (await vscode.commands.executeCommand('agentSwitchboard.a2a.add', fake.url)) as string;
+    const remoteId = (await runCommand('agentSwitchboard.a2a.add', fake.url)) as string;
     await setAgents([scenarioAgent('mcp-agent', 'editor-mcp')]);
     const key = await a.startSession({ agentId: 'mcp-agent', cwd: workspaceDir() });
     const decided: string[] = [];
@@ -130,7 +130,7 @@ describe('remote agents (A2A)', () => {
     } finally {
       answering.dispose();
       await a.closeSession(key);
-      await vscode.commands.executeCommand('agentSwitchboard.a2a.remove', { type: 'agent', agentId: remoteId });
+      await runCommand('agentSwitchboard.a2a.remove', { type: 'agent', agentId: remoteId });
       await setAgents([]);
     }
   });

@@ -14,7 +14,7 @@ import * as http from 'http';
 import * as os from 'os';
 import * as path from 'path';
 import * as vscode from 'vscode';
-import { api, extensionPath, scenarioAgent, setAgents, until, waitForState, workspaceDir } from './util';
+import { api, runCommand, extensionPath, scenarioAgent, setAgents, until, waitForState, workspaceDir } from './util';
 import { sha256, tarGz } from '../fakes/registry/archives';
 import { claudeCodeAcpLaunch } from '../fakes/agents';
 import { FINAL_TEXT, startFakeModelServer } from '../fakes/fake-model-server.mjs';
@@ -65,7 +65,7 @@ describe('agents from the registry and logins', () => {
   it('installs a binary agent whose SHA-256 matches, refuses a tampered one, and installs an npx agent with npm', async function () {
     this.timeout(300_000);
     const a = await api();
-    const good = (await vscode.commands.executeCommand('agentSwitchboard.installAgent', 'demo-binary')) as { id: string; command: string };
+    const good = (await runCommand('agentSwitchboard.installAgent', 'demo-binary')) as { id: string; command: string };
     assert.strictEqual(good.id, 'demo-binary');
     assert.ok(fs.existsSync(good.command) && (fs.statSync(good.command).mode & 0o111) !== 0, `installed and executable: ${good.command}`);
     await until('the agent is offered', () => a.agents().find((x) => x.id === 'demo-binary' && x.available), 10_000);
@@ -74,7 +74,7 @@ describe('agents from the registry and logins', () => {
     assert.ok(a.session(key)!.entries.some((e) => e.kind === 'agent' && e.text === 'hello from a registry agent'));
     await a.closeSession(key);
 
-    const bad = (await vscode.commands.executeCommand('agentSwitchboard.installAgent', 'demo-binary-tampered')) as { error?: string };
+    const bad = (await runCommand('agentSwitchboard.installAgent', 'demo-binary-tampered')) as { error?: string };
     assert.match(bad.error ?? '', /SHA-256|sha256|digest/i, bad.error);
     assert.match(bad.error ?? '', new RegExp(sha256(archive)), 'the message names the archive\'s actual digest');
     assert.ok(!a.agents().some((x) => x.id === 'demo-binary-tampered'), 'a refused agent is not added');
@@ -82,7 +82,7 @@ describe('agents from the registry and logins', () => {
     assert.ok(!fs.existsSync(path.join(path.dirname(storage), 'demo-binary-tampered')), 'nothing of it is left in storage');
 
     // npx: the real package from npm, installed with npm into the extension's storage.
-    const npx = (await vscode.commands.executeCommand('agentSwitchboard.installAgent', 'claude-code-acp')) as { id: string; command: string; args: string[]; error?: string };
+    const npx = (await runCommand('agentSwitchboard.installAgent', 'claude-code-acp')) as { id: string; command: string; args: string[]; error?: string };
     assert.ok(!npx.error, npx.error);
     assert.ok(npx.args[0] && fs.existsSync(npx.args[0]) && npx.args[0].includes(`${path.sep}claude-code-acp${path.sep}0.16.2${path.sep}`), JSON.stringify(npx));
     // Pointed at the fake model server (as a person would set its environment), it answers a turn.
@@ -116,7 +116,7 @@ describe('agents from the registry and logins', () => {
     assert.match(a.session(failed.key)!.error?.message ?? '', /Log In to Agent/);
     await a.closeSession(failed.key);
 
-    const viaTerminal = (await vscode.commands.executeCommand('agentSwitchboard.logIn', 'login-terminal', 'demo-login')) as { ran: string; terminal: vscode.Terminal };
+    const viaTerminal = (await runCommand('agentSwitchboard.logIn', 'login-terminal', 'demo-login')) as { ran: string; terminal: vscode.Terminal };
     assert.strictEqual(viaTerminal.ran, 'terminal');
     await until('the login terminal finished', () => viaTerminal.terminal.exitStatus, 30_000);
     assert.strictEqual(viaTerminal.terminal.exitStatus?.code, 0);
@@ -125,7 +125,7 @@ describe('agents from the registry and logins', () => {
     await waitForState(a, k1, (s) => s.status === 'ready', 'logged-in session ready');
     await a.closeSession(k1);
 
-    const viaAgent = (await vscode.commands.executeCommand('agentSwitchboard.logIn', 'login-agent', 'demo-token')) as { ran: string };
+    const viaAgent = (await runCommand('agentSwitchboard.logIn', 'login-agent', 'demo-token')) as { ran: string };
     assert.strictEqual(viaAgent.ran, 'agent');
     const k2 = await a.startSession({ agentId: 'login-agent', cwd: workspaceDir() });
     await a.closeSession(k2);

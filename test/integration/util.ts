@@ -14,6 +14,15 @@ export async function api(): Promise<SwitchboardApi> {
   return ext.activate();
 }
 
+/**
+ * Runs an Agent Switchboard command with arguments the way another extension must: through the API.
+ * `vscode.commands.executeCommand` with arguments is what a `command:` link does, and the commands
+ * that act refuse it (issue 16, finding 1).
+ */
+export async function runCommand<T = unknown>(command: string, ...args: unknown[]): Promise<T> {
+  return (await api()).runCommand<T>(command, ...args);
+}
+
 export function extensionPath(): string {
   return vscode.extensions.getExtension(EXTENSION_ID)!.extensionPath;
 }

@@ -17,6 +17,7 @@ import type { SessionChange, SessionController } from '../../acp/sessionControll
 import { parseWebviewMessage } from './messages';
 import type { AgentChoice, HostMessage, MentionItem, SessionSummary, WebviewMessage } from './protocol';
 import type { ContextItem } from '../../acp/promptContext';
+import { errorText, text } from '../../common/untrustedText';
 
 /** What a session surface needs from the app. */
 export interface SessionViewHost {
@@ -180,7 +181,7 @@ export class SessionSurface {
     try {
       await this.handle(parsed.message);
     } catch (err) {
-      void vscode.window.showErrorMessage(err instanceof Error ? err.message : String(err));
+      void vscode.window.showErrorMessage(text`${errorText(err)}`);
     }
   }
 
@@ -237,7 +238,7 @@ export class SessionSurface {
         } catch (err) {
           // The picker shows what the person chose; a snapshot puts back what the agent has.
           this.postSnapshot();
-          void vscode.window.showWarningMessage(`The option could not be changed: ${err instanceof Error ? err.message : String(err)}`);
+          void vscode.window.showWarningMessage(text`The option could not be changed: ${err instanceof Error ? err.message : String(err)}`);
         }
         return;
       case 'cancel':
@@ -247,7 +248,7 @@ export class SessionSurface {
         try {
           await this.host.session(m.key)?.setMode(m.modeId);
         } catch (err) {
-          void vscode.window.showWarningMessage(`The mode could not be changed: ${err instanceof Error ? err.message : String(err)}`);
+          void vscode.window.showWarningMessage(text`The mode could not be changed: ${err instanceof Error ? err.message : String(err)}`);
         }
         return;
       case 'answerPermission':
@@ -259,7 +260,7 @@ export class SessionSurface {
         // Locations come from the agent: a file outside the workspace opens only after the person confirms.
         const inside = (vscode.workspace.workspaceFolders ?? []).some((f) => isWithin(f.uri.fsPath, path.resolve(m.path)));
         if (!inside || !path.isAbsolute(m.path)) {
-          const choice = await vscode.window.showWarningMessage(`The agent points at ${m.path}, which is outside the workspace. Open it anyway?`, { modal: true }, 'Open');
+          const choice = await vscode.window.showWarningMessage(text`The agent points at ${m.path}, which is outside the workspace. Open it anyway?`, { modal: true }, 'Open');
           if (choice !== 'Open') return;
         }
         const uri = vscode.Uri.file(path.resolve(m.path));

@@ -4,6 +4,7 @@
  * the webview are validated (zod) and the call goes through the host's connection, never the page.
  */
 import * as vscode from 'vscode';
+import { inert } from '../../common/untrustedText';
 import * as z from 'zod';
 import type { CallToolResult } from '@modelcontextprotocol/client';
 import type { McpServerConnection } from '../../mcp/connection';
@@ -38,7 +39,7 @@ export function resultBlocks(r: CallToolResult): ResultBlock[] {
  */
 export function createFormPanel(extensionUri: vscode.Uri, title: string, preserveFocus = false): vscode.WebviewPanel {
   const root = vscode.Uri.joinPath(extensionUri, 'dist', 'webview');
-  const panel = vscode.window.createWebviewPanel('agentSwitchboard.toolRun', title, { viewColumn: vscode.ViewColumn.Active, preserveFocus }, { enableScripts: true, localResourceRoots: [root], retainContextWhenHidden: true });
+  const panel = vscode.window.createWebviewPanel('agentSwitchboard.toolRun', inert(title, { max: 120 }), { viewColumn: vscode.ViewColumn.Active, preserveFocus }, { enableScripts: true, localResourceRoots: [root], retainContextWhenHidden: true });
   panel.webview.html = renderSessionHtml({
     cspSource: panel.webview.cspSource,
     nonce: makeNonce(),
