@@ -412,6 +412,12 @@ export class SessionController implements SessionHandlers {
     const preview = mergeToolCall(this.state.toolCalls[params.toolCall.toolCallId], params.toolCall, false);
     const declared = await this.policy.declare(preview, this.actor());
     if (this.state.status === 'cancelling' || this.disposed || signal.aborted) return { outcome: { outcome: 'cancelled' } };
+    // A second request about a tool call whose card still waits would take that card over (its
+    // buttons, its content) under the person's cursor: it is refused, and the waiting card stays.
+    if (Object.values(this.state.permissions).some((p) => p.toolCallId === params.toolCall.toolCallId && p.state === 'waiting')) {
+      this.dispatch({ type: 'notice', severity: 'warning', text: 'The agent asked again about a tool call whose permission card is still waiting; the new request was refused, so the card you are reading cannot change.' });
+      return { outcome: { outcome: 'cancelled' } };
+    }
     return new Promise((resolve) => {
       this.pendingPermissions.set(permissionId, resolve);
       this.declared.set(permissionId, declared);

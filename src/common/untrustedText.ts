@@ -91,24 +91,8 @@ export function inert(value: unknown, options: InertOptions = {}): string {
  */
 export function text(strings: TemplateStringsArray, ...values: unknown[]): string {
   let out = strings[0];
-  values.forEach((v, i) => (out += (v instanceof InertText ? v.value : inert(v)) + strings[i + 1]));
+  values.forEach((v, i) => (out += inert(v) + strings[i + 1]));
   return out;
-}
-
-/** Text already made inert under a cap of its own (see {@link inertBlock}); {@link text} keeps it whole. */
-export class InertText {
-  constructor(readonly value: string) {}
-  toString(): string {
-    return this.value;
-  }
-}
-
-/**
- * `value` made inert (as {@link inert}) under a larger cap than a template value gets, for a message
- * that must not lose its end: an MCP server's approval names every value and variable it pulls in.
- */
-export function inertBlock(value: unknown, max: number): InertText {
-  return new InertText(inert(value, { max }));
 }
 
 /**

@@ -26,6 +26,19 @@ export function approvalText(d: McpServerDefinition, inputs: readonly McpInputSp
   return `Start the MCP server "${d.name}" from ${d.file ?? 'the workspace'}? It ${describeDefinition(d)}. ${describeVariables(d, inputs)} Any later change to it needs your approval again.`;
 }
 
+/**
+ * The same question split for a modal dialog, whose detail is shown whole: the question names the
+ * server and its file; the detail puts every variable the values pull in (where secrets go) and
+ * the warnings FIRST, then every value as written, so that a long URL or argument list cannot push
+ * them out of sight. Plain text; the caller neutralises it.
+ */
+export function approvalDialog(d: McpServerDefinition, inputs: readonly McpInputSpec[] = []): { question: string; detail: string } {
+  return {
+    question: `Start the MCP server "${d.name}" from ${d.file ?? 'the workspace'}?`,
+    detail: `${describeVariables(d, inputs)}\n\nIt ${describeDefinition(d)}.\n\nAny later change to it needs your approval again.`,
+  };
+}
+
 /** Where a definition's inputs are kept: the person's own settings, or one workspace. */
 export type InputScope = { kind: 'user' } | { kind: 'workspace'; identity: string };
 

@@ -314,8 +314,9 @@ function alwaysPatterns(intent: Intent): EffectPattern[] {
   return out;
 }
 
+/** A glob that matches exactly `p`: every character a glob reads, the escape itself included, escaped. */
 function escapeGlob(p: string): string {
-  return p.replace(/[*?[\]{}()!+@]/g, (c) => `\\${c}`);
+  return p.replace(/[\\*?[\]{}()!+@]/g, (c) => `\\${c}`);
 }
 
 function describePattern(p: EffectPattern, who: Actor, _scope: GrantScope = 'session'): string {

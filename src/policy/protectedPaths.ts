@@ -40,14 +40,18 @@ export const PROTECTED_CLASSES: readonly ProtectedClass[] = [
   // Version control: hooks, config, filters and submodules run or fetch code.
   { pattern: dir('\\.git|\\.hg|\\.svn|\\.husky|\\.githooks'), why: 'version control internals and hooks' },
   { pattern: file('\\.gitmodules|\\.gitattributes|\\.gitconfig|\\.lfsconfig|\\.pre-commit-config\\.ya?ml|\\.?lefthook(-local)?\\.(ya?ml|json|toml)'), why: 'git configuration, filters and hooks' },
+  // A folder that holds these is a git directory wherever it is: git discovers it as a repository
+  // (a "bare" one) and runs what its `config` names (`core.fsmonitor`, hooks) on a plain `git status`.
+  { pattern: file('head|fetch_head|orig_head|packed-refs|commondir|gitdir') , why: 'files that make a folder a git repository' },
+  { pattern: new RegExp('(^|/)(objects/(info|pack)|refs/(heads|tags|remotes))(/|$)', 'i'), why: 'files that make a folder a git repository' },
   // Editors and agents: settings, tasks, launch configurations, MCP servers, agent hooks and commands.
   { pattern: dir('\\.vscode|\\.idea|\\.fleet|\\.zed|\\.devcontainer|\\.claude|\\.codex|\\.gemini|\\.opencode|\\.cursor|\\.windsurf|\\.continue|\\.github/(agents|hooks)'), why: 'editor and agent configuration' },
-  { pattern: file('\\.devcontainer\\.json|\\.mcp\\.json|\\.claude\\.json|opencode\\.jsonc?|[^/]*\\.code-workspace|\\.dir-locals(-2)?\\.el|\\.nvim\\.lua'), why: 'editor and agent configuration' },
+  { pattern: file('\\.vscode-test\\.[cm]?[jt]s|\\.gitpod\\.ya?ml|\\.gitpod\\.dockerfile|devbox\\.json|\\.devcontainer\\.json|\\.mcp\\.json|\\.claude\\.json|opencode\\.jsonc?|[^/]*\\.code-workspace|\\.dir-locals(-2)?\\.el|\\.nvim\\.lua'), why: 'editor and agent configuration' },
   // CI: workflows run with the repository's secrets.
-  { pattern: dir('\\.github/(workflows|actions)|\\.circleci|\\.buildkite|\\.azure-pipelines|\\.woodpecker|\\.gitlab'), why: 'CI workflows' },
+  { pattern: dir('\\.(gitea|forgejo)/(workflows|actions)|\\.github/(workflows|actions)|\\.circleci|\\.buildkite|\\.azure-pipelines|\\.woodpecker|\\.gitlab'), why: 'CI workflows' },
   { pattern: file('\\.gitlab-ci\\.ya?ml|\\.travis\\.ya?ml|azure-pipelines\\.ya?ml|bitbucket-pipelines\\.ya?ml|\\.?appveyor\\.ya?ml|\\.drone\\.ya?ml|\\.woodpecker\\.ya?ml|jenkinsfile|cloudbuild\\.ya?ml'), why: 'CI workflows' },
   // Shells and environments: sourced on start or on entering the folder (direnv, mise, nix).
-  { pattern: file('\\.(bash_profile|bash_login|bash_logout|profile|zshenv|zprofile|zlogin|zlogout)|\\.env(\\.[^/]*)?|\\.?mise(\\.[^/]*)?\\.toml|\\.tool-versions|flake\\.nix|shell\\.nix|devenv\\.nix'), why: 'shell and environment startup files' },
+  { pattern: file('\\.(bash_profile|bash_login|bash_logout|profile|zshenv|zprofile|zlogin|zlogout)|\\.env(\\.[^/]*)?|\\.?mise(\\.[^/]*)?\\.toml|\\.tool-versions|flake\\.nix|shell\\.nix|default\\.nix|devenv\\.nix|\\.rprofile|\\.ycm_extra_conf\\.py'), why: 'shell and environment startup files' },
   // Every dotfile "rc" (`.bashrc`, `.zshrc`, `.npmrc`, `.yarnrc.yml`, `.eslintrc.js`, `.prettierrc`,
   // `.babelrc`, `.mocharc.yml`, `.nycrc`, `.envrc`, `.pylintrc`, `.bazelrc`, `.exrc`, …): a tool reads
   // it on start, and many load plugins, `require` modules or run commands named in it.
@@ -55,19 +59,20 @@ export const PROTECTED_CLASSES: readonly ProtectedClass[] = [
   // Tool configs that are code: `eslint.config.js`, `vite.config.ts`, `jest.config.cjs`, `webpack.config.js`,
   // `tailwind.config.ts`, `playwright.config.ts`, `karma.conf.js`, `Gruntfile.js`, … are `require`d.
   { pattern: new RegExp(`(^|/)[^/]+\\.(config|conf|workspace|setup)\\.(${JS})$`, 'i'), why: 'a tool\'s configuration, which the tool runs as code' },
-  { pattern: new RegExp(`(^|/)(gruntfile|gulpfile|jakefile|dangerfile)\\.(${JS})$`, 'i'), why: 'a task runner\'s script' },
+  { pattern: new RegExp(`(^|/)(gruntfile|gulpfile|jakefile|dangerfile|\\.eleventy)\\.(${JS})$`, 'i'), why: 'a task runner\'s script' },
+  { pattern: file('dangerfile'), why: 'a task runner\'s script' },
   // Package managers and builds: scripts, hooks, registries, install-time code.
   {
     pattern: file(
-      'package\\.json|[^/]*\\.lock|[^/]*-lock\\.(json|ya?ml)|npm-shrinkwrap\\.json|\\.pnpmfile\\.[cm]?js|pnpm-workspace\\.yaml|bunfig\\.toml|deno\\.jsonc?|\\.pnp\\.[cm]?js|\\.pnp\\.loader\\.mjs|turbo\\.json|nx\\.json|project\\.json|composer\\.json|gemfile|rakefile|[^/]*\\.gemspec|cargo\\.toml|build\\.rs|rust-toolchain(\\.toml)?|go\\.work',
+      'package\\.json|[^/]*\\.lock|[^/]*-lock\\.(json|ya?ml)|npm-shrinkwrap\\.json|\\.pnpmfile\\.[cm]?js|pnpm-workspace\\.yaml|bunfig\\.toml|deno\\.jsonc?|\\.pnp\\.[cm]?js|\\.pnp\\.loader\\.mjs|turbo\\.json|nx\\.json|project\\.json|composer\\.json|package\\.ya?ml|package\\.json5|go\\.mod|mix\\.exs|makefile\\.pl|podfile|vagrantfile|brewfile|guardfile|gemfile|rakefile|[^/]*\\.gemspec|cargo\\.toml|build\\.rs|rust-toolchain(\\.toml)?|go\\.work',
     ),
     why: 'package manager and build configuration',
   },
-  { pattern: dir('\\.yarn|\\.cargo|\\.mvn|gradle/wrapper|node_modules|\\.venv|\\.ruby-lsp'), why: 'tools and dependencies that run' },
-  { pattern: file('setup\\.py|setup\\.cfg|pyproject\\.toml|conftest\\.py|noxfile\\.py|tox\\.ini|pytest\\.ini|sitecustomize\\.py|usercustomize\\.py|[^/]*\\.pth|pipfile'), why: 'Python build, test and startup hooks' },
+  { pattern: dir('\\.yarn|\\.cargo|\\.mvn|gradle/wrapper|node_modules|\\.?venv|\\.tox|\\.nox|\\.ruby-lsp|\\.storybook'), why: 'tools and dependencies that run' },
+  { pattern: file('tasks\\.py|fabfile\\.py|dodo\\.py|setup\\.py|setup\\.cfg|pyproject\\.toml|conftest\\.py|noxfile\\.py|tox\\.ini|pytest\\.ini|sitecustomize\\.py|usercustomize\\.py|[^/]*\\.pth|pipfile'), why: 'Python build, test and startup hooks' },
   {
     pattern: file(
-      'makefile|gnumakefile|[^/]*\\.mk|\\.?justfile|taskfile(\\.dist)?\\.ya?ml|cmakelists\\.txt|[^/]*\\.cmake|meson\\.build|build(\\.bazel)?|workspace(\\.bazel)?|module\\.bazel|[^/]*\\.bzl|build\\.xml|pom\\.xml|build\\.sbt|[^/]*\\.gradle(\\.kts)?|gradle\\.properties|gradlew(\\.bat)?|mvnw(\\.cmd)?|[^/]*\\.(csproj|fsproj|vbproj|vcxproj|proj|targets|props)|nuget\\.config|global\\.json|web\\.config|server\\.xml|ruby_lsp/[^/]+/addon',
+      'makefile|gnumakefile|[^/]*\\.mk|\\.?justfile|taskfile(\\.dist)?\\.ya?ml|cmakelists\\.txt|[^/]*\\.cmake|meson\\.build|build(\\.bazel)?|workspace(\\.bazel)?|module\\.bazel|[^/]*\\.bzl|build\\.xml|pom\\.xml|build\\.sbt|project/[^/]+\\.sbt|\\.sbtopts|\\.jvmopts|[^/]*\\.gradle(\\.kts)?|gradle\\.properties|gradlew(\\.bat)?|mvnw(\\.cmd)?|[^/]*\\.(csproj|fsproj|vbproj|vcxproj|proj|targets|props)|nuget\\.config|global\\.json|web\\.config|server\\.xml|ruby_lsp/[^/]+/addon',
     ),
     why: 'build scripts',
   },

@@ -7,7 +7,7 @@
 import * as vscode from 'vscode';
 import { realpathAllowMissing } from '../fs/containment';
 import { readRegularFileOrNull, UnreadableFileError } from '../fs/safeRead';
-import { approvalText, definitionHash, inputSecretKey, type InputScope } from '../mcp/approval';
+import { approvalDialog, definitionHash, inputSecretKey, type InputScope } from '../mcp/approval';
 import { inputReferences, parseDotMcpJson, parseServerMap, parseVscodeMcpJson, resolveTransport, type McpInputSpec, type McpServerDefinition } from '../mcp/config';
 import { registerGuardedCommand } from './guardedCommands';
 import type { ForwardCandidate } from '../mcp/forward';
@@ -19,7 +19,7 @@ import { askInPanel } from './elicitation';
 import { McpSignIn } from './mcpSignIn';
 import { McpRunner } from './mcpRun';
 import type { AuditEntry } from '../policy/audit';
-import { inertBlock, text } from '../common/untrustedText';
+import { inert, text } from '../common/untrustedText';
 
 const APPROVED_KEY = 'agentSwitchboard.mcp.approved';
 const PINS_KEY = 'agentSwitchboard.mcp.pins';
@@ -373,9 +373,11 @@ export class McpCenter implements vscode.Disposable {
     const s = this.host.list().find((x) => x.definition.id === n.serverId);
     if (!s) return;
     const d = s.definition;
-    // A notification, not a modal: it names exactly what will run (every value as written and every
-    // variable it pulls in), and waits for the person.
-    const ok = confirmed ? 'Approve and Start' : await vscode.window.showWarningMessage(text`${inertBlock(approvalText(d, this.inputs), 4000)}`, 'Approve and Start');
+    // A modal dialog, not a notification: a notification cuts its text at 1,000 characters, and a
+    // long URL or argument list would push the variables (where secrets go) out of sight. The
+    // detail is shown whole, variables and warnings first.
+    const { question, detail } = approvalDialog(d, this.inputs);
+    const ok = confirmed ? 'Approve and Start' : await vscode.window.showWarningMessage(text`${question}`, { modal: true, detail: inert(detail, { max: 50_000, multiline: true }) }, 'Approve and Start');
     if (ok !== 'Approve and Start') return;
     const approved = this.context.workspaceState.get<Record<string, string>>(APPROVED_KEY, {});
     await this.context.workspaceState.update(APPROVED_KEY, { ...approved, [d.id]: definitionHash(d) });

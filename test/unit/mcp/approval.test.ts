@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
-import { approvalText, definitionHash, inputSecretKey } from '../../../src/mcp/approval';
+import { approvalDialog, approvalText, definitionHash, inputSecretKey } from '../../../src/mcp/approval';
+import { inert } from '../../../src/common/untrustedText';
 import { parseServerMap, parseVscodeMcpJson, resolveTransport, variableUses, type McpServerDefinition } from '../../../src/mcp/config';
 
 const one = (entry: unknown, source: 'vscode-mcp.json' | 'settings' = 'vscode-mcp.json', file: string | undefined = '/w/.vscode/mcp.json'): McpServerDefinition => parseServerMap({ s: entry }, source, 't', file).servers[0];
@@ -39,6 +40,22 @@ describe('approving a workspace MCP server shows where secrets go', () => {
     assert.deepEqual(listed, ['env:A', 'input:b', 'workspaceFolder:workspaceFolder', 'input:b', 'env:D']);
     const resolved = resolveTransport(d.transport, { inputs: { b: 'B' }, env: { A: 'a', D: 'd', C: 'c' }, workspaceFolder: '/w' });
     assert.deepEqual(resolved.type === 'stdio' && [resolved.args, resolved.env], [['aB', '/w', '${env:}', '${userHome}', '$env:C', 'B'], { E: 'd' }]);
+  });
+});
+
+describe('the approval dialog cannot hide where secrets go behind a long value', () => {
+  it('puts the variables first in a detail shown whole, however long the URL (a notification cuts at 1,000 characters)', () => {
+    const { servers, inputs } = parseVscodeMcpJson(
+      JSON.stringify({ servers: { docs: { type: 'http', url: `https://docs.example.com/mcp/${'v1/'.repeat(300)}`, headers: { 'X-Client': '${env:GITHUB_TOKEN}' } } } }),
+      '/w/.vscode/mcp.json',
+    );
+    const { question, detail } = approvalDialog(servers[0], inputs);
+    assert.equal(question, 'Start the MCP server "docs" from /w/.vscode/mcp.json?');
+    assert.ok(detail.indexOf('GITHUB_TOKEN') < 200, `the variable comes first: ${detail.slice(0, 200)}`);
+    assert.ok(detail.indexOf('GITHUB_TOKEN') < detail.indexOf('https://docs.example.com'));
+    // What the dialog shows (inert, multiline, under its cap) still holds all of it.
+    const shown = inert(detail, { max: 50_000, multiline: true });
+    assert.ok(shown.includes('X-Client: ${env:GITHUB_TOKEN}') && shown.includes('v1/'.repeat(300)));
   });
 });
 

@@ -224,8 +224,16 @@ async function runSteps(steps: Step[]): Promise<void> {
         if (s.announce) c.onUpdate({ sessionUpdate: 'tool_call', toolCallId: s.id, status: 'pending', ...fields });
         const abort = new AbortController();
         const opts = s.options.map((o, i) => ({ optionId: `o${i}`, name: o.name, kind: o.kind }));
+        // A request about a tool call whose card still waits is refused (it would take the card over).
+        const cardWaits = Object.values(c.state.permissions).some((p) => p.toolCallId === s.id && p.state === 'waiting');
         const done = c.requestPermission({ sessionId: 's', toolCall: s.announce ? { toolCallId: s.id } : { toolCallId: s.id, ...fields }, options: opts }, abort.signal);
         done.catch(() => undefined);
+        if (cardWaits) {
+          const answer = await done;
+          if (answer.outcome.outcome !== 'cancelled') throw new Error(`a second request for ${s.id} while its card waits was answered ${JSON.stringify(answer)}`);
+          note(`agent asks ${s.id} again while its card waits → refused`);
+          continue;
+        }
         const id = await requestShown(c, ++requests);
         pending.push({ id, abort, done });
         note(`agent asks ${s.id} ${JSON.stringify(s.card)} options ${JSON.stringify(opts)} → ${c.state.permissions[id].state}${c.state.permissions[id].answeredBy ? ` by ${c.state.permissions[id].answeredBy}` : ''}`);

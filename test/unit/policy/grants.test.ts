@@ -125,4 +125,16 @@ describe('grants and pattern rules', () => {
     now = 1_000 + 600_000;
     assert.equal(policy.checkCommand(actor, { sessionId: 'x', command: 'make' }).allowed, false, 'expired');
   });
+  it('a grant for exactly one file covers that file only, whatever characters its name holds (the escape character included)', () => {
+    const policy = new EffectPolicy({ defaults: () => ({ write: 'ask', command: 'ask', dryRun: false }), roots: () => ['/w'], readCurrent: async () => null });
+    const actor = { sessionId: 's1', agentId: 'a', cwd: '/w' };
+    for (const name of ['src/x\\*', 'src/a(b)+[c].ts', 'src/{a,b}.ts', 'src/!x?.ts']) {
+      const w: WriteEffect = { type: 'write', path: name, contentSha256: [sha256('x')], baseSha256: null };
+      const [g] = policy.recordDecision(actor, { sessionId: 's1', agentId: 'a', toolCallId: `t${name}`, kind: 'edit', effects: [w] }, { kind: 'allow_once', optionId: 'once' }, { kind: 'person', grant: 'workspace' });
+      assert.ok(patternMatches(g.pattern, 'a', w), `${name} itself`);
+      for (const other of ['src/x\\anything.js', 'src/xa', 'src/ab.ts', 'src/a.ts', 'src/b.ts', 'src/!xy.ts', 'src/y.ts']) {
+        if (other !== name) assert.equal(patternMatches(g.pattern, 'a', { ...w, path: other }), false, `${name} does not cover ${other}`);
+      }
+    }
+  });
 });

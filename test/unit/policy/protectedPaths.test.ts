@@ -73,4 +73,11 @@ describe('protected paths cover files that tools execute (issue 16, finding 14)'
     const run: Intent = { ...edit, kind: 'execute', effects: [{ type: 'command', command: 'ls', args: [], cwd: '/w', envNames: [] }] };
     assert.deepEqual(policy.grantNotes(run, [{ kind: 'allow_always' }]), [], 'a command grant is exact');
   });
+  it('files that make any folder a git repository, and the review\'s further tool files, are protected; near names are not', () => {
+    // A folder with HEAD, objects/ and refs/ is discovered by git as a repository, and a plain
+    // `git status` there runs its config's core.fsmonitor: writing them amounts to running a command.
+    const yes = ['sub/HEAD', 'x/packed-refs', 'sub/commondir', 'sub/objects/pack/a.pack', 'sub/refs/heads/main', '.vscode-test.mjs', 'venv/bin/python', '.tox/py/x', '.storybook/main.js', '.eleventy.js', '.gitpod.yml', '.gitea/workflows/a.yml', '.forgejo/workflows/b.yml', 'default.nix', 'devbox.json', 'go.mod', 'Podfile', 'Vagrantfile', 'Dangerfile', 'Brewfile', 'Guardfile', 'mix.exs', 'Makefile.PL', 'project/plugins.sbt', '.sbtopts', '.jvmopts', '.Rprofile', 'tasks.py', 'fabfile.py', '.ycm_extra_conf.py', 'package.yaml', 'package.json5'];
+    for (const p of yes) assert.ok(protectedClass(p), `${p} is protected`);
+    for (const p of ['src/head.ts', 'docs/refs/readme.md', 'src/objects/thing.ts', 'src/config/index.ts', 'src/tasks.ts', 'src/go.ts', 'src/venv.ts']) assert.equal(protectedClass(p), undefined, `${p} is not`);
+  });
 });
