@@ -108,7 +108,8 @@ export class GrantsTree implements vscode.TreeDataProvider<Grant | SettingsNote>
       return item;
     }
     const item = new vscode.TreeItem(g.inert ? `${g.description} (does not apply)` : g.description, vscode.TreeItemCollapsibleState.None);
-    const scope = g.scope === 'session' ? `session ${g.sessionKey}` : g.scope;
+    // Session keys are random UUIDs now: the first block names the session well enough to tell two apart.
+    const scope = g.scope === 'session' ? `session ${(g.sessionKey ?? '').replace(/^s-/, '').slice(0, 8)}` : g.scope;
     item.description = `${scope}${g.expiresAt ? ` · until ${new Date(g.expiresAt).toLocaleTimeString()}` : ''}${g.source === 'agent_allow_always' ? ' · agent' : ''}`;
     const extra = g.pattern.commandExact ? '\nCovers exactly this command line.' : g.pattern.commandPrefix ? `\nCovers this command line, also followed by plain operands${g.pattern.allowOptions?.length ? ` or the options ${g.pattern.allowOptions.join(' ')}` : ''}; never other options, quoting, expansions, globs, redirections or chained commands.` : g.pattern.commandRegex ? '\nCovers command lines the regular expression matches whole, never with quoting, expansions or shell syntax.' : '';
     const until = g.expiresAt ? `until ${new Date(g.expiresAt).toLocaleString()}` : g.scope === 'session' ? 'until the session ends or it is revoked' : 'until revoked';
