@@ -30,6 +30,7 @@ describe('permission gate in the editor', () => {
     const first = await waitForState(a, key, (s) => Object.values(s.permissions).some((p) => p.state === 'waiting'), 'the edit permission');
     const editPerm = Object.values(first.permissions).find((p) => p.state === 'waiting')!;
     assert.match(editPerm.intentHash ?? '', /^[0-9a-f]{64}$/, 'the card carries the intent hash');
+    assert.deepStrictEqual(editPerm.display?.map((d) => d.type), ['write'], 'the card carries what the intent lets through');
     await screenshot('permission-card-intent', 30000, { waitForSelector: '.tool-card.waiting .perm-intent', sidebarWidth: 520 });
     await click('.tool-card.waiting .perm-option[data-kind="allow_once"]');
 
