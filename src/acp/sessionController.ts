@@ -430,6 +430,7 @@ export class SessionController implements SessionHandlers {
         intentHash: intentHash(declared.intent),
         undeclared: [...declared.undeclared, ...this.policy.grantNotes(declared.intent, params.options)],
         onceOnly: onceOnlyReason(declared.intent),
+        ...(declared.display ? { display: declared.display } : {}),
         view: preview,
       });
       // The agent withdrew its request ($/cancel_request) or the connection closed.

@@ -59,6 +59,7 @@ export function deciderText(d: Decider): string {
 export function onceOnlyReason(intent: Intent): string | undefined {
   if (!intent.effects.length) return 'The client could not determine what this tool call will change, so this can only be allowed once.';
   for (const e of intent.effects) {
+    if (e.type === 'command' && e.unmatchable) return 'The client could not read the command the agent declared, so no command will be let through, and this can only be allowed once.';
     if (e.type === 'command' && e.command === null) return 'The agent did not show the command, so this can only be allowed once.';
     if (e.type === 'write' && e.contentSha256.length === 0) return `The agent did not show what it will write to ${e.path}, so this can only be allowed once.`;
     if (e.type === 'write' && e.contentSha256.includes(UNMATCHABLE)) return `The client cannot verify what the agent will write to ${e.path}, so this can only be allowed once.`;

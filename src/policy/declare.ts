@@ -10,7 +10,7 @@
  * Pure; the current text comes through `readCurrent`.
  */
 import path from 'node:path';
-import type { ToolCallView } from '../acp/session/types';
+import { MAX_DISPLAY_CONTENT, type IntentDisplayView, type ToolCallView } from '../acp/session/types';
 import { sha256, type CommandEffect, type Effect, type Intent, type WriteEffect } from './intent';
 
 /** What declaring needs to know about the session and the files. */
@@ -38,6 +38,11 @@ export interface DeclaredIntent {
   intent: Intent;
   /** Sentences for the card, e.g. "The agent did not show what it will write to a.txt." */
   undeclared: string[];
+  /**
+   * What the intent lets through, one entry per effect in the same order, for the card to show as
+   * text (see {@link displayOf}); absent only on intents built elsewhere.
+   */
+  display?: IntentDisplayView[];
 }
 
 /**
@@ -65,6 +70,8 @@ export function relativePath(abs: string, roots: readonly string[]): string {
 export async function declareIntent(tc: ToolCallView, ctx: DeclareContext): Promise<DeclaredIntent> {
   const undeclared: string[] = [];
   const effects: Effect[] = [];
+  // The content a raw-input write's hash was taken of: the card must show it, the agent's blocks may not.
+  let rawContent: string | undefined;
   const diffs = tc.content.filter((c) => c.type === 'diff');
   const raw = (tc.rawInput && typeof tc.rawInput === 'object' ? tc.rawInput : {}) as Record<string, unknown>;
 
@@ -78,11 +85,13 @@ export async function declareIntent(tc: ToolCallView, ctx: DeclareContext): Prom
     for (const [p, list] of byPath) effects.push(await writeFromDiffs(p, list, ctx, undeclared));
   } else if (tc.kind === 'execute') {
     const cmd = commandFromRaw(raw, ctx.cwd);
-    if (cmd.command === null) undeclared.push('The agent did not show the command it will run.');
+    if (cmd.unmatchable) undeclared.push('The agent declared a command the client cannot read (not text or a list of words): no command will be let through.');
+    else if (cmd.command === null) undeclared.push('The agent did not show the command it will run.');
     effects.push(cmd);
   } else if (tc.kind === 'edit' || tc.kind === 'delete' || tc.kind === 'move') {
     const target = stringField(raw, ['file_path', 'filePath', 'filepath', 'path', 'target_file']) ?? tc.locations[0]?.path;
     const content = stringField(raw, ['content', 'contents', 'new_content', 'text']);
+    rawContent = content;
     if (target && path.isAbsolute(target)) {
       const t = await examine(target, ctx, undeclared);
       const hashes = !t.read ? [UNMATCHABLE] : content === undefined ? [] : [sha256(content)];
@@ -93,7 +102,36 @@ export async function declareIntent(tc: ToolCallView, ctx: DeclareContext): Prom
     }
   }
   if (!effects.length) effects.push({ type: 'tool', title: tc.title });
-  return { intent: { sessionId: ctx.sessionId, agentId: ctx.agentId, toolCallId: tc.toolCallId, kind: tc.kind, effects }, undeclared };
+  const display = displayOf(effects, diffs.length ? 'diff' : 'rawInput', rawContent);
+  if (display.some((d) => d.type === 'write' && d.content && d.content.totalChars > d.content.text.length)) {
+    undeclared.push(`The content the agent will write is longer than the ${MAX_DISPLAY_CONTENT} characters the card shows; read it in full (Raw input) before you allow it.`);
+  }
+  return { intent: { sessionId: ctx.sessionId, agentId: ctx.agentId, toolCallId: tc.toolCallId, kind: tc.kind, effects }, undeclared, display };
+}
+
+/**
+ * The card's form of exactly what `effects` let through: each command line as the gate compares it
+ * (argv joined with spaces) and its folder; each write's path and, when its content came from the
+ * raw input rather than from diff blocks the card shows, that content (cut to
+ * {@link MAX_DISPLAY_CONTENT} characters, `totalChars` telling how many there are).
+ */
+export function displayOf(effects: readonly Effect[], source: 'diff' | 'rawInput', rawContent?: string): IntentDisplayView[] {
+  return effects.map((e): IntentDisplayView => {
+    if (e.type === 'command') {
+      const argv = e.command === null ? [] : [e.command, ...e.args];
+      return { type: 'command', line: e.command === null ? null : argv.join(' '), argv, cwd: e.cwd, envNames: [...e.envNames], ...(e.unmatchable ? { unreadable: true as const } : {}) };
+    }
+    if (e.type === 'write') {
+      const shown = source === 'rawInput' && rawContent !== undefined && e.contentSha256.length > 0 && !e.contentSha256.includes(UNMATCHABLE);
+      return {
+        type: 'write',
+        path: e.path,
+        source: shown ? 'rawInput' : source === 'diff' ? 'diff' : 'none',
+        ...(shown ? { content: { text: rawContent.slice(0, MAX_DISPLAY_CONTENT), totalChars: rawContent.length } } : {}),
+      };
+    }
+    return { type: 'tool', title: e.title };
+  });
 }
 
 /** Most diffs on one file, and most candidate contents, that an intent enumerates; beyond, it fails closed. */
@@ -184,18 +222,26 @@ async function examine(abs: string, ctx: DeclareContext, undeclared: string[]): 
   return { rel, base, read: true, hardLinked: links > 1 };
 }
 
-/** The command an `execute` tool call declares in its raw input. */
+/**
+ * The command an `execute` tool call declares in its raw input: `command` (or `cmd`) as a shell
+ * string (with `args` when every one is a string) or as an argv array of strings. With no such field
+ * the command is null (undeclared: one command, once). A field that is present but anything else
+ * (a number, an array holding a non-string, an empty array or string, an object; or `args` that are
+ * not all strings) is `unmatchable`:
+ * the card could not show what would run, so the declaration covers no command at all.
+ */
 export function commandFromRaw(raw: Record<string, unknown>, sessionCwd: string): CommandEffect {
   const cwdRaw = stringField(raw, ['cwd', 'workdir', 'working_directory', 'dir_path']);
   const cwd = cwdRaw ? path.resolve(sessionCwd, cwdRaw) : sessionCwd;
   const c = raw.command ?? raw.cmd;
   if (typeof c === 'string' && c.trim()) {
-    const args = Array.isArray(raw.args) && raw.args.every((a) => typeof a === 'string') ? (raw.args as string[]) : [];
-    return { type: 'command', command: c, args, cwd, envNames: [] };
-  }
+    if (raw.args === undefined || raw.args === null) return { type: 'command', command: c, args: [], cwd, envNames: [] };
+    if (Array.isArray(raw.args) && raw.args.every((a) => typeof a === 'string')) return { type: 'command', command: c, args: raw.args as string[], cwd, envNames: [] };
+  } else
   if (Array.isArray(c) && c.length && c.every((a) => typeof a === 'string')) {
     return { type: 'command', command: c[0] as string, args: c.slice(1) as string[], cwd, envNames: [] };
   }
+  if (c !== undefined && c !== null) return { type: 'command', command: null, args: [], cwd, envNames: [], unmatchable: true };
   return { type: 'command', command: null, args: [], cwd, envNames: [] };
 }
 

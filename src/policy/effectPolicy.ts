@@ -89,7 +89,7 @@ export class EffectPolicy {
     } catch (err) {
       this.deps.log?.(`Could not build the intent of tool call ${tc.toolCallId}: ${String(err)}`);
       const intent: Intent = { sessionId: who.sessionId, agentId: who.agentId, toolCallId: tc.toolCallId, kind: tc.kind, effects: [{ type: 'tool', title: tc.title }] };
-      return { intent, undeclared: ['The client could not determine what this tool call will change.'] };
+      return { intent, undeclared: ['The client could not determine what this tool call will change.'], display: [{ type: 'tool', title: tc.title }] };
     }
   }
 

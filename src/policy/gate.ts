@@ -82,10 +82,13 @@ function argv(c: CommandEffect): string[] {
  * Does a declared command cover a performed one? Same cwd, and the same command line: equal argv,
  * or equal when both are joined with spaces (an agent may declare `["bash","-lc","x"]` and run
  * `bash` with args, or declare a string and run it as one shell string). A declaration without a
- * command covers any command in that cwd (the card said the command was not shown). Environment
+ * command covers any command in that cwd (the card said the command was not shown); one whose
+ * command field was unreadable (`unmatchable`) covers none. Environment
  * variables other than harmless output settings (see `undeclaredEnv`) must have been declared.
  */
 export function commandCovers(declared: CommandEffect, actual: CommandEffect): boolean {
+  // A command field the client could not read declares nothing the person could have seen.
+  if (declared.unmatchable) return false;
   if (path.resolve(declared.cwd) !== path.resolve(actual.cwd)) return false;
   // An undeclared LD_PRELOAD, PATH, GIT_CONFIG_*… could run something other than what was approved.
   if (undeclaredEnv(actual.envNames, declared.envNames).length) return false;

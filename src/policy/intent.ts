@@ -39,6 +39,12 @@ export interface CommandEffect {
   cwd: string;
   /** Names of the environment variables the request sets (never their values). */
   envNames: string[];
+  /**
+   * Present (true) on a declaration whose command field is there but is neither a string nor an
+   * array of strings: it covers no command at all (where `command: null`, no field, covers one
+   * command once). Absent otherwise, so it does not change the hash of ordinary intents.
+   */
+  unmatchable?: true;
 }
 
 /** A tool call whose effect the client does not host (the agent does it itself, e.g. fetch or its own tools). */

@@ -30,7 +30,12 @@ describe('permission gate in the editor', () => {
     const first = await waitForState(a, key, (s) => Object.values(s.permissions).some((p) => p.state === 'waiting'), 'the edit permission');
     const editPerm = Object.values(first.permissions).find((p) => p.state === 'waiting')!;
     assert.match(editPerm.intentHash ?? '', /^[0-9a-f]{64}$/, 'the card carries the intent hash');
-    await screenshot('permission-card-intent', 30000, { waitForSelector: '.tool-card.waiting .perm-intent', sidebarWidth: 520 });
+    assert.deepStrictEqual(editPerm.display?.map((d) => d.type), ['write'], 'the card carries what the intent lets through');
+    // The card needs the side bar's height: the other views step aside for the shot, then come back.
+    const others = ['agentSwitchboard.changes', 'agentSwitchboard.mcp', 'agentSwitchboard.remoteAgents'];
+    for (const v of others) await Promise.resolve(vscode.commands.executeCommand(`${v}.removeView`)).catch(() => undefined);
+    await screenshot('permission-card-intent', 30000, { waitForSelector: '.tool-card.waiting .perm-covers', sidebarWidth: 520 });
+    for (const v of others) await Promise.resolve(vscode.commands.executeCommand(`${v}.toggleVisibility`)).catch(() => undefined);
     await click('.tool-card.waiting .perm-option[data-kind="allow_once"]');
 
     await waitForState(a, key, (s) => Object.values(s.permissions).some((p) => p.state === 'waiting' && p.permissionId !== editPerm.permissionId), 'the command permission');

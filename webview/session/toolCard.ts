@@ -7,10 +7,11 @@
  * block. Open/closed state of the card's collapsibles survives rebuilds.
  */
 import type { PermissionOptionKind, ToolKind } from '@agentclientprotocol/sdk';
-import type { PermissionView, ToolCallStatusView, ToolCallView } from '../../src/acp/session/types';
+import type { IntentDisplayView, PermissionView, ToolCallStatusView, ToolCallView } from '../../src/acp/session/types';
 import { locationLink, renderContent, renderTerminal } from './content';
 import type { Ctx } from './context';
 import { icon, prettyJson } from './dom';
+import { hasInvisible, visibleText } from './visibleText';
 
 /** Codicon per ACP `ToolKind`. */
 export const KIND_ICON: Record<ToolKind, string> = {
@@ -114,8 +115,9 @@ export class ToolCardNode {
     const { h } = this.ctx;
     const waiting = perm?.state === 'waiting';
     const running = tc.status === 'in_progress';
-    const command = tc.kind === 'execute' ? commandOf(tc.rawInput) : undefined;
-    const showsTerminal = tc.content.some((c) => c.type === 'terminal');
+    // What an approval lets through, as the extension computed it from the intent; the agent's own
+    // blocks (text, diffs, terminals it points at) follow, labelled as the agent's.
+    const covers = perm?.display ? this.covers(perm) : null;
     const head = h(
       'div',
       { className: 'tool-head' },
@@ -137,8 +139,8 @@ export class ToolCardNode {
       tc.locations.length
         ? h('div', { className: 'locations' }, tc.locations.map((l) => locationLink(this.ctx, l.path, l.line)))
         : null,
-      command && !showsTerminal ? h('pre', { className: 'command' }, h('span', { className: 'prompt-sign' }, '$ '), command) : null,
-      command ? h('div', { className: 'command-cwd muted', title: 'Working directory' }, icon(h, 'folder'), h('span', null, cwdOf(tc.rawInput) ?? this.ctx.state()?.cwd ?? '')) : null,
+      covers,
+      covers && waiting && tc.content.length ? h('div', { className: 'agent-shown muted' }, icon(h, 'comment'), h('span', null, 'Shown by the agent:')) : null,
       tc.content.length
         ? h('div', { className: 'tool-content' }, tc.content.map((c, i) => renderContent(this.ctx, c, `${tc.toolCallId}:${i}`)))
         : null,
@@ -152,6 +154,24 @@ export class ToolCardNode {
       this.reviewLink(tc),
       tc.rawInput !== undefined ? this.collapsible('raw-input', 'Raw input', h('pre', { className: 'raw' }, prettyJson(tc.rawInput))) : null,
       tc.rawOutput !== undefined ? this.collapsible('raw-output', 'Raw output', h('pre', { className: 'raw' }, prettyJson(tc.rawOutput))) : null,
+    );
+  }
+
+  /**
+   * "Allowing lets through exactly:" each effect of the declared intent, as plain text with hidden
+   * characters made visible: the command line as the gate compares it and its folder, each file and
+   * the content the gate will accept when the agent's blocks do not show it. Answered requests keep
+   * the command lines and paths, without the content.
+   */
+  private covers(perm: PermissionView): HTMLElement {
+    const { h } = this.ctx;
+    const waiting = perm.state === 'waiting';
+    const items = (perm.display ?? []).map((d) => coverItem(this.ctx, d, waiting));
+    return h(
+      'div',
+      { className: `perm-covers${waiting ? ' waiting' : ''}`, role: 'group', 'aria-label': 'What an approval lets through' },
+      waiting ? h('div', { className: 'perm-covers-head' }, icon(h, 'shield'), h('span', null, 'Allowing lets through exactly this:')) : null,
+      items,
     );
   }
 
@@ -315,25 +335,42 @@ function intentLine(ctx: Ctx, perm: PermissionView): HTMLElement | null {
   );
 }
 
-/** The command line of an `execute` call, from the common raw-input shapes (`command: string | string[]`). */
-export function commandOf(raw: unknown): string | undefined {
-  if (!raw || typeof raw !== 'object') return undefined;
-  const r = raw as { command?: unknown; cmd?: unknown; args?: unknown };
-  const cmd = r.command ?? r.cmd;
-  if (typeof cmd === 'string') {
-    const args = Array.isArray(r.args) ? ' ' + r.args.map(String).join(' ') : '';
-    return cmd + args;
+/** One effect of the intent on the card. */
+function coverItem(ctx: Ctx, d: IntentDisplayView, waiting: boolean): HTMLElement {
+  const { h } = ctx;
+  const hidden = (t: string, oneLine = true) => (hasInvisible(t, oneLine) ? h('div', { className: 'perm-hidden-chars' }, icon(h, 'warning'), h('span', null, 'This text holds invisible or direction-changing characters, shown as ⟨U+…⟩.')) : null);
+  if (d.type === 'command') {
+    const cwd = h('div', { className: 'command-cwd muted', title: 'Working directory' }, icon(h, 'folder'), h('span', null, visibleText(d.cwd, true)));
+    const env = d.envNames.length ? h('div', { className: 'command-env muted' }, h('span', null, `Sets ${d.envNames.map((n) => visibleText(n, true)).join(', ')}`)) : null;
+    if (d.unreadable) return h('div', { className: 'cover cover-command unreadable' }, h('div', { className: 'perm-undeclared' }, icon(h, 'error'), h('span', null, "No command: the client could not read the agent's command, so none will be let through.")), cwd);
+    if (d.line === null) return h('div', { className: 'cover cover-command undeclared' }, h('div', { className: 'perm-undeclared' }, icon(h, 'warning'), h('span', null, 'Any one command in this folder: the agent did not show which.')), cwd, env);
+    return h(
+      'div',
+      { className: 'cover cover-command' },
+      h('pre', { className: 'command', title: d.argv.length > 1 ? `Words: ${d.argv.map((a) => JSON.stringify(a)).join(' ')}` : undefined }, h('span', { className: 'prompt-sign' }, '$ '), visibleText(d.line, true)),
+      hidden(d.line),
+      cwd,
+      env,
+    );
   }
-  if (Array.isArray(cmd)) return cmd.map(String).join(' ');
-  return undefined;
-}
-
-/** The working directory an `execute` call declares (`cwd`, `workdir`), if any. */
-function cwdOf(raw: unknown): string | undefined {
-  if (!raw || typeof raw !== 'object') return undefined;
-  const r = raw as Record<string, unknown>;
-  for (const k of ['cwd', 'workdir', 'working_directory', 'dir_path']) if (typeof r[k] === 'string') return r[k] as string;
-  return undefined;
+  if (d.type === 'write') {
+    const note =
+      d.source === 'none' ? 'Any content: the agent did not show what it will write.' : d.source === 'diff' ? 'With the content of the agent’s diff below.' : d.content ? 'With exactly this content:' : '';
+    const content = waiting && d.content ? visibleText(d.content.text) : null;
+    return h(
+      'div',
+      { className: 'cover cover-write' },
+      h('div', { className: 'cover-path' }, icon(h, 'file'), h('code', null, visibleText(d.path, true))),
+      hidden(d.path),
+      note ? h('div', { className: `cover-note${d.source === 'none' ? ' perm-undeclared' : ' muted'}` }, h('span', null, note)) : null,
+      content !== null ? h('pre', { className: 'cover-content' }, content) : null,
+      content !== null && d.content ? hidden(d.content.text, false) : null,
+      content !== null && d.content && d.content.totalChars > d.content.text.length
+        ? h('div', { className: 'perm-undeclared' }, icon(h, 'warning'), h('span', null, `Only the first ${d.content.text.length} of ${d.content.totalChars} characters are shown; the rest is in Raw input.`))
+        : null,
+    );
+  }
+  return h('div', { className: 'cover cover-tool muted' }, icon(h, 'tools'), h('span', null, `Performed by the agent itself: ${visibleText(d.title, true)}`));
 }
 
 function cssEscape(s: string): string {

@@ -23,9 +23,11 @@ import type {
   ToolKind,
 } from '@agentclientprotocol/sdk';
 import { diffLines } from 'diff';
+import { intentDisplaySchema } from './intentDisplay';
 import { applyPatches } from './patch';
 import type {
   AgentErrorView,
+  IntentDisplayView,
   ConfigOptionView,
   PromptCapabilitiesView,
   LocationView,
@@ -68,6 +70,8 @@ export type SessionAction =
       onceOnly?: string;
       /** The tool call exactly as the intent was built from it; the card shows this, frozen. */
       view?: ToolCallView;
+      /** What the intent lets through, as the card shows it (see `PermissionView.display`). */
+      display?: IntentDisplayView[];
     }
   | {
       type: 'permissionAnswered';
@@ -407,9 +411,19 @@ function permissionRequested(
       intentHash: a.intentHash,
       undeclared: a.undeclared,
       ...(a.onceOnly ? { onceOnly: a.onceOnly } : {}),
+      ...displayField(a.display),
     },
   });
   return patches;
+}
+
+/**
+ * The display form, only when it has the shape the card expects: a journal replayed from disk is
+ * not trusted to have one (a malformed entry is dropped, and the card shows no intent section).
+ */
+function displayField(d: unknown): { display?: IntentDisplayView[] } {
+  const parsed = intentDisplaySchema.safeParse(d);
+  return parsed.success ? { display: parsed.data } : {};
 }
 
 function permissionAnswered(

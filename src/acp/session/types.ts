@@ -92,7 +92,30 @@ export interface PermissionView {
   onceOnly?: string;
   /** The agent's `allow_always` was chosen but recorded as once only (see `onceOnly`, or who answered). */
   asOnce?: boolean;
+  /**
+   * What an approval lets through, computed by the extension from the declared intent itself (never
+   * from the agent's content blocks): the card shows this, as text, while the request waits.
+   */
+  display?: IntentDisplayView[];
 }
+
+/**
+ * One effect of a declared intent as the card shows it (built by `src/policy/declare.ts`).
+ * - `command`: `line` is the command line exactly as the gate compares it (argv joined with spaces),
+ *   `argv` its words; `line` null when the agent named no command (any one command in `cwd` once),
+ *   and `unreadable` when it named one the client cannot read (no command is let through).
+ * - `write`: the path as the gate names it; `content` the text the intent's hash was taken of when it
+ *   came from the raw input (the card's diff blocks do not show it), cut to `MAX_DISPLAY_CONTENT`
+ *   characters (`totalChars` says how many there were); `source` says where the content came from.
+ * - `tool`: a call the agent performs itself.
+ */
+export type IntentDisplayView =
+  | { type: 'command'; line: string | null; argv: string[]; cwd: string; envNames: string[]; unreadable?: true }
+  | { type: 'write'; path: string; source: 'diff' | 'rawInput' | 'none'; content?: { text: string; totalChars: number } }
+  | { type: 'tool'; title: string };
+
+/** Characters of a raw-input write's content that the card shows; beyond, it says the rest is not shown. */
+export const MAX_DISPLAY_CONTENT = 20_000;
 
 /** A client-hosted terminal as shown in a tool card. */
 export interface TerminalView {

@@ -89,6 +89,8 @@ export function richState(): SessionState {
       },
       p1: {
         permissionId: 'p1', toolCallId: 'tc-test', state: 'waiting', requestedAt: 2,
+        // What the extension computed from the intent (the card no longer parses rawInput itself).
+        display: [{ type: 'command', line: 'npm test -- --reporter dot', argv: ['npm test -- --reporter dot'], cwd: '/work/demo', envNames: [] }],
         options: [
           { optionId: 'allow-once', name: 'Allow once', kind: 'allow_once' },
           { optionId: 'allow-always', name: 'Always allow npm test', kind: 'allow_always' },
