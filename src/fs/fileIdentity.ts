@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
 import { isWithin, PathNotAllowedError, realpathAllowMissing } from './containment';
-import { DEFAULT_MAX_READ_BYTES, readRegularFileOrNull, UnreadableFileError, type RegularFile } from './safeRead';
+import { DEFAULT_MAX_READ_BYTES, kindOf, readRegularFileOrNull, UnreadableFileError, type RegularFile } from './safeRead';
 
 /** The file behind a path at one moment. */
 export interface FileIdentity {
@@ -157,12 +157,3 @@ export async function createNewFile(real: string, bytes: Uint8Array, realRoots: 
   }
 }
 
-function kindOf(st: fs.Stats): string {
-  if (st.isFile()) return 'a file';
-  if (st.isDirectory()) return 'a directory';
-  if (st.isFIFO()) return 'a FIFO';
-  if (st.isSocket()) return 'a socket';
-  if (st.isCharacterDevice()) return 'a character device';
-  if (st.isBlockDevice()) return 'a block device';
-  return 'not a file';
-}

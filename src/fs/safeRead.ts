@@ -147,7 +147,9 @@ function fromErrno(p: string, err: unknown): UnreadableFileError {
   return new UnreadableFileError(p, 'error', `${p} could not be read: ${(err as Error)?.message ?? String(err)}`);
 }
 
-function kindOf(st: fs.Stats): string {
+/** What kind of file `st` describes, in a few words for a refusal ("a FIFO", "a character device"). */
+export function kindOf(st: fs.Stats): string {
+  if (st.isFile()) return 'a file';
   if (st.isDirectory()) return 'a directory';
   if (st.isFIFO()) return 'a FIFO';
   if (st.isSocket()) return 'a socket';
