@@ -15,7 +15,7 @@ import { mergePaths, readLoginShellPath } from './config/loginPath';
 import { onDidChangeSettings, readSettings } from './config/vscodeSettings';
 import { EditorFiles, readCurrentText } from './fs/vscodeFiles';
 import { AuditLog, type AuditEntry } from './policy/audit';
-import { auditStores } from './policy/vscodeAuditStores';
+import { auditStores } from './views/auditStores';
 import { parseMcpNode } from './views/mcpTree';
 import { TracingCenter } from './views/tracingCenter';
 import { RemoteAgentsCenter } from './views/remoteAgents';

@@ -5,8 +5,8 @@
  * profile: a workspace's log is verified with the key of the person who wrote it.
  */
 import type * as vscode from 'vscode';
-import type { AuditHeadStore } from './audit';
-import type { AuditKeyStore } from './auditKey';
+import type { AuditHeadStore } from '../policy/audit';
+import type { AuditKeyStore } from '../policy/auditKey';
 
 const HEAD = 'agentSwitchboard.auditHead';
 const KEY = 'agentSwitchboard.auditKey';
