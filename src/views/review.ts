@@ -459,7 +459,7 @@ async function confirmProtectedWrite(w: UndoWrite, relPath: string, why: string)
   const act = w.action === 'delete' ? 'Delete' : 'Write';
   const choice = await vscode.window.showWarningMessage(
     text`${w.via === 'undo' ? 'Undo' : 'Restore Checkpoint'} would ${act.toLowerCase()} a protected file. ${act} it?`,
-    { modal: true, detail: `${relPath}: ${why} ${w.action === 'delete' ? 'It would be deleted' : 'It would get back the content read from disk before the agent changed it'}; the write is recorded in the audit log.` },
+    { modal: true, detail: text`${relPath}: ${why} ${w.action === 'delete' ? 'It would be deleted' : 'It would get back the content read from disk before the agent changed it'}; the write is recorded in the audit log.` },
     act,
   );
   return choice === act;
