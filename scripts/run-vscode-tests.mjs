@@ -341,6 +341,34 @@ async function handleRequest(name, png, opts) {
       log(`clicked ${opts.click}`);
       return;
     }
+    if (opts.viewport) {
+      // The window size a person has (e.g. 1600x1000): the workbench lays itself out again.
+      await page.setViewportSize({ width: Number(opts.viewport.width), height: Number(opts.viewport.height) });
+      await sleep(600);
+      fs.writeFileSync(path.join(screenshotDir, `${name}.done`), JSON.stringify({ ok: true }));
+      log(`viewport ${opts.viewport.width}x${opts.viewport.height}`);
+      return;
+    }
+    if (opts.resizeSidebar) {
+      await resizeSidebar(Number(opts.resizeSidebar));
+      const box = await page.locator('.part.sidebar').first().boundingBox();
+      fs.writeFileSync(path.join(screenshotDir, `${name}.done`), JSON.stringify({ width: box?.width ?? 0 }));
+      return;
+    }
+    if (opts.evaluate !== undefined) {
+      // A DOM measurement: run the script (a function body; it may `await` and must `return` JSON)
+      // in the workbench page, or in every frame where `inFrame` is visible (webviews), and hand the
+      // results back. Playwright evaluates through the DevTools protocol, so a webview's CSP does not
+      // apply to the script (it does to anything the script inserts).
+      const frames = opts.inFrame ? await framesWith(opts.inFrame, Math.max(1000, (opts.timeoutMs || 20000) - 3000)) : [page.mainFrame()];
+      const results = [];
+      for (const f of frames) {
+        if (opts.axe) await f.evaluate(AXE_SOURCE());
+        results.push(await f.evaluate(`(async () => { ${opts.evaluate} })()`));
+      }
+      fs.writeFileSync(path.join(screenshotDir, `${name}.done`), JSON.stringify({ results }));
+      return;
+    }
     if (opts.sidebarWidth) await resizeSidebar(Number(opts.sidebarWidth));
     if (opts.waitForSelector) await waitForSelectorInAnyFrame(opts.waitForSelector, Math.max(1000, (opts.timeoutMs || 20000) - 3000));
     await page.screenshot({ path: png, timeout: 15000 });
@@ -381,6 +409,20 @@ async function resizeSidebar(width) {
   await sleep(500);
   const after = await page.locator('.part.sidebar').first().boundingBox();
   log(`side bar width ${Math.round(box.width)} -> ${Math.round(after?.width ?? 0)} (asked ${width})`);
+}
+
+// axe-core (devDependency) injected into a frame for the accessibility checks; read once.
+let axeSource;
+const AXE_SOURCE = () => (axeSource ??= fs.readFileSync(path.join(path.dirname(new URL(import.meta.url).pathname), '..', 'node_modules', 'axe-core', 'axe.min.js'), 'utf8'));
+
+// Every frame where `selector` is visible, waiting until there is at least one.
+async function framesWith(selector, timeoutMs) {
+  await waitForSelectorInAnyFrame(selector, timeoutMs);
+  const out = [];
+  for (const f of page.frames()) {
+    try { if (await f.locator(selector).first().isVisible()) out.push(f); } catch { /* detached */ }
+  }
+  return out;
 }
 
 // Webviews live in nested iframes: look in every frame of the page.

@@ -97,3 +97,67 @@ export async function timeUntilVisible(selector: string, start: () => void, time
     for (const f of files) fs.rmSync(f, { force: true });
   }
 }
+
+/**
+ * Sends one request to the runner and waits for its answer (`<name>.done`, JSON) or its error.
+ * Throws without the runner, on the runner's error, or after `timeoutMs`.
+ */
+async function runnerRequest<T>(body: Record<string, unknown>, timeoutMs: number): Promise<T> {
+  const dir = process.env.SWITCHBOARD_SCREENSHOT_DIR;
+  if (!dir) throw new Error('this check needs the test runner (SWITCHBOARD_SCREENSHOT_DIR is not set)');
+  const name = `req-${Date.now()}-${Math.floor(Math.random() * 1e6)}`;
+  const [request, done, error] = ['request', 'done', 'error'].map((x) => path.join(dir, `${name}.${x}`));
+  fs.mkdirSync(dir, { recursive: true });
+  fs.writeFileSync(request, JSON.stringify({ ...body, timeoutMs }) + '\n');
+  const deadline = Date.now() + timeoutMs + 5000;
+  try {
+    while (Date.now() < deadline) {
+      if (fs.existsSync(error)) throw new Error(`runner request ${JSON.stringify(body).slice(0, 120)} failed: ${fs.readFileSync(error, 'utf8')}`);
+      if (fs.existsSync(done)) {
+        const raw = fs.readFileSync(done, 'utf8');
+        if (raw.trim()) return JSON.parse(raw) as T;
+      }
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    throw new Error(`runner request ${JSON.stringify(body).slice(0, 120)}: no answer within ${timeoutMs} ms`);
+  } finally {
+    for (const f of [request, done, error]) fs.rmSync(f, { force: true });
+  }
+}
+
+/** Sets the browser window's size in CSS pixels (the workbench lays out again). */
+export async function setViewport(width: number, height: number): Promise<void> {
+  await runnerRequest({ viewport: { width, height } }, 10_000);
+}
+
+/** Drags the primary side bar's sash to `width` CSS pixels; resolves with the width it got. */
+export async function setSidebarWidth(width: number): Promise<number> {
+  return (await runnerRequest<{ width: number }>({ resizeSidebar: width }, 15_000)).width;
+}
+
+/**
+ * Runs `script` (a function body that may `await` and `return`s JSON-able data) in the workbench page,
+ * or — with `inFrame`, a Playwright selector — in every frame where that selector is visible (the
+ * webviews), and resolves with one result per frame. With `axe`, axe-core is injected into each frame
+ * first (`window.axe`). This is how the in-editor tests measure layout in the DOM.
+ */
+export async function evaluateInFrames<T = unknown>(script: string, options: { inFrame?: string; axe?: boolean; timeoutMs?: number } = {}): Promise<T[]> {
+  const r = await runnerRequest<{ results: T[] }>({ evaluate: script, inFrame: options.inFrame, axe: options.axe }, options.timeoutMs ?? 20_000);
+  return r.results;
+}
+
+/** One axe-core violation, trimmed to what a test failure message needs. */
+export interface AxeViolation { id: string; impact: string | null; help: string; nodes: string[] }
+
+/**
+ * Runs axe-core in every frame where `inFrame` is visible and resolves with the violations of impact
+ * `serious` or `critical` (WCAG 2.x A/AA rules), each with up to five offending elements' HTML.
+ */
+export async function axeSeriousViolations(inFrame: string): Promise<AxeViolation[]> {
+  const script = `
+    const r = await window.axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'] }, resultTypes: ['violations'] });
+    return r.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')
+      .map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.slice(0, 5).map((n) => String(n.html).slice(0, 200)) }));`;
+  const perFrame = await evaluateInFrames<AxeViolation[]>(script, { inFrame, axe: true, timeoutMs: 60_000 });
+  return perFrame.flat();
+}
