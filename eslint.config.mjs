@@ -22,8 +22,8 @@ export default tseslint.config(
         'error',
         {
           selector:
-            "CallExpression[callee.property.name=/^show(Information|Warning|Error)Message$/]:not([arguments.0.type='Literal']):not([arguments.0.type='TemplateLiteral'][arguments.0.expressions.length=0]):not([arguments.0.type='TaggedTemplateExpression'][arguments.0.tag.name='text'])",
-          message: 'Build the message with the text`…` template of src/common/untrustedText.ts (or pass a literal): agent, server and repository text in a notification becomes a runnable command: link.',
+            "CallExpression[callee.property.name=/^show(Information|Warning|Error)Message$/]:not([arguments.0.type='TaggedTemplateExpression'][arguments.0.tag.name='text']):not([arguments.0.type='CallExpression'][arguments.0.callee.object.name='l10n'][arguments.0.callee.property.name='t'])",
+          message: 'Build the message with the text`…` template of src/common/untrustedText.ts (a literal too: text`…` is what goes through vscode.l10n): agent, server and repository text in a notification becomes a runnable command: link.',
         },
         {
           selector:

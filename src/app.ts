@@ -556,7 +556,7 @@ export class App implements vscode.Disposable {
    */
   private async exportSession(key?: string, format?: 'markdown' | 'json', fileContents = false): Promise<string | undefined> {
     const c = this.sessionInView(key);
-    if (!c) return void vscode.window.showInformationMessage('There is no session to export.');
+    if (!c) return void vscode.window.showInformationMessage(text`There is no session to export.`);
     let chosen = format;
     if (!chosen) {
       const pick = await vscode.window.showQuickPick(
@@ -607,8 +607,8 @@ export class App implements vscode.Disposable {
     const init = c?.agentInit;
     const capabilities = c?.capabilities;
     if (!c || !protocol || !init || !capabilities) {
-      if (c) void vscode.window.showInformationMessage('The agent is still starting; its messages appear once it is connected.');
-      else void vscode.window.showInformationMessage('Start a session first; the messages to and from its agent appear here.');
+      if (c) void vscode.window.showInformationMessage(text`The agent is still starting; its messages appear once it is connected.`);
+      else void vscode.window.showInformationMessage(text`Start a session first; the messages to and from its agent appear here.`);
       return false;
     }
     this.inspectors.show(c.state.key, `${c.state.agentName} (${c.state.key})`, protocol, init, capabilities);
@@ -619,7 +619,7 @@ export class App implements vscode.Disposable {
   private showTrace(key?: string): boolean {
     const c = this.sessionInView(key);
     if (!c) {
-      void vscode.window.showInformationMessage('Start a session first; its trace appears as it runs.');
+      void vscode.window.showInformationMessage(text`Start a session first; its trace appears as it runs.`);
       return false;
     }
     this.tracing.panels.show(c.state.key, `${c.state.agentName} (${c.state.key})`);
@@ -632,7 +632,7 @@ export class App implements vscode.Disposable {
     try {
       doc = await vscode.workspace.openTextDocument(this.auditPath);
     } catch {
-      return void vscode.window.showInformationMessage('The audit log has no records yet.');
+      return void vscode.window.showInformationMessage(text`The audit log has no records yet.`);
     }
     const lines = doc.getText().split('\n');
     let line = -1;

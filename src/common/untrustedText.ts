@@ -90,9 +90,40 @@ export function inert(value: unknown, options: InertOptions = {}): string {
  * ```
  */
 export function text(strings: TemplateStringsArray, ...values: unknown[]): string {
-  let out = strings[0];
-  values.forEach((v, i) => (out += inert(v) + strings[i + 1]));
-  return out;
+  return translate(strings, values.map((v) => inert(v)));
+}
+
+/**
+ * Translates one message: `message` is the template's literal parts joined by `{0}`, `{1}`, … (the
+ * placeholders of `vscode.l10n.t` and package.nls.json bundles), `args` the values already made
+ * inert. It must put each value in once and may not read them as markup.
+ */
+export type MessageTranslator = (message: string, args: string[]) => string;
+
+/** Without a translator (unit tests, plain Node) a message is its template with the values in place. */
+const substitute: MessageTranslator = (message, args) => message.replace(/\{(\d+)\}/g, (m, i: string) => (Number(i) < args.length ? args[Number(i)] : m));
+
+let translator: MessageTranslator = substitute;
+
+/**
+ * Routes every {@link text} and {@link markdown} message through the editor's localization
+ * (extension.ts passes `vscode.l10n.t`), so the extension's own words are translatable while the
+ * values stay inert. One translator per process; returns a function that restores the default.
+ */
+export function setMessageTranslator(t: MessageTranslator): () => void {
+  translator = t;
+  return () => (translator = substitute);
+}
+
+/** The template's literal parts as one message with `{n}` placeholders, through the translator. */
+function translate(strings: TemplateStringsArray, args: string[]): string {
+  let message = strings[0];
+  for (let i = 0; i < args.length; i++) message += `{${i}}` + strings[i + 1];
+  try {
+    return translator(message, args);
+  } catch {
+    return substitute(message, args);
+  }
 }
 
 /**
@@ -109,9 +140,7 @@ export function markdownText(value: unknown, options: InertOptions = {}): string
 
 /** A tagged template for Markdown: literal parts are the extension's Markdown, values are {@link markdownText}. */
 export function markdown(strings: TemplateStringsArray, ...values: unknown[]): string {
-  let out = strings[0];
-  values.forEach((v, i) => (out += markdownText(v) + strings[i + 1]));
-  return out;
+  return translate(strings, values.map((v) => markdownText(v)));
 }
 
 /** The message of an error (or any thrown value) as inert text: agent JSON-RPC errors carry agent text. */

@@ -65,7 +65,7 @@ export function registerCommands(app: App): vscode.Disposable[] {
         }
         const waiting = app.manager.list().find((c) => Object.values(c.state.permissions).some((p) => p.state === 'waiting'));
         if (waiting) await app.view.show(waiting.state.key);
-        else void vscode.window.showInformationMessage('No permission request waits.');
+        else void vscode.window.showInformationMessage(text`No permission request waits.`);
         return false;
       },
       { refused: Promise.resolve(false) },
@@ -95,14 +95,14 @@ export function registerCommands(app: App): vscode.Disposable[] {
     }),
     registerGuardedCommand('agentSwitchboard.openMerge', (id?: unknown) => {
       const c = typeof id === 'string' ? id : app.conflicts.latest();
-      if (!c) return void vscode.window.showInformationMessage('No refused agent write to merge.');
+      if (!c) return void vscode.window.showInformationMessage(text`No refused agent write to merge.`);
       return app.conflicts.openMerge(c);
     }),
     vscode.commands.registerCommand('agentSwitchboard.verifyAudit', async () => {
       const file = app.audit.file;
       // Waits for the signing key and the tail check of the start, then reads the whole file.
       const v = await app.audit.verify();
-      if (v.ok && v.records === 0) void vscode.window.showInformationMessage('The audit log is empty: no decision or effect has been recorded in this workspace yet.');
+      if (v.ok && v.records === 0) void vscode.window.showInformationMessage(text`The audit log is empty: no decision or effect has been recorded in this workspace yet.`);
       else if (v.ok) void vscode.window.showInformationMessage(text`Audit log intact: ${v.records} records, hash chain and signatures verified (${file}).`);
       else {
         const where = (p: AuditProblem) => (p.to ? `records ${p.line}–${p.to}` : `record ${p.line}`);

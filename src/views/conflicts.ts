@@ -80,7 +80,7 @@ export class ConflictCenter implements vscode.Disposable {
     const proposal = vscode.Uri.from({ scheme: PROPOSAL_SCHEME, path: file.path, query: `id=${id}&side=proposal` });
     await vscode.commands.executeCommand('vscode.diff', file, proposal, `${file.path.split('/').pop()}: your text ↔ the agent's refused proposal`);
     // The first notification is gone once Compare was chosen: offer the merge again beside the diff.
-    void vscode.window.showInformationMessage("Take the agent's hunks that do not overlap your changes, merge by hand, or reject the proposal?", 'Take Clean Hunks', 'Open Merge', 'Reject').then((choice) => {
+    void vscode.window.showInformationMessage(text`Take the agent's hunks that do not overlap your changes, merge by hand, or reject the proposal?`, 'Take Clean Hunks', 'Open Merge', 'Reject').then((choice) => {
       if (choice === 'Take Clean Hunks') void this.takeCleanHunks(id);
       if (choice === 'Open Merge') void this.openMerge(id);
       if (choice === 'Reject') this.reject(id);
@@ -159,7 +159,7 @@ export class ConflictCenter implements vscode.Disposable {
   reject(id: string): void {
     this.get(id);
     this.conflicts.delete(id);
-    void vscode.window.showInformationMessage("The agent's proposal was discarded; your text is unchanged.");
+    void vscode.window.showInformationMessage(text`The agent's proposal was discarded; your text is unchanged.`);
   }
 
   private get(id: string): Conflict {

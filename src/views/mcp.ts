@@ -354,7 +354,7 @@ export class McpCenter implements vscode.Disposable {
   /** Opens the authorization page a server's sign-in waits on (the person's Sign In; again if they closed the tab). */
   private async openSignIn(n: McpNode): Promise<void> {
     const url = this.host.connection(n.serverId).signInUrl;
-    if (!url) return void vscode.window.showInformationMessage('This server is not waiting for a sign-in.');
+    if (!url) return void vscode.window.showInformationMessage(text`This server is not waiting for a sign-in.`);
     await vscode.env.openExternal(vscode.Uri.parse(url, true));
   }
 

@@ -111,12 +111,12 @@ export class PromptContextCenter implements vscode.Disposable, ContextPort {
       item = this.problems(inWorkspace ? doc.uri : undefined);
       if (!item) return void vscode.window.showInformationMessage(text`${inWorkspace ? `${this.relative(doc.uri.fsPath)} has no problems.` : 'The workspace has no problems.'}`);
     } else if (!editor || !inWorkspace) {
-      return void vscode.window.showInformationMessage('Open a workspace file in the editor first.');
+      return void vscode.window.showInformationMessage(text`Open a workspace file in the editor first.`);
     } else if (what === 'file') {
       item = { kind: 'file', path: doc.uri.fsPath };
     } else {
       const sel = editor.selection;
-      if (sel.isEmpty) return void vscode.window.showInformationMessage('Select some text first.');
+      if (sel.isEmpty) return void vscode.window.showInformationMessage(text`Select some text first.`);
       if (doc.offsetAt(sel.end) - doc.offsetAt(sel.start) > MAX_ATTACHED_TEXT) {
         return void vscode.window.showWarningMessage(text`The selection is longer than ${MAX_ATTACHED_TEXT.toLocaleString('en')} characters; attach the file instead (@-mention it).`);
       }

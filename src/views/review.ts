@@ -415,7 +415,7 @@ export class ReviewCenter implements vscode.Disposable {
   async revealToolCall(sessionKey: string, toolCallId: string): Promise<void> {
     const files = this.model.turns(sessionKey).flatMap((t) => t.files).filter((f) => f.toolCallIds.includes(toolCallId));
     if (!files.length) {
-      void vscode.window.showInformationMessage('No file change was recorded for this tool call (it was refused, changed nothing, or named no file).');
+      void vscode.window.showInformationMessage(text`No file change was recorded for this tool call (it was refused, changed nothing, or named no file).`);
       return;
     }
     const node: ReviewNode = { type: 'file', changeId: files[0].id };

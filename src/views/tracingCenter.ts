@@ -145,7 +145,7 @@ export class TracingCenter implements vscode.Disposable {
    */
   private async exportTrace(key?: string): Promise<unknown> {
     const sessionKey = key ?? this.host.sessionInView();
-    if (!sessionKey) return void vscode.window.showInformationMessage('There is no session to export a trace of.');
+    if (!sessionKey) return void vscode.window.showInformationMessage(text`There is no session to export a trace of.`);
     const body = toOtlpJson(this.traces.spans(sessionKey));
     const doc = await vscode.workspace.openTextDocument({ language: 'json', content: JSON.stringify(body, null, 2) });
     await vscode.window.showTextDocument(doc, { preview: false });

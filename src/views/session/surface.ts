@@ -268,7 +268,7 @@ export class SessionSurface {
         try {
           await checkOpenable(uri.fsPath);
         } catch {
-          void vscode.window.showWarningMessage('The location the agent points at is not a regular file of a size the editor opens (a FIFO, device, directory or a huge file), so it was not opened.');
+          void vscode.window.showWarningMessage(text`The location the agent points at is not a regular file of a size the editor opens (a FIFO, device, directory or a huge file), so it was not opened.`);
           return;
         }
         const line = Math.max(0, (m.line ?? 1) - 1);

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { errorText, inert, INERT_MAX, markdown, markdownText, text } from '../../../src/common/untrustedText';
+import { errorText, inert, INERT_MAX, markdown, markdownText, setMessageTranslator, text } from '../../../src/common/untrustedText';
 
 // The parsers of VS Code that read markup in "plain" strings, as VS Code writes them:
 // src/vs/base/common/linkedText.ts (notifications, quick input prompts) and the codicon expression of
@@ -121,5 +121,38 @@ describe('untrusted text (issue 16, finding 1)', () => {
       }),
       { numRuns: 3000 },
     );
+  });
+});
+
+describe('text`…` and markdown`…` go through the message translator (vscode.l10n)', () => {
+  it('hands the translator the literal parts with {n} placeholders and the inert values', () => {
+    const seen: [string, string[]][] = [];
+    const restore = setMessageTranslator((message, args) => {
+      seen.push([message, args]);
+      return `T:${message}`;
+    });
+    try {
+      assert.strictEqual(text`Agent ${'[x](command:evil)'} asks about ${'$(check) file'}`, 'T:Agent {0} asks about {1}');
+      assert.strictEqual(seen[0][0], 'Agent {0} asks about {1}');
+      assert.ok(!seen[0][1][0].includes('](command:'), 'values are inert before the translator sees them');
+      assert.strictEqual(markdown`**Server** ${'*x*'}`, 'T:**Server** {0}');
+      assert.strictEqual(seen[1][1][0], '\\*x\\*');
+    } finally {
+      restore();
+    }
+    assert.strictEqual(text`plain ${'v'}`, 'plain v', 'restored: the default substitutes in place');
+  });
+
+  it('substitutes each value once: a value that looks like a placeholder stays as it is', () => {
+    assert.strictEqual(text`a ${'{1}'} b ${'{0}'}`, 'a {1} b {0}');
+  });
+
+  it('a translator that throws falls back to the untranslated message', () => {
+    const restore = setMessageTranslator(() => { throw new Error('no bundle'); });
+    try {
+      assert.strictEqual(text`x ${'y'}`, 'x y');
+    } finally {
+      restore();
+    }
   });
 });
