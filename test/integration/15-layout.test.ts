@@ -49,7 +49,8 @@ const WORKBENCH_SCRIPT = `
 `;
 
 /**
- * Session webview side: the thread (main.body) and the prompt box (.composer), and every visible control
+ * Session webview side: the thread (main.body) and the prompt box (.composer), each cut to what the frame
+ * shows, and every visible control
  * not inside the frame (horizontally for all; vertically too for those outside the thread, which scrolls).
  */
 const SESSION_SCRIPT = `
@@ -65,7 +66,9 @@ const SESSION_SCRIPT = `
     const out = b.left < -0.5 || b.right > innerWidth + 0.5 || (!scrolls && (b.top < -0.5 || b.bottom > innerHeight + 0.5));
     if (out) outside.push((c.getAttribute('aria-label') || c.className || c.tagName) + ' at ' + [b.left, b.top, b.right, b.bottom].map(Math.round).join(','));
   }
-  return { inner: [innerWidth, innerHeight], body: r(document.querySelector('main.body')), composer: r(document.querySelector('.composer')), outside, controls };
+  // Only what is on screen counts: a prompt box below the fold is no room to work.
+  const seen = (e) => { const b = r(e); if (!b) return null; const top = Math.max(0, b.y), bottom = Math.min(innerHeight, b.y + b.height); return { ...b, y: top, height: Math.max(0, bottom - top) }; };
+  return { inner: [innerWidth, innerHeight], body: seen(document.querySelector('main.body')), composer: seen(document.querySelector('.composer')), outside, controls };
 `;
 
 const settle = (ms = 900) => new Promise((r) => setTimeout(r, ms));
