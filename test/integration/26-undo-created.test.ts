@@ -11,7 +11,8 @@ import * as vscode from 'vscode';
 import { api, runCommand, scenarioAgent, setAgents, until, workspaceDir } from './util';
 import { click, evaluateInFrames } from './screenshot';
 
-const TOASTS = `return [...document.querySelectorAll('.notification-toast')].map((e) => e.textContent || '');`;
+/** The texts of the notifications in the notification center (this harness shows no toasts). */
+const NOTIFICATIONS = `return [...document.querySelectorAll('.notifications-center .notification-list-item')].map((e) => e.textContent || '');`;
 
 describe('Undo that deletes a file the agent created', () => {
   before(async () => {
@@ -26,6 +27,8 @@ describe('Undo that deletes a file the agent created', () => {
     const dir = path.join(workspaceDir(), 'undo-created');
     fs.rmSync(dir, { recursive: true, force: true });
     fs.mkdirSync(dir, { recursive: true });
+    // A folder changed within 2 s of the agent's call makes its base uncertain (baselines.ts RECENT_MS).
+    await new Promise((r) => setTimeout(r, 2200));
     const file = path.join(dir, 'made-by-agent.txt');
     const content = 'the agent wrote this\nand the person may want it back\n';
     const key = await a.startSession({ agentId: 'disk', cwd: dir });
@@ -34,16 +37,17 @@ describe('Undo that deletes a file the agent created', () => {
     assert.strictEqual(change().base.text, null, 'created by the agent');
     assert.strictEqual(change().hunks.length, 1);
 
-    await runCommand('agentSwitchboard.review.undo', { type: 'hunk', changeId: change().id, hunk: 0 });
-    assert.ok(!fs.existsSync(file), 'undoing the only hunk deletes the file');
+    const refused = await runCommand('agentSwitchboard.review.undo', { type: 'hunk', changeId: change().id, hunk: 0 });
+    assert.ok(!fs.existsSync(file), `undoing the only hunk deletes the file (refused: ${JSON.stringify(refused)})`);
     const said = 'Undo deleted made-by-agent.txt, which the agent created.';
-    let toasts: string[] = [];
-    for (const end = Date.now() + 20_000; !toasts.some((t) => t.includes(said)); ) {
-      if (Date.now() > end) assert.fail(`no notification "${said}"; shown: ${JSON.stringify(toasts)}`);
+    await vscode.commands.executeCommand('notifications.showList');
+    let shown: string[] = [];
+    for (const end = Date.now() + 20_000; !shown.some((t) => t.includes(said)); ) {
+      if (Date.now() > end) assert.fail(`no notification "${said}"; shown: ${JSON.stringify(shown)}`);
       await new Promise((r) => setTimeout(r, 200));
-      toasts = (await evaluateInFrames<string[]>(TOASTS)).flat();
+      shown = (await evaluateInFrames<string[]>(NOTIFICATIONS)).flat();
     }
-    await click(`.notification-toast:has-text("${said}") .monaco-button:has-text("Restore")`);
+    await click(`.notifications-center .notification-list-item:has-text("${said}") .monaco-button:has-text("Restore")`);
     await until('the file back', () => fs.existsSync(file) || undefined, 20_000);
     assert.strictEqual(fs.readFileSync(file, 'utf8'), content, 'the exact content comes back');
     assert.deepStrictEqual([change().decisions, change().fileDecision], [['pending'], 'pending'], 'the change is to review again');
@@ -52,6 +56,7 @@ describe('Undo that deletes a file the agent created', () => {
     assert.ok(!fs.existsSync(file));
     await vscode.commands.executeCommand('agentSwitchboard.review.restoreDeleted');
     assert.strictEqual(fs.readFileSync(file, 'utf8'), content, 'the command takes the latest such Undo back too');
+    await vscode.commands.executeCommand('notifications.hideList');
     await a.closeSession(key);
   });
 });
