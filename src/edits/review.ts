@@ -89,6 +89,12 @@ export type UndoPlan =
   | { action: 'none' }
   | { action: 'conflict'; message: string };
 
+/** A change's decisions at one moment (see {@link ReviewModel.decisionsOf}). */
+export interface DecisionsSnapshot {
+  decisions: HunkDecision[];
+  fileDecision: HunkDecision;
+}
+
 /** All reviewable changes of this window. */
 export class ReviewModel {
   private readonly changes = new Map<string, FileChange>();
@@ -263,6 +269,27 @@ export class ReviewModel {
     } else for (const i of typeof hunks === 'number' ? [hunks] : hunks) c.decisions[i] = 'undone';
     // A change without hunks (an empty created file) is undone as a whole.
     if (!c.hunks.length) c.fileDecision = 'undone';
+    settle(c);
+    this.emitter.fire();
+  }
+
+  /** The decisions on a change as they are now, to put back when an Undo is taken back ({@link reinstate}). */
+  decisionsOf(id: string): DecisionsSnapshot {
+    const c = this.must(id);
+    return { decisions: [...c.decisions], fileDecision: c.fileDecision };
+  }
+
+  /**
+   * Takes an Undo back: the change's decisions become `saved` again (taken with {@link decisionsOf}
+   * before the undo), so the file the adapter put back is the change's expected text and its hunks
+   * are to review as they were. Used when an Undo deleted a file the agent created and the person
+   * restores it.
+   */
+  reinstate(id: string, saved: DecisionsSnapshot): void {
+    const c = this.must(id);
+    if (saved.decisions.length !== c.decisions.length) throw new Error(`Change ${id} has ${c.decisions.length} hunks, not ${saved.decisions.length}.`);
+    c.decisions = [...saved.decisions];
+    c.fileDecision = saved.fileDecision;
     settle(c);
     this.emitter.fire();
   }

@@ -20,13 +20,17 @@ export interface UndoWrite {
   path: string;
   /** `write`: put text or the base bytes back; `delete`: remove a file the agent created. */
   action: 'write' | 'delete';
-  via: 'undo' | 'restore_checkpoint';
+  /** `redo`: re-creating a file that an Undo deleted, when the person takes that Undo back. */
+  via: 'undo' | 'restore_checkpoint' | 'redo';
   /** The session whose agent made the change, and that agent's id (for the audit). */
   sessionKey: string;
   agentId: string;
   /** The review changes this write undoes. */
   changeIds: string[];
 }
+
+/** How each way of writing is named to the person and in the audit. */
+export const VIA_NAME: Record<UndoWrite['via'], string> = { undo: 'Undo', restore_checkpoint: 'Restore Checkpoint', redo: 'Restore after Undo' };
 
 /** What the guard needs from its host. */
 export interface UndoGuardDeps {
@@ -85,7 +89,7 @@ export async function checkUndoWrite(w: UndoWrite, deps: UndoGuardDeps): Promise
     decidedBy = 'person:confirmed_protected';
   }
   try {
-    deps.audit(entry(w, 'allowed', decidedBy, { path: rel, description: `${what} ${rel} (${w.via === 'undo' ? 'Undo' : 'Restore Checkpoint'})`, protected: protectedWhy !== undefined }));
+    deps.audit(entry(w, 'allowed', decidedBy, { path: rel, description: `${what} ${rel} (${VIA_NAME[w.via]})`, protected: protectedWhy !== undefined }));
   } catch (err) {
     throw new UndoRefusedError(`the audit log could not be written (${err instanceof Error ? err.message : String(err)}); nothing was changed.`);
   }

@@ -17,8 +17,8 @@ import { asOwnEdit, isOwnEdit, isSavingByUs, replaceChecked } from '../edits/vsc
 import { DiskBaselines, MAX_SNAPSHOT_BYTES } from '../edits/baselines';
 import { readForBaseline } from '../edits/diskRead';
 import { decodeFile, detectEol, encodeFile } from '../edits/encoding';
-import { ReviewModel, uncertainMessage, type Base, type UndoPlan } from '../edits/review';
-import { checkUndoWrite, recordUndoResult, type UndoGuardDeps, type UndoWrite } from '../edits/undoGuard';
+import { ReviewModel, uncertainMessage, type Base, type DecisionsSnapshot, type UndoPlan } from '../edits/review';
+import { checkUndoWrite, recordUndoResult, VIA_NAME, type UndoGuardDeps, type UndoWrite } from '../edits/undoGuard';
 import { parseReviewNode, ReviewTree, type ReviewNode } from './reviewTree';
 import { text } from '../common/untrustedText';
 
@@ -39,6 +39,18 @@ export interface ReviewCenterDeps {
   log(message: string): void;
   /** Asks the person to confirm one write to a protected path (default: a modal dialog). */
   confirm?: UndoGuardDeps['confirm'];
+}
+
+/** A file the agent created that an Undo deleted: what it held, to write it back on Restore. */
+export interface DeletedByUndo {
+  /** The review change whose undo deleted it. */
+  id: string;
+  path: string;
+  sessionKey: string;
+  /** The file's exact bytes just before the delete. */
+  bytes: Uint8Array;
+  /** The change's decisions before the undo. */
+  decisions: DecisionsSnapshot;
 }
 
 function decodeText(bytes: Uint8Array, p: string): string | null {
@@ -105,6 +117,8 @@ export class ReviewCenter implements vscode.Disposable {
   private readonly lastStatus = new Map<string, string>();
 
   private readonly guard: UndoGuardDeps;
+  /** The files the latest Undo deleted (created by the agent), for Restore. */
+  private lastDeleted: DeletedByUndo[] = [];
 
   constructor(private readonly deps: ReviewCenterDeps) {
     this.baselines = new DiskBaselines({
@@ -153,6 +167,7 @@ export class ReviewCenter implements vscode.Disposable {
       registerGuardedCommand('agentSwitchboard.review.keep', (n: unknown) => this.keep(parseReviewNode(n)), { nodes: true }),
       registerGuardedCommand('agentSwitchboard.review.undo', (n: unknown) => this.undo(parseReviewNode(n)), { nodes: true }),
       vscode.commands.registerCommand('agentSwitchboard.review.openDiff', (n: unknown) => this.openDiff(parseReviewNode(n))),
+      registerGuardedCommand('agentSwitchboard.review.restoreDeleted', () => this.restoreDeleted()),
       registerGuardedCommand('agentSwitchboard.review.restoreCheckpoint', (n: unknown) => this.restoreCheckpoint(parseReviewNode(n)), { nodes: true }),
     );
   }
@@ -244,15 +259,72 @@ export class ReviewCenter implements vscode.Disposable {
    */
   async undo(n: ReviewNode): Promise<string[]> {
     const refused: string[] = [];
+    const deleted: DeletedByUndo[] = [];
     for (const { id, hunk } of this.targets(n)) {
       try {
-        await this.undoOne(id, hunk);
+        const d = await this.undoOne(id, hunk);
+        if (d) deleted.push(d);
       } catch (err) {
         refused.push(`${path.basename(this.model.get(id)?.path ?? id)}: ${err instanceof Error ? err.message : String(err)}`);
       }
     }
     if (refused.length) void vscode.window.showWarningMessage(text`Not undone — ${refused.join(' ')}`);
+    if (deleted.length) this.saidDeleted(deleted);
     return refused;
+  }
+
+  /**
+   * An Undo that deletes a file the agent created says so, with the way back: Restore writes the
+   * file again with the bytes it had (so the person loses nothing), and the command
+   * `agentSwitchboard.review.restoreDeleted` does the same for the latest such Undo.
+   */
+  private saidDeleted(deleted: DeletedByUndo[]): void {
+    this.lastDeleted = deleted;
+    const names = deleted.map((d) => path.basename(d.path)).join(', ');
+    const restore = vscode.l10n.t('Restore');
+    void Promise.resolve(
+      vscode.window.showInformationMessage(
+        text`Undo deleted ${names}, which the agent created.`,
+        restore,
+      ),
+    ).then((choice) => {
+      if (choice === restore) void this.restoreDeleted(deleted);
+    });
+  }
+
+  /**
+   * Takes back an Undo that deleted files the agent created (by default the latest): each file is
+   * written again with the bytes it had, through the same containment, protected-path and audit
+   * checks as Undo, and its change is to review again. A path where a file exists again is left alone.
+   * @returns the restored and the skipped paths.
+   */
+  async restoreDeleted(list: readonly DeletedByUndo[] = this.lastDeleted): Promise<{ restored: string[]; skipped: string[] }> {
+    const result = { restored: [] as string[], skipped: [] as string[] };
+    const reasons: string[] = [];
+    for (const d of list) {
+      const w: UndoWrite = { path: d.path, action: 'write', via: 'redo', sessionKey: d.sessionKey, agentId: this.deps.agentId(d.sessionKey), changeIds: [d.id] };
+      let rel: string | undefined;
+      try {
+        if ((await readDisk(d.path).catch(() => undefined)) !== null) throw new Error('a file exists there again; it was left alone.');
+        rel = await checkUndoWrite(w, this.guard);
+        const uri = vscode.Uri.file(d.path);
+        await vscode.workspace.fs.createDirectory(vscode.Uri.file(path.dirname(d.path)));
+        this.ownWrites.set(d.path, Date.now());
+        await asOwnEdit(uri, () => vscode.workspace.fs.writeFile(uri, d.bytes));
+        recordUndoResult(w, rel, 'ok', this.guard);
+        if (this.model.get(d.id)) this.model.reinstate(d.id, d.decisions);
+        result.restored.push(d.path);
+      } catch (err) {
+        const message = err instanceof Error ? err.message : String(err);
+        if (rel !== undefined) recordUndoResult(w, rel, message, this.guard);
+        result.skipped.push(d.path);
+        reasons.push(`${path.basename(d.path)}: ${message}`);
+      }
+    }
+    this.lastDeleted = this.lastDeleted.filter((d) => !result.restored.includes(d.path));
+    if (reasons.length) void vscode.window.showWarningMessage(text`Not restored — ${reasons.join(' ')}`);
+    if (result.restored.length === 1) void vscode.window.showTextDocument(vscode.Uri.file(result.restored[0]), { preview: true }).then(undefined, () => undefined);
+    return result;
   }
 
   private targets(n: ReviewNode): { id: string; hunk?: number }[] {
@@ -261,7 +333,8 @@ export class ReviewCenter implements vscode.Disposable {
     return (this.model.turns(n.sessionKey).find((t) => t.turn === n.turn)?.files ?? []).map((f) => ({ id: f.id }));
   }
 
-  private async undoOne(id: string, hunk?: number): Promise<void> {
+  /** @returns what it deleted, when the undo deleted a file the agent created (to be taken back). */
+  private async undoOne(id: string, hunk?: number): Promise<DeletedByUndo | undefined> {
     const c = this.model.get(id);
     if (!c) throw new Error('this change was cleared.');
     // A base we are not sure of is never written, whatever the file holds now.
@@ -282,7 +355,14 @@ export class ReviewCenter implements vscode.Disposable {
       recordUndoResult(w, rel, 'the file changed while undoing; nothing was changed', this.guard);
       throw new Error(plan.action === 'conflict' ? plan.message : 'the file changed while undoing; nothing was changed.');
     }
+    // What a deleted file held, exactly, and the decisions before: Restore puts both back.
+    let kept: DeletedByUndo | undefined;
     try {
+      if (plan.action === 'delete') {
+        const disk = await readDisk(c.path).catch(() => null);
+        if (!disk || (disk.text !== null && disk.text !== now)) throw new Error('the file changed while undoing; nothing was changed.');
+        kept = { id, path: c.path, sessionKey: c.sessionKey, bytes: disk.bytes, decisions: this.model.decisionsOf(id) };
+      }
       await this.perform(c.path, plan, doc2, now);
     } catch (err) {
       recordUndoResult(w, rel, err instanceof Error ? err.message : String(err), this.guard);
@@ -290,6 +370,7 @@ export class ReviewCenter implements vscode.Disposable {
     }
     recordUndoResult(w, rel, 'ok', this.guard);
     this.model.undone(id, plan.hunks);
+    return kept;
   }
 
   /**
@@ -458,7 +539,7 @@ async function currentDiskText(p: string): Promise<string | null> {
 async function confirmProtectedWrite(w: UndoWrite, relPath: string, why: string): Promise<boolean> {
   const act = w.action === 'delete' ? 'Delete' : 'Write';
   const choice = await vscode.window.showWarningMessage(
-    text`${w.via === 'undo' ? 'Undo' : 'Restore Checkpoint'} would ${act.toLowerCase()} a protected file. ${act} it?`,
+    text`${VIA_NAME[w.via]} would ${act.toLowerCase()} a protected file. ${act} it?`,
     { modal: true, detail: text`${relPath}: ${why} ${w.action === 'delete' ? 'It would be deleted' : 'It would get back the content read from disk before the agent changed it'}; the write is recorded in the audit log.` },
     act,
   );

@@ -7,7 +7,58 @@
 import * as assert from 'assert';
 import * as vscode from 'vscode';
 import { api, runCommand, autoAnswer, until, workspaceDir } from './util';
-import { click, screenshot } from './screenshot';
+import { click, evaluateInFrames, screenshot, setViewport } from './screenshot';
+
+/** Characters a span name shows at least, in a full-width tab of a 1600 px window, before an ellipsis. */
+const NAME_CHARS = 45;
+
+/**
+ * The waterfall in a full-width tab at 1600x1000 (issue 17): no row is taller than one line (the
+ * duration never wraps over the next row), the name column shows at least {@link NAME_CHARS}
+ * characters with the whole name in its title, and attribute keys sit on one line (never broken
+ * inside a word).
+ */
+async function measureWaterfall(): Promise<void> {
+  await setViewport(1600, 1000);
+  try {
+    await screenshot('trace-panel-wide', 30000, { waitForSelector: 'body:has(.row .name:has-text("chat demo-model")):has(.details td:has-text("agent_switchboard.decision"))', sidebarWidth: 300 });
+    const [m] = await evaluateInFrames<{
+      rowHeights: number[]; lineHeight: number; durLines: number[]; nameChars: number; titles: boolean;
+      keys: { key: string; lines: number; wordBreak: string; overflowWrap: string }[];
+    }>(`
+      await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+      const lines = (node) => { const r = document.createRange(); r.selectNodeContents(node); return new Set([...r.getClientRects()].filter((x) => x.width > 0).map((x) => Math.round(x.top))).size; };
+      const rows = [...document.querySelectorAll('.row')];
+      const names = rows.map((r) => r.querySelector('.name'));
+      const ctx = document.createElement('canvas').getContext('2d');
+      ctx.font = getComputedStyle(names[0]).font;
+      // How many characters of average width fit in the name cell's text box (padding and the dot off).
+      const avg = ctx.measureText('execute_tool permission chat demo-model invoke_agent').width / 52;
+      const box = (n) => n.clientWidth - parseFloat(getComputedStyle(n).paddingLeft) - parseFloat(getComputedStyle(n).paddingRight) - 13;
+      const shallow = names.reduce((a, n) => (parseFloat(getComputedStyle(n).paddingLeft) < parseFloat(getComputedStyle(a).paddingLeft) ? n : a));
+      return {
+        rowHeights: rows.map((r) => r.getBoundingClientRect().height),
+        lineHeight: parseFloat(getComputedStyle(rows[0]).lineHeight) || 20,
+        durLines: rows.map((r) => lines(r.querySelector('.dur'))),
+        nameChars: Math.floor(box(shallow) / avg),
+        titles: names.every((n) => n.title.startsWith(n.textContent)),
+        keys: [...document.querySelectorAll('.details td.key')].map((k) => ({ key: k.textContent, lines: lines(k), wordBreak: getComputedStyle(k).wordBreak, overflowWrap: getComputedStyle(k).overflowWrap })),
+      };`, { inFrame: '.rows' });
+    assert.ok(m, 'the trace panel was measured');
+    assert.ok(m.rowHeights.length >= 4, JSON.stringify(m));
+    assert.ok(m.rowHeights.every((h) => h <= 24), `every row is one line high: ${JSON.stringify(m.rowHeights)}`);
+    assert.ok(m.durLines.every((n) => n === 1), `no duration wraps: ${JSON.stringify(m.durLines)}`);
+    assert.ok(m.nameChars >= NAME_CHARS, `the name column shows ${m.nameChars} characters, at least ${NAME_CHARS} wanted`);
+    assert.ok(m.titles, 'each name cell carries the whole name in its title');
+    assert.ok(m.keys.some((k) => k.key === 'agent_switchboard.decision'), JSON.stringify(m.keys));
+    for (const k of m.keys) {
+      assert.strictEqual(k.lines, 1, `the key ${k.key} is on one line`);
+      assert.ok(k.wordBreak !== 'break-all' && k.overflowWrap !== 'anywhere', `the key ${k.key} may not break inside a word (${k.wordBreak}, ${k.overflowWrap})`);
+    }
+  } finally {
+    await setViewport(1400, 900);
+  }
+}
 
 describe('tracing a session', () => {
   it('one trace holds our spans and the agent\'s own; Export Session Trace writes it as OTLP JSON', async function () {
@@ -42,6 +93,7 @@ describe('tracing a session', () => {
       await vscode.commands.executeCommand('agentSwitchboard.showTrace', key);
       await click('.row[data-role="permission"]', 30_000);
       await screenshot('trace-panel', 30000, { waitForSelector: 'body:has(.row .name:has-text("chat demo-model")):has(.details td:has-text("agent_switchboard.decision"))', sidebarWidth: 300 });
+      await measureWaterfall();
       await click('vscode-button.reveal');
       const audit = await until('the audit record opened', () => vscode.window.activeTextEditor?.document.fileName.endsWith('audit.jsonl') && vscode.window.activeTextEditor, 20_000);
       const permission = spans.find((s) => s.name.startsWith('permission '))!;

@@ -2,7 +2,7 @@
  * The agent's plan (ACP `plan` update), pinned above the prompt box: each entry with a status icon
  * and its priority. Every plan update replaces the whole plan, so the view is rebuilt whole.
  */
-import type { PlanEntryView } from '../../src/acp/session/types';
+import type { PlanEntryView, PlanStop } from '../../src/acp/session/types';
 import type { Ctx } from './context';
 import { icon } from './dom';
 
@@ -10,6 +10,14 @@ const STATUS_ICON: Record<PlanEntryView['status'], { name: string; label: string
   pending: { name: 'circle-large-outline', label: 'Pending' },
   in_progress: { name: 'loading', label: 'In progress', spin: true },
   completed: { name: 'pass-filled', label: 'Completed' },
+};
+
+/** How a stopped entry shows, by how its turn ended (`PlanEntryView.stopped`). */
+const STOPPED: Record<PlanStop, { name: string; label: string; spin?: boolean }> = {
+  cancelled: { name: 'debug-stop', label: 'Stopped: the turn was cancelled' },
+  failed: { name: 'debug-stop', label: 'Stopped: the turn failed' },
+  closed: { name: 'debug-stop', label: 'Stopped: the session was closed' },
+  ended: { name: 'debug-stop', label: 'Not finished: the turn ended' },
 };
 
 export class PlanView {
@@ -36,10 +44,11 @@ export class PlanView {
       'ol',
       { className: 'plan-list' },
       plan.map((p) => {
-        const s = STATUS_ICON[p.status] ?? STATUS_ICON.pending;
+        // An entry the turn left in progress runs no more: it shows as stopped, not spinning.
+        const s = p.stopped ? STOPPED[p.stopped] : STATUS_ICON[p.status] ?? STATUS_ICON.pending;
         return h(
           'li',
-          { className: `plan-entry plan-${p.status} prio-${p.priority}` },
+          { className: `plan-entry plan-${p.status}${p.stopped ? ' plan-stopped' : ''} prio-${p.priority}`, ...(p.stopped ? { 'data-stopped': p.stopped } : {}) },
           icon(h, s.name, { spin: s.spin, label: s.label, className: 'plan-status' }),
           h('span', { className: 'plan-text' }, p.content),
           p.priority !== 'medium' ? h('span', { className: `prio prio-${p.priority}`, title: `${p.priority} priority` }, p.priority) : null,

@@ -157,7 +157,9 @@ function showDetails(): void {
   const table = el('table');
   const line = (k: string, v: string) => {
     const tr = el('tr');
-    tr.append(el('td', undefined, k), el('td', undefined, v));
+    const key = el('td', 'key', k);
+    key.title = k;
+    tr.append(key, el('td', 'value', v));
     table.append(tr);
   };
   line('service', s.service);

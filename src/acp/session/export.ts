@@ -6,7 +6,7 @@
  * `vscode`.
  */
 import { redact, type RedactOptions } from '../inspector';
-import type { SessionState, ToolCallView } from './types';
+import type { PlanStop, SessionState, ToolCallView } from './types';
 
 /** Options of an export. `now`: when it was made (ms since the epoch). */
 export interface SessionExportOptions extends RedactOptions {
@@ -38,11 +38,19 @@ export function sessionToMarkdown(state: SessionState, options: SessionExportOpt
   }
   if (s.plan.length) {
     out.push('## Plan (last known)', '');
-    for (const p of s.plan) out.push(`- [${p.status === 'completed' ? 'x' : ' '}] ${p.content}${p.status === 'in_progress' ? ' *(in progress)*' : ''}`);
+    for (const p of s.plan) out.push(`- [${p.status === 'completed' ? 'x' : ' '}] ${p.content}${p.status !== 'in_progress' ? '' : p.stopped ? ` *(stopped: ${PLAN_STOP_WORDS[p.stopped]})*` : ' *(in progress)*'}`);
     out.push('');
   }
   return out.join('\n');
 }
+
+/** Why an entry left in progress stopped, in the export's words. */
+const PLAN_STOP_WORDS: Record<PlanStop, string> = {
+  cancelled: 'the turn was cancelled',
+  failed: 'the turn failed',
+  closed: 'the session was closed',
+  ended: 'the turn ended first',
+};
 
 function toolCall(tc: ToolCallView, s: SessionState): string[] {
   const lines = [`### Tool call: ${tc.title || tc.kind} — ${tc.status}`, ''];

@@ -31,6 +31,8 @@ import type {
   ConfigOptionView,
   PromptCapabilitiesView,
   LocationView,
+  PlanEntryView,
+  PlanStop,
   SessionPatch,
   SessionState,
   TerminalView,
@@ -114,7 +116,9 @@ function derive(state: SessionState, action: SessionAction): SessionPatch[] {
     case 'update':
       return fromUpdate(state, action.update);
     case 'ready':
+      // A loaded session's history may leave plan entries in progress; no turn runs them now.
       return [
+        ...settlePlan(state, 'ended'),
         {
           op: 'meta',
           meta: {
@@ -141,6 +145,7 @@ function derive(state: SessionState, action: SessionAction): SessionPatch[] {
     case 'turnFailed':
       return [
         ...closeWaiting(state, 'cancel'),
+        ...settlePlan(state, 'failed'),
         { op: 'entry', entry: { kind: 'notice', id: newEntryId(state), severity: 'error', text: action.message } },
         { op: 'meta', meta: { status: state.status === 'error' || state.status === 'closed' ? state.status : 'ready' } },
       ];
@@ -163,6 +168,7 @@ function derive(state: SessionState, action: SessionAction): SessionPatch[] {
     case 'agentError':
       return [
         ...closeWaiting(state, 'cancel'),
+        ...settlePlan(state, 'failed'),
         { op: 'entry', entry: { kind: 'notice', id: newEntryId(state), severity: 'error', text: action.error.message, error: action.error } },
         { op: 'meta', meta: { status: 'error', error: action.error } },
       ];
@@ -173,7 +179,7 @@ function derive(state: SessionState, action: SessionAction): SessionPatch[] {
     case 'reattaching':
       return [{ op: 'meta', meta: { status: 'starting', error: undefined, queued: undefined } }];
     case 'closed':
-      return [...closeWaiting(state, 'cancel'), { op: 'meta', meta: { status: 'closed' } }];
+      return [...closeWaiting(state, 'cancel'), ...settlePlan(state, 'closed'), { op: 'meta', meta: { status: 'closed' } }];
   }
 }
 
@@ -216,8 +222,12 @@ function fromUpdate(state: SessionState, u: SessionUpdate): SessionPatch[] {
       return upsertToolCall(state, u, true);
     case 'tool_call_update':
       return upsertToolCall(state, u, false);
-    case 'plan':
-      return [{ op: 'plan', plan: u.entries.map((e) => ({ content: e.content, priority: e.priority, status: e.status })) }];
+    case 'plan': {
+      const plan: PlanEntryView[] = u.entries.map((e) => ({ content: e.content, priority: e.priority, status: e.status }));
+      // A plan that arrives when no turn runs (late, or after the session ended) runs nothing either.
+      const idle = state.status === 'ready' || state.status === 'closed' || state.status === 'error';
+      return [{ op: 'plan', plan: idle ? stopInProgress(plan, state.status === 'closed' ? 'closed' : state.status === 'error' ? 'failed' : 'ended') : plan }];
+    }
     case 'available_commands_update':
       return [{ op: 'meta', meta: { availableCommands: u.availableCommands.map((c) => ({ name: c.name, description: c.description })) } }];
     case 'current_mode_update':
@@ -471,7 +481,25 @@ function endTurn(state: SessionState, stopReason: string): SessionPatch[] {
       if (!TERMINAL_STATES.has(tc.status)) patches.push({ op: 'toolCall', toolCall: { ...tc, status: 'cancelled' } });
     }
   }
+  patches.push(...settlePlan(state, stopReason === 'cancelled' ? 'cancelled' : 'ended'));
   patches.push({ op: 'entry', entry: { kind: 'turn_end', id: newEntryId(state), stopReason } });
   patches.push({ op: 'meta', meta: { status: state.status === 'closed' || state.status === 'error' ? state.status : 'ready', lastStopReason: stopReason } });
   return patches;
+}
+
+/**
+ * When a turn ends, nothing is in progress any more: ACP leaves a plan entry's status to the agent,
+ * and an agent that is stopped, fails or ends its turn mid-step sends no last `plan` update. The
+ * entries it left `in_progress` keep that declared status and are marked {@link PlanStop stopped},
+ * so no view shows them as running. No patch when nothing changes.
+ */
+function settlePlan(state: SessionState, how: PlanStop): SessionPatch[] {
+  const plan = stopInProgress(state.plan, how);
+  return plan === state.plan ? [] : [{ op: 'plan', plan }];
+}
+
+/** `plan` with its unstopped `in_progress` entries marked stopped by `how`; the same array when there are none. */
+function stopInProgress(plan: PlanEntryView[], how: PlanStop): PlanEntryView[] {
+  if (!plan.some((e) => e.status === 'in_progress' && !e.stopped)) return plan;
+  return plan.map((e) => (e.status === 'in_progress' && !e.stopped ? { ...e, stopped: how } : e));
 }

@@ -152,8 +152,22 @@ export type ThreadEntry =
 export interface PlanEntryView {
   content: string;
   priority: PlanEntryPriority;
+  /** The status the agent declared, kept as it sent it. */
   status: PlanEntryStatus;
+  /**
+   * Set when the turn ended while the agent still had this entry `in_progress`: nothing works on it
+   * any more, so views show it as stopped, not running. The agent's next `plan` update replaces it.
+   */
+  stopped?: PlanStop;
 }
+
+/**
+ * How the turn that left a plan entry in progress ended: `cancelled` (Stop, or the window ended
+ * mid-turn and the transcript was restored), `failed` (the prompt request failed, or the agent
+ * crashed), `closed` (the session was closed mid-turn), `ended` (the agent ended its turn, or a
+ * loaded session's history, without finishing the entry).
+ */
+export type PlanStop = 'cancelled' | 'failed' | 'closed' | 'ended';
 
 /**
  * A session configuration option the agent offers (ACP `SessionConfigOption`: a model, a reasoning
