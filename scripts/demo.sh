@@ -51,6 +51,11 @@ fi
 say "tools"
 TOOLS_ENV=$(bash scripts/setup-tools.sh)   # an assignment, so a failure stops us
 eval "$TOOLS_ENV"
+# Everything below runs on the Node 24 that code-server needs anyway: the build tools (vsce and its
+# dependencies) require Node >= 22, and npm on an older Node prints a block of EBADENGINE warnings
+# for each of them. npm's own script starts with `#!/usr/bin/env node`, so PATH picks it too.
+export PATH="$(dirname "$NODE24"):$PATH"
+say "node $(node -v), npm $(npm -v)"
 
 if [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then say "npm ci"; npm ci --no-audit --no-fund; fi
 say "build + package"
