@@ -99,9 +99,9 @@ A tiny project to try Agent Switchboard on.
 
 1. Open the **Agent Switchboard** item in the activity bar (left edge).
 2. Pick **Offline demo agent** (no API key needed) and start a session.
-3. Ask it anything (the demo always proposes the same edit, demo/hello.md, and one shell
-   command) and watch the streamed
-   answer, the tool calls, the permission prompts and the proposed edits.
+3. Ask it to create a file, for example "create notes/todo.md with a list" (a script, not a
+   model: it writes the file your prompt names, or demo/hello.md, and runs one shell command),
+   and watch the streamed answer, the tool calls, the permission prompts and the proposed edit.
 
 Real agents (Claude Code, Codex, Gemini CLI, OpenCode, any ACP agent) can be picked the same way
 once they are installed and configured.
