@@ -15,12 +15,16 @@ describe('first-run walkthrough', () => {
   it('opens on the Welcome page with every step and its command button', async function () {
     this.timeout(90_000);
     const pkg = JSON.parse(fs.readFileSync(path.join(extensionPath(), 'package.json'), 'utf8')) as { contributes: { walkthroughs: { id: string; steps: Step[] }[] } };
+    // Once the strings live in package.nls.json, titles are `%key%` references: show their text.
+    const nlsFile = path.join(extensionPath(), 'package.nls.json');
+    const nls = fs.existsSync(nlsFile) ? (JSON.parse(fs.readFileSync(nlsFile, 'utf8')) as Record<string, string>) : {};
+    const text = (v: string) => v.replace(/^%([^%\s]+)%$/, (m, key: string) => nls[key] ?? m);
     const walkthrough = pkg.contributes.walkthroughs[0];
     assert.ok(walkthrough.steps.length >= 5, 'the walkthrough has its five steps');
     await vscode.commands.executeCommand('workbench.action.openWalkthrough', `${EXTENSION_ID}#${walkthrough.id}`, false);
 
     // The Welcome page renders the steps as buttons with their titles; poll until all show.
-    const titles = walkthrough.steps.map((s) => s.title);
+    const titles = walkthrough.steps.map((s) => text(s.title));
     const script = `
       const steps = [...document.querySelectorAll('.getting-started-step')].filter((e) => e.getBoundingClientRect().height > 0);
       const buttons = [...document.querySelectorAll('.getting-started-step .button-link, .getting-started-step a.monaco-button')].map((b) => b.textContent.trim());
