@@ -51,6 +51,11 @@ fi
 say "tools"
 TOOLS_ENV=$(bash scripts/setup-tools.sh)   # an assignment, so a failure stops us
 eval "$TOOLS_ENV"
+# Everything below runs on the Node 24 that code-server needs anyway: the build tools (vsce and its
+# dependencies) require Node >= 22, and npm on an older Node prints a block of EBADENGINE warnings
+# for each of them. npm's own script starts with `#!/usr/bin/env node`, so PATH picks it too.
+export PATH="$(dirname "$NODE24"):$PATH"
+say "node $(node -v), npm $(npm -v)"
 
 if [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then say "npm ci"; npm ci --no-audit --no-fund; fi
 say "build + package"
@@ -94,9 +99,9 @@ A tiny project to try Agent Switchboard on.
 
 1. Open the **Agent Switchboard** item in the activity bar (left edge).
 2. Pick **Offline demo agent** (no API key needed) and start a session.
-3. Ask it anything (the demo always proposes the same edit, demo/hello.md, and one shell
-   command) and watch the streamed
-   answer, the tool calls, the permission prompts and the proposed edits.
+3. Ask it to create a file, for example "create notes/todo.md with a list" (a script, not a
+   model: it writes the file your prompt names, or demo/hello.md, and runs one shell command),
+   and watch the streamed answer, the tool calls, the permission prompts and the proposed edit.
 
 Real agents (Claude Code, Codex, Gemini CLI, OpenCode, any ACP agent) can be picked the same way
 once they are installed and configured.

@@ -13,6 +13,7 @@ import { gateBorrowTurn, gateProbeTurn } from './gateProbe';
 import { diskWriterTurn } from './diskWriter';
 import { editorMcpTurn } from './editorMcp';
 import { fsProbeTurn } from './fsProbe';
+import { promptTarget, targetContent } from './promptTarget';
 import type { PlanEntry, StopReason, ToolCallContent, ToolCallUpdate } from '@agentclientprotocol/sdk';
 import { type DemoTurn, TurnCancelled, errorText, textContent } from './turn';
 
@@ -69,15 +70,18 @@ export const SCENARIOS: Record<ProtocolScenario, ScenarioScript> = {
 // ---------------------------------------------------------------------------------------------
 // demo
 
-const PLAN_STEPS = [
-  `Read ${DEMO_FILE} and propose an edit`,
-  `Write ${DEMO_FILE} (asks you first)`,
-  `Run \`${DEMO_SHELL_COMMAND}\` in a terminal (asks you first)`,
-  'Summarise what happened',
-];
+function planSteps(file: string): string[] {
+  return [
+    `Read ${file} and propose an edit`,
+    `Write ${file} (asks you first)`,
+    `Run \`${DEMO_SHELL_COMMAND}\` in a terminal (asks you first)`,
+    'Summarise what happened',
+  ];
+}
+const PLAN_LENGTH = 4;
 
-async function sendPlan(turn: DemoTurn, done: number): Promise<void> {
-  const entries: PlanEntry[] = PLAN_STEPS.map((content, i) => ({
+async function sendPlan(turn: DemoTurn, done: number, file = DEMO_FILE): Promise<void> {
+  const entries: PlanEntry[] = planSteps(file).map((content, i) => ({
     content,
     priority: i < 3 ? 'high' : 'medium',
     status: i < done ? 'completed' : i === done ? 'in_progress' : 'pending',
@@ -91,15 +95,23 @@ async function sendPlan(turn: DemoTurn, done: number): Promise<void> {
  * and a streamed markdown summary.
  */
 async function demoTurn(turn: DemoTurn): Promise<StopReason> {
-  await sendPlan(turn, 0);
+  // The file the prompt names, when it names one inside the folder; else the demo's own file.
+  const target = promptTarget(turn.promptText(), turn.cwd);
+  const file = target.kind === 'file' ? target.relative : DEMO_FILE;
+  await sendPlan(turn, 0, file);
   // Real agents open with an empty chunk; clients must not render an empty bubble for it.
+  // The first line says what this is: a script that does one thing whatever the prompt says.
   await turn.say([
     '',
     'Hi! I am the **offline demo agent**: ',
     'no model, no network, just a script. ',
-    `I will propose an edit to \`${DEMO_FILE}\` `,
-    'and then run a shell command in a terminal, ',
-    'asking you before each step.',
+    'I create or edit the file your prompt names (for example `create notes/todo.md with a list`) ',
+    'and run one shell command, asking you before each step.\n\n',
+    target.kind === 'file'
+      ? `Your prompt names \`${file}\`, so I will propose an edit to it.`
+      : target.kind === 'outside'
+        ? `Your prompt names \`${target.named}\`, which is outside this folder: I do not write there, so I will propose an edit to \`${DEMO_FILE}\` instead.`
+        : `Your prompt names no file, so I will propose an edit to \`${DEMO_FILE}\`.`,
   ]);
   await turn.think([
     'The person wants to see what an agent can do. ',
@@ -107,10 +119,10 @@ async function demoTurn(turn: DemoTurn): Promise<StopReason> {
     'then ask before touching anything.',
   ]);
 
-  const edit = await demoEdit(turn);
-  await sendPlan(turn, 2);
+  const edit = await demoEdit(turn, target.kind === 'file' ? target : undefined);
+  await sendPlan(turn, 2, file);
   const shell = await demoShell(turn);
-  await sendPlan(turn, 3);
+  await sendPlan(turn, 3, file);
 
   await turn.say(
     splitWords(
@@ -119,7 +131,7 @@ async function demoTurn(turn: DemoTurn): Promise<StopReason> {
         '',
         'Here is what happened in this turn:',
         '',
-        `- **Edit** of \`${DEMO_FILE}\`: ${edit}`,
+        `- **Edit** of \`${file}\`: ${edit}`,
         `- **Shell** command \`${DEMO_SHELL_COMMAND}\`: ${shell}`,
         '- **Network**: none. This agent is a script that ships with the extension.',
         '',
@@ -128,13 +140,14 @@ async function demoTurn(turn: DemoTurn): Promise<StopReason> {
       8,
     ),
   );
-  await sendPlan(turn, PLAN_STEPS.length);
+  await sendPlan(turn, PLAN_LENGTH, file);
   return 'end_turn';
 }
 
 /** The edit step of the demo turn; returns a one-line outcome for the summary. */
-async function demoEdit(turn: DemoTurn): Promise<string> {
-  const file = turn.resolve(DEMO_FILE);
+async function demoEdit(turn: DemoTurn, target?: { relative: string; absolute: string }): Promise<string> {
+  const name = target?.relative ?? DEMO_FILE;
+  const file = target?.absolute ?? turn.resolve(DEMO_FILE);
   const toolCallId = turn.toolCallId('edit');
   // First announcement carries no detail yet, exactly like claude-code-acp's streaming tool input.
   await turn.update({
@@ -148,9 +161,10 @@ async function demoEdit(turn: DemoTurn): Promise<string> {
     locations: [],
   });
   const oldText = await turn.readTextFile(file);
-  await sendPlan(turn, 1);
-  const title = `Write ${DEMO_FILE}`;
-  const rawInput = { file_path: file, content: DEMO_FILE_CONTENT };
+  await sendPlan(turn, 1, name);
+  const title = `Write ${name}`;
+  const newText = target ? targetContent(name, turn.promptText(), oldText) : DEMO_FILE_CONTENT;
+  const rawInput = { file_path: file, content: newText };
   await turn.update({
     sessionUpdate: 'tool_call',
     toolCallId,
@@ -159,7 +173,7 @@ async function demoEdit(turn: DemoTurn): Promise<string> {
     status: 'pending',
     rawInput,
     locations: [{ path: file, line: 1 }],
-    content: [{ type: 'diff', path: file, oldText, newText: DEMO_FILE_CONTENT }],
+    content: [{ type: 'diff', path: file, oldText, newText }],
   });
 
   const decision = await turn.askPermission({ toolCallId, title, rawInput }, 'edit');
@@ -169,15 +183,17 @@ async function demoEdit(turn: DemoTurn): Promise<string> {
     return 'you rejected it, so nothing was written.';
   }
   await turn.toolUpdate({ toolCallId, status: 'in_progress' });
-  const result = await turn.writeTextFile(file, DEMO_FILE_CONTENT);
+  const result = await turn.writeTextFile(file, newText);
   if (!result.ok) {
-    await failTool(turn, toolCallId, `Could not write ${DEMO_FILE}: ${result.message}`);
+    await failTool(turn, toolCallId, `Could not write ${name}: ${result.message}`);
     return `the write failed (\`${result.message}\`).`;
   }
   await turn.toolUpdate({
     toolCallId,
     status: 'completed',
     rawOutput: { message: `Wrote ${file}` },
+    // Where the change is, so a client can open what was written.
+    locations: [{ path: file, line: 1 }],
   });
   return oldText === null ? 'created through `fs/write_text_file`.' : 'updated through `fs/write_text_file`.';
 }

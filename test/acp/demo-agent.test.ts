@@ -346,6 +346,26 @@ describe('offline demo agent (through the extension client)', function () {
     assert.match(agentText(c.state), /created through `fs\/write_text_file`/);
   });
 
+  it('creates the file the prompt names, reports where it wrote, and says it is a script', async () => {
+    const file = path.join(workspace, 'notes', 'todo.md');
+    const { c } = await startDemo('demo', { permission: ALLOW });
+    assert.equal((await c.prompt('create notes/todo.md with a list')).stopReason, 'end_turn');
+    const [edit] = toolCallsOfKind(c.state, 'edit');
+    assert.equal(edit.title, 'Write notes/todo.md');
+    assert.equal(edit.status, 'completed');
+    assert.deepEqual(edit.locations, [{ path: file, line: 1 }]);
+    assert.deepEqual(files.writes, [file]);
+    assert.match(files.docs.get(file)?.text ?? '', /^# todo\n[\s\S]*- \[ \] First item/);
+    assert.match(agentText(c.state), /just a script/);
+  });
+
+  it('does not write outside the folder when the prompt names such a path', async () => {
+    const { c } = await startDemo('demo', { permission: ALLOW });
+    assert.equal((await c.prompt('create ../outside.md')).stopReason, 'end_turn');
+    assert.deepEqual(files.writes, [path.join(workspace, DEMO_FILE)]);
+    assert.match(agentText(c.state), /outside this folder/);
+  });
+
   it('marks rejected tool calls rejected and goes on', async () => {
     const { c } = await startDemo('demo', { permission: REJECT });
     assert.equal((await c.prompt('go')).stopReason, 'end_turn');
