@@ -36,6 +36,7 @@ import { SessionAttention } from './views/attention';
 import { CapabilityBook, capabilitiesMarkdown } from './acp/capabilityBook';
 import { buildPromptContext, ContextItemSchema, type ContextItem } from './acp/promptContext';
 import { showTerminal } from './views/terminalView';
+import { showUnavailableAgents } from './views/unavailableAgents';
 import { ApprovalsTree, GrantsTree } from './views/policyViews';
 import { WorkspaceSettingsNotes } from './views/workspaceSettings';
 import { ConflictCenter } from './views/conflicts';
@@ -72,6 +73,8 @@ export class App implements vscode.Disposable {
   private readonly mcpGiven = new Map<string, Set<string>>();
   private readonly disposables: vscode.Disposable[] = [];
   private agentCache: ResolvedAgent[] | undefined;
+  /** Agent problems already logged or shown: each resolution (every settings change) says only what is new. */
+  private readonly agentProblemsSaid = new Set<string>();
   /** The login shell's PATH once read (null: it could not be), for agents a desktop-launched editor would not find. */
   private loginPath: string | null | undefined;
   /** Spans, the OTLP receiver, trace panels, export and saved traces. */
@@ -207,6 +210,7 @@ export class App implements vscode.Disposable {
       showTerminal: (key: string, terminalId: string) => this.showTerminal(key, terminalId),
       reviewToolCall: (key: string, toolCallId: string) => this.review.revealToolCall(key, toolCallId),
       log: (m: string) => this.log.warn(m),
+      showUnavailableAgents: (agentId?: string) => showUnavailableAgents(this.resolvedAgents(), this.log, agentId),
     };
     this.view = new SessionViewProvider(context.extensionUri, sessionHost);
     this.promptContext = new PromptContextCenter((item, label) => this.view.addContext(item, label));
@@ -347,9 +351,28 @@ export class App implements vscode.Disposable {
         // The extension host's own runtime runs the demo; in Electron it must act as plain Node.
         demo: { command: process.execPath, args: [demoScript], env: { ELECTRON_RUN_AS_NODE: '1' } },
       });
-      for (const p of problems) this.log.warn(p);
-      // One notification for all problems; the log lists each.
-      if (problems.length) void vscode.window.showWarningMessage(text`${problems.length === 1 ? problems[0] : `${problems.length} entries of agentSwitchboard.agents are invalid and were skipped: ${problems.join(' ')}`}`);
+      // The PATHs searched for a command not found go to the log (the picker says it in one
+      // sentence); invalid entries are in the picker with their problem, and a notification
+      // with the way to the entry says so once per new problem.
+      const fresh = problems.filter((p) => !this.agentProblemsSaid.has(p));
+      for (const a of agents) {
+        const line = a.detail ? `${a.id}: ${a.detail}` : undefined;
+        if (line && !this.agentProblemsSaid.has(line)) {
+          this.agentProblemsSaid.add(line);
+          this.log.info(line);
+        }
+      }
+      for (const p of fresh) {
+        this.agentProblemsSaid.add(p);
+        this.log.warn(p);
+      }
+      if (fresh.length) {
+        const first = agents.find((a) => a.invalidEntry !== undefined && !a.available);
+        const more = fresh.length > 1 ? ` (and ${fresh.length - 1} more)` : '';
+        void vscode.window.showWarningMessage(text`${fresh[0]}${more}`, vscode.l10n.t('Open Settings')).then((choice) => {
+          if (choice) void showUnavailableAgents(this.resolvedAgents(), this.log, first?.id);
+        });
+      }
       this.agentCache = agents;
     }
     return this.agentCache;
@@ -357,7 +380,7 @@ export class App implements vscode.Disposable {
 
   /** Agents as offered in pickers. */
   agents(): AgentChoice[] {
-    return this.resolvedAgents().map((a) => ({ id: a.id, name: a.name, available: a.available, reason: a.reason, demo: a.demo }));
+    return this.resolvedAgents().map((a) => ({ id: a.id, name: a.name, available: a.available, reason: a.reason, demo: a.demo, ...(a.invalidEntry !== undefined ? { invalid: true } : {}) }));
   }
 
   /**

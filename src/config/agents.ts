@@ -7,6 +7,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import * as z from 'zod';
+import { agentEntryLabel, describeAgentProblems } from './agentProblems';
 
 /** One agent definition as written in settings. `env` values of `null` remove a variable. */
 export const AgentDefinitionSchema = z.object({
@@ -24,8 +25,15 @@ export type AgentDefinition = z.infer<typeof AgentDefinitionSchema>;
 export interface ResolvedAgent extends AgentDefinition {
   source: 'settings' | 'preset' | 'demo';
   available: boolean;
-  /** Why the agent is unavailable (command not found, invalid setting). */
+  /**
+   * Why the agent is unavailable, one sentence: `"x" was not found on your PATH.`, or for an invalid
+   * entry `<name or id>: <what is wrong>`.
+   */
   reason?: string;
+  /** What a person needs to dig further (the PATHs searched), for the log; not for a toast. */
+  detail?: string;
+  /** The entry of `agentSwitchboard.agents` is invalid: its place in the list (to open settings at it). */
+  invalidEntry?: number;
   /** Absolute path of the command when it was found on PATH. */
   resolvedCommand?: string;
   demo?: boolean;
@@ -57,7 +65,8 @@ export interface AgentConfigResult {
  * Merges the setting with the presets (a setting with a preset's id replaces the preset), resolves
  * each command on `pathEnv`, and adds the demo agent, whose command is `demoCommand`.
  *
- * Invalid entries do not throw: they are reported in `problems` and skipped.
+ * Invalid entries do not throw: each is offered as an unavailable agent whose `reason` says, in
+ * plain words, what is wrong (and is reported in `problems`); it never starts.
  */
 export function resolveAgents(
   setting: unknown,
@@ -72,15 +81,20 @@ export function resolveAgents(
   },
 ): AgentConfigResult {
   const problems: string[] = [];
-  const user: AgentDefinition[] = [];
+  const user: ResolvedAgent[] = [];
   if (setting !== undefined && setting !== null) {
     if (!Array.isArray(setting)) {
-      problems.push('agentSwitchboard.agents must be an array of {id, name, command, args, env} objects.');
+      problems.push('agentSwitchboard.agents must be a list of agents, like [{"id": "my-agent", "name": "My agent", "command": "my-agent", "args": []}].');
     } else {
       setting.forEach((raw, i) => {
         const r = AgentDefinitionSchema.safeParse(raw);
-        if (r.success) user.push(r.data);
-        else problems.push(`agentSwitchboard.agents[${i}] is invalid: ${r.error.issues.map((x) => `${x.path.join('.') || 'entry'}: ${x.message}`).join('; ')}`);
+        if (r.success) user.push(withResolution({ ...r.data, source: 'settings' }, opts.pathEnv, opts.loginPath));
+        else {
+          // Shown in the picker, not dropped: the person sees which entry and what to fix.
+          const reason = `${agentEntryLabel(raw, i)}: ${describeAgentProblems(raw, r.error.issues)}`;
+          problems.push(`agentSwitchboard.agents: ${reason}.`);
+          user.push(invalidEntry(raw, i, reason));
+        }
       });
     }
   }
@@ -99,28 +113,46 @@ export function resolveAgents(
     });
   }
   for (const p of PRESETS) byId.set(p.id, withResolution({ ...p, source: 'preset' }, opts.pathEnv, opts.loginPath));
-  for (const u of user) byId.set(u.id, withResolution({ ...u, source: 'settings' }, opts.pathEnv, opts.loginPath));
+  for (const u of user) byId.set(u.id, u);
   return { agents: [...byId.values()], problems };
+}
+
+/**
+ * An invalid entry as a picker row: unavailable, with its problem. Its id is the entry's own when
+ * that is usable (so a broken entry still replaces the preset it names, rather than the preset
+ * silently running instead), else one derived from its place, stable while the list is unchanged.
+ */
+function invalidEntry(raw: unknown, index: number, reason: string): ResolvedAgent {
+  const o = raw && typeof raw === 'object' && !Array.isArray(raw) ? (raw as Record<string, unknown>) : {};
+  const id = AgentDefinitionSchema.shape.id.safeParse(o.id);
+  const name = typeof o.name === 'string' && o.name.trim() ? o.name.trim() : agentEntryLabel(raw, index);
+  return { id: id.success ? id.data : `invalid-entry-${index + 1}`, name, command: typeof o.command === 'string' ? o.command : '', args: [], env: {}, source: 'settings', available: false, reason, invalidEntry: index };
 }
 
 function withResolution(def: AgentDefinition & { source: ResolvedAgent['source'] }, pathEnv: string | undefined, loginPath: string | null | undefined): ResolvedAgent {
   const found = findOnPath(def.command, pathEnv) ?? (loginPath ? findOnPath(def.command, loginPath) : undefined);
   if (found) return { ...def, available: true, resolvedCommand: found };
-  return { ...def, available: false, reason: whyNotFound(def.command, pathEnv, loginPath) };
+  return { ...def, available: false, ...whyNotFound(def.command, pathEnv, loginPath) };
 }
 
-/** Why `command` cannot be started, in the words a person needs to fix it (naming the PATHs searched). */
-function whyNotFound(command: string, pathEnv: string | undefined, loginPath?: string | null): string {
+/**
+ * Why `command` cannot be started: one sentence for the picker (`reason`) and, for a bare name,
+ * the PATHs searched and what to do (`detail`, for the log: two PATH lists do not fit a toast).
+ */
+function whyNotFound(command: string, pathEnv: string | undefined, loginPath?: string | null): { reason: string; detail?: string } {
   if (!(command.includes('/') || command.includes(path.sep))) {
     const login = loginPath === undefined ? '' : loginPath === null ? "; your login shell's PATH could not be read" : ` nor on your login shell's PATH (${loginPath})`;
-    return `"${command}" was not found on the editor's PATH (${pathEnv ?? 'unset'})${login}. Put its full path in "command", or start the editor from a terminal that finds it`;
+    return {
+      reason: `"${command}" was not found on your PATH.`,
+      detail: `"${command}" was not found on the editor's PATH (${pathEnv ?? 'unset'})${login}. Put its full path in "command", or start the editor from a terminal that finds it`,
+    };
   }
   const abs = path.resolve(command);
   try {
     const st = fs.statSync(abs);
-    return st.isFile() ? `"${abs}" is not executable (chmod +x it)` : `"${abs}" is not a file`;
+    return { reason: st.isFile() ? `"${abs}" is not executable (chmod +x it).` : `"${abs}" is not a file.` };
   } catch {
-    return `"${abs}" does not exist`;
+    return { reason: `"${abs}" does not exist.` };
   }
 }
 

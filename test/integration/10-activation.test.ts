@@ -13,7 +13,7 @@ describe('packaged extension', () => {
     assert.ok(demo?.available && demo.demo, 'the offline demo agent is offered');
     // Presets stay disabled until their command is found on PATH.
     const codex = a.agents().find((x) => x.id === 'codex-acp');
-    assert.ok(codex && !codex.available && /was not found on the editor's PATH/.test(codex.reason ?? ''));
+    assert.ok(codex && !codex.available && codex.reason === '"codex-acp" was not found on your PATH.');
   });
 
   it('registers its commands', async () => {

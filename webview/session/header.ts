@@ -20,6 +20,8 @@ export const STATUS_TEXT: Record<SessionStatus, { label: string; icon: string; s
 /** Label of an agent in the picker. */
 export function agentLabel(a: AgentChoice): string {
   if (a.demo) return /offline demo/i.test(a.name) ? a.name : `${a.name} (offline demo)`;
+  // An invalid entry says which one and what is wrong ("my-agent: args must be a list of strings…").
+  if (a.invalid && a.reason) return a.reason;
   if (!a.available) return `${a.name} (unavailable)`;
   return a.name;
 }
@@ -172,10 +174,11 @@ export class HeaderView {
         'vscode-option',
         {
           value: a.id,
-          disabled: !a.available,
+          // Unavailable rows stay choosable: choosing one opens its fix (the settings entry, or the
+          // log with the PATHs searched); it never becomes the agent "New session" starts.
           selected: a.id === selected?.id,
           title: !a.available ? a.reason ?? 'Not available' : undefined,
-          description: !a.available ? a.reason ?? 'Not available' : a.demo ? 'Scripted replies, no model: for trying the extension' : undefined,
+          description: a.invalid ? 'Choose to open settings at this entry' : !a.available ? `${a.reason ?? 'Not available'} Choose to see the PATHs searched.` : a.demo ? 'Scripted replies, no model: for trying the extension' : undefined,
         },
         agentLabel(a),
       ),
@@ -184,6 +187,12 @@ export class HeaderView {
     select.addEventListener('change', () => {
       const value = (select as HTMLElement & { value?: string }).value;
       if (!value || value === this.chosenAgent) return;
+      const picked = this.agents.find((a) => a.id === value);
+      if (picked && !picked.available) {
+        this.ctx.post({ type: 'showUnavailableAgents', agentId: value });
+        (select as HTMLElement & { value?: string }).value = this.selectedAgent()?.id ?? '';
+        return;
+      }
       this.chosenAgent = value;
       const agent = this.selectedAgent();
       if (this.startButton) this.startButton.setAttribute('title', agent ? `Start a new session with ${agent.name}` : 'No agent is available');
@@ -207,7 +216,14 @@ export class HeaderView {
     );
     // Disabled options cannot show a tooltip inside the dropdown; say why once, below it.
     if (unavailable.length && !this.agents.some((a) => a.available && !a.demo)) {
-      this.agentRow.appendChild(h('div', { className: 'agent-hint muted', title: unavailable.map((a) => `${a.name}: ${a.reason ?? 'not available'}`).join('\n') },
+      const open = () => this.ctx.post({ type: 'showUnavailableAgents' });
+      this.agentRow.appendChild(h('div', { className: 'agent-hint muted', role: 'button', tabindex: 0, title: unavailable.map((a) => (a.invalid ? a.reason : `${a.name}: ${a.reason ?? 'not available'}`)).join('\n'),
+        onClick: open, onKeydown: (ev: Event) => {
+          const key = (ev as KeyboardEvent).key;
+          if (key !== 'Enter' && key !== ' ') return;
+          ev.preventDefault();
+          open();
+        } },
         icon(h, 'info'), ` ${unavailable.length} agent${unavailable.length > 1 ? 's' : ''} unavailable`));
     }
   }

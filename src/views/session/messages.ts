@@ -29,6 +29,7 @@ export const WebviewMessageSchema: z.ZodType<WebviewMessage> = z.discriminatedUn
   z.object({ type: z.literal('resumeSession'), key }),
   z.object({ type: z.literal('openInTab'), key }),
   z.object({ type: z.literal('configureAgents') }),
+  z.object({ type: z.literal('showUnavailableAgents'), agentId: z.string().min(1).max(200).optional() }),
 ]);
 
 /** Parses a webview message; returns an error sentence instead of throwing. */

@@ -24,6 +24,8 @@ export interface AgentChoice {
   /** False when the command was not found on PATH; `reason` says why. */
   available: boolean;
   reason?: string;
+  /** An invalid entry of `agentSwitchboard.agents`: `reason` is "<name or id>: <what is wrong>". */
+  invalid?: boolean;
   /** A clearly labelled offline demo (scripted, no model). */
   demo?: boolean;
 }
@@ -84,4 +86,6 @@ export type WebviewMessage =
   | { type: 'resumeSession'; key: string }
   /** Open the session in an editor tab of its own. */
   | { type: 'openInTab'; key: string }
-  | { type: 'configureAgents' };
+  | { type: 'configureAgents' }
+  /** Open what fixes an unavailable agent (`agentId`), or list them all. */
+  | { type: 'showUnavailableAgents'; agentId?: string };

@@ -42,6 +42,8 @@ export interface SessionViewHost {
   /** Shows the changes a tool call made in the Changes view and the diff editor. */
   reviewToolCall(key: string, toolCallId: string): Promise<void>;
   log(message: string): void;
+  /** Opens what fixes an unavailable agent (its settings entry, or the log with the PATHs searched), or lists them. */
+  showUnavailableAgents(agentId?: string): Promise<void>;
 }
 
 /** Summary line of a session for the picker. */
@@ -286,6 +288,9 @@ export class SessionSurface {
         return;
       case 'configureAgents':
         await vscode.commands.executeCommand('workbench.action.openSettings', 'agentSwitchboard.agents');
+        return;
+      case 'showUnavailableAgents':
+        await this.host.showUnavailableAgents(m.agentId);
         return;
     }
   }

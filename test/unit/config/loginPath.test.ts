@@ -43,8 +43,10 @@ describe("the login shell's PATH", () => {
     assert.equal(before.agents.find((a) => a.id === 'mine')?.available, false);
     const after = resolveAgents(setting, { pathEnv: '/nonexistent', loginPath: login });
     assert.equal(after.agents.find((a) => a.id === 'mine')?.resolvedCommand, path.join(bin, 'my-agent'));
-    assert.equal(after.agents.find((a) => a.id === 'gone')?.reason, `"no-such-agent" was not found on the editor's PATH (/nonexistent) nor on your login shell's PATH (/usr/bin:${bin}). Put its full path in "command", or start the editor from a terminal that finds it`);
-    assert.match(resolveAgents(setting, { pathEnv: '/x', loginPath: null }).agents.find((a) => a.id === 'gone')?.reason ?? '', /login shell's PATH could not be read/);
+    // One sentence for the picker; the PATHs searched are the detail (the log), not a toast.
+    assert.equal(after.agents.find((a) => a.id === 'gone')?.reason, '"no-such-agent" was not found on your PATH.');
+    assert.equal(after.agents.find((a) => a.id === 'gone')?.detail, `"no-such-agent" was not found on the editor's PATH (/nonexistent) nor on your login shell's PATH (/usr/bin:${bin}). Put its full path in "command", or start the editor from a terminal that finds it`);
+    assert.match(resolveAgents(setting, { pathEnv: '/x', loginPath: null }).agents.find((a) => a.id === 'gone')?.detail ?? '', /login shell's PATH could not be read/);
   });
 
   it('merges the login PATH after the editor\'s, without duplicates', () => {

@@ -48,15 +48,31 @@ describe('session webview app', () => {
       assert.equal(h.$('.thread-list')?.getAttribute('aria-live'), 'polite');
     });
 
-    it('labels agents: the demo as offline, unavailable ones disabled with their reason', () => {
+    it('labels agents: the demo as offline, unavailable ones with their reason; choosing one opens its fix, not a session', () => {
       h = mount();
       h.host.send(snapshot(richState()));
       const opts = h.$$('.agent-select vscode-option');
       assert.deepEqual(opts.map((o) => o.textContent), ['Claude Code', 'Gemini CLI (unavailable)', 'Demo agent (offline demo)']);
-      assert.ok(opts[1].hasAttribute('disabled'));
       assert.equal(opts[1].getAttribute('title'), AGENTS[1].reason);
+      // Before, an unavailable row was disabled: nothing led from it to the fix.
+      const select = h.$('.agent-select') as HTMLElement & { value?: string };
+      select.value = AGENTS[1].id;
+      select.dispatchEvent(new h.dom.window.Event('change'));
+      assert.deepEqual(h.host.ofType('showUnavailableAgents'), [{ type: 'showUnavailableAgents', agentId: AGENTS[1].id }]);
       h.$('.start-button')!.click();
       assert.deepEqual(h.host.ofType('startSession'), [{ type: 'startSession', agentId: 'claude' }]);
+    });
+
+    it('shows an invalid agent entry as "<name>: <problem>", and "N agents unavailable" opens the list', () => {
+      h = mount();
+      const bad = { id: 'my-agent', name: 'My agent', available: false, invalid: true, reason: 'My agent: args must be a list of strings, like ["--acp"]' };
+      h.host.send({ ...snapshot(null), agents: [bad, { id: 'gemini', name: 'Gemini CLI', available: false, reason: '"gemini" was not found on your PATH.' }] });
+      const opts = h.$$('.agent-select vscode-option');
+      assert.equal(opts[0].textContent, bad.reason);
+      const hint = h.$('.agent-hint')!;
+      assert.match(hint.textContent ?? '', /2 agents unavailable/);
+      hint.click();
+      assert.deepEqual(h.host.ofType('showUnavailableAgents'), [{ type: 'showUnavailableAgents' }]);
     });
 
     it('shows a session picker when there are several sessions', () => {
