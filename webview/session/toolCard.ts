@@ -289,9 +289,7 @@ export class ToolCardNode {
         { className: 'permission waiting', role: 'group', 'aria-label': 'Permission request' },
         h('div', { className: 'perm-question' }, icon(h, 'shield'), h('span', null, 'The agent asks for permission to run this tool.')),
         intentSummary(this.ctx, tc, perm),
-        (perm.undeclared ?? []).map((u) => h('div', { className: 'perm-undeclared' }, icon(h, 'warning'), h('span', null, u))),
         onceOnly ? h('div', { className: 'perm-once-only' }, icon(h, 'info'), h('span', null, onceOnly)) : null,
-        intentLine(this.ctx, perm),
         h('div', { className: 'perm-options' }, buttons),
         grantable
           ? h(
@@ -303,6 +301,9 @@ export class ToolCardNode {
               grantButton('always'),
             )
           : null,
+        // The warnings can be long: below the buttons, so the buttons stay in sight in a short view.
+        (perm.undeclared ?? []).map((u) => h('div', { className: 'perm-undeclared' }, icon(h, 'warning'), h('span', null, u))),
+        intentLine(this.ctx, perm),
       );
     }
     const option = perm.options.find((o) => o.optionId === perm.optionId);
