@@ -100,11 +100,12 @@ export class SessionApp {
       if (text === '') this.persist();
       else this.persistSoon();
     });
+    // The plan is part of the thread (its first child, pinned at the top): one scroller.
+    this.thread.el.prepend(this.plan.el);
     root.classList.add('session-app');
     root.replaceChildren(
       this.header.el,
       h('main', { className: 'body' }, this.empty.el, this.thread.el, this.thread.jumpButton),
-      this.plan.el,
       this.banner,
       this.composer.el,
     );

@@ -44,7 +44,9 @@ export class HeaderView {
     this.agentRow = h('div', { className: 'header-row agent-row' });
     this.sessionRow = h('div', { className: 'header-row session-row', hidden: true });
     this.statusRow = h('div', { className: 'header-row status-row', hidden: true });
-    this.el = h('header', { className: 'header' }, this.agentRow, this.sessionRow, this.statusRow);
+    // Two rows at most: the agent row, and one line holding the session picker (when there are
+    // several) and the shown session's status, pickers and actions.
+    this.el = h('header', { className: 'header' }, this.agentRow, h('div', { className: 'session-line' }, this.sessionRow, this.statusRow));
   }
 
   /** The agent the "New session" button starts: the person's pick, else the current one, else the first available. */
@@ -93,8 +95,8 @@ export class HeaderView {
     setChildren(this.statusRow,
       h('span', { className: `session-status status-${s.status}`, role: 'status', 'aria-label': `Session ${st.label}` },
         icon(h, st.icon, { spin: st.spin }), h('span', { className: 'status-label' }, st.label)),
-      // With a session picker above, the title is already on screen; show the agent instead.
-      h('span', { className: 'session-title', title: s.title ?? s.agentName }, picker ? s.agentName : s.title || s.agentName),
+      // With a session picker on the same line, the title is already on screen.
+      picker ? null : h('span', { className: 'session-title', title: s.title ?? s.agentName }, s.title || s.agentName),
       this.modeControl(s),
       ...this.configControls(s),
       // A closed or failed session (a transcript from the journal, an agent that died) can go on in a new process.
@@ -203,10 +205,11 @@ export class HeaderView {
       icon: 'add',
       disabled: !selected,
       title: selected ? `Start a new session with ${selected.name}` : 'No agent is available',
+      'aria-label': 'New session',
       onClick: (ev: Event) => {
         if (!(ev.currentTarget as HTMLElement).hasAttribute('disabled')) this.start();
       },
-    }, 'New session');
+    }, h('span', { className: 'start-label' }, 'New session'));
     const unavailable = this.agents.filter((a) => !a.available);
     setChildren(this.agentRow,
       this.agents.length ? select : h('span', { className: 'muted' }, 'No agents configured'),

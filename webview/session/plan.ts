@@ -1,6 +1,7 @@
 /**
- * The agent's plan (ACP `plan` update), pinned above the prompt box: each entry with a status icon
- * and its priority. Every plan update replaces the whole plan, so the view is rebuilt whole.
+ * The agent's plan (ACP `plan` update), part of the thread: one line pinned at the top of the
+ * thread's scroller, folded by default ("Plan 2/5 · the entry in progress"), that opens in place to
+ * each entry with a status icon and its priority. Every plan update replaces the whole plan, so the view is rebuilt whole.
  */
 import type { PlanEntryView, PlanStop } from '../../src/acp/session/types';
 import type { Ctx } from './context';
@@ -23,7 +24,7 @@ const STOPPED: Record<PlanStop, { name: string; label: string; spin?: boolean }>
 export class PlanView {
   readonly el: HTMLElement;
   private shown: PlanEntryView[] | null = null;
-  private open = true;
+  private open = false;
 
   constructor(private readonly ctx: Ctx) {
     this.el = ctx.h('section', { className: 'plan', hidden: true, 'aria-label': 'Plan' });
@@ -55,7 +56,9 @@ export class PlanView {
         );
       }),
     );
-    const collapsible = h('vscode-collapsible', { heading: 'Plan', description: `${done}/${plan.length} done`, open: this.open, className: 'plan-collapsible' }, list);
+    const current = plan.find((p) => p.status === 'in_progress') ?? plan.find((p) => p.status === 'pending');
+    const description = `${done}/${plan.length} done${current ? ` · ${current.content}` : ''}`;
+    const collapsible = h('vscode-collapsible', { heading: 'Plan', description, open: this.open, className: 'plan-collapsible', title: description }, list);
     collapsible.addEventListener('vsc-collapsible-toggle', (ev) => {
       this.open = !!(ev as CustomEvent<{ open: boolean }>).detail?.open;
     });

@@ -43,7 +43,7 @@ export const STATUS_LABEL: Record<ToolCallStatusView, string> = {
  */
 export const OPTION_LABEL: Record<PermissionOptionKind, string> = {
   allow_once: 'Allow once',
-  allow_always: "Always allow (agent's option)",
+  allow_always: 'Allow as the agent offers',
   reject_once: 'Reject',
   reject_always: 'Reject always',
 };
@@ -58,10 +58,13 @@ const OPTION_TITLE: Record<PermissionOptionKind, string> = {
 
 const ANSWER_LABEL: Record<PermissionOptionKind, string> = {
   allow_once: 'Allowed once',
-  allow_always: 'Always allowed (agent\'s option, this session)',
+  allow_always: 'Allowed as the agent offered (this session)',
   reject_once: 'Rejected',
   reject_always: 'Always rejected',
 };
+
+/** Order of the agent's options on the card: by reach, allow once first. */
+const KIND_ORDER: Record<PermissionOptionKind, number> = { allow_once: 0, allow_always: 1, reject_once: 2, reject_always: 3 };
 
 /** Agents' option names are shown, secondary, up to this many characters. */
 const MAX_AGENT_NAME = 80;
@@ -71,8 +74,8 @@ const REENABLE_MS = 5000;
 
 const ANSWERED_BY = { person: 'by you', api: 'via the API', cancel: 'because the turn was cancelled', grant: 'by a grant' } as const;
 const GRANT_LABEL = { session: 'Allowed for this session', workspace: 'Allowed for this workspace', always: 'Allowed in every workspace' } as const;
-/** Our own grant buttons: the broadest is named for its reach, never plain "Always". */
-const GRANT_BUTTON = { session: 'This session', workspace: 'This workspace', always: 'Every workspace' } as const;
+/** Our own grant buttons say what they grant, in words; the broadest is named for its reach and never looks like the default. */
+const GRANT_BUTTON = { session: 'Allow for this session', workspace: 'Allow in this workspace', always: 'Always allow everywhere' } as const;
 
 export class ToolCardNode {
   readonly el: HTMLElement;
@@ -139,12 +142,16 @@ export class ToolCardNode {
       tc.locations.length
         ? h('div', { className: 'locations' }, tc.locations.map((l) => locationLink(this.ctx, l.path, l.line)))
         : null,
+      // A waiting card puts its question, a one-line summary of the intent and its buttons first: in a
+      // narrow, short view they are on screen without scrolling; the long parts (what exactly is let
+      // through, the agent's diff) follow.
+      waiting ? this.permission(tc, perm) : null,
       covers,
       covers && waiting && tc.content.length ? h('div', { className: 'agent-shown muted' }, icon(h, 'comment'), h('span', null, 'Shown by the agent:')) : null,
       tc.content.length
         ? h('div', { className: 'tool-content' }, tc.content.map((c, i) => renderContent(this.ctx, c, `${tc.toolCallId}:${i}`)))
         : null,
-      perm ? this.permission(tc, perm) : null,
+      perm && !waiting ? this.permission(tc, perm) : null,
       tc.verification === 'agent'
         ? h('div', { className: 'verification unverified', title: 'The agent performed this itself; Agent Switchboard could not check it against what you approved.' },
             icon(h, 'warning'), h('span', null, 'Performed by the agent itself — not verified by the client.'))
@@ -206,7 +213,12 @@ export class ToolCardNode {
       const hasOnce = perm.options.some((o) => o.kind === 'allow_once');
       // What the agent did not show can only be allowed once: its "always" is not offered beside an
       // allow-once, and when it is the only allow, it is labelled (and recorded) as once.
-      const shown = onceOnly && hasOnce ? perm.options.filter((o) => o.kind !== 'allow_always') : perm.options;
+      // In the order of their reach: allow once (the only default-looking one), the agent's broader
+      // allow, then the rejects; our own grants follow on their own row, the broadest last.
+      const shown = (onceOnly && hasOnce ? perm.options.filter((o) => o.kind !== 'allow_always') : perm.options)
+        .map((o, i) => ({ o, i }))
+        .sort((a, b) => (KIND_ORDER[a.o.kind] ?? 9) - (KIND_ORDER[b.o.kind] ?? 9) || a.i - b.i)
+        .map(({ o }) => o);
       const buttons = shown.map((o) => {
         const kind = onceOnly && o.kind === 'allow_always' ? 'allow_once' : o.kind;
         const label = OPTION_LABEL[kind] ?? 'Agent option';
@@ -276,20 +288,22 @@ export class ToolCardNode {
         'div',
         { className: 'permission waiting', role: 'group', 'aria-label': 'Permission request' },
         h('div', { className: 'perm-question' }, icon(h, 'shield'), h('span', null, 'The agent asks for permission to run this tool.')),
-        (perm.undeclared ?? []).map((u) => h('div', { className: 'perm-undeclared' }, icon(h, 'warning'), h('span', null, u))),
+        intentSummary(this.ctx, tc, perm),
         onceOnly ? h('div', { className: 'perm-once-only' }, icon(h, 'info'), h('span', null, onceOnly)) : null,
-        intentLine(this.ctx, perm),
         h('div', { className: 'perm-options' }, buttons),
         grantable
           ? h(
               'div',
               { className: 'perm-options perm-grants', role: 'group', 'aria-label': `Allow and keep allowing exactly this ${what}` },
-              h('span', { className: 'perm-grants-label muted' }, `Allow, and keep allowing exactly this ${what} in:`),
+              h('span', { className: 'perm-grants-label muted' }, `Keep allowing exactly this ${what}:`),
               grantButton('session'),
               grantButton('workspace'),
               grantButton('always'),
             )
           : null,
+        // The warnings can be long: below the buttons, so the buttons stay in sight in a short view.
+        (perm.undeclared ?? []).map((u) => h('div', { className: 'perm-undeclared' }, icon(h, 'warning'), h('span', null, u))),
+        intentLine(this.ctx, perm),
       );
     }
     const option = perm.options.find((o) => o.optionId === perm.optionId);
@@ -320,6 +334,28 @@ function agentName(name: string): string {
 /** True when the agent's name says no more than our label. */
 function sameLabel(name: string, label: string): boolean {
   return name.toLowerCase() === label.toLowerCase();
+}
+
+/**
+ * One line per effect saying what allowing does, above the buttons: "Run: <command line>" or
+ * "Write <path> +a −d" (the stats of the agent's diff for that path). The full detail follows below.
+ */
+function intentSummary(ctx: Ctx, tc: ToolCallView, perm: PermissionView): HTMLElement | null {
+  const { h } = ctx;
+  const lines = (perm.display ?? []).flatMap((d) => {
+    if (d.type === 'command') {
+      if (d.unreadable || d.line === null) return [];
+      return [h('div', { className: 'perm-summary-line' }, icon(h, 'terminal'), h('code', { className: 'perm-summary-text' }, visibleText(d.line, true)))];
+    }
+    if (d.type === 'write') {
+      const diff = tc.content.find((c): c is Extract<ToolCallView['content'][number], { type: 'diff' }> => c.type === 'diff' && c.path === d.path);
+      return [h('div', { className: 'perm-summary-line' }, icon(h, diff?.oldText === null ? 'new-file' : 'edit'),
+        h('span', { className: 'perm-summary-text' }, diff?.oldText === null ? 'Create ' : 'Write ', h('code', null, visibleText(d.path, true))),
+        diff ? h('span', { className: 'diff-stats' }, h('span', { className: 'stat-add' }, `+${diff.added}`), h('span', { className: 'stat-del' }, `−${diff.removed}`)) : null)];
+    }
+    return [];
+  });
+  return lines.length ? h('div', { className: 'perm-summary' }, lines) : null;
 }
 
 /** "Intent 1a2b3c4d5e6f": the short hash of what the person approves; the full one in the tooltip. */

@@ -116,7 +116,7 @@ describe('session webview app', () => {
       assert.match(card.querySelector('pre.command')?.textContent ?? '', /npm test -- --reporter dot/);
       const buttons = Array.from(card.querySelectorAll<HTMLElement>('.perm-option:not(.perm-grant)'));
       // Labelled by kind in our words; the agent's own name follows, secondary (issue 16, finding 15).
-      assert.deepEqual(buttons.map((b) => b.textContent), ['Allow once', "Always allow (agent's option) “Always allow npm test”", 'Reject']);
+      assert.deepEqual(buttons.map((b) => b.textContent), ['Allow once', 'Allow as the agent offers “Always allow npm test”', 'Reject']);
       // Our own grant choices follow the agent's options.
       const grants = Array.from(card.querySelectorAll<HTMLElement>('.perm-grant'));
       assert.deepEqual(grants.map((b) => b.dataset.grant), ['session', 'workspace', 'always']);
@@ -145,16 +145,17 @@ describe('session webview app', () => {
       h.host.send(snapshot(s));
       const card = h.$('[data-entry-id="e7"] .tool-card')!;
       const buttons = Array.from(card.querySelectorAll<HTMLElement>('.perm-option:not(.perm-grant)'));
-      assert.deepEqual(buttons.map((b) => b.childNodes[0].textContent), ["Always allow (agent's option)", 'Reject', 'Reject always', 'Allow once']);
-      assert.deepEqual(buttons.map((b) => b.querySelector('.perm-agent-name')?.textContent ?? null), [' “Reject”', ' “<b>Allow once</b>”', ' “Allow”', null]);
+      // In the order of their reach (issue 17): allow once first, the agent's broader allow, then the rejects.
+      assert.deepEqual(buttons.map((b) => b.childNodes[0].textContent), ['Allow once', 'Allow as the agent offers', 'Reject', 'Reject always']);
+      assert.deepEqual(buttons.map((b) => b.querySelector('.perm-agent-name')?.textContent ?? null), [null, ' “Reject”', ' “<b>Allow once</b>”', ' “Allow”']);
       assert.equal(card.querySelector('.perm-agent-name b'), null, 'the agent\'s name is text, not markup');
       // Only allow-once looks like the default; the agent's "always" and our "every workspace" do not.
-      assert.deepEqual(buttons.map((b) => b.hasAttribute('secondary')), [true, true, true, false]);
+      assert.deepEqual(buttons.map((b) => b.hasAttribute('secondary')), [false, true, true, true]);
       const grants = Array.from(card.querySelectorAll<HTMLElement>('.perm-grant'));
-      assert.deepEqual(grants.map((b) => b.textContent), ['This session', 'This workspace', 'Every workspace']);
+      assert.deepEqual(grants.map((b) => b.textContent), ['Allow for this session', 'Allow in this workspace', 'Always allow everywhere']);
       assert.ok(grants.every((b) => b.hasAttribute('secondary')));
       assert.match(grants[2].getAttribute('title') ?? '', /every workspace/);
-      assert.match(buttons[0].getAttribute('aria-label') ?? '', /^Always allow \(agent's option\) \(the agent calls it “Reject”\)/);
+      assert.match(buttons[1].getAttribute('aria-label') ?? '', /^Allow as the agent offers \(the agent calls it “Reject”\)/);
     });
 
     it('a request that did not show its command can only be allowed once, and the card says so', () => {
