@@ -23,6 +23,7 @@ import { InspectorPanels } from './views/inspector/panel';
 import { sessionToJson, sessionToMarkdown } from './acp/session/export';
 import { EffectPolicy } from './policy/effectPolicy';
 import { registerCommands } from './views/commands';
+import { registerPermissionKeys, updateContextKeys } from './views/permissionKeys';
 import { runVouched } from './views/guardedCommands';
 import type { AgentChoice } from './views/session/protocol';
 import { SESSION_VIEW_ID, SessionViewProvider, summarize } from './views/session/provider';
@@ -266,11 +267,13 @@ export class App implements vscode.Disposable {
         this.view.onSessionChange(c);
         this.sessionPanels.onSessionChange(c);
         this.attention.onSessionChange(c);
+        updateContextKeys(this.manager.list());
       }),
       this.manager.onDidCloseSession(({ key, state }) => this.sessionClosed(key, state.agentName)),
       this.manager.onDidChangeSessions(() => {
         this.view.onSessionsChange();
         this.sessionPanels.onSessionsChange();
+        updateContextKeys(this.manager.list());
         this.capabilityBook.save();
       }),
       vscode.commands.registerCommand('agentSwitchboard.showAgentCapabilities', (arg?: unknown) => this.showAgentCapabilities(arg)),
@@ -294,6 +297,7 @@ export class App implements vscode.Disposable {
       vscode.window.registerTreeDataProvider('agentSwitchboard.approvals', this.track(new ApprovalsTree(this.manager))),
       vscode.window.registerTreeDataProvider('agentSwitchboard.grants', this.track(new GrantsTree(this.policy, this.workspaceSettings))),
       ...registerCommands(this),
+      ...registerPermissionKeys({ sessions: () => this.manager.list(), inView: () => this.view.current }),
     );
     // The sessions the last window had open come back as transcripts (Resume takes them up again),
     // after activation: replaying a long journal must not hold up the extension host's start.

@@ -51,6 +51,8 @@ export function registerCommands(app: App): vscode.Disposable[] {
       if (!t) return undefined;
       return app.prompt(k, t);
     }),
+    // Focuses the Session view; its page puts the caret in the prompt box when it gets focus.
+    vscode.commands.registerCommand('agentSwitchboard.focusPrompt', () => vscode.commands.executeCommand('agentSwitchboard.session.focus')),
     registerGuardedCommand('agentSwitchboard.cancel', async (key?: unknown) => {
       const k = await currentOrPick(key);
       if (k) await app.cancel(k);

@@ -114,6 +114,12 @@ export class SessionApp {
       const a = (ev.target as Element | null)?.closest?.('a');
       if (a) ev.preventDefault();
     });
+    // The view taking focus (a click on its title, "Focus the Session", its keybinding) puts the
+    // caret in the prompt box unless something inside the page already holds the focus.
+    doc.defaultView?.addEventListener('focus', () => {
+      const active = doc.activeElement;
+      if (!active || active === doc.body) this.composer.focus();
+    });
   }
 
   /** Paints the saved state, subscribes to the host and posts `ready`. */

@@ -126,7 +126,7 @@ export class HeaderView {
     const key = s.key;
     const select = h(
       'vscode-single-select',
-      { className: 'mode-select', 'aria-label': 'Agent mode', title: 'Agent mode' },
+      { className: 'mode-select', 'aria-label': 'Agent mode', label: 'Agent mode', title: 'Agent mode' },
       modes.map((m) => h('vscode-option', { value: m.id, selected: m.id === s.currentModeId, description: m.description }, m.name)),
     );
     select.addEventListener('change', () => {
@@ -153,7 +153,7 @@ export class HeaderView {
       }
       const select = h(
         'vscode-single-select',
-        { className: 'config-select', 'aria-label': o.name, title: o.description ? `${o.name}: ${o.description}` : o.name, 'data-config-id': o.id },
+        { className: 'config-select', 'aria-label': o.name, label: o.name, title: o.description ? `${o.name}: ${o.description}` : o.name, 'data-config-id': o.id },
         o.options.map((v) => h('vscode-option', { value: v.value, selected: v.value === o.currentValue, description: v.description }, v.group ? `${v.group}: ${v.name}` : v.name)),
       );
       select.addEventListener('change', () => {
@@ -185,7 +185,7 @@ export class HeaderView {
         agentLabel(a),
       ),
     );
-    const select = h('vscode-single-select', { className: 'agent-select', 'aria-label': 'Agent', title: 'Agent for new sessions' }, options);
+    const select = h('vscode-single-select', { className: 'agent-select', 'aria-label': 'Agent', label: 'Agent', title: 'Agent for new sessions' }, options);
     select.addEventListener('change', () => {
       const value = (select as HTMLElement & { value?: string }).value;
       if (!value || value === this.chosenAgent) return;
@@ -240,7 +240,7 @@ export class HeaderView {
     }
     const select = h(
       'vscode-single-select',
-      { className: 'session-select', 'aria-label': 'Session' },
+      { className: 'session-select', 'aria-label': 'Session', label: 'Session' },
       current === null ? h('vscode-option', { value: '', selected: true }, 'Open a session…') : null,
       sessions.map((s) =>
         h('vscode-option', {
