@@ -65,7 +65,10 @@ for (const f of ['codicon.css', 'codicon.ttf']) {
 }
 
 if (process.argv.includes('--tests')) {
-  const entries = fs.readdirSync('test/integration').filter((f) => f.endsWith('.ts')).map((f) => `test/integration/${f}`);
+  // test/integration/*.ts is the main window's suite; test/integration/readme/*.ts is the README
+  // window's (its own index.ts, so each window runs only the *.test.js files next to its index).
+  const entries = ['test/integration', 'test/integration/readme']
+    .flatMap((dir) => fs.readdirSync(dir).filter((f) => f.endsWith('.ts')).map((f) => `${dir}/${f}`));
   // The real agent under test is resolved at run time from the repo's node_modules, not bundled.
   await esbuild.build({ ...node, external: [...node.external, '@zed-industries/claude-code-acp', '@zed-industries/claude-agent-acp'], entryPoints: entries, outdir: 'out/test/integration' });
 }

@@ -6,13 +6,19 @@
 #   package the VSIX (npm run package) -> install it into a fresh code-server extensions dir
 #   in-editor tests (test/integration, out/test/integration/index.js) against the INSTALLED extension
 #     in a real VS Code (code-server + headless chromium), screenshots into media/screenshots/
+#   further windows, each a run of its own: after a reload, the extension host killed, an untrusted
+#     workspace, and the README window (test/integration/readme/, out/test/integration/readme/index.js:
+#     fresh user data, browser profile and project, 1600x1000, default layout), which retakes the
+#     README's pictures, media/screenshots/readme-*.png
 #   last line: "N passed, N failed" (unit + in-editor); exit status non-zero when anything failed.
 # env: SWITCHBOARD_SCREENSHOT_DIR      where in-editor screenshots go (default media/screenshots)
 #      SWITCHBOARD_TEST_TIMEOUT        in-editor run timeout in seconds (default 900)
 #      SWITCHBOARD_SKIP_EDITOR_TESTS=1 skip packaging + in-editor tests (quick local loop)
 #      SWITCHBOARD_TEST_GREP           only in-editor tests whose title matches (regexp)
 #      SWITCHBOARD_EDITOR_ONLY=1       skip the unit tests and the further windows (reload, host kill,
-#                                      untrusted): a quick loop over one in-editor test with the grep
+#                                      untrusted, README): a quick loop over one in-editor test with the grep
+#      SWITCHBOARD_README_ONLY=1       run only the README window (no unit tests, no main window, no other
+#                                      further window): retakes media/screenshots/readme-*.png in ~1-2 min
 #      KEEP_TEST_TMP=1                 keep the temp work dir (logs, extensions dir)
 # Work dirs live under ${TMPDIR:-/tmp} and are removed at the end.
 set -euo pipefail
@@ -54,8 +60,8 @@ fi
 
 # --- unit + ACP tests (mocha, plain Node): counts are read from the spec reporter's epilogue
 UNIT_PASSED=0; UNIT_FAILED=0; UNIT_SKIPPED=0
-if [ -n "${SWITCHBOARD_EDITOR_ONLY:-}" ]; then
-  echo; echo "(SWITCHBOARD_EDITOR_ONLY set: unit tests skipped)"
+if [ -n "${SWITCHBOARD_EDITOR_ONLY:-}" ] || [ -n "${SWITCHBOARD_README_ONLY:-}" ]; then
+  echo; echo "(SWITCHBOARD_EDITOR_ONLY or SWITCHBOARD_README_ONLY set: unit tests skipped)"
 else
 step "unit + ACP tests (npx mocha)"
 MOCHA_ARGS=(--color=false)
@@ -112,9 +118,12 @@ else
     console.log("VSIX contains every file package.json references");
   ' "$INSTALLED"
 
-  step "in-editor tests (real VS Code: code-server + headless chromium)"
   SHOTS=${SWITCHBOARD_SCREENSHOT_DIR:-$ROOT/media/screenshots}
   mkdir -p "$SHOTS"
+  if [ -n "${SWITCHBOARD_README_ONLY:-}" ]; then
+    echo; echo "(SWITCHBOARD_README_ONLY set: the main window is skipped)"
+  else
+  step "in-editor tests (real VS Code: code-server + headless chromium)"
   WS=$WORK/workspace
   if [ -d test/fixtures/workspace ]; then cp -r test/fixtures/workspace "$WS"; else mkdir -p "$WS"; printf '# Test workspace\n' > "$WS/README.md"; fi
   set +e
@@ -134,15 +143,17 @@ else
     EDITOR_FAILED=1
   fi
   echo "in-editor: $EDITOR_PASSED passed, $EDITOR_FAILED failed (runner exit $EDITOR_RC); screenshots in ${SHOTS#"$ROOT"/}"
+  fi
 
   # A further run of the in-editor suite (one grep, own result file), its counts added to the total:
-  #   extra_run <label> <result file> <runner args...>   (env for the run set by the caller)
+  #   extra_run <label> <result file> <runner args...>   (env for the run set by the caller;
+  #   EXTRA_TESTS: another suite's entry point instead of the main window's)
   extra_run() {
     local label=$1 result=$2; shift 2
     local rc passed=0 failed=0
     set +e
     SWITCHBOARD_TEST_RESULT_FILE=$result node scripts/run-vscode-tests.mjs \
-      --extensionDevelopmentPath "$INSTALLED" --extensionTestsPath "$ROOT/out/test/integration/index" \
+      --extensionDevelopmentPath "$INSTALLED" --extensionTestsPath "${EXTRA_TESTS:-$ROOT/out/test/integration/index}" \
       --extensions-dir "$EXTDIR" --timeout 300 "$@"
     rc=$?
     set -e
@@ -158,6 +169,8 @@ else
 
   if [ -n "${SWITCHBOARD_EDITOR_ONLY:-}" ]; then
     echo; echo "(SWITCHBOARD_EDITOR_ONLY set: the further windows are skipped)"
+  elif [ -n "${SWITCHBOARD_README_ONLY:-}" ]; then
+    echo; echo "(SWITCHBOARD_README_ONLY set: only the README window runs)"
   else
   step "in-editor tests after a window reload (same workspace and storage, a new window)"
   SWITCHBOARD_RELOAD_PHASE=1 SWITCHBOARD_TEST_GREP='after a window reload' extra_run "after reload" "$WORK/reload-result.txt" \
@@ -199,6 +212,46 @@ else
 JSON
   SWITCHBOARD_UNTRUSTED=1 SWITCHBOARD_TEST_GREP='untrusted workspace' extra_run "untrusted" "$WORK/untrusted-result.txt" \
     --workspace "$UWS" --untrusted
+  fi
+
+  if [ -z "${SWITCHBOARD_EDITOR_ONLY:-}" ]; then
+  step "README pictures (a fresh window: clean profile, small project, default layout)"
+  # The README's pictures come from a window of their own, not from the main suite's mid-test
+  # shots: fresh user data, browser profile and workspace (a small project), so no view shows an
+  # earlier test's turns; test/integration/readme/ sets 1600x1000 and keeps VS Code's default layout.
+  RWS=$WORK/readme-workspace
+  mkdir -p "$RWS/src" "$RWS/test"
+  cat > "$RWS/README.md" <<'MD'
+# greeter
+
+A tiny library that greets people by name.
+
+    npm test
+MD
+  cat > "$RWS/package.json" <<'JSON'
+{
+  "name": "greeter",
+  "version": "1.0.0",
+  "type": "module",
+  "main": "src/greet.js",
+  "scripts": { "test": "node --test" }
+}
+JSON
+  cat > "$RWS/src/greet.js" <<'JS'
+/** Returns a greeting for `name`. */
+export function greet(name) {
+  return `Hello, ${name}!`;
+}
+JS
+  cat > "$RWS/test/greet.test.js" <<'JS'
+import assert from 'node:assert';
+import test from 'node:test';
+import { greet } from '../src/greet.js';
+
+test('greets by name', () => assert.strictEqual(greet('Ada'), 'Hello, Ada!'));
+JS
+  EXTRA_TESTS=$ROOT/out/test/integration/readme/index SWITCHBOARD_TEST_GREP='' extra_run "README pictures" "$WORK/readme-result.txt" \
+    --workspace "$RWS" --user-data-dir "$WORK/readme-user-data" --browser-profile "$WORK/readme-browser" --screenshot-dir "$SHOTS" --timeout 180
   fi
 fi
 
