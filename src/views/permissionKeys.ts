@@ -6,6 +6,7 @@
  * the person as the decider.
  */
 import * as vscode from 'vscode';
+import { text } from '../common/untrustedText';
 import type { PermissionView } from '../acp/session/types';
 import type { SessionController } from '../acp/sessionController';
 import { registerGuardedCommand } from './guardedCommands';
@@ -42,13 +43,13 @@ export function registerPermissionKeys(host: PermissionKeysHost): vscode.Disposa
     const c = (inView && oldestWaiting(inView) ? inView : undefined) ?? all.find((s) => oldestWaiting(s));
     const p = c && oldestWaiting(c);
     if (!c || !p) {
-      void vscode.window.showInformationMessage('No permission request waits.');
+      void vscode.window.showInformationMessage(text`No permission request waits.`);
       return false;
     }
     const option = narrowestOption(p, kind);
     if (!option) {
-      if (kind === 'allow') void vscode.window.showWarningMessage('The agent offered no way to allow this request; answer it on its card.');
-      else void vscode.window.showWarningMessage('The agent offered no way to reject this request; answer it on its card.');
+      if (kind === 'allow') void vscode.window.showWarningMessage(text`The agent offered no way to allow this request; answer it on its card.`);
+      else void vscode.window.showWarningMessage(text`The agent offered no way to reject this request; answer it on its card.`);
       return false;
     }
     return c.answerPermission(p.permissionId, option, 'person');

@@ -157,7 +157,7 @@ export async function axeSeriousViolations(inFrame: string): Promise<AxeViolatio
   const script = `
     const r = await window.axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'] }, resultTypes: ['violations'] });
     return r.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')
-      .map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.slice(0, 5).map((n) => String(n.html).slice(0, 200)) }));`;
+      .map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.slice(0, 5).map((n) => String(n.html).slice(0, 200) + (n.any && n.any[0] ? ' — ' + String(n.any[0].message).slice(0, 200) : '')) }));`;
   const perFrame = await evaluateInFrames<AxeViolation[]>(script, { inFrame, axe: true, timeoutMs: 60_000 });
   return perFrame.flat();
 }

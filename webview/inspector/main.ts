@@ -58,6 +58,10 @@ const tabs = tabBar([['messages', 'Messages'], ['capabilities', 'Capabilities']]
 top.append(heading, summary, tabs, search, keepLabel, exportButton);
 const main = el('div', 'main');
 const rows = el('div', 'rows');
+// The list scrolls on its own: focusable, so the keyboard reaches it (axe scrollable-region-focusable).
+rows.tabIndex = 0;
+rows.setAttribute('role', 'region');
+rows.setAttribute('aria-label', 'Messages');
 const details = el('div', 'details');
 main.append(rows, details);
 const matrixBox = el('div', 'matrix');

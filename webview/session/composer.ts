@@ -67,7 +67,7 @@ export class ComposerView {
       h('div', { className: 'menu-note muted' }, 'Type @ to mention files and symbols'));
     const addButton = h('button', { type: 'button', className: 'icon-button add-context', title: 'Attach context (file, selection, problems)', 'aria-label': 'Attach context',
       onClick: () => (this.addMenu.hidden = !this.addMenu.hidden) }, h('span', { className: 'codicon codicon-add' }));
-    this.send = h('vscode-button', { className: 'send-button', icon: 'send', title: 'Send (Enter)', 'aria-label': 'Send prompt', onClick: () => this.submit() }, 'Send');
+    this.send = h('vscode-button', { className: 'send-button', icon: 'send', title: 'Send (Enter)', onClick: () => this.submit() }, 'Send');
     this.stop = h('vscode-button', {
       className: 'stop-button', secondary: true, icon: 'debug-stop', title: 'Stop the agent’s turn', 'aria-label': 'Stop',
       onClick: (ev: Event) => {

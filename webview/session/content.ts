@@ -73,7 +73,8 @@ function renderDiff(ctx: Ctx, c: Extract<ToolContentView, { type: 'diff' }>, cac
   } else {
     body = h(
       'div',
-      { className: 'diff-lines', role: 'group', 'aria-label': `Changes in ${basename(c.path)}` },
+      // Focusable: a region that scrolls must be reachable by keyboard (axe scrollable-region-focusable).
+      { className: 'diff-lines', role: 'group', tabindex: '0', 'aria-label': `Changes in ${basename(c.path)}` },
       preview.lines.map((l) =>
         l.type === 'hunk'
           ? h('div', { className: 'dl hunk' }, l.text)

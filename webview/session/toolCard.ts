@@ -234,7 +234,8 @@ export class ToolCardNode {
             icon: kind === 'allow_once' ? 'check' : kind === 'allow_always' ? 'check-all' : 'close',
             title: OPTION_TITLE[kind] ?? '',
             disabled: this.answering !== null,
-            'aria-label': `${label}${name && !sameLabel(name, label) ? ` (the agent calls it “${name}”)` : ''}: ${tc.title}`,
+            // The accessible name starts with the visible text (WCAG 2.5.3, axe label-content-name-mismatch).
+            'aria-label': `${label}${name && !sameLabel(name, label) ? ` “${name}”` : ''}: ${tc.title}`,
             onClick: (ev: Event) => {
               if (!key || this.answering || (ev.currentTarget as HTMLElement).hasAttribute('disabled')) return;
               this.answering = o.optionId;
