@@ -21,6 +21,8 @@ interface Measure {
   headerRows: number;
   scrollers: string[];
   outside: string[];
+  /** Buttons of the card and the composer whose label is cut off inside the button (its shadow DOM clips). */
+  clipped: string[];
   card: { found: boolean; summary: boolean; hidden: string[] };
 }
 
@@ -42,9 +44,13 @@ const MEASURE = `
     const r = e.getBoundingClientRect();
     return r.width > 0 && (r.right > W + 0.5 || r.left < -0.5);
   }).map(name);
+  const clipped = Array.from(document.querySelectorAll('.tool-card.waiting vscode-button, .composer vscode-button, .send-button, .stop-button')).filter(shown).filter((e) => {
+    const base = e.shadowRoot && e.shadowRoot.querySelector('.base');
+    return base && base.scrollWidth > base.clientWidth + 1;
+  }).map(name);
   const thread = document.querySelector('.thread');
   const card = document.querySelector('.tool-card.waiting');
-  const result = { width: W, height: H, threadHeight: thread.clientHeight, headerRows: rows, scrollers, outside, card: { found: !!card, summary: false, hidden: [] } };
+  const result = { width: W, height: H, threadHeight: thread.clientHeight, headerRows: rows, scrollers, outside, clipped: [...new Set(clipped)], card: { found: !!card, summary: false, hidden: [] } };
   if (card) {
     const plan = document.querySelector('.plan:not([hidden])');
     const pinned = plan ? plan.getBoundingClientRect().height : 0;
@@ -95,6 +101,7 @@ function check(m: Measure, what: string): void {
   assert.ok(m.headerRows <= 2, `header rows ${m.headerRows} > 2 — ${info}`);
   assert.ok(m.scrollers.length <= 1 && m.scrollers.every((s) => s.startsWith('div.thread')), `one scroller, the thread — ${info}`);
   assert.deepStrictEqual(m.outside, [], `controls outside the frame — ${info}`);
+  assert.deepStrictEqual(m.clipped, [], `button labels cut off inside their button — ${info}`);
   assert.ok(m.card.found && m.card.summary, `a waiting card with its intent summary — ${info}`);
   assert.deepStrictEqual(m.card.hidden, [], `intent and buttons visible in the card without scrolling inside it — ${info}`);
 }

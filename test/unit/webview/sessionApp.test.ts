@@ -155,7 +155,7 @@ describe('session webview app', () => {
       assert.deepEqual(grants.map((b) => b.textContent), ['Allow for this session', 'Allow in this workspace', 'Always allow everywhere']);
       assert.ok(grants.every((b) => b.hasAttribute('secondary')));
       assert.match(grants[2].getAttribute('title') ?? '', /every workspace/);
-      assert.match(buttons[1].getAttribute('aria-label') ?? '', /^Allow as the agent offers \(the agent calls it “Reject”\)/);
+      assert.match(buttons[1].getAttribute('aria-label') ?? '', /^Allow as the agent offers “Reject”: /, 'the accessible name begins with the visible text (WCAG 2.5.3)');
     });
 
     it('a request that did not show its command can only be allowed once, and the card says so', () => {
