@@ -116,7 +116,11 @@ export class EditorFiles implements FileSystemPort {
     if (target && !target.regular) throw unreadable(params.path, new UnreadableFileError(c.real, 'not_regular', `${params.path} is ${target.kind}.`));
     if (target && target.size > DEFAULT_MAX_READ_BYTES && !doc) throw unreadable(params.path, new UnreadableFileError(c.real, 'too_large', `${params.path} is larger than ${DEFAULT_MAX_READ_BYTES} bytes (${target.size}).`));
     if (expected !== undefined && !sameFile(expected, target)) throw changedUnder(params.path);
-    if (!doc && !target) {
+    // No file on disk: created there, also when an editor still shows the deleted file without
+    // unsaved changes (saving such an orphaned document may not write it, and the agent would be
+    // told of a write the disk never got; the editor reloads the new file). An orphan with the
+    // person's unsaved text goes through the document below and stays unsaved, as any dirty one.
+    if (!target && (!doc || !doc.isDirty)) {
       await this.create(c, params.path, params.content);
       return;
     }

@@ -53,6 +53,11 @@ export function registerCommands(app: App): vscode.Disposable[] {
     }),
     // Focuses the Session view; its page puts the caret in the prompt box when it gets focus.
     vscode.commands.registerCommand('agentSwitchboard.focusPrompt', () => vscode.commands.executeCommand('agentSwitchboard.session.focus')),
+    // Keys for the page: send what the box holds (as Enter would), move between the thread's cards.
+    // No arguments are read, so a command: link can do no more than the key.
+    vscode.commands.registerCommand('agentSwitchboard.sendFromBox', () => app.view.keyCommand('send')),
+    vscode.commands.registerCommand('agentSwitchboard.nextCard', () => app.view.keyCommand('nextCard')),
+    vscode.commands.registerCommand('agentSwitchboard.previousCard', () => app.view.keyCommand('previousCard')),
     registerGuardedCommand('agentSwitchboard.cancel', async (key?: unknown) => {
       const k = await currentOrPick(key);
       if (k) await app.cancel(k);

@@ -171,10 +171,36 @@ export class SessionApp {
       case 'promptRefused':
         this.composer.restore(msg.text, msg.reason);
         break;
+      case 'keyCommand':
+        if (msg.command === 'send') this.composer.sendFromKey();
+        else this.moveCard(msg.command === 'nextCard' ? 1 : -1);
+        break;
       case 'earlierEntries':
         this.applyEarlier(msg);
         break;
     }
+  }
+
+  /**
+   * Moves the focus to the next (`1`) or previous (`-1`) tool or permission card of the thread,
+   * from the card that holds the focus (or, with none, from the newest end), and scrolls it into view.
+   */
+  private lastCard: HTMLElement | null = null;
+
+  private moveCard(step: 1 | -1): void {
+    const cards = Array.from(this.root.querySelectorAll<HTMLElement>('.tool-card'));
+    if (!cards.length) return;
+    const active = this.root.ownerDocument.activeElement;
+    let at = cards.findIndex((c) => c === active || (!!active && c.contains(active)));
+    // Revealing the view for the key may have moved the focus to the prompt box: go on from the
+    // card the last key focused.
+    if (at < 0 && this.lastCard) at = cards.indexOf(this.lastCard);
+    const next = at < 0 ? cards.length - 1 : Math.min(cards.length - 1, Math.max(0, at + step));
+    const card = cards[next];
+    if (!card.hasAttribute('tabindex')) card.setAttribute('tabindex', '-1');
+    card.focus();
+    this.lastCard = card;
+    card.scrollIntoView?.({ block: 'nearest' });
   }
 
   /** Runs pending DOM work now instead of at the next frame (tests; before a snapshot). */

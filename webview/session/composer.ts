@@ -229,6 +229,11 @@ export class ComposerView {
     this.submit();
   }
 
+  /** Sends what the box holds, as Enter in the box would (the "send" key command). */
+  sendFromKey(): void {
+    this.submit();
+  }
+
   private submit(): void {
     const s = this.ctx.state();
     const text = this.value().trim();

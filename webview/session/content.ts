@@ -45,7 +45,8 @@ export function locationLink(ctx: Ctx, path: string, line?: number, label?: stri
       type: 'button',
       className: 'link location',
       title: line ? `${path}:${line}` : path,
-      'aria-label': `Open ${line ? `${path} at line ${line}` : path}`,
+      // The accessible name starts with the visible text (WCAG 2.5.3), then says where it leads.
+      'aria-label': `${text}: open ${line ? `${path} at line ${line}` : path}`,
       onClick: () => ctx.post(line ? { type: 'openLocation', path, line } : { type: 'openLocation', path }),
     },
     text,

@@ -82,9 +82,10 @@ function thoughtEntry(ctx: Ctx, entry: TextEntry): EntryNode {
     if (t === shown) return;
     shown = t;
     body.set(t);
-    // A peek at the latest thought while collapsed.
+    // A peek at the latest thought while collapsed, on hover: the collapsible's own description
+    // is drawn at 60 % opacity in its shadow DOM, below the contrast text needs (axe color-contrast).
     const tail = t.replace(/\s+/g, ' ').trim();
-    collapsible.setAttribute('description', tail.length > 60 ? '…' + tail.slice(-59) : tail);
+    collapsible.setAttribute('title', tail.length > 200 ? '…' + tail.slice(-199) : tail);
   };
   update(entry);
   return { el, update, dispose: () => body.dispose() };

@@ -43,6 +43,10 @@ export class ThreadView {
   private readonly dirtyTerminals = new Set<string>();
   /** Whether to follow new output: true while the person is at the bottom. */
   private stick = true;
+  /** The waiting card the thread last stopped at (its entry id), so it stops there once. */
+  private anchored: string | null = null;
+  /** Where the thread stopped for that card (scrollTop, px). */
+  private anchorTop = 0;
   /** Index of the first entry rendered; the ones before it wait behind the "earlier" button. */
   private firstShown = 0;
   /** Entries the extension holds before the page's first one (not sent in the snapshot). */
@@ -69,7 +73,7 @@ export class ThreadView {
     const RO = (ctx.doc.defaultView as (Window & { ResizeObserver?: typeof ResizeObserver }) | null)?.ResizeObserver;
     if (RO) {
       const ro = new RO(() => {
-        if (this.stick) this.el.scrollTop = this.el.scrollHeight;
+        if (this.stick || this.releaseAnchor()) this.follow();
       });
       ro.observe(this.list);
       ro.observe(this.el);
@@ -121,7 +125,7 @@ export class ThreadView {
     const top = this.el.scrollTop;
     this.list.replaceChildren(frag);
     this.updateEarlier();
-    if (this.stick) this.scrollToBottom();
+    if (this.stick) this.follow();
     else this.el.scrollTop = top;
     if (pageStart < this.firstShown) {
       this.cancelFill = this.ctx.later(() => {
@@ -234,8 +238,40 @@ export class ThreadView {
     this.dirtyToolCalls.clear();
     this.dirtyTerminals.clear();
     if (!grew) return;
-    if (this.stick) this.scrollToBottom();
+    if (this.stick || this.releaseAnchor()) this.follow();
     else this.jump.hidden = false;
+  }
+
+  /**
+   * Follows new output to the bottom, except that a waiting permission card taller than what is
+   * left of the view is shown from its top (its question, the intent and the buttons come first),
+   * once per card: the thread then stops following, so reading down the card is not undone by
+   * the next resize; "Newest" takes the person to the bottom.
+   */
+  private releaseAnchor(): boolean {
+    // Once the card is answered the thread follows again, unless the person scrolled up from it.
+    const id = this.anchored;
+    if (id === null || this.list.querySelector(`[data-entry-id="${CSS.escape(id)}"] .tool-card.waiting`)) return false;
+    this.anchored = null;
+    return this.el.scrollTop >= this.anchorTop - STICK_SLACK;
+  }
+
+  private follow(): void {
+    const card = this.el.clientHeight > 0 ? this.list.querySelector<HTMLElement>('.tool-card.waiting') : null;
+    const id = card?.closest('[data-entry-id]')?.getAttribute('data-entry-id') ?? null;
+    if (card && id !== this.anchored) {
+      const top = card.getBoundingClientRect().top - this.el.getBoundingClientRect().top + this.el.scrollTop - 4;
+      if (top < this.el.scrollHeight - this.el.clientHeight) {
+        this.anchored = id;
+        this.el.scrollTop = this.anchorTop = Math.max(0, top);
+        this.stick = false;
+        return;
+      }
+    }
+    if (!card) this.anchored = null;
+    this.el.scrollTop = this.el.scrollHeight;
+    this.stick = true;
+    this.jump.hidden = true;
   }
 
   /** Cancels the entries' pending work (settle timers). */

@@ -56,7 +56,12 @@ export type HostMessage =
   /** Something to attach to the next prompt (from an editor command: a selection, a file, problems). */
   | { type: 'contextItem'; item: ContextItem; label: string }
   /** The prompt was not sent (`reason`): the page puts it back in the box so nothing is lost. */
-  | { type: 'promptRefused'; text: string; reason: string };
+  | { type: 'promptRefused'; text: string; reason: string }
+  /** A keyboard command for the page: send what is in the prompt box, or move focus to the next / previous card. */
+  | { type: 'keyCommand'; command: KeyCommand };
+
+/** What the keyboard commands ask the page to do (agentSwitchboard.sendFromBox / nextCard / previousCard). */
+export type KeyCommand = 'send' | 'nextCard' | 'previousCard';
 
 /** Webview → extension. Every command is re-checked by the extension (the webview holds no authority). */
 export type WebviewMessage =

@@ -8,6 +8,7 @@ import type { SessionChange } from '../../acp/sessionController';
 import { makeNonce, renderSessionHtml } from './html';
 import type { ContextItem } from '../../acp/promptContext';
 import { SessionSurface, summarize, type SessionViewHost } from './surface';
+import type { KeyCommand } from './protocol';
 
 export { summarize, type SessionViewHost } from './surface';
 
@@ -85,6 +86,15 @@ export class SessionViewProvider implements vscode.WebviewViewProvider, vscode.D
     // Focusing resolves the view; its page takes the item once it is ready.
     if (this.surface) this.surface.addContext(item, label);
     else this.pendingContext.push({ item, label });
+  }
+
+  /**
+   * A keyboard command for the sidebar's page (send the box, next / previous card): reveals the
+   * view first, since keys act on what the person sees.
+   */
+  async keyCommand(command: KeyCommand): Promise<void> {
+    await vscode.commands.executeCommand(`${SESSION_VIEW_ID}.focus`);
+    this.surface?.keyCommand(command);
   }
 
   /** Agents changed (settings). */

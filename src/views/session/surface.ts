@@ -15,7 +15,7 @@ import type { SessionPatch } from '../../acp/session/types';
 import { earlierPage, windowState } from '../../acp/session/window';
 import type { SessionChange, SessionController } from '../../acp/sessionController';
 import { parseWebviewMessage } from './messages';
-import type { AgentChoice, HostMessage, MentionItem, SessionSummary, WebviewMessage } from './protocol';
+import type { AgentChoice, HostMessage, KeyCommand, MentionItem, SessionSummary, WebviewMessage } from './protocol';
 import type { ContextItem } from '../../acp/promptContext';
 import { errorText, text } from '../../common/untrustedText';
 
@@ -123,6 +123,11 @@ export class SessionSurface {
     // A hidden page may be gone (it is rebuilt when shown): it gets the item once it can see it.
     if (this.canPost()) this.post({ type: 'contextItem', item, label });
     else this.pendingContext.push({ item, label });
+  }
+
+  /** Hands the page a keyboard command (a hidden page has no box or cards to act on: dropped). */
+  keyCommand(command: KeyCommand): void {
+    if (this.canPost()) this.post({ type: 'keyCommand', command });
   }
 
   /** Agents changed (settings). */

@@ -42,9 +42,7 @@ async function measureWaitingCard(): Promise<CardMeasure | undefined> {
   const script = `
     const card = document.querySelector('.tool-card.waiting') ?? document.querySelector('[role="group"][aria-label="Permission request"]')?.closest('.tool-card');
     if (!card) return null;
-    // The thread follows the stream to its end; the picture is of the card from its question down.
-    card.scrollIntoView({ block: 'start' });
-    await new Promise((r) => setTimeout(r, 300));
+    // No scrolling here: the thread itself stops at a tall waiting card's top (webview/session/thread.ts).
     const inView = (el) => { const r = el.getBoundingClientRect(); return r.height > 0 && r.top >= 0 && r.bottom <= window.innerHeight + 1; };
     const intent = card.querySelector('.perm-summary') ?? card.querySelector('.perm-covers, [aria-label="What an approval lets through"]');
     const buttons = [...card.querySelectorAll('vscode-button.perm-option')].filter((b) => b.getBoundingClientRect().height > 0);
