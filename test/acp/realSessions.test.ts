@@ -1,5 +1,5 @@
 /**
- * Real agents against the fake model server: claude-code-acp and opencode each answer a turn, their
+ * Real agents against the fake model server: claude-code-acp, opencode and codex-acp each answer a turn, their
  * process is ended (as a window reload ends it), and in a new process the session is listed by the
  * agent (`session/list`), resumed from our journal (`session/resume`) and answers another turn, and
  * loaded (`session/load`) from the agent alone with its replay merged into one transcript.
@@ -15,7 +15,7 @@ import type { SessionState } from '../../src/acp/session/types';
 import type { ResolvedAgent } from '../../src/config/agents';
 import { allowAll } from '../fakes/policy';
 import { MemoryFiles } from '../fakes/memoryFiles';
-import { claudeCodeAcpLaunch, opencodeLaunch, type AgentLaunch, type LaunchInput } from '../fakes/agents';
+import { claudeCodeAcpLaunch, codexAcpLaunch, opencodeLaunch, type AgentLaunch, type LaunchInput } from '../fakes/agents';
 import { FINAL_TEXT, startFakeModelServer, type FakeModelServer } from '../fakes/fake-model-server.mjs';
 
 const userTexts = (s: SessionState) => s.entries.filter((e) => e.kind === 'user').map((e) => ('text' in e ? e.text : ''));
@@ -24,6 +24,7 @@ const agentText = (s: SessionState) => s.entries.filter((e) => e.kind === 'agent
 for (const [name, recipe] of [
   ['claude-code-acp', claudeCodeAcpLaunch],
   ['opencode', opencodeLaunch],
+  ['codex-acp', codexAcpLaunch],
 ] as [string, (i: LaunchInput) => AgentLaunch][]) {
   describe(`${name}: list, resume and load after the agent process is restarted`, function () {
     this.timeout(240_000);

@@ -151,3 +151,51 @@ export function opencodeLaunch(input: LaunchInput): AgentLaunch {
   const bin = opencodeBin();
   return { command: bin, args: ['acp', '--pure', '--print-logs', '--log-level', 'WARN'], env };
 }
+
+/**
+ * `@zed-industries/codex-acp` (devDependency, 0.16.0; its native binary comes from
+ * `@zed-industries/codex-acp-linux-x64`): Codex behind ACP, pointed at the fake server's OpenAI
+ * Responses dialect by a `CODEX_HOME/config.toml` provider (`wire_api = "responses"`). It asks
+ * permission for its patch and its shell command (`approval_policy = "untrusted"`), applies the
+ * patch to disk itself and runs the command itself inside bubblewrap (`sandbox_mode =
+ * "workspace-write"`): no `fs/write_text_file`, no `terminal/*`.
+ *
+ * The model must be one Codex knows (`gpt-5.3-codex`), or it offers no `apply_patch` tool. TMPDIR
+ * is moved out of the way because Codex refuses to create its helper links (its sandbox launcher
+ * among them) under the temp folder when CODEX_HOME lies inside it, and a HOME made by mkdtemp
+ * does. Linux x64 only, like the package the devDependency installs.
+ * @throws Error naming the fix when the binary is not installed.
+ */
+export function codexAcpLaunch(input: LaunchInput): AgentLaunch {
+  const bin = path.join(path.dirname(require.resolve('@zed-industries/codex-acp-linux-x64/package.json')), 'bin', 'codex-acp');
+  if (!fs.existsSync(bin)) throw new Error(`codex-acp is not installed at ${bin}: run \`npm ci\` on linux-x64 (it comes with the @zed-industries/codex-acp devDependency).`);
+  const env = isolatedEnv(input);
+  const codexHome = path.join(input.home, '.codex');
+  const tmp = path.join(input.home, 'tmp');
+  for (const dir of [codexHome, tmp]) fs.mkdirSync(dir, { recursive: true });
+  const config = [
+    'model = "gpt-5.3-codex"',
+    'model_provider = "fake"',
+    'approval_policy = "untrusted"',
+    'sandbox_mode = "workspace-write"',
+    'check_for_update_on_startup = false',
+    '',
+    '[model_providers.fake]',
+    'name = "Fake local model"',
+    `base_url = "${input.fakeUrl}/v1"`,
+    'env_key = "FAKE_MODEL_API_KEY"',
+    'wire_api = "responses"',
+    'request_max_retries = 0',
+    'stream_max_retries = 0',
+    '',
+    '[analytics]',
+    'enabled = false',
+    '',
+    '[otel]',
+    'exporter = "none"',
+    '',
+  ].join('\n');
+  fs.writeFileSync(path.join(codexHome, 'config.toml'), config);
+  Object.assign(env, { CODEX_HOME: codexHome, TMPDIR: tmp, FAKE_MODEL_API_KEY: 'fake-offline-key', RUST_LOG: 'warn' });
+  return { command: bin, args: [], env };
+}
