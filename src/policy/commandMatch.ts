@@ -6,7 +6,8 @@
  *   plain operands only, never options, expansions or shell syntax;
  * - a deny rule refuses a line when any simple command in it could be what the rule names
  *   ({@link prefixDenies}, {@link regexDenies}). A deny rule over a shell string is best effort: it
- *   cannot see through aliases, functions, scripts, interpreters (`bash -c`, `node -e`), quoting
+ *   cannot see through aliases, functions, scripts, interpreters (`node -e`, `python -c`; a shell's
+ *   `-c` script is read), quoting
  *   (`r''m`, `"rm"`), escapes (`r\m`), expansions (`$(…)`, `$X`, globs) or the environment.
  * Pure; no `vscode`.
  */
@@ -66,21 +67,50 @@ export function regexAllows(regex: string, line: string): boolean {
 
 /** Shell operators that start another simple command. */
 const COMMAND_SEPARATOR = /\|\||&&|\$\(|[;&|\n\r`(){}]/;
-/** Words before the command itself that still run it: `FOO=1 rm`, `sudo rm`, `env rm`, `command rm`. */
-const LEADING = /^(?:(?:[A-Za-z_][A-Za-z0-9_]*=\S*|sudo|doas|env|command|exec|nohup|time|nice|builtin|then|do|else|!)\s+)+/;
+/**
+ * Words before the command itself that still run it, one at a time: `FOO=1 rm`, `sudo rm`, `env rm`,
+ * `command rm`, and a shell handed its script with `-c` (`/bin/bash -lc rm`, `sh -c 'rm`, `cmd /c rm`,
+ * `powershell -Command rm`) — codex-acp runs every command as `/bin/bash -lc <script>`, so without
+ * the shell form no deny prefix would ever name one of its commands. One opening quote of the script
+ * goes with the shell.
+ */
+const LEADING = [
+  /^(?:[A-Za-z_][A-Za-z0-9_]*=\S*|(?:\S*\/)?(?:sudo|doas|env)|command|exec|nohup|time|nice|builtin|then|do|else|!) /,
+  /^(?:\S*\/)?(?:ba|da|z|k|mk|a|fi)?sh (?:--?[A-Za-z][A-Za-z-]* )*?-[A-Za-z]*c[A-Za-z]* ['"]?/,
+  /^(?:\S*[\\/])?cmd(?:\.exe)? \/[cCkK] ['"]?/,
+  /^(?:\S*[\\/])?(?:pwsh|powershell)(?:\.exe)? (?:-[A-Za-z]+ )*?-(?:c|command) ['"]?/i,
+];
+
+/**
+ * A simple command as written and after each leading wrapper is taken off it, so a deny prefix can
+ * name the wrapper (`sudo`, `bash`) as well as what it runs.
+ */
+function unwrapped(simple: string): string[] {
+  const out = [simple];
+  for (let s = simple, i = 0; i < 32; i++) {
+    const next = LEADING.reduce((acc, re) => (acc === s ? s.replace(re, '') : acc), s);
+    if (next === s) break;
+    out.push((s = next));
+  }
+  return out;
+}
 
 /**
  * Does a deny rule's prefix name a command line? True when any simple command in the line (split at
- * `;`, `&&`, `||`, `|`, `&`, newlines, `(`, `)`, braces, backticks and `$(`), after leading variable
- * assignments and wrappers such as `sudo`, `env`, `nohup`, and with runs of whitespace read as one
- * space, is the prefix or begins with it and a space. Best effort: see the module comment.
+ * `;`, `&&`, `||`, `|`, `&`, newlines, `(`, `)`, braces, backticks and `$(`), as written or after
+ * any number of its leading variable assignments and wrappers such as `sudo`, `env`, `nohup` and
+ * `bash -c` are taken off, and with runs of whitespace read as one space, is the prefix or begins
+ * with it and a space. Best effort: see the module comment.
  */
 export function prefixDenies(prefix: string, line: string): boolean {
   const p = prefix.trim().replace(/\s+/g, ' ');
   if (!p) return false;
   for (const part of line.split(COMMAND_SEPARATOR)) {
-    const simple = part.replace(/\s+/g, ' ').trim().replace(LEADING, '');
-    if (simple === p || simple.startsWith(p + ' ')) return true;
+    for (const simple of unwrapped(part.replace(/\s+/g, ' ').trim())) {
+      // The closing quote of a `-c` script, when the script ends with this command.
+      const bare = simple.replace(/['"]+$/, '');
+      if (simple === p || bare === p || simple.startsWith(p + ' ')) return true;
+    }
   }
   return false;
 }

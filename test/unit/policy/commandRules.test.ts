@@ -114,6 +114,32 @@ describe('command rules: a deny rule reads a line broadly (issue 16, finding 6)'
     assert.ok(denied({ kind: 'command', commandExact: 'make deploy' }, cmd('make deploy', [], ['NODE_OPTIONS'])));
   });
 
+  it('a deny prefix reads the script a shell is handed with -c (codex runs every command as `/bin/bash -lc <script>`)', () => {
+    const rule: EffectPattern = { kind: 'command', commandPrefix: 'git push' };
+    const lines: [string, string[]][] = [
+      ['/bin/bash', ['-lc', 'git push']],
+      ['/bin/bash', ['-lc', 'cd x && git push --force']],
+      ['bash', ['-c', 'git push']],
+      ['/usr/bin/env', ['bash', '-lc', 'git push']],
+      ['sh -c "git push origin"', []],
+      ["zsh -l -c 'git push'", []],
+      ['dash --login -c git push', []],
+      ['sudo bash -c "git push"', []],
+      ['cmd /c git push', []],
+      ['powershell.exe -NoProfile -Command git push', []],
+    ];
+    for (const [command, args] of lines) assert.ok(denied(rule, cmd(command, args)), `${command} ${args.join(' ')}`);
+    assert.ok(!denied(rule, cmd('/bin/bash', ['-lc', 'git status'])));
+    assert.ok(!denied(rule, cmd('bash', ['script.sh', 'git', 'push'])), 'a script file, not -c');
+  });
+
+  it('a deny prefix that names a wrapper or the shell itself still matches it', () => {
+    assert.ok(denied({ kind: 'command', commandPrefix: 'sudo' }, cmd('sudo rm -rf /')));
+    assert.ok(denied({ kind: 'command', commandPrefix: 'env' }, cmd('env A=b make')));
+    assert.ok(denied({ kind: 'command', commandPrefix: 'bash' }, cmd('bash', ['-lc', 'ls'])));
+    assert.ok(denied({ kind: 'command', commandPrefix: '/bin/bash -lc' }, cmd('/bin/bash', ['-lc', 'ls'])));
+  });
+
   it('a deny regex still matches anywhere in the line', () => {
     assert.ok(denied({ kind: 'command', commandRegex: '\\brm\\s+-rf\\b' }, cmd('cd a && rm -rf b')));
   });
