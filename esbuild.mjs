@@ -70,5 +70,5 @@ if (process.argv.includes('--tests')) {
   const entries = ['test/integration', 'test/integration/readme']
     .flatMap((dir) => fs.readdirSync(dir).filter((f) => f.endsWith('.ts')).map((f) => `${dir}/${f}`));
   // The real agent under test is resolved at run time from the repo's node_modules, not bundled.
-  await esbuild.build({ ...node, external: [...node.external, '@zed-industries/claude-code-acp', '@zed-industries/claude-agent-acp'], entryPoints: entries, outdir: 'out/test/integration' });
+  await esbuild.build({ ...node, external: [...node.external, '@zed-industries/claude-code-acp', '@zed-industries/claude-agent-acp', '@zed-industries/codex-acp-linux-x64'], entryPoints: entries, outdir: 'out/test/integration' });
 }

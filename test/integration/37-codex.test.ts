@@ -31,7 +31,7 @@ describe('real agent that patches and runs its shell itself: codex-acp', functio
   let dir: string;
   let file: string;
   let marker: string;
-  let approvedKey: string | undefined;
+  let approvedSessionId: string | undefined;
 
   before(async () => {
     a = await api();
@@ -62,8 +62,8 @@ describe('real agent that patches and runs its shell itself: codex-acp', functio
 
   it('approve: asks before its patch and its command, writes and runs them itself, and the Changes view has the file', async () => {
     const key = await a.startSession({ agentId: 'codex-test', cwd: dir });
-    approvedKey = key;
     const ready = a.session(key)!;
+    approvedSessionId = ready.sessionId;
     assert.ok(!ready.availableModes?.length, 'codex offers config options, not modes');
     const model = ready.configOptions?.find((o) => o.id === 'model');
     assert.ok(model && model.type === 'select' && model.currentValue === 'gpt-5.3-codex', JSON.stringify(ready.configOptions).slice(0, 600));
@@ -179,8 +179,9 @@ describe('real agent that patches and runs its shell itself: codex-acp', functio
   });
 
   it('resume: the approved session, closed with its agent process, is resumed from the history and goes on', async () => {
-    assert.ok(approvedKey, 'the approve test ran');
-    const entry = await until('the approved session in the history', () => a.sessionHistory().find((e) => e.agentId === 'codex-test' && e.turns === 1 && !e.open && e.title?.startsWith('Create a file named hello.txt')), 10_000);
+    assert.ok(approvedSessionId, 'the approve test ran');
+    const entry = await until('the approved session in the history, closed', () => a.sessionHistory().find((e) => e.sessionId === approvedSessionId && !e.open), 10_000);
+    assert.strictEqual(entry.turns, 1);
     // The folder changed (undo) a moment ago; see the note in before().
     await pause(2200);
     const key = await a.resumeSession({ journalId: entry.journalId });
