@@ -14,6 +14,7 @@ import type { SessionState } from './session/types';
 import type { ForwardResult } from '../mcp/forward';
 import { Emitter, type Event } from '../common/lifecycle';
 import { agentEnv, type ResolvedAgent } from '../config/agents';
+import { missingPrerequisites } from './agentPrerequisites';
 import { AgentConnection, AgentLaunchError, errorMessage } from './connection';
 import type { EffectPolicy } from '../policy/effectPolicy';
 import { agentFingerprint } from '../policy/grants';
@@ -325,6 +326,9 @@ export class SessionManager {
       throw new Error('The session was closed while the agent was starting.');
     }
     spans?.agentInfo(connection.agentInfo);
+    // A program the agent runs its own work with and lacks (codex-acp without bubblewrap) is said
+    // up front, instead of as tool cards that fail with no output.
+    for (const text of missingPrerequisites(connection.agentInfo?.name, process.platform, agentEnv(this.deps.baseEnv(), agent.env).PATH)) controller.notice('warning', text);
     return connection;
   }
 
