@@ -11,8 +11,12 @@ export declare const FINAL_TEXT: string;
 /** Known scenarios. */
 export declare const SCENARIOS: readonly FakeModelScenario[];
 
-/** `write-shell`: write tool, then shell tool, then final text. `text`: final text only. */
-export type FakeModelScenario = 'write-shell' | 'text';
+/**
+ * `write-shell`: write tool, then shell tool, then final text. `text`: final text only. `slow`: text
+ * only, paced (one piece every 500 ms for about 30 s) in the Gemini dialect, so a test can cancel
+ * mid-turn; other dialects answer it like `text`.
+ */
+export type FakeModelScenario = 'write-shell' | 'text' | 'slow';
 
 /** Options of {@link startFakeModelServer}. */
 export interface FakeModelServerOptions {
@@ -32,7 +36,7 @@ export interface FakeModelRequest {
   path: string;
   model?: string;
   stream: boolean;
-  /** `anthropic`, `anthropic-count-tokens`, `openai-chat`, `models` or `unhandled`. */
+  /** `anthropic`, `anthropic-count-tokens`, `openai-chat`, `gemini-<operation>`, `models` or `unhandled`. */
   api?: string;
   /** Tool names the agent offered. */
   tools?: string[];

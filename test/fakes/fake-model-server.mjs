@@ -4,6 +4,7 @@
 // It plays a scripted "model" and speaks two dialects, streaming (SSE) and not:
 //   - Anthropic Messages:        POST /v1/messages, POST /v1/messages/count_tokens
 //   - OpenAI Chat Completions:   POST /v1/chat/completions (tool_calls deltas, then [DONE])
+//   - Gemini:                    POST /v1beta/models/<m>:streamGenerateContent?alt=sse (model-gemini.mjs)
 // It listens on 127.0.0.1 only, on an ephemeral port unless told otherwise.
 //
 // It is also the agents' HTTP(S) proxy (HTTP_PROXY/HTTPS_PROXY point here), so any attempt to
@@ -15,7 +16,9 @@
 //   one tool result                                   -> call the agent's shell tool with SHELL_CMD
 //   more                                              -> stream FINAL_TEXT and end the turn
 // Requests that offer no tools at all (titles, topic classifiers, summaries) get a short answer.
-// The "text" scenario skips the tools and answers FINAL_TEXT straight away.
+// The "text" scenario skips the tools and answers FINAL_TEXT straight away. The "slow" scenario
+// answers text too, paced (one piece every half second for half a minute) where the dialect
+// implements it (Gemini), so a test can cancel mid-turn.
 //
 // Standalone: node test/fakes/fake-model-server.mjs --workspace DIR [--port N] [--scenario S] [--log FILE]
 
@@ -23,6 +26,7 @@ import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { answerGemini, geminiRoute, readGemini } from './model-gemini.mjs';
 
 /** File the scripted model asks the agent to write (relative to the workspace). */
 export const FILE_NAME = 'hello.txt';
@@ -34,7 +38,7 @@ export const SHELL_CMD = 'echo ACP_SHELL_OK > shell-marker.txt && cat shell-mark
 export const FINAL_TEXT =
   'Done. I created hello.txt and ran a shell command. This answer is streamed in several chunks.';
 /** Known scenarios. */
-export const SCENARIOS = ['write-shell', 'text'];
+export const SCENARIOS = ['write-shell', 'text', 'slow'];
 
 // ------------------------------------------------------------------------------------------------
 // The scripted "model": which move to make, independent of the API dialect.
@@ -333,6 +337,13 @@ export async function startFakeModelServer({ workspace, scenario = 'write-shell'
       const move = nextMove({ ...seen, scenario, workspace });
       Object.assign(record, { api: 'openai-chat', tools: seen.tools.map((t) => t.name), toolResults: seen.toolResults, move: move.type, tool: move.name });
       return answerChat(res, body, move);
+    }
+    const gemini = method === 'POST' ? geminiRoute(pathname) : undefined;
+    if (gemini) {
+      const seen = readGemini(body);
+      const move = nextMove({ ...seen, scenario, workspace });
+      Object.assign(record, { api: `gemini-${gemini.op}`, model: gemini.model, tools: seen.tools.map((t) => t.name), toolResults: seen.toolResults, move: move.type, tool: move.name });
+      return answerGemini(res, gemini, seen, move, { slow: scenario === 'slow' });
     }
     if (method === 'GET' && pathname.endsWith('/models')) {
       record.api = 'models';
