@@ -14,29 +14,45 @@
 import type * as acp from '@agentclientprotocol/sdk';
 import { MetaKeys } from './extensions';
 
-/** One compatibility rule. */
-export interface CompatRule {
+/** What every compatibility rule says about itself. */
+interface CompatRuleBase {
   /** Stable id, shown in the inspector and the capability matrix. */
   id: string;
   /** The agent's `agentInfo.name`, compared exactly. */
   agent: string;
   /** Semver comparators, all of which must hold, e.g. `>=0.1.0 <0.62.0` (see {@link satisfiesRange}). */
   versions: string;
-  /** The ACP method whose answer the rule changes. */
-  method: 'fs/read_text_file';
-  /** The JSON-RPC error code (of that method's answer) the rule replaces. */
-  errorCode: number;
-  /** The result sent instead of that error. */
-  answer: acp.ReadTextFileResponse;
-  /** What the agent gets instead of the spec answer, as a sentence. */
+  /** What the agent gets instead of the spec behaviour, as a sentence. */
   changes: string;
-  /** Why the spec answer fails with that agent, as a sentence. */
+  /** Why the spec behaviour fails with that agent, as a sentence. */
   why: string;
   /** What was checked, on which version, and how. */
   verified: string;
   /** Public reports of the failure. */
   upstream: readonly string[];
 }
+
+/** A rule that answers an error of `fs/read_text_file` with a result. */
+export interface ReadAnswerRule extends CompatRuleBase {
+  method: 'fs/read_text_file';
+  /** The JSON-RPC error code (of that method's answer) the rule replaces. */
+  errorCode: number;
+  /** The result sent instead of that error. */
+  answer: acp.ReadTextFileResponse;
+}
+
+/**
+ * A rule that holds `session/load` back while the wall clock is still in the minute (UTC) in which
+ * the session began, or the minute after the first `startWindowMs` of it.
+ */
+export interface LoadTimingRule extends CompatRuleBase {
+  method: 'session/load';
+  /** How long after our journal's creation the agent may still have been creating the session, in ms. */
+  startWindowMs: number;
+}
+
+/** One compatibility rule. */
+export type CompatRule = ReadAnswerRule | LoadTimingRule;
 
 /** The rules, one a line of the table in README's "Known limits". */
 export const COMPAT_RULES: readonly CompatRule[] = [
@@ -57,6 +73,19 @@ export const COMPAT_RULES: readonly CompatRule[] = [
       'https://github.com/google-gemini/gemini-cli/issues/17588',
       'https://github.com/google-gemini/gemini-cli/pull/14190',
     ],
+  },
+  {
+    id: 'gemini-cli/load-after-start-minute',
+    agent: 'gemini-cli',
+    versions: '<0.62.0',
+    method: 'session/load',
+    startWindowMs: 15_000,
+    changes: 'session/load of a session is sent only once the minute (UTC) in which the session began has passed; until then the session says it waits.',
+    why:
+      'gemini-cli\'s session/load starts a new chat recording for the session before it reads the saved one. The recording\'s file is named by the current minute and the session id, so within the minute the session began it is the saved conversation\'s own file: the load overwrites it and then fails with -32603 "No previous sessions found for this project." (the conversation is lost for good). In a later minute the load replays the conversation.',
+    verified:
+      'gemini-cli 0.61.0: a load in the same minute failed as above; one after the minute turned replayed the session (test/integration/36-gemini.test.ts); read in its bundle (AcpSessionManager.loadSession, SessionSelector, getAllSessionFiles). 0.62.0 on: not verified.',
+    upstream: ['https://github.com/google-gemini/gemini-cli/issues/28775'],
   },
 ];
 
@@ -136,7 +165,7 @@ export function compatRulesFor(agentInfo: Pick<acp.Implementation, 'name' | 'ver
 export function compatReadTextFileAnswer(rules: readonly CompatRule[], err: unknown): acp.ReadTextFileResponse | undefined {
   const code = (err as { code?: unknown } | null)?.code;
   if (typeof code !== 'number') return undefined;
-  const rule = rules.find((r) => r.method === 'fs/read_text_file' && r.errorCode === code);
+  const rule = rules.find((r): r is ReadAnswerRule => r.method === 'fs/read_text_file' && r.errorCode === code);
   if (!rule) return undefined;
   return { ...rule.answer, _meta: { ...rule.answer._meta, [MetaKeys.compatibilityRule]: rule.id } };
 }
@@ -146,4 +175,21 @@ export function compatRuleOf(result: unknown): string | undefined {
   const meta = (result as { _meta?: unknown } | null)?._meta;
   const id = meta && typeof meta === 'object' ? (meta as Record<string, unknown>)[MetaKeys.compatibilityRule] : undefined;
   return typeof id === 'string' ? id : undefined;
+}
+
+/**
+ * How long to hold `session/load` back under `rules` (see {@link LoadTimingRule}): the wait in ms and
+ * the rule's id, or undefined when no rule applies or the minute has passed.
+ * @param startedAt when the session began (our journal's creation), ms since the epoch.
+ * @param now the current time, ms since the epoch.
+ */
+export function compatLoadDelay(rules: readonly CompatRule[], startedAt: number, now: number): { waitMs: number; ruleId: string } | undefined {
+  const rule = rules.find((r): r is LoadTimingRule => r.method === 'session/load');
+  if (!rule || !Number.isFinite(startedAt)) return undefined;
+  const MINUTE = 60_000;
+  // The session's file may be named by any minute from our start to the end of the start window.
+  const lastMinute = Math.floor((startedAt + rule.startWindowMs) / MINUTE);
+  if (Math.floor(now / MINUTE) > lastMinute) return undefined;
+  // A second past the turn of that minute, so the two clocks cannot disagree about it.
+  return { waitMs: (lastMinute + 1) * MINUTE + 1000 - now, ruleId: rule.id };
 }

@@ -15,6 +15,7 @@ import type { ForwardResult } from '../mcp/forward';
 import { Emitter, type Event } from '../common/lifecycle';
 import { agentEnv, type ResolvedAgent } from '../config/agents';
 import { AgentConnection, AgentLaunchError, errorMessage } from './connection';
+import { compatLoadDelay, compatRulesFor } from './compat';
 import type { EffectPolicy } from '../policy/effectPolicy';
 import { agentFingerprint } from '../policy/grants';
 import { SessionController, type FileSystemPort, type SessionChange, type TerminalsPort } from './sessionController';
@@ -176,6 +177,7 @@ export class SessionManager {
       provisional.fail({ message: `${agent.name} can neither resume nor load earlier sessions (it declares neither sessionCapabilities.resume nor loadSession). Its transcript stays readable; start a new session to carry on.` });
       throw new Error(`${agent.name} cannot take up earlier sessions.`);
     }
+    if (how === 'load' && entry) await this.holdLoadBack(provisional, connection, entry.createdAt);
     let controller = provisional;
     if (how === 'load' && replayed) {
       // The agent replays the conversation: start from an empty transcript so nothing shows twice.
@@ -203,6 +205,22 @@ export class SessionManager {
       else if ('title' in target && target.title) journal!.setTitle(journalId, target.title);
     }
     return controller;
+  }
+
+  /**
+   * Waits as long as a compatibility rule holds `session/load` back for this agent (compat.ts:
+   * gemini-cli overwrites a session it loads within the minute the session began), saying so in the
+   * session. @throws Error (the agent is ended) when the session was closed meanwhile.
+   */
+  private async holdLoadBack(controller: SessionController, connection: AgentConnection, startedAt: number): Promise<void> {
+    const hold = compatLoadDelay(compatRulesFor(connection.agentInfo), startedAt, Date.now());
+    if (!hold) return;
+    controller.notice('info', `Waiting ${Math.ceil(hold.waitMs / 1000)} s before session/load: ${controller.state.agentName} loses a session it loads within the minute the session began (compatibility rule ${hold.ruleId}).`);
+    await new Promise((r) => setTimeout(r, hold.waitMs));
+    if (this.sessions.get(controller.state.key) !== controller) {
+      await connection.dispose();
+      throw new Error('The session was closed while it waited to be loaded.');
+    }
   }
 
   /**

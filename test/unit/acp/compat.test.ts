@@ -6,7 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import * as acp from '@agentclientprotocol/sdk';
-import { COMPAT_RULES, compatReadTextFileAnswer, compatRuleOf, compatRulesFor, satisfiesRange } from '../../../src/acp/compat';
+import { COMPAT_RULES, compatLoadDelay, compatReadTextFileAnswer, compatRuleOf, compatRulesFor, satisfiesRange } from '../../../src/acp/compat';
 import { AgentConnection } from '../../../src/acp/connection';
 import { SessionController } from '../../../src/acp/sessionController';
 import { SessionTerminals } from '../../../src/acp/sessionTerminals';
@@ -18,6 +18,7 @@ import { scriptedAgent } from '../../fakes/inProcessAgent';
 import { allowAll } from '../../fakes/policy';
 
 const GEMINI_RULE = 'gemini-cli/missing-file-reads-empty';
+const GEMINI_LOAD_RULE = 'gemini-cli/load-after-start-minute';
 const notFound = () => acp.RequestError.resourceNotFound('/w/hello.txt');
 
 describe('compatibility rules', () => {
@@ -41,8 +42,8 @@ describe('compatibility rules', () => {
   });
 
   it('the gemini-cli rule matches only gemini-cli within its range', () => {
-    assert.deepEqual(compatRulesFor({ name: 'gemini-cli', version: '0.61.0' }).map((r) => r.id), [GEMINI_RULE]);
-    assert.deepEqual(compatRulesFor({ name: 'gemini-cli', version: '0.55.1' }).map((r) => r.id), [GEMINI_RULE]);
+    assert.deepEqual(compatRulesFor({ name: 'gemini-cli', version: '0.61.0' }).map((r) => r.id), [GEMINI_RULE, GEMINI_LOAD_RULE]);
+    assert.deepEqual(compatRulesFor({ name: 'gemini-cli', version: '0.55.1' }).map((r) => r.id), [GEMINI_RULE, GEMINI_LOAD_RULE]);
     for (const info of [
       { name: 'gemini-cli', version: '0.62.0' },
       { name: 'gemini-cli', version: '1.0.0' },
@@ -68,6 +69,20 @@ describe('compatibility rules', () => {
     assert.equal(compatReadTextFileAnswer(rules, new Error('boom')), undefined);
     assert.equal(compatReadTextFileAnswer(rules, undefined), undefined);
     assert.equal(compatReadTextFileAnswer([], notFound()), undefined, 'no rule: the spec error');
+  });
+
+  it('session/load waits out the minute the session began (and its start window), for gemini-cli only', () => {
+    const rules = compatRulesFor({ name: 'gemini-cli', version: '0.61.0' });
+    const at = (hms: string) => Date.parse(`2026-12-02T${hms}Z`);
+    assert.deepEqual(compatLoadDelay(rules, at('10:00:05'), at('10:00:30')), { waitMs: 31_000, ruleId: GEMINI_LOAD_RULE }, 'until a second past the minute');
+    assert.equal(compatLoadDelay(rules, at('10:00:50'), at('10:00:55'))?.waitMs, 66_000, 'a session begun late in a minute may be named by the next one');
+    assert.equal(compatLoadDelay(rules, at('10:00:50'), at('10:01:30'))?.waitMs, 31_000);
+    assert.equal(compatLoadDelay(rules, at('10:00:05'), at('10:01:00')), undefined, 'the minute has passed');
+    assert.equal(compatLoadDelay(rules, at('10:00:05'), at('11:30:00')), undefined);
+    assert.equal(compatLoadDelay(rules, Number.NaN, at('10:00:30')), undefined);
+    for (const info of [{ name: 'gemini-cli', version: '0.62.0' }, { name: 'claude-agent-acp', version: '0.23.1' }]) {
+      assert.equal(compatLoadDelay(compatRulesFor(info), at('10:00:05'), at('10:00:30')), undefined, JSON.stringify(info));
+    }
   });
 
   it('every rule is documented: agent, range that parses, why, what was verified, upstream links', () => {
