@@ -8,6 +8,7 @@
  */
 import type * as acp from '@agentclientprotocol/sdk';
 import type { EntrySummary, ProtocolEntry } from './inspector';
+import { compatRuleOf } from './compat';
 
 /** One line of the matrix. */
 export interface CapabilityRow {
@@ -90,6 +91,11 @@ export class CapabilityMatrix {
         const err = (entry.message as { error?: { message?: unknown } }).error;
         r.lastError = typeof err?.message === 'string' ? err.message.slice(0, 300) : 'error';
       } else if (theirs) r.exercised++;
+      else {
+        // Our answer, changed from the spec one for this agent by a compatibility rule (compat.ts).
+        const rule = compatRuleOf((entry.message as { result?: unknown }).result);
+        if (rule) this.row(`${summary.method}: compatibility rule applied (${rule})`, 'agent calls us').exercised++;
+      }
     }
   }
 

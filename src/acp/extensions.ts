@@ -24,3 +24,12 @@ export const ErrorCodes = {
    */
   notReadable: -32014,
 } as const;
+
+/** `_meta` keys we put on what we send. */
+export const MetaKeys = {
+  /**
+   * On an answer that a compatibility rule changed from the spec answer (src/acp/compat.ts): the
+   * rule's id, so the inspector and the capability matrix show where it was applied.
+   */
+  compatibilityRule: 'agentSwitchboard/compatibilityRule',
+} as const;

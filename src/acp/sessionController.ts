@@ -11,6 +11,7 @@ import { Emitter, type Event } from '../common/lifecycle';
 import type { SessionHandlers } from './clientHandlers';
 import { errorMessage, type AgentConnection } from './connection';
 import { ErrorCodes } from './extensions';
+import { compatReadTextFileAnswer, compatRulesFor } from './compat';
 import type { ProtocolLog } from './inspector';
 import type { CapabilityMatrix } from './capabilities';
 import type { Actor, EffectCheck, EffectPolicy } from '../policy/effectPolicy';
@@ -500,8 +501,15 @@ export class SessionController implements SessionHandlers {
     }
   }
 
-  readTextFile(params: acp.ReadTextFileRequest): Promise<acp.ReadTextFileResponse> {
-    return this.files.read(params);
+  async readTextFile(params: acp.ReadTextFileRequest): Promise<acp.ReadTextFileResponse> {
+    try {
+      return await this.files.read(params);
+    } catch (err) {
+      // An agent (by its agentInfo) that cannot handle the spec answer gets one it can (compat.ts).
+      const answer = compatReadTextFileAnswer(compatRulesFor(this.conn?.agentInfo), err);
+      if (answer) return answer;
+      throw err;
+    }
   }
 
   async writeTextFile(params: acp.WriteTextFileRequest): Promise<void> {

@@ -16,6 +16,7 @@ import { Emitter, type Event } from '../common/lifecycle';
 import { agentEnv, type ResolvedAgent } from '../config/agents';
 import { missingPrerequisites } from './agentPrerequisites';
 import { AgentConnection, AgentLaunchError, errorMessage } from './connection';
+import { compatLoadDelay, compatRulesFor } from './compat';
 import type { EffectPolicy } from '../policy/effectPolicy';
 import { agentFingerprint } from '../policy/grants';
 import { SessionController, type FileSystemPort, type SessionChange, type TerminalsPort } from './sessionController';
@@ -177,6 +178,7 @@ export class SessionManager {
       provisional.fail({ message: `${agent.name} can neither resume nor load earlier sessions (it declares neither sessionCapabilities.resume nor loadSession). Its transcript stays readable; start a new session to carry on.` });
       throw new Error(`${agent.name} cannot take up earlier sessions.`);
     }
+    const held = how === 'load' && entry ? await this.holdLoadBack(provisional, connection, entry.createdAt) : undefined;
     let controller = provisional;
     if (how === 'load' && replayed) {
       // The agent replays the conversation: start from an empty transcript so nothing shows twice.
@@ -198,12 +200,33 @@ export class SessionManager {
       throw err;
     }
     controller.notice('info', how === 'resume' ? `Resumed in a new ${agent.name} process (session/resume).` : `Loaded from ${agent.name} (session/load): the agent replayed the conversation above.`);
+    if (held) controller.notice('info', held);
     if (how === 'load' && journalId) {
       // The earlier journal keeps what only we knew (decisions, notices); the new one replaces it in lists.
       if (entry) journal!.supersede(entry.journalId, journalId);
       else if ('title' in target && target.title) journal!.setTitle(journalId, target.title);
     }
     return controller;
+  }
+
+  /**
+   * Waits as long as a compatibility rule holds `session/load` back for this agent (compat.ts:
+   * gemini-cli overwrites a session it loads within the minute the session began), saying so in the
+   * session. @returns a sentence for the loaded session when it waited.
+   * @throws Error (the agent is ended) when the session was closed meanwhile.
+   */
+  private async holdLoadBack(controller: SessionController, connection: AgentConnection, startedAt: number): Promise<string | undefined> {
+    const hold = compatLoadDelay(compatRulesFor(connection.agentInfo), startedAt, Date.now());
+    if (!hold) return undefined;
+    const seconds = Math.ceil(hold.waitMs / 1000);
+    const why = `${controller.state.agentName} loses a session it loads within the minute the session began (compatibility rule ${hold.ruleId})`;
+    controller.notice('info', `Waiting ${seconds} s before session/load: ${why}.`);
+    await new Promise((r) => setTimeout(r, hold.waitMs));
+    if (this.sessions.get(controller.state.key) !== controller) {
+      await connection.dispose();
+      throw new Error('The session was closed while it waited to be loaded.');
+    }
+    return `session/load waited ${seconds} s: ${why}.`;
   }
 
   /**

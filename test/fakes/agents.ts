@@ -199,3 +199,35 @@ export function codexAcpLaunch(input: LaunchInput): AgentLaunch {
   Object.assign(env, { CODEX_HOME: codexHome, TMPDIR: tmp, FAKE_MODEL_API_KEY: 'fake-offline-key', RUST_LOG: 'warn' });
   return { command: bin, args: [], env };
 }
+
+/**
+ * `@google/gemini-cli` (devDependency, 0.61.x) as `gemini.js --acp`, its model API (Gemini
+ * `streamGenerateContent`) pointed at the fake server by `GOOGLE_GEMINI_BASE_URL`, a dummy API
+ * key, and a `~/.gemini/settings.json` that selects API-key auth, turns folder trust, usage
+ * statistics, telemetry and update checks off and fixes the model (`gemini-2.5-pro`: a model that
+ * needs no thought signatures). `GEMINI_CLI_NO_RELAUNCH` keeps it in one process (it would
+ * otherwise re-spawn itself with a bigger heap, and our process group would hold the parent only).
+ * It reads a file through `fs/read_text_file` before writing it, asks permission for edits and
+ * shell commands, writes through `fs/write_text_file`, and runs its shell itself.
+ */
+export function geminiCliLaunch(input: LaunchInput): AgentLaunch {
+  const entry = path.join(path.dirname(require.resolve('@google/gemini-cli/package.json')), 'bundle', 'gemini.js');
+  const env = isolatedEnv(input);
+  const dir = path.join(input.home, '.gemini');
+  fs.mkdirSync(dir, { recursive: true });
+  const settings = {
+    security: { auth: { selectedType: 'gemini-api-key' }, folderTrust: { enabled: false } },
+    privacy: { usageStatisticsEnabled: false },
+    telemetry: { enabled: false },
+    general: { disableAutoUpdate: true, disableUpdateNag: true, enableAutoUpdate: false, enableAutoUpdateNotification: false },
+    model: { name: 'gemini-2.5-pro' },
+  };
+  fs.writeFileSync(path.join(dir, 'settings.json'), JSON.stringify(settings, null, 2));
+  Object.assign(env, {
+    GEMINI_API_KEY: 'fake-offline-key',
+    GOOGLE_GEMINI_BASE_URL: input.fakeUrl,
+    GEMINI_CLI_NO_RELAUNCH: 'true',
+    GEMINI_TELEMETRY_ENABLED: 'false',
+  });
+  return { command: process.execPath, args: [entry, '--acp'], env };
+}

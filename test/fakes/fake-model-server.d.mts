@@ -13,8 +13,8 @@ export declare const SCENARIOS: readonly FakeModelScenario[];
 
 /**
  * `write-shell`: write tool, then shell tool, then final text. `text`: final text only. `slow`: text
- * only, paced (one piece every 500 ms for about 30 s) in the OpenAI Responses dialect, so a test
- * can cancel mid-turn; other dialects answer it like `text`.
+ * only, paced (one piece every 500 ms for about 30 s) in the OpenAI Responses and Gemini dialects,
+ * so a test can cancel mid-turn; other dialects answer it like `text`.
  */
 export type FakeModelScenario = 'write-shell' | 'text' | 'slow';
 
@@ -36,7 +36,7 @@ export interface FakeModelRequest {
   path: string;
   model?: string;
   stream: boolean;
-  /** `anthropic`, `anthropic-count-tokens`, `openai-chat`, `openai-responses`, `models` or `unhandled`. */
+  /** `anthropic`, `anthropic-count-tokens`, `openai-chat`, `openai-responses`, `gemini-<operation>`, `models` or `unhandled`. */
   api?: string;
   /** Tool names the agent offered. */
   tools?: string[];

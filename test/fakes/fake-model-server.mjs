@@ -1,10 +1,11 @@
 // Fake model server for offline tests of real ACP agents (Node 20, no dependencies).
 //
 // Real agents (claude-code-acp, opencode, ...) are pointed at this server instead of a model API.
-// It plays a scripted "model" and speaks two dialects, streaming (SSE) and not:
+// It plays a scripted "model" and speaks four dialects, streaming (SSE) and not:
 //   - Anthropic Messages:        POST /v1/messages, POST /v1/messages/count_tokens
 //   - OpenAI Chat Completions:   POST /v1/chat/completions (tool_calls deltas, then [DONE])
 //   - OpenAI Responses:          POST /v1/responses (model-openai-responses.mjs)
+//   - Gemini:                    POST /v1beta/models/<m>:streamGenerateContent?alt=sse (model-gemini.mjs)
 // It listens on 127.0.0.1 only, on an ephemeral port unless told otherwise.
 //
 // It is also the agents' HTTP(S) proxy (HTTP_PROXY/HTTPS_PROXY point here), so any attempt to
@@ -18,7 +19,7 @@
 // Requests that offer no tools at all (titles, topic classifiers, summaries) get a short answer.
 // The "text" scenario skips the tools and answers FINAL_TEXT straight away. The "slow" scenario
 // answers text too, paced (one piece every half second for half a minute) where the dialect
-// implements it (OpenAI Responses), so a test can cancel mid-turn.
+// implements it (OpenAI Responses, Gemini), so a test can cancel mid-turn.
 //
 // Standalone: node test/fakes/fake-model-server.mjs --workspace DIR [--port N] [--scenario S] [--log FILE]
 
@@ -27,6 +28,7 @@ import http from 'node:http';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { answerResponses, readResponses, responsesMove } from './model-openai-responses.mjs';
+import { answerGemini, geminiRoute, readGemini } from './model-gemini.mjs';
 
 /** File the scripted model asks the agent to write (relative to the workspace). */
 export const FILE_NAME = 'hello.txt';
@@ -343,6 +345,13 @@ export async function startFakeModelServer({ workspace, scenario = 'write-shell'
       const move = responsesMove(seen, { scenario, workspace, fileName: FILE_NAME, fileContent: FILE_CONTENT, nextMove });
       Object.assign(record, { api: 'openai-responses', tools: seen.tools.map((t) => t.name), toolResults: seen.toolResults, move: move.type, tool: move.name });
       return answerResponses(res, body, move, { slow: scenario === 'slow' });
+    }
+    const gemini = method === 'POST' ? geminiRoute(pathname) : undefined;
+    if (gemini) {
+      const seen = readGemini(body);
+      const move = nextMove({ ...seen, scenario, workspace });
+      Object.assign(record, { api: `gemini-${gemini.op}`, model: gemini.model, tools: seen.tools.map((t) => t.name), toolResults: seen.toolResults, move: move.type, tool: move.name });
+      return answerGemini(res, gemini, seen, move, { slow: scenario === 'slow' });
     }
     if (method === 'GET' && pathname.endsWith('/models')) {
       record.api = 'models';

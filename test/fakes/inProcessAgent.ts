@@ -24,6 +24,8 @@ export interface ScriptedAgentOptions {
   mcpCapabilities?: acp.McpCapabilities;
   /** Receives every `session/new` request's params (e.g. to check the `mcpServers` sent). */
   onNewSession?: (params: acp.NewSessionRequest) => void;
+  /** Announced in `initialize` as `agentInfo` (default `scripted-test-agent` 0.0.1). */
+  agentInfo?: acp.Implementation;
 }
 
 /** Builds an in-process agent whose turns run `script`; it returns the stop reason. */
@@ -35,7 +37,7 @@ export function scriptedAgent(script: (t: TurnContext) => Promise<acp.StopReason
     .onRequest('initialize', () => ({
       protocolVersion: acp.PROTOCOL_VERSION,
       agentCapabilities: { loadSession: false, ...(options.mcpCapabilities ? { mcpCapabilities: options.mcpCapabilities } : {}) },
-      agentInfo: { name: 'scripted-test-agent', version: '0.0.1' },
+      agentInfo: options.agentInfo ?? { name: 'scripted-test-agent', version: '0.0.1' },
       authMethods: [],
     }))
     .onRequest('session/new', ({ params }) => {
