@@ -62,6 +62,9 @@ export interface McpConnectionOptions {
 }
 
 
+/** Rounds of `input_required` one request may take before it fails (MCP 2026-07-28 MRTR). */
+export const MRTR_MAX_ROUNDS = 8;
+
 /** A running (or failed) MCP server. */
 export class McpServerConnection {
   private client: Client | undefined;
@@ -261,6 +264,9 @@ export class McpServerConnection {
       capabilities: this.capabilities(),
       // The probe waits a while on its own: a slow server is still starting, not an old one.
       versionNegotiation: { mode: 'auto', probe: { timeoutMs: 10_000, maxRetries: 0 } },
+      // 2026-07-28 multi round-trip requests: the SDK answers each round and retries with a new id,
+      // echoing `requestState` exactly; a server that never completes is given up on after this many.
+      inputRequired: { maxRounds: MRTR_MAX_ROUNDS },
       listChanged: {
         tools: { onChanged: (err, tools) => this.listChanged(client, 'tools', err, tools) },
         resources: { onChanged: (err, resources) => this.listChanged(client, 'resources', err, resources) },
