@@ -82,6 +82,12 @@ export class McpServerConnection {
   /** Tracing variables for the next stdio launch (never overriding the definition's or the person's). */
   private tracingEnv: Record<string, string> = {};
   private stopping = false;
+  /** The era verdict of an earlier start, when the probe cannot be sent again (a stdio server that exits on it). */
+  private prior: { kind: 'legacy' } | undefined;
+  /** A new 2025-era HTTP session being set up after the server forgot ours (404), shared by the calls that met it. */
+  private renewing: { from: Client; done: Promise<void> } | undefined;
+  /** Clients replaced by a renewal: their requests in flight fail with "connection closed" and are run again. */
+  private readonly retired = new WeakSet<Client>();
   private _state: McpServerState = { state: 'stopped' };
   private _catalog: McpCatalog = EMPTY_CATALOG;
   private _listed = false;
@@ -166,7 +172,9 @@ export class McpServerConnection {
   /**
    * Connects a new client; when an HTTP server answers that it needs authorization, waits for the
    * person's sign-in in the browser (the SDK's OAuth flow started it), redeems the code and connects
-   * again. @throws Error when the server cannot be reached or the sign-in fails.
+   * again. A stdio server that exits on the `server/discover` probe (servers on older SDKs end on
+   * any request before `initialize`) is started again, fresh, for the 2025 handshake, and that
+   * verdict is kept for later starts. @throws Error when the server cannot be reached or the sign-in fails.
    */
   private async connect(gen: number): Promise<Client> {
     for (let attempt = 1; ; attempt++) {
@@ -174,7 +182,7 @@ export class McpServerConnection {
       this.client = client;
       const transport = this.createTransport();
       try {
-        await client.connect(transport);
+        await client.connect(transport, this.prior ? { prior: this.prior } : undefined);
         if (gen !== this.generation) throw new Superseded();
         client.onclose = () => this.closed();
         void this.tasks?.close();
@@ -182,6 +190,13 @@ export class McpServerConnection {
         this.tasks = offersTasks(client) ? this.taskRunner(client, this.dispatcher) : undefined;
         return client;
       } catch (err) {
+        if (this.transport.type === 'stdio' && !this.prior && diedOnProbe(err) && !this.stopping && gen === this.generation) {
+          this.prior = { kind: 'legacy' };
+          await client.close().catch(() => undefined);
+          // The tail is the new process's: the probe's exit was expected and says nothing about it.
+          this.stderr = [];
+          continue;
+        }
         const pending = !(err instanceof Superseded) && isUnauthorized(err) && attempt <= 2 ? this.oauth?.takePendingAuthorization() : undefined;
         if (!pending || this.stopping || gen !== this.generation) {
           await client.close().catch(() => undefined);
@@ -240,17 +255,63 @@ export class McpServerConnection {
 
   /**
    * Runs a request; when the server asks for more authorization on the way (a 401, or a 403
-   * `insufficient_scope` step-up), waits for the sign-in and runs it again (at most twice).
+   * `insufficient_scope` step-up), waits for the sign-in and runs it again (at most twice). When a
+   * 2025-era HTTP server answers 404 to our session (it restarted and forgot it), starts one new
+   * session (MCP 2025-11-25, Streamable HTTP "Session Management") and runs the request once more.
    */
   private async withSignIn<T>(run: (client: Client) => Promise<T>): Promise<T> {
+    let renewed = false;
     for (let attempt = 1; ; attempt++) {
+      await this.renewing?.done.catch(() => undefined);
+      const client = this.runningClient();
       try {
-        return await run(this.runningClient());
+        return await run(client);
       } catch (err) {
+        // A request on a client retired by a renewal (another call met the 404) failed with it: it gets the same one retry.
+        if (!renewed && (this.sessionGone(err) || this.retired.has(client))) {
+          renewed = true;
+          await this.renewSession(client);
+          continue;
+        }
         const pending = isUnauthorized(err) && attempt <= 2 ? this.oauth?.takePendingAuthorization() : undefined;
         if (!pending) throw err;
         await this.completeSignIn(pending);
       }
+    }
+  }
+
+  /** True when `err` is a 404 to a 2025-era HTTP request that carried a session. */
+  private sessionGone(err: unknown): boolean {
+    const status = (err as { status?: unknown } | undefined)?.status;
+    return status === 404 && this.transport.type === 'http' && this._state.state === 'running' && this._state.era === 'legacy';
+  }
+
+  /**
+   * Replaces `from` (whose session the server no longer knows) by a new client with a new session,
+   * and lists the catalog again; calls that met the same 404 share the one renewal.
+   * @throws Error when the new session cannot be started (the server is then shown failed, with why).
+   */
+  private async renewSession(from: Client): Promise<void> {
+    if (this.client !== from) return;
+    if (this.renewing?.from === from) return this.renewing.done;
+    const gen = this.generation;
+    const done = (async () => {
+      // The old client goes quietly: its close is not the server stopping.
+      from.onclose = undefined;
+      this.retired.add(from);
+      void from.close().catch(() => undefined);
+      const client = await this.connect(gen);
+      this._catalog = await this.listCatalog(client);
+      this.emitter.fire();
+    })();
+    this.renewing = { from, done };
+    try {
+      await done;
+    } catch (err) {
+      if (!(err instanceof Superseded) && gen === this.generation) this.fail(`lost its session and could not start a new one: ${errorMessage(err)}`);
+      throw err;
+    } finally {
+      if (this.renewing?.done === done) this.renewing = undefined;
     }
   }
 
@@ -531,6 +592,11 @@ export class McpServerConnection {
     this._state = s;
     this.emitter.fire();
   }
+}
+
+/** True for the SDK's error when the connection closed while `server/discover` was being probed. */
+function diedOnProbe(err: unknown): boolean {
+  return /closed during the server\/discover probe/.test(errorMessage(err));
 }
 
 /** The startup budget in milliseconds: a function is asked now (the setting may have changed). */
