@@ -10,6 +10,7 @@
 //   --mrtr N              tool `stateful` answers `input_required` with only `requestState` N times
 //                         (each state must come back exactly), then completes; N = -1: never completes
 // Tool `break` makes the lists hold bad items from then on and announces tools/list_changed (stdio).
+//   --header-tool         also a tool `routed` whose `region` argument declares x-mcp-header (SEP-2243)
 //   --list-error          `tools/list` answers a JSON-RPC error (-32603 "tool registry corrupt")
 //   --log FILE            appends every message received, one JSON line each
 import fs from 'node:fs';
@@ -29,6 +30,7 @@ export function scripted(flags) {
         { name: 'good', description: 'A good tool.', inputSchema: { type: 'object', properties: {} } },
         ...(flags.badItems ? [{ name: 'bad-schema', description: 'Its schema is a string.', inputSchema: { type: 'string' } }, { description: 'No name.', inputSchema: { type: 'object' } }] : []),
         { name: 'stateful', description: 'Needs rounds.', inputSchema: { type: 'object' } },
+        ...(flags.headerTool ? [{ name: 'routed', description: 'Mirrors region as a header.', inputSchema: { type: 'object', properties: { region: { type: 'string', 'x-mcp-header': 'Region' } } } }] : []),
       ],
     }),
     'prompts/list': () => ({ prompts: [{ name: 'hello' }, ...(flags.badItems ? [{ name: 'bad-prompt', arguments: 'not a list' }] : [])] }),
@@ -78,7 +80,7 @@ export function parseFlags(argv) {
     const i = argv.indexOf(name);
     return i >= 0 ? argv[i + 1] : undefined;
   };
-  return { era: opt('--era'), badItems: argv.includes('--bad-items'), exitOnProbe: argv.includes('--exit-on-probe'), mrtr: Number(opt('--mrtr') ?? 0), listError: argv.includes('--list-error'), log: opt('--log') };
+  return { era: opt('--era'), badItems: argv.includes('--bad-items'), exitOnProbe: argv.includes('--exit-on-probe'), mrtr: Number(opt('--mrtr') ?? 0), listError: argv.includes('--list-error'), headerTool: argv.includes('--header-tool'), log: opt('--log') };
 }
 
 /**
@@ -104,7 +106,8 @@ export async function startScriptedHttp(flags) {
         return res.end(JSON.stringify({ jsonrpc: '2.0', id: m.id, error: { code: -32000, message: 'Bad Request: No valid session ID provided' } }));
       }
       const sid = req.headers['mcp-session-id'];
-      if (m.method !== 'initialize' && m.method !== 'server/discover') {
+      // 2026-07-28 has no sessions; the 2025 era needs one for everything after initialize.
+      if (flags.era !== 'modern' && m.method !== 'initialize' && m.method !== 'server/discover') {
         const s = sessions.get(sid);
         if (!s) return res.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', id: m.id ?? null, error: { code: -32001, message: 'Session not found' } }));
         s.count++;

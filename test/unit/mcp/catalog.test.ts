@@ -5,6 +5,8 @@
  * follows. The server is scripted (test/fakes/mcp-scripted.mjs) to send what an SDK server never would.
  */
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { McpServerConnection, type McpServerState } from '../../../src/mcp/connection';
 import { describeProblem } from '../../../src/mcp/catalog';
@@ -53,6 +55,40 @@ describe('MCP lists tolerate bad items one by one (scripted server)', function (
     assert.deepEqual(c.catalog.tools.map((t) => t.name), ['good', 'stateful']);
     assert.deepEqual(c.catalog.problems.map((p) => p.name), ['bad-schema', '#3']);
     assert.equal(c.state.state, 'running');
+  });
+
+  it('2026-07-28 over HTTP: the raw list carries the era envelope; a tool declaring x-mcp-header is left out while the list is invalid as a whole', async () => {
+    type Scripted = { startScriptedHttp: (flags: Record<string, unknown>) => Promise<{ url: string; close: () => Promise<void> }> };
+    const fake = (await import(SCRIPTED)) as Scripted;
+    const log = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'catalog-')), 'log.jsonl');
+    const server = await fake.startScriptedHttp({ era: 'modern', badItems: true, headerTool: true, log });
+    const c = new McpServerConnection('h', 'http scripted', { type: 'http', url: server.url, headers: {} }, options);
+    open.push(c);
+    try {
+      await c.start();
+      assert.equal(c.state.state, 'running', JSON.stringify(c.state));
+      assert.equal((c.state as { era: string }).era, 'modern');
+      assert.deepEqual(c.catalog.tools.map((t) => t.name), ['good', 'stateful']);
+      assert.deepEqual(c.catalog.prompts.map((p) => p.name), ['hello']);
+      const routed = c.catalog.problems.find((p) => p.name === 'routed');
+      assert.match(routed?.reason ?? '', /x-mcp-header/);
+      assert.deepEqual((await c.callTool('good', {})).content, [{ type: 'text', text: 'good' }]);
+      // The second, raw tools/list (our string id) is a 2026-07-28 request like any other: it carries the envelope.
+      const raw = fs.readFileSync(log, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { id?: unknown; method?: string; params?: { _meta?: Record<string, unknown> } }).find((m) => m.method === 'tools/list' && typeof m.id === 'string');
+      assert.equal(raw?.params?._meta?.['io.modelcontextprotocol/protocolVersion'], '2026-07-28');
+      assert.deepEqual(raw?.params?._meta?.['io.modelcontextprotocol/clientInfo'], options.clientInfo);
+      assert.ok(raw?.params?._meta?.['io.modelcontextprotocol/clientCapabilities']);
+    } finally {
+      await c.stop();
+      await server.close();
+      fs.rmSync(path.dirname(log), { recursive: true, force: true });
+    }
+  });
+
+  it('over stdio the same x-mcp-header tool is kept (headers are an HTTP matter)', async () => {
+    const c = connect(['--era', 'modern', '--bad-items', '--header-tool']);
+    await c.start();
+    assert.deepEqual(c.catalog.tools.map((t) => t.name), ['good', 'stateful', 'routed']);
   });
 
   it('a clean server has no problems (the SDK path, unchanged)', async () => {
