@@ -151,10 +151,11 @@ export interface SwitchboardApi {
   changes(sessionKey?: string): TurnChanges[];
   /**
    * The MCP servers the window knows (settings, `.vscode/mcp.json`, `.mcp.json`): their state, or
-   * why they are held back, and their tools. Start them with the command `agentSwitchboard.mcp.start`;
+   * why they are held back, their tools, and each listed item left out for not matching its schema
+   * (`problems`, one line each). Start them with the command `agentSwitchboard.mcp.start`;
    * run a tool with `agentSwitchboard.mcp.runTool` and `({type: 'tool', serverId, name}, args)`.
    */
-  mcpServers(): { id: string; name: string; source: string; held?: string; catalogChanged?: string; catalogChangeDetails: string[]; state?: McpServerState; tools: string[] }[];
+  mcpServers(): { id: string; name: string; source: string; held?: string; catalogChanged?: string; catalogChangeDetails: string[]; state?: McpServerState; tools: string[]; problems: string[] }[];
   /**
    * The spans of a session's trace, in start order: ours (session, `invoke_agent` turns,
    * `execute_tool` calls, permission waits with their decisions) and those the agent exported to our

@@ -44,6 +44,7 @@ import { ConflictCenter } from './views/conflicts';
 import { ReviewCenter } from './views/review';
 import { McpCenter } from './views/mcp';
 import { forwardServers, type ForwardResult } from './mcp/forward';
+import { describeProblem } from './mcp/catalog';
 import { RUN_AS_NODE } from './mcp/launchSpec';
 import { EditorMcpServer } from './mcp/editorServer';
 import { VscodeLanguagePort } from './views/editorLanguage';
@@ -545,6 +546,8 @@ export class App implements vscode.Disposable {
           catalogChangeDetails: this.mcp.changeDetails(s.definition.id),
           state: s.connection ? structuredClone(s.connection.state) : undefined,
           tools: s.connection?.catalog.tools.map((t) => t.name) ?? [],
+          // Items the server listed that were left out (bad schema), one line each.
+          problems: s.connection?.catalog.problems.map(describeProblem) ?? [],
         })),
       changes: (sessionKey) =>
         this.review.model.turns(sessionKey).map((t) => ({ ...t, files: t.files.map(({ base, ...f }) => structuredClone({ ...f, base: { text: base.text } })) })),

@@ -220,6 +220,21 @@ export function redact(message: unknown, options: RedactOptions = {}): unknown {
   return walk(message, undefined, undefined, 0, { read: false });
 }
 
+/**
+ * A message as the inspector shows it: pretty JSON with secrets redacted (env and header values,
+ * credential keys, credentials in text, e.g. the `headers` of an HTTP MCP server in `session/new`),
+ * file contents kept, since the person reads the protocol to debug it. Cut at `max` characters.
+ */
+export function inspectorJson(message: unknown, max: number): string {
+  let json: string;
+  try {
+    json = JSON.stringify(redact(message, { fileContents: true }), null, 2) ?? 'undefined';
+  } catch {
+    json = '[a message that cannot be shown]';
+  }
+  return json.length > max ? `${json.slice(0, max)}\n… [${json.length - max} more characters; Export has them]` : json;
+}
+
 /** The log as JSON Lines for export: `{seq, at (ISO), dir, message}` per line, redacted. */
 export function exportLog(entries: readonly ProtocolEntry[], options: RedactOptions = {}): string {
   return entries.map((e) => JSON.stringify({ seq: e.seq, at: new Date(e.at).toISOString(), dir: e.dir, message: redact(e.message, options) })).join('\n') + (entries.length ? '\n' : '');

@@ -11,8 +11,8 @@
  * own `<script>` elements. Domains that are not plain origins are dropped (a `;` or a quote in a
  * declared domain must not write a directive of its own). No `vscode`. Spec: PROTOCOLS.md §3.
  */
-import type { McpUiResourceCsp, McpUiResourceMeta } from '@modelcontextprotocol/ext-apps/app-bridge';
-import type { JSONRPCMessage, Resource, Tool, Transport } from '@modelcontextprotocol/client';
+import type { AppBridge, McpUiResourceCsp, McpUiResourceMeta } from '@modelcontextprotocol/ext-apps/app-bridge';
+import type { CallToolResult, JSONRPCMessage, Resource, Tool, Transport } from '@modelcontextprotocol/client';
 import { mcpApps, mcpSdk } from './sdk';
 
 /**
@@ -65,8 +65,10 @@ export interface ReadResult {
 }
 
 /**
- * The view's HTML from a `resources/read` result; `_meta.ui` (csp, permissions) is taken from the
- * content, else from the `resources/list` entry (the spec's fallback).
+ * The view's HTML from a `resources/read` result. Each of `_meta.ui`'s `csp`, `permissions` and
+ * `prefersBorder` is taken from the content that was read, else from the `resources/list` entry
+ * (the spec's fallback); a view that is not listed at all (a template's, or one the server does
+ * not list) still gets the policy its content declares.
  * @throws Error when the resource holds no `text/html;profile=mcp-app` content.
  */
 export function appResourceFrom(uri: string, read: ReadResult, listed?: Resource): AppResource {
@@ -74,8 +76,54 @@ export function appResourceFrom(uri: string, read: ReadResult, listed?: Resource
   if (!c || c.mimeType !== RESOURCE_MIME_TYPE) throw new Error(`The view ${uri} is not an MCP App (its type is ${c?.mimeType ?? 'missing'}, expected ${RESOURCE_MIME_TYPE}).`);
   const html = c.text ?? (c.blob !== undefined ? Buffer.from(c.blob, 'base64').toString('utf8') : undefined);
   if (html === undefined) throw new Error(`The view ${uri} has no content.`);
-  const meta = ((c._meta as { ui?: McpUiResourceMeta } | undefined)?.ui ?? (listed?._meta as { ui?: McpUiResourceMeta } | undefined)?.ui ?? {}) as McpUiResourceMeta & { prefersBorder?: boolean };
-  return { uri, html, csp: meta.csp, permissions: meta.permissions, prefersBorder: meta.prefersBorder };
+  type Ui = McpUiResourceMeta & { prefersBorder?: boolean };
+  const own = ((c._meta as { ui?: Ui } | undefined)?.ui ?? {}) as Ui;
+  const list = ((listed?._meta as { ui?: Ui } | undefined)?.ui ?? {}) as Ui;
+  return { uri, html, csp: own.csp ?? list.csp, permissions: own.permissions ?? list.permissions, prefersBorder: own.prefersBorder ?? list.prefersBorder };
+}
+
+/** What a view is opened for, and how the editor looks (its host context). */
+export interface AppOpening {
+  toolName: string;
+  /** The tool as the server listed it, when it did. */
+  tool: Tool | undefined;
+  args: Record<string, unknown>;
+  result: CallToolResult;
+  hostVersion: string;
+  look: { theme: 'light' | 'dark'; styles: Record<string, string>; locale: string };
+  onError: (message: string) => void;
+}
+
+/**
+ * The MCP Apps host for one view (`AppBridge`), before its handlers are set. The host context
+ * (tool, theme, styles, locale) goes to the view only in the answer to its `ui/initialize`, and
+ * the tool's input and result only after its `ui/notifications/initialized`: nothing reaches a
+ * view before it has said who it is. Spec: MCP Apps 2026-01-26 §Lifecycle.
+ */
+export function createAppBridge(o: AppOpening): AppBridge {
+  const bridge = new (mcpApps().AppBridge)(
+    null,
+    { name: 'agent-switchboard', version: o.hostVersion },
+    { openLinks: {}, serverTools: {}, serverResources: {}, logging: {} },
+    {
+      hostContext: {
+        toolInfo: { tool: o.tool ?? { name: o.toolName, inputSchema: { type: 'object' } } },
+        theme: o.look.theme,
+        styles: { variables: o.look.styles as never },
+        displayMode: 'inline',
+        availableDisplayModes: ['inline'],
+        locale: o.look.locale,
+        platform: 'desktop',
+      },
+    },
+  );
+  bridge.oninitialized = () => {
+    void bridge
+      .sendToolInput({ arguments: o.args })
+      .then(() => bridge.sendToolResult(o.result as never))
+      .catch((err: unknown) => o.onError(err instanceof Error ? err.message : String(err)));
+  };
+  return bridge;
 }
 
 /** Only plain origins (scheme://host[:port], `*.` subdomains) survive; anything else could inject CSP. */

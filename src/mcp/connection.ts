@@ -12,7 +12,8 @@
 import type { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { mcpSdk } from './sdk';
 import { GroupStdioTransport } from './stdioTransport';
-import type { CallToolResult, Prompt, Resource, Tool, Transport } from '@modelcontextprotocol/client';
+import type { CallToolResult } from '@modelcontextprotocol/client';
+import { EMPTY_CATALOG, listTolerant, type ListSource, type McpCatalog, type McpListKind } from './catalog';
 import { Emitter, type Event } from '../common/lifecycle';
 import { errorMessage } from '../acp/connection';
 import type { McpTransportSpec } from './config';
@@ -30,18 +31,16 @@ export type McpServerState =
   | { state: 'running'; since: number; era: 'modern' | 'legacy'; protocolVersion: string; serverName: string; serverVersion: string; instructions?: string }
   | { state: 'error'; message: string; stderrTail: string[] };
 
-/** What a server offers. */
-export interface McpCatalog {
-  tools: Tool[];
-  resources: Resource[];
-  prompts: Prompt[];
-}
+export type { McpCatalog, McpListProblem } from './catalog';
 
 /** Options of a connection. */
 export interface McpConnectionOptions {
   clientInfo: { name: string; version: string };
-  /** Milliseconds after which a starting server is shown as slow (it is still waited for). */
-  startupBudgetMs: number;
+  /**
+   * Milliseconds after which a starting server is shown as slow (it is still waited for); a
+   * function is asked at each start, so a changed setting applies to the next start without a reload.
+   */
+  startupBudgetMs: number | (() => number);
   /** The environment stdio servers inherit (the person's); entries of the definition override it. */
   baseEnv: NodeJS.ProcessEnv;
   /** Lines of stderr kept for error reports. */
@@ -62,7 +61,9 @@ export interface McpConnectionOptions {
   otelEnv?: (serverId: string) => Promise<Record<string, string> | undefined>;
 }
 
-const EMPTY: McpCatalog = { tools: [], resources: [], prompts: [] };
+
+/** Rounds of `input_required` one request may take before it fails (MCP 2026-07-28 MRTR). */
+export const MRTR_MAX_ROUNDS = 8;
 
 /** A running (or failed) MCP server. */
 export class McpServerConnection {
@@ -72,6 +73,8 @@ export class McpServerConnection {
   private oauth: McpOAuthProvider | undefined;
   /** Tool calls as tasks, for servers that offer the Tasks extension. */
   private tasks: TaskRunner | undefined;
+  /** Raw requests on the client's transport (task calls, and lists the SDK refused whole). */
+  private dispatcher: RawDispatcher | undefined;
   /** Counts starts and stops: a start that was overtaken (restart, sign-out) gives up quietly. */
   private generation = 0;
   private signingIn: { pending: Promise<URLSearchParams>; done: Promise<void> } | undefined;
@@ -79,8 +82,14 @@ export class McpServerConnection {
   /** Tracing variables for the next stdio launch (never overriding the definition's or the person's). */
   private tracingEnv: Record<string, string> = {};
   private stopping = false;
+  /** The era verdict of an earlier start, when the probe cannot be sent again (a stdio server that exits on it). */
+  private prior: { kind: 'legacy' } | undefined;
+  /** A new 2025-era HTTP session being set up after the server forgot ours (404), shared by the calls that met it. */
+  private renewing: { from: Client; done: Promise<void> } | undefined;
+  /** Clients replaced by a renewal: their requests in flight fail with "connection closed" and are run again. */
+  private readonly retired = new WeakSet<Client>();
   private _state: McpServerState = { state: 'stopped' };
-  private _catalog: McpCatalog = EMPTY;
+  private _catalog: McpCatalog = EMPTY_CATALOG;
   private _listed = false;
   private readonly emitter = new Emitter<void>();
   /** Fires when the state or the catalog changes. */
@@ -128,7 +137,7 @@ export class McpServerConnection {
     this.set({ state: 'starting', since: Date.now(), slow: false });
     const slowTimer = setTimeout(() => {
       if (this._state.state === 'starting') this.set({ ...this._state, slow: true });
-    }, this.options.startupBudgetMs);
+    }, startupBudget(this.options.startupBudgetMs));
     let client: Client | undefined;
     try {
       await this.prepareTracing();
@@ -163,7 +172,9 @@ export class McpServerConnection {
   /**
    * Connects a new client; when an HTTP server answers that it needs authorization, waits for the
    * person's sign-in in the browser (the SDK's OAuth flow started it), redeems the code and connects
-   * again. @throws Error when the server cannot be reached or the sign-in fails.
+   * again. A stdio server that exits on the `server/discover` probe (servers on older SDKs end on
+   * any request before `initialize`) is started again, fresh, for the 2025 handshake, and that
+   * verdict is kept for later starts. @throws Error when the server cannot be reached or the sign-in fails.
    */
   private async connect(gen: number): Promise<Client> {
     for (let attempt = 1; ; attempt++) {
@@ -171,13 +182,21 @@ export class McpServerConnection {
       this.client = client;
       const transport = this.createTransport();
       try {
-        await client.connect(transport);
+        await client.connect(transport, this.prior ? { prior: this.prior } : undefined);
         if (gen !== this.generation) throw new Superseded();
         client.onclose = () => this.closed();
         void this.tasks?.close();
-        this.tasks = offersTasks(client) ? this.taskRunner(client, transport) : undefined;
+        this.dispatcher = new RawDispatcher(transport);
+        this.tasks = offersTasks(client) ? this.taskRunner(client, this.dispatcher) : undefined;
         return client;
       } catch (err) {
+        if (this.transport.type === 'stdio' && !this.prior && diedOnProbe(err) && !this.stopping && gen === this.generation) {
+          this.prior = { kind: 'legacy' };
+          await client.close().catch(() => undefined);
+          // The tail is the new process's: the probe's exit was expected and says nothing about it.
+          this.stderr = [];
+          continue;
+        }
         const pending = !(err instanceof Superseded) && isUnauthorized(err) && attempt <= 2 ? this.oauth?.takePendingAuthorization() : undefined;
         if (!pending || this.stopping || gen !== this.generation) {
           await client.close().catch(() => undefined);
@@ -195,11 +214,11 @@ export class McpServerConnection {
     }
   }
 
-  private taskRunner(client: Client, transport: Transport): TaskRunner {
+  private taskRunner(client: Client, dispatcher: RawDispatcher): TaskRunner {
     const elicit = this.options.elicit;
     return new TaskRunner({
       client,
-      dispatcher: new RawDispatcher(transport),
+      dispatcher,
       endpointId: this.id,
       clientInfo: this.options.clientInfo,
       clientCapabilities: this.capabilities(),
@@ -236,17 +255,63 @@ export class McpServerConnection {
 
   /**
    * Runs a request; when the server asks for more authorization on the way (a 401, or a 403
-   * `insufficient_scope` step-up), waits for the sign-in and runs it again (at most twice).
+   * `insufficient_scope` step-up), waits for the sign-in and runs it again (at most twice). When a
+   * 2025-era HTTP server answers 404 to our session (it restarted and forgot it), starts one new
+   * session (MCP 2025-11-25, Streamable HTTP "Session Management") and runs the request once more.
    */
   private async withSignIn<T>(run: (client: Client) => Promise<T>): Promise<T> {
+    let renewed = false;
     for (let attempt = 1; ; attempt++) {
+      await this.renewing?.done.catch(() => undefined);
+      const client = this.runningClient();
       try {
-        return await run(this.runningClient());
+        return await run(client);
       } catch (err) {
+        // A request on a client retired by a renewal (another call met the 404) failed with it: it gets the same one retry.
+        if (!renewed && (this.sessionGone(err) || this.retired.has(client))) {
+          renewed = true;
+          await this.renewSession(client);
+          continue;
+        }
         const pending = isUnauthorized(err) && attempt <= 2 ? this.oauth?.takePendingAuthorization() : undefined;
         if (!pending) throw err;
         await this.completeSignIn(pending);
       }
+    }
+  }
+
+  /** True when `err` is a 404 to a 2025-era HTTP request that carried a session. */
+  private sessionGone(err: unknown): boolean {
+    const status = (err as { status?: unknown } | undefined)?.status;
+    return status === 404 && this.transport.type === 'http' && this._state.state === 'running' && this._state.era === 'legacy';
+  }
+
+  /**
+   * Replaces `from` (whose session the server no longer knows) by a new client with a new session,
+   * and lists the catalog again; calls that met the same 404 share the one renewal.
+   * @throws Error when the new session cannot be started (the server is then shown failed, with why).
+   */
+  private async renewSession(from: Client): Promise<void> {
+    if (this.client !== from) return;
+    if (this.renewing?.from === from) return this.renewing.done;
+    const gen = this.generation;
+    const done = (async () => {
+      // The old client goes quietly: its close is not the server stopping.
+      from.onclose = undefined;
+      this.retired.add(from);
+      void from.close().catch(() => undefined);
+      const client = await this.connect(gen);
+      this._catalog = await this.listCatalog(client);
+      this.emitter.fire();
+    })();
+    this.renewing = { from, done };
+    try {
+      await done;
+    } catch (err) {
+      if (!(err instanceof Superseded) && gen === this.generation) this.fail(`lost its session and could not start a new one: ${errorMessage(err)}`);
+      throw err;
+    } finally {
+      if (this.renewing?.done === done) this.renewing = undefined;
     }
   }
 
@@ -260,10 +325,13 @@ export class McpServerConnection {
       capabilities: this.capabilities(),
       // The probe waits a while on its own: a slow server is still starting, not an old one.
       versionNegotiation: { mode: 'auto', probe: { timeoutMs: 10_000, maxRetries: 0 } },
+      // 2026-07-28 multi round-trip requests: the SDK answers each round and retries with a new id,
+      // echoing `requestState` exactly; a server that never completes is given up on after this many.
+      inputRequired: { maxRounds: MRTR_MAX_ROUNDS },
       listChanged: {
-        tools: { onChanged: (err, tools) => this.listChanged(err, () => (this._catalog = { ...this._catalog, tools: tools ?? [] })) },
-        resources: { onChanged: (err, resources) => this.listChanged(err, () => (this._catalog = { ...this._catalog, resources: resources ?? [] })) },
-        prompts: { onChanged: (err, prompts) => this.listChanged(err, () => (this._catalog = { ...this._catalog, prompts: prompts ?? [] })) },
+        tools: { onChanged: (err, tools) => this.listChanged(client, 'tools', err, tools) },
+        resources: { onChanged: (err, resources) => this.listChanged(client, 'resources', err, resources) },
+        prompts: { onChanged: (err, prompts) => this.listChanged(client, 'prompts', err, prompts) },
       },
     });
     if (this.options.elicit) this.handleElicitation(client, this.options.elicit);
@@ -317,14 +385,48 @@ export class McpServerConnection {
     }
   }
 
+  /**
+   * Lists tools, resources, resource templates and prompts (each only when the server offers it).
+   * An item that does not match its schema is left out and reported; the others are kept.
+   * @throws Error when a list fails as a whole (the server's error, or no list at all).
+   */
   private async listCatalog(client: Client): Promise<McpCatalog> {
     const caps = client.getServerCapabilities() ?? {};
-    const [tools, resources, prompts] = await Promise.all([
-      caps.tools ? client.listTools().then((r) => r.tools) : [],
-      caps.resources ? client.listResources().then((r) => r.resources) : [],
-      caps.prompts ? client.listPrompts().then((r) => r.prompts) : [],
+    const source = this.listSource(client);
+    const none = { items: [], problems: [] };
+    const [tools, resources, resourceTemplates, prompts] = await Promise.all([
+      caps.tools ? listTolerant(source, 'tools') : none,
+      caps.resources ? listTolerant(source, 'resources') : none,
+      // Templates are optional even for servers with resources: a refusal of this one list costs nothing else.
+      caps.resources ? listTolerant(source, 'resourceTemplates').catch(() => none) : none,
+      caps.prompts ? listTolerant(source, 'prompts') : none,
     ]);
-    return { tools, resources, prompts };
+    return {
+      tools: tools.items,
+      resources: resources.items,
+      resourceTemplates: resourceTemplates.items,
+      prompts: prompts.items,
+      problems: [...tools.problems, ...resources.problems, ...resourceTemplates.problems, ...prompts.problems],
+    };
+  }
+
+  private listSource(client: Client): ListSource {
+    const dispatcher = this.dispatcher;
+    if (!dispatcher) throw new Error(`The MCP server "${this.name}" is not connected.`);
+    return {
+      client,
+      dispatcher,
+      envelope: () => {
+        const version = client.getNegotiatedProtocolVersion();
+        if (client.getProtocolEra() !== 'modern' || !version) return undefined;
+        return {
+          'io.modelcontextprotocol/protocolVersion': version,
+          'io.modelcontextprotocol/clientInfo': this.options.clientInfo,
+          'io.modelcontextprotocol/clientCapabilities': this.capabilities(),
+        };
+      },
+      headerChecked: () => client.getProtocolEra() === 'modern' && this.transport.type === 'http',
+    };
   }
 
   /**
@@ -394,7 +496,7 @@ export class McpServerConnection {
     void this.tasks?.close();
     this.tasks = undefined;
     await client?.close().catch(() => undefined);
-    this._catalog = EMPTY;
+    this._catalog = EMPTY_CATALOG;
     this.set({ state: 'stopped' });
   }
 
@@ -449,7 +551,8 @@ export class McpServerConnection {
   }
 
   private closed(): void {
-    if (this.stopping) return;
+    // A server that already failed keeps its reason: the close that follows (our own SIGTERM) is not news.
+    if (this.stopping || this._state.state === 'error') return;
     const why = telling(this.stderr);
     this.fail(`stopped${this.exitText()}${why ? `: ${why}` : ''}.`);
   }
@@ -461,10 +564,22 @@ export class McpServerConnection {
     return e.signal ? ` (signal ${e.signal})` : ` (exit code ${e.code})`;
   }
 
-  private listChanged(err: Error | null, apply: () => void): void {
-    if (err) return;
-    apply();
-    this.emitter.fire();
+  /**
+   * A list the server announced as changed: the SDK's fresh list, or, when the SDK refused it whole
+   * (an invalid item), the list again item by item. Other failures keep the list as it was.
+   */
+  private listChanged(client: Client, kind: McpListKind, err: Error | null, items: unknown[] | null): void {
+    const apply = (list: unknown[], problems: McpCatalog['problems']) => {
+      if (client !== this.client) return;
+      this._catalog = { ...this._catalog, [kind]: list, problems: [...this._catalog.problems.filter((p) => p.list !== kind), ...problems] };
+      this.emitter.fire();
+    };
+    if (!err) return apply(items ?? [], []);
+    if (!this.dispatcher) return;
+    void listTolerant(this.listSource(client), kind).then(
+      (r) => apply(r.items, r.problems),
+      () => undefined,
+    );
   }
 
   private fail(msg: string): void {
@@ -477,6 +592,16 @@ export class McpServerConnection {
     this._state = s;
     this.emitter.fire();
   }
+}
+
+/** True for the SDK's error when the connection closed while `server/discover` was being probed. */
+function diedOnProbe(err: unknown): boolean {
+  return /closed during the server\/discover probe/.test(errorMessage(err));
+}
+
+/** The startup budget in milliseconds: a function is asked now (the setting may have changed). */
+function startupBudget(budget: number | (() => number)): number {
+  return typeof budget === 'function' ? budget() : budget;
 }
 
 /** A start that a later start or a stop overtook. */

@@ -7,6 +7,21 @@ import { Emitter, type Event } from '../common/lifecycle';
 import type { McpServerDefinition, McpTransportSpec } from './config';
 import { McpServerConnection, type McpConnectionOptions } from './connection';
 
+/** The setting's default, and its bounds (seconds). */
+const STARTUP_DEFAULT_S = 30;
+
+/**
+ * The startup budget of `agentSwitchboard.mcpStartupTimeoutSeconds`, read from `config()` each time
+ * a server starts (so a changed setting applies to the next start without a reload), in
+ * milliseconds. A value that is not a number from 1 to 600 counts as the default, 30 s.
+ */
+export function startupBudgetFrom(config: () => { get(key: string): unknown }): () => number {
+  return () => {
+    const v = config().get('mcpStartupTimeoutSeconds');
+    return (typeof v === 'number' && v >= 1 && v <= 600 ? v : STARTUP_DEFAULT_S) * 1000;
+  };
+}
+
 /** A definition with its `${input:…}` / `${env:…}` references resolved, ready to start. */
 export interface ResolvedServer {
   definition: McpServerDefinition;

@@ -12,8 +12,9 @@ import { inputReferences, parseDotMcpJson, parseServerMap, parseVscodeMcpJson, r
 import { registerGuardedCommand } from './guardedCommands';
 import type { ForwardCandidate } from '../mcp/forward';
 import { describeDiff, diffCatalog, pinCatalog, type CatalogDiff, type CatalogPins } from '../mcp/pinning';
-import { McpHost, type ResolvedServer } from '../mcp/host';
+import { McpHost, startupBudgetFrom, type ResolvedServer } from '../mcp/host';
 import type { McpConnectionOptions } from '../mcp/connection';
+import { describeProblem } from '../mcp/catalog';
 import { McpTree, parseMcpNode, type McpNode } from './mcpTree';
 import { askInPanel } from './elicitation';
 import { McpSignIn } from './mcpSignIn';
@@ -51,6 +52,8 @@ export class McpCenter implements vscode.Disposable {
   readonly onDidChangeCatalog = this.catalogEmitter.event;
   private readonly signIn: McpSignIn;
   private readonly runner: McpRunner;
+  /** The startup budget (ms), read from the setting whenever a server starts: a change needs no reload. */
+  private readonly startupBudget = startupBudgetFrom(() => vscode.workspace.getConfiguration(SECTION));
 
   constructor(
     private readonly context: vscode.ExtensionContext,
@@ -62,7 +65,8 @@ export class McpCenter implements vscode.Disposable {
     this.signIn = new McpSignIn(context.secrets);
     this.host = new McpHost({
       clientInfo: { name: 'agent-switchboard', version },
-      startupBudgetMs: this.startupSeconds() * 1000,
+      // Asked at each start: a changed setting applies to the next server that starts, without a reload.
+      startupBudgetMs: this.startupBudget,
       baseEnv: process.env,
       elicit: (request, signal) => askInPanel({ extensionUri: context.extensionUri, audit, log }, request, signal),
       oauth: { store: this.signIn.store, port: this.signIn, options: { clientName: 'Agent Switchboard (VS Code)' } },
@@ -134,7 +138,7 @@ export class McpCenter implements vscode.Disposable {
     const { wanted, held, order } = await this.plan();
     // The host runs exactly what is forwarded, so its catalog check is about the same server.
     if (seq === this.reloadSeq) this.host.reconcile(wanted, held);
-    await this.settled(wanted, Math.min(FORWARD_WAIT_MS, this.startupSeconds() * 1000));
+    await this.settled(wanted, Math.min(FORWARD_WAIT_MS, this.startupBudget()));
     this.checkCatalogs();
     return order.flatMap((id): ForwardCandidate[] => {
       const h = held.find((x) => x.definition.id === id);
@@ -330,13 +334,9 @@ export class McpCenter implements vscode.Disposable {
     return out;
   }
 
-  private startupSeconds(): number {
-    const v = vscode.workspace.getConfiguration(SECTION).get<number>('mcpStartupTimeoutSeconds', 30);
-    return typeof v === 'number' && v >= 1 && v <= 600 ? v : 30;
-  }
-
   private onHostChange(): void {
     this.checkCatalogs();
+    this.logProblems();
     this.tree.refresh();
     // The "starting… N s" timer in the tree ticks while any server is starting.
     const starting = this.host.list().some((s) => s.connection?.state.state === 'starting');
@@ -344,6 +344,18 @@ export class McpCenter implements vscode.Disposable {
     if (!starting && this.ticker) {
       clearInterval(this.ticker);
       this.ticker = undefined;
+    }
+  }
+
+  /** Logs each item a server listed that was left out, once (its name and reason are the server's text). */
+  private logProblems(): void {
+    for (const s of this.host.list()) {
+      for (const p of s.connection?.catalog.problems ?? []) {
+        const key = `problem\u0000${s.definition.id}\u0000${p.list}\u0000${p.name}\u0000${p.reason}`;
+        if (this.reported.has(key)) continue;
+        this.reported.add(key);
+        this.log(`MCP server "${s.definition.name}": ${inert(describeProblem(p), { max: 1000 })} (the rest of its list is available).`);
+      }
     }
   }
 

@@ -15,7 +15,7 @@ import { mcpApps } from '../mcp/sdk';
 import type { CallToolResult } from '@modelcontextprotocol/client';
 import * as vscode from 'vscode';
 import * as z from 'zod';
-import { appCsp, appResourceFrom, callableFromApp, hostCsp, prepareAppHtml, ViewTransport } from '../mcp/apps';
+import { appCsp, appResourceFrom, callableFromApp, createAppBridge, hostCsp, prepareAppHtml, ViewTransport } from '../mcp/apps';
 import type { McpServerConnection } from '../mcp/connection';
 import type { AppHostMessage } from './appProtocol';
 import { makeNonce } from './session/html';
@@ -80,22 +80,16 @@ export async function openAppPanel(extensionUri: vscode.Uri, connection: McpServ
 }
 
 function createBridge(connection: McpServerConnection, run: AppRun, version: string, look: { theme: 'light' | 'dark'; styles: Record<string, string> }, log: (m: string) => void): AppBridge {
-  const bridge = new (mcpApps().AppBridge)(
-    null,
-    { name: 'agent-switchboard', version },
-    { openLinks: {}, serverTools: {}, serverResources: {}, logging: {} },
-    {
-      hostContext: {
-        toolInfo: { tool: connection.catalog.tools.find((t) => t.name === run.toolName) ?? { name: run.toolName, inputSchema: { type: 'object' } } },
-        theme: look.theme,
-        styles: { variables: look.styles as never },
-        displayMode: 'inline',
-        availableDisplayModes: ['inline'],
-        locale: vscode.env.language,
-        platform: 'desktop',
-      },
-    },
-  );
+  // The host context and the call's input and result reach the view only after it initialized (src/mcp/apps.ts).
+  const bridge = createAppBridge({
+    toolName: run.toolName,
+    tool: connection.catalog.tools.find((t) => t.name === run.toolName),
+    args: run.args,
+    result: run.result,
+    hostVersion: version,
+    look: { ...look, locale: vscode.env.language },
+    onError: (m) => log(`MCP App ${run.uri}: ${m}`),
+  });
   bridge.oncalltool = async (params, extra) => {
     const tool = connection.catalog.tools.find((t) => t.name === params.name);
     if (!callableFromApp(tool)) {
@@ -121,10 +115,6 @@ function createBridge(connection: McpServerConnection, run: AppRun, version: str
     if (choice !== 'Open') return { isError: true };
     await vscode.env.openExternal(target);
     return {};
-  };
-  // The view has said it is ready: now (not before) it gets the call's input and result.
-  bridge.oninitialized = () => {
-    void bridge.sendToolInput({ arguments: run.args }).then(() => bridge.sendToolResult(run.result as never)).catch((err: unknown) => log(`MCP App ${run.uri}: ${err instanceof Error ? err.message : String(err)}`));
   };
   return bridge;
 }

@@ -13,6 +13,7 @@ import { inert, markdown } from '../common/untrustedText';
 import type { HostedServer, McpHost } from '../mcp/host';
 import { describeDiff, type CatalogDiff } from '../mcp/pinning';
 import { describeDefinition } from '../mcp/config';
+import { describeProblem } from '../mcp/catalog';
 
 /** A node of the MCP Servers view; also the argument of the MCP commands. */
 export type McpNode =
@@ -20,7 +21,10 @@ export type McpNode =
   | { type: 'group'; serverId: string; group: 'tools' | 'resources' | 'prompts' }
   | { type: 'tool'; serverId: string; name: string }
   | { type: 'resource'; serverId: string; uri: string }
-  | { type: 'prompt'; serverId: string; name: string };
+  | { type: 'prompt'; serverId: string; name: string }
+  /** The items the server listed that did not match their schema, and one of them. */
+  | { type: 'problems'; serverId: string }
+  | { type: 'problem'; serverId: string; index: number };
 
 const NodeSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('server'), serverId: z.string() }),
@@ -28,6 +32,8 @@ const NodeSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('tool'), serverId: z.string(), name: z.string() }),
   z.object({ type: z.literal('resource'), serverId: z.string(), uri: z.string() }),
   z.object({ type: z.literal('prompt'), serverId: z.string(), name: z.string() }),
+  z.object({ type: z.literal('problems'), serverId: z.string() }),
+  z.object({ type: z.literal('problem'), serverId: z.string(), index: z.number().int().nonnegative() }),
 ]);
 
 /**
@@ -66,8 +72,10 @@ export class McpTree implements vscode.TreeDataProvider<McpNode>, vscode.Disposa
     const catalog = s?.connection?.catalog;
     if (!catalog) return [];
     if (node.type === 'server') {
-      return (['tools', 'resources', 'prompts'] as const).filter((g) => catalog[g].length).map((group) => ({ type: 'group', serverId: node.serverId, group }));
+      const groups: McpNode[] = (['tools', 'resources', 'prompts'] as const).filter((g) => catalog[g].length).map((group) => ({ type: 'group', serverId: node.serverId, group }));
+      return catalog.problems.length ? [...groups, { type: 'problems', serverId: node.serverId }] : groups;
     }
+    if (node.type === 'problems') return catalog.problems.map((_, index) => ({ type: 'problem', serverId: node.serverId, index }));
     if (node.type !== 'group') return [];
     if (node.group === 'tools') return catalog.tools.map((t) => ({ type: 'tool', serverId: node.serverId, name: t.name }));
     if (node.group === 'resources') return catalog.resources.map((r) => ({ type: 'resource', serverId: node.serverId, uri: r.uri }));
@@ -129,6 +137,25 @@ export class McpTree implements vscode.TreeDataProvider<McpNode>, vscode.Disposa
         item.command = { command: 'agentSwitchboard.mcp.readResource', title: 'Read Resource', arguments: [node] };
         return item;
       }
+      case 'problems': {
+        const n = s.connection?.catalog.problems.length ?? 0;
+        const item = new vscode.TreeItem(`Left out (${n})`, vscode.TreeItemCollapsibleState.Expanded);
+        item.id = `${node.serverId}/problems`;
+        item.iconPath = new vscode.ThemeIcon('warning', new vscode.ThemeColor('list.warningForeground'));
+        item.tooltip = 'Items the server listed that do not match the MCP schema. The others are available; these are not.';
+        return item;
+      }
+      case 'problem': {
+        const p = s.connection?.catalog.problems[node.index];
+        // The server wrote the name and, through its schema, the reason: plain text only (TreeItem labels are never Markdown).
+        const item = new vscode.TreeItem(p ? `${{ tools: 'tool', prompts: 'prompt', resources: 'resource', resourceTemplates: 'resource template' }[p.list]} ${inert(p.name, { max: 200 })}` : '(gone)');
+        item.id = `${node.serverId}/problem/${node.index}`;
+        item.description = p ? inert(p.reason, { max: 300 }) : undefined;
+        item.tooltip = p ? inert(describeProblem(p), { max: 1000 }) : undefined;
+        item.iconPath = new vscode.ThemeIcon('circle-slash');
+        item.contextValue = 'mcpProblem';
+        return item;
+      }
       case 'prompt': {
         const p = s.connection?.catalog.prompts.find((x) => x.name === node.name);
         const item = new vscode.TreeItem(node.name);
@@ -169,7 +196,7 @@ function serverItem(s: HostedServer, change: CatalogDiff | undefined, details: s
     item.contextValue = s.held?.includes('approve') ? 'mcpServer.unapproved' : s.held?.startsWith('needs input') ? 'mcpServer.needsInput' : 'mcpServer.held';
   } else if (state.state === 'running') {
     const c = s.connection!.catalog;
-    description = `${state.protocolVersion} (${state.era === 'modern' ? 'stateless' : 'initialize handshake'}) · ${c.tools.length} tool${c.tools.length === 1 ? '' : 's'}${s.connection!.signedIn ? ' · signed in' : ''}`;
+    description = `${state.protocolVersion} (${state.era === 'modern' ? 'stateless' : 'initialize handshake'}) · ${c.tools.length} tool${c.tools.length === 1 ? '' : 's'}${c.problems.length ? ` · ${c.problems.length} left out` : ''}${s.connection!.signedIn ? ' · signed in' : ''}`;
     icon = new vscode.ThemeIcon('pass-filled', new vscode.ThemeColor('testing.iconPassed'));
     item.contextValue = 'mcpServer.running';
   } else if (state.state === 'starting' && state.signIn) {

@@ -4,10 +4,12 @@
 //   show-sum {a, b}  → "a+b=<sum>", with the view ui://fake/sum.html (its script: test/fakes/mcp-app-view.js)
 //   add {a, b}       → visible to apps only (the view calls it)
 //   secret {}        → visible to the model only (a view's call must be refused by the host)
+// Also ui://fake/unlisted/{id}: a view served from a template, so not in resources/list; its read
+// declares _meta.ui.csp (connectDomains https://api.example.com) on the content.
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 import { buildSync } from 'esbuild';
-import { McpServer } from '@modelcontextprotocol/server';
+import { McpServer, ResourceTemplate } from '@modelcontextprotocol/server';
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import { registerAppResource, registerAppTool, RESOURCE_MIME_TYPE } from '@modelcontextprotocol/ext-apps/server';
 import { z } from 'zod';
@@ -32,6 +34,9 @@ function build() {
   server.registerTool('secret', { description: 'For agents only.', inputSchema: z.object({}), _meta: { ui: { visibility: ['model'] } } }, async () => ({ content: [{ type: 'text', text: 'the secret' }] }));
   registerAppResource(server, 'Sum view', 'ui://fake/sum.html', { description: 'The view of show-sum.' }, async () => ({
     contents: [{ uri: 'ui://fake/sum.html', mimeType: RESOURCE_MIME_TYPE, text: html }],
+  }));
+  server.registerResource('Unlisted view', new ResourceTemplate('ui://fake/unlisted/{id}', { list: undefined }), { mimeType: RESOURCE_MIME_TYPE }, async (uri) => ({
+    contents: [{ uri: uri.href, mimeType: RESOURCE_MIME_TYPE, text: '<p>unlisted</p>', _meta: { ui: { csp: { connectDomains: ['https://api.example.com'] }, prefersBorder: true } } }],
   }));
   return server;
 }

@@ -82,6 +82,30 @@ describe('settings follow the person live, in this (remote) window', () => {
     assert.deepStrictEqual(again.map((r) => r.text), rows.map((r) => r.text));
   });
 
+  it('agentSwitchboard.mcpStartupTimeoutSeconds applies to the next MCP server start, without a reload', async function () {
+    this.timeout(90_000);
+    const a = await api();
+    const cfg = () => vscode.workspace.getConfiguration('agentSwitchboard');
+    const fake = path.resolve(__dirname, '..', '..', '..', 'test', 'fakes', 'mcp-server.mjs');
+    try {
+      // The default (30 s) was read at activation; the new value must be the one a start uses.
+      await cfg().update('mcpStartupTimeoutSeconds', 1, vscode.ConfigurationTarget.Global);
+      await cfg().update('mcpServers', { late: { command: process.execPath, args: [fake, '--era', 'legacy', '--delay-ms', '5000'], env: { ELECTRON_RUN_AS_NODE: '1' } } }, vscode.ConfigurationTarget.Global);
+      await vscode.commands.executeCommand('agentSwitchboard.mcp.start');
+      await until(
+        'the late server shown as slow after 1 s',
+        () => {
+          const s = a.mcpServers().find((x) => x.id === 'settings:late')?.state;
+          return s?.state === 'starting' && s.slow && Date.now() - s.since < 4500;
+        },
+        4500,
+      );
+    } finally {
+      await cfg().update('mcpServers', undefined, vscode.ConfigurationTarget.Global);
+      await cfg().update('mcpStartupTimeoutSeconds', undefined, vscode.ConfigurationTarget.Global);
+    }
+  });
+
   it('reports which layers the editor gives each scope of ours in this window (and that edits fire)', async function () {
     this.timeout(60_000);
     const remote = vscode.env.remoteName ?? 'local';

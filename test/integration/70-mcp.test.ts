@@ -14,6 +14,7 @@ import { click, screenshot } from './screenshot';
 const ROOT = path.resolve(__dirname, '..', '..', '..');
 const FAKE = path.join(ROOT, 'test', 'fakes', 'mcp-server.mjs');
 const TASKS = path.join(ROOT, 'test', 'fakes', 'mcp-tasks-server.mjs');
+const SCRIPTED = path.join(ROOT, 'test', 'fakes', 'mcp-scripted.mjs');
 const EVERYTHING = path.join(ROOT, 'node_modules', '@modelcontextprotocol', 'server-everything', 'dist', 'index.js');
 const node = { command: process.execPath, env: { ELECTRON_RUN_AS_NODE: '1' } };
 
@@ -189,5 +190,19 @@ describe('MCP host in the editor', () => {
       fs.rmSync(file, { force: true });
     }
     await until('the removed server gone', () => !server(a, 'vscode-mcp.json:where'));
+  });
+
+  it('a server whose lists hold bad items runs with the good ones and shows each bad one, named with why, under "Left out"', async function () {
+    this.timeout(90_000);
+    const a = await api();
+    await vscode.workspace.getConfiguration('agentSwitchboard').update('mcpServers', { partial: { ...node, args: [SCRIPTED, '--era', 'legacy', '--bad-items'] } }, vscode.ConfigurationTarget.Global);
+    await vscode.commands.executeCommand('agentSwitchboard.mcp.focus');
+    await vscode.commands.executeCommand('agentSwitchboard.mcp.start');
+    const s = await until('the partial server running', () => server(a, 'settings:partial')?.state?.state === 'running' && server(a, 'settings:partial'));
+    assert.deepStrictEqual(s.tools, ['good', 'stateful']);
+    assert.strictEqual(s.problems.length, 5, s.problems.join('\n'));
+    assert.match(s.problems[0], /^tool "bad-schema" left out: inputSchema\.type: /);
+    assert.ok(s.problems.some((p) => /^prompt "bad-prompt" left out: arguments: /.test(p)), s.problems.join('\n'));
+    await screenshot('mcp-left-out', 30000, { waitForSelector: '.monaco-list-row:has-text("Left out (5)")', sidebarWidth: 520 });
   });
 });

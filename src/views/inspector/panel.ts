@@ -8,7 +8,7 @@ import * as vscode from 'vscode';
 import * as z from 'zod';
 import type * as acp from '@agentclientprotocol/sdk';
 import type { CapabilityMatrix } from '../../acp/capabilities';
-import { exportLog, type ProtocolEntry, type ProtocolLog } from '../../acp/inspector';
+import { exportLog, inspectorJson, type ProtocolEntry, type ProtocolLog } from '../../acp/inspector';
 import { openWebviewPanel } from '../webviewPanel';
 import type { InspectorEntry, InspectorHostMessage } from './protocol';
 
@@ -38,13 +38,8 @@ export class InspectorPanels implements vscode.Disposable {
     const post = (m: InspectorHostMessage) => void panel.webview.postMessage(m);
     const view = (e: ProtocolEntry): InspectorEntry => {
       const s = protocol.summary(e);
-      let json: string;
-      try {
-        json = JSON.stringify(e.message, null, 2) ?? 'undefined';
-      } catch {
-        json = '[a message that cannot be shown]';
-      }
-      if (json.length > MAX_JSON) json = `${json.slice(0, MAX_JSON)}\n… [${json.length - MAX_JSON} more characters; Export has them]`;
+      // Secrets (the headers of a forwarded HTTP server, env values) are redacted on screen too.
+      const json = inspectorJson(e.message, MAX_JSON);
       const m = e.message as { params?: { update?: { sessionUpdate?: unknown } }; error?: { message?: unknown } };
       const detail = typeof m?.params?.update?.sessionUpdate === 'string' ? m.params.update.sessionUpdate : typeof m?.error?.message === 'string' ? m.error.message.slice(0, 200) : undefined;
       return { ...s, json, ...(detail ? { detail } : {}) };

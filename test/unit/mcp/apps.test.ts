@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import type { Tool } from '@modelcontextprotocol/client';
-import { appCsp, appResourceFrom, appResourceOf, callableFromApp, cleanDomains, hostCsp, prepareAppHtml, RESOURCE_MIME_TYPE, ViewTransport, visibleToModel } from '../../../src/mcp/apps';
+import { appCsp, appResourceFrom, appResourceOf, callableFromApp, cleanDomains, createAppBridge, hostCsp, prepareAppHtml, RESOURCE_MIME_TYPE, ViewTransport, visibleToModel } from '../../../src/mcp/apps';
 import { McpServerConnection } from '../../../src/mcp/connection';
 
 const APP = path.join(__dirname, '..', '..', 'fakes', 'mcp-app-server.mjs');
@@ -69,6 +69,59 @@ describe('MCP Apps', () => {
     } finally {
       await c.stop();
     }
+  });
+
+  it('the policy comes from the _meta.ui.csp that resources/read returns, also for a view missing from resources/list', async function () {
+    this.timeout(20_000);
+    const c = new McpServerConnection('app', 'app', { type: 'stdio', command: process.execPath, args: [APP], env: {} }, { clientInfo: { name: 't', version: '0' }, startupBudgetMs: 10_000, baseEnv: process.env });
+    try {
+      await c.start();
+      const uri = 'ui://fake/unlisted/7';
+      assert.ok(!c.catalog.resources.some((r) => r.uri.startsWith('ui://fake/unlisted')), 'the view is not listed');
+      const view = appResourceFrom(uri, (await c.readResource(uri)) as never, c.catalog.resources.find((r) => r.uri === uri));
+      assert.deepEqual(view.csp, { connectDomains: ['https://api.example.com'] });
+      assert.equal(view.prefersBorder, true);
+      assert.match(appCsp(view.csp), /connect-src https:\/\/api\.example\.com;/);
+      assert.match(hostCsp('N', 'vscode-resource:', view.csp), /connect-src https:\/\/api\.example\.com;/);
+    } finally {
+      await c.stop();
+    }
+  });
+
+  it('read and listed _meta.ui: each field from the read content first, else from the list entry', () => {
+    const listed = { uri: 'ui://x', name: 'x', _meta: { ui: { csp: { connectDomains: ['https://listed.example'] }, permissions: { camera: {} }, prefersBorder: true } } };
+    const read = (ui?: Record<string, unknown>) => ({ contents: [{ uri: 'ui://x', mimeType: RESOURCE_MIME_TYPE, text: '<p>', ...(ui ? { _meta: { ui } } : {}) }] });
+    assert.deepEqual(appResourceFrom('ui://x', read({ csp: { connectDomains: ['https://read.example'] } }), listed as never).csp, { connectDomains: ['https://read.example'] });
+    // The read content names only its border: the list's policy still applies (a view must not lose its declared domains, nor gain any).
+    const mixed = appResourceFrom('ui://x', read({ prefersBorder: false }), listed as never);
+    assert.deepEqual([mixed.csp, mixed.permissions, mixed.prefersBorder], [{ connectDomains: ['https://listed.example'] }, { camera: {} }, false]);
+    assert.equal(appResourceFrom('ui://x', read(), undefined).csp, undefined, 'neither declares: the spec default policy');
+  });
+
+  it('the view gets no host context before its ui/initialize, and the tool input and result only after ui/notifications/initialized', async () => {
+    const toView: { method?: string; id?: unknown; result?: { hostContext?: { theme?: string; toolInfo?: { tool?: { name?: string } } } } }[] = [];
+    const transport = new ViewTransport((m) => toView.push(m as never));
+    const errors: string[] = [];
+    const bridge = createAppBridge({ toolName: 'show-sum', tool: { name: 'show-sum', inputSchema: { type: 'object' } } as Tool, args: { a: 1, b: 2 }, result: { content: [{ type: 'text', text: '1+2=3' }] }, hostVersion: '0', look: { theme: 'dark', styles: {}, locale: 'en' }, onError: (m) => errors.push(m) });
+    await bridge.connect(transport);
+    await new Promise((r) => setTimeout(r, 100));
+    assert.equal(toView.length, 0, 'nothing reaches the view before it initializes');
+    transport.receive({ jsonrpc: '2.0', id: 1, method: 'ui/initialize', params: { appInfo: { name: 'v', version: '1' }, appCapabilities: {}, protocolVersion: '2026-01-26' } });
+    const until = async (ok: () => boolean) => {
+      for (let i = 0; i < 100 && !ok(); i++) await new Promise((r) => setTimeout(r, 10));
+    };
+    await until(() => toView.length > 0);
+    assert.equal(toView.length, 1);
+    assert.equal(toView[0].id, 1);
+    assert.equal(toView[0].result?.hostContext?.theme, 'dark');
+    assert.equal(toView[0].result?.hostContext?.toolInfo?.tool?.name, 'show-sum');
+    await new Promise((r) => setTimeout(r, 100));
+    assert.equal(toView.length, 1, 'no tool input before the view says it is initialized');
+    transport.receive({ jsonrpc: '2.0', method: 'ui/notifications/initialized', params: {} });
+    await until(() => toView.length >= 3);
+    assert.deepEqual(toView.slice(1).map((m) => m.method), ['ui/notifications/tool-input', 'ui/notifications/tool-result']);
+    assert.deepEqual(errors, []);
+    await bridge.close();
   });
 
   it('the view transport passes JSON-RPC both ways and drops anything else with an error', async () => {

@@ -5,6 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { forwardNotice, forwardServers, type ForwardCandidate, type Launcher } from '../../../src/mcp/forward';
 import { parseLaunchSpec } from '../../../src/mcp/launchSpec';
+import { exportLog, inspectorJson } from '../../../src/acp/inspector';
 import type { McpServerDefinition, McpTransportSpec } from '../../../src/mcp/config';
 
 const def = (name: string, transport: McpTransportSpec): McpServerDefinition => ({ id: `vscode-mcp.json:${name}`, name, source: 'vscode-mcp.json', file: '/w/.vscode/mcp.json', transport, enabled: true });
@@ -83,5 +84,32 @@ describe('the MCP server launcher', function () {
     const missing = launch({ command: path.join(dir, 'no-such-server'), args: [], cwd: dir, unset: [] });
     assert.equal(missing.status, 127);
     assert.match(missing.stderr, /could not start .*no-such-server/);
+  });
+});
+
+describe('forwarded HTTP servers carry their headers, redacted wherever they are shown', () => {
+  const http = (headers: Record<string, string>): ForwardCandidate => {
+    const transport: McpTransportSpec = { type: 'http', url: 'https://mcp.example.com/mcp', headers };
+    return { definition: def('remote', transport), transport };
+  };
+  const headers = { Authorization: 'Bearer s3cr3t-token-value-123', 'X-Team': 'blue', 'X-Api-Key': 'k-998877' };
+
+  it('the agent receives every header of the definition (name and value), in order', () => {
+    const r = forwardServers([http(headers)], { http: true });
+    assert.deepEqual(r.servers, [{ type: 'http', name: 'remote', url: 'https://mcp.example.com/mcp', headers: [{ name: 'Authorization', value: 'Bearer s3cr3t-token-value-123' }, { name: 'X-Team', value: 'blue' }, { name: 'X-Api-Key', value: 'k-998877' }] }]);
+    assert.deepEqual(r.report, [{ name: 'remote', sent: true }]);
+    assert.doesNotMatch(forwardNotice(r.report) ?? '', /s3cr3t|k-998877/);
+  });
+
+  it('the protocol inspector shows and exports session/new without the header values', () => {
+    const r = forwardServers([http(headers)], { http: true });
+    const message = { jsonrpc: '2.0', id: 1, method: 'session/new', params: { cwd: '/w', mcpServers: r.servers } };
+    const shown = inspectorJson(message, 100_000);
+    const exported = exportLog([{ seq: 1, at: 0, dir: 'out', message, size: 0 }]);
+    for (const text of [shown, exported]) {
+      assert.doesNotMatch(text, /s3cr3t|k-998877|blue/);
+      assert.match(text, /"name": ?"Authorization"/);
+      assert.match(text, /https:\/\/mcp\.example\.com\/mcp/);
+    }
   });
 });
