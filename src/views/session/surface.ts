@@ -18,6 +18,7 @@ import { parseWebviewMessage } from './messages';
 import type { AgentChoice, HostMessage, KeyCommand, MentionItem, SessionSummary, WebviewMessage } from './protocol';
 import type { ContextItem } from '../../acp/promptContext';
 import { errorText, text } from '../../common/untrustedText';
+import { openElicitationUrl } from './elicitationUrl';
 
 /** What a session surface needs from the app. */
 export interface SessionViewHost {
@@ -262,6 +263,15 @@ export class SessionSurface {
         if (!this.host.answerPermission(m.key, m.permissionId, m.optionId, 'person', m.grant)) {
           this.host.log(`Permission answer ignored: ${m.permissionId} is no longer waiting or ${m.optionId} is not one of its options.`);
         }
+        return;
+      case 'answerElicitation': {
+        const r = this.host.session(m.key)?.answerElicitation(m.elicitationKey, m.action, m.content);
+        if (r && !r.ok && 'problems' in r) this.post({ type: 'elicitationProblems', key: m.key, elicitationKey: m.elicitationKey, problems: r.problems });
+        else if (!r?.ok) this.host.log(`Answer to a question ignored: ${m.elicitationKey} is no longer waiting.`);
+        return;
+      }
+      case 'openElicitationUrl':
+        await openElicitationUrl(this.host.session(m.key), m.elicitationKey, (problems) => this.post({ type: 'elicitationProblems', key: m.key, elicitationKey: m.elicitationKey, problems }));
         return;
       case 'openLocation': {
         // Locations come from the agent: a file outside the workspace opens only after the person confirms.
