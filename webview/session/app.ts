@@ -183,7 +183,9 @@ export class SessionApp {
         // The card of that question says why its answer was not sent; it keeps what was typed.
         if (msg.key !== this.state?.key) break;
         const card = Array.from(this.root.querySelectorAll<HTMLElement>('.elicitation-card')).find((c) => c.getAttribute('data-elicitation-key') === msg.elicitationKey);
-        card?.dispatchEvent(new CustomEvent(PROBLEMS_EVENT, { detail: msg.problems }));
+        // The document's own CustomEvent (the page runs in a webview, tests in a DOM of their own).
+        const Custom = card?.ownerDocument.defaultView?.CustomEvent;
+        if (card && Custom) card.dispatchEvent(new Custom(PROBLEMS_EVENT, { detail: msg.problems }));
         break;
       }
     }
