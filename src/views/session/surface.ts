@@ -52,7 +52,8 @@ export function summarize(c: SessionController): SessionSummary {
   const s = c.state;
   const firstPrompt = s.entries.find((e) => e.kind === 'user');
   const title = s.title ?? (firstPrompt && 'text' in firstPrompt ? firstPrompt.text.slice(0, 60) : 'New session');
-  const waiting = Object.values(s.permissions).filter((p) => p.state === 'waiting').length;
+  // Questions of the agent (elicitation) wait for the person as permissions do.
+  const waiting = Object.values(s.permissions).filter((p) => p.state === 'waiting').length + s.entries.filter((e) => e.kind === 'elicitation' && e.elicitation.state === 'waiting').length;
   return { key: s.key, agentName: s.agentName, title, status: s.status, waiting };
 }
 
@@ -100,7 +101,7 @@ export class SessionSurface {
 
   /** Feeds a session change; patches of the shown session are batched to the webview. */
   onSessionChange(change: SessionChange): void {
-    if (change.patches.some((p) => p.op === 'permission' || p.op === 'meta')) this.post({ type: 'sessions', sessions: this.summaries() });
+    if (change.patches.some((p) => p.op === 'permission' || p.op === 'meta' || (p.op === 'entry' && p.entry.kind === 'elicitation'))) this.post({ type: 'sessions', sessions: this.summaries() });
     if (change.key !== this.currentKey || !this.canPost()) return;
     this.batch.push(...change.patches);
     this.batchRev = change.rev;
