@@ -9,6 +9,7 @@
 import * as assert from 'assert';
 import * as vscode from 'vscode';
 import type { ElicitationView } from '../../src/acp/session/types';
+import { ELICIT_URL } from '../../src/demo/elicit';
 import { api, scenarioAgent, setAgents, waitForState } from './util';
 import { click, evaluateInFrames, screenshot, setSidebarWidth, setViewport } from './screenshot';
 
@@ -85,6 +86,41 @@ describe('agent questions (ACP elicitation)', () => {
       assert.match(said, /elicit: accept \(/);
       assert.ok(!JSON.stringify(a.session(key)).includes('prod-eu-7'), 'the value is not kept in the session');
       await screenshot('elicitation-answered-300', 30000, { waitForSelector: '.elicitation-card.answered', sidebarWidth: 300 });
+    } finally {
+      await a.closeSession(key);
+    }
+  });
+
+  it('URL mode: the whole address as text (no link) and its host at 300 px; Decline reaches the agent', async function () {
+    this.timeout(240_000);
+    const a = await api();
+    const key = await a.startSession({ agentId: 'elicit-agent' });
+    await vscode.commands.executeCommand('agentSwitchboard.session.focus');
+    try {
+      const turn = a.prompt(key, 'Sign in with the url, please.');
+      const asked = await waitForState(a, key, (s) => question(s)?.state === 'waiting', 'the URL question card');
+      assert.strictEqual(question(asked)!.mode, 'url');
+      await setSidebarWidth(300);
+      await new Promise((r) => setTimeout(r, 600));
+      const [m] = (await evaluateInFrames<{ found: boolean; url: string; links: number; host: string; outside: string[]; clipped: string[] }>(`
+        const card = document.querySelector('.elicitation-card.waiting');
+        if (!card) return { found: false };
+        card.scrollIntoView({ block: 'start' });
+        const W = innerWidth, c = card.getBoundingClientRect();
+        const outside = Array.from(card.querySelectorAll('.elic-url, .elic-host, .elic-button')).filter((e) => { const r = e.getBoundingClientRect(); return r.right > Math.min(W, c.right) + 0.5 || r.left < c.left - 0.5; }).map((e) => e.className);
+        const clipped = Array.from(card.querySelectorAll('vscode-button')).filter((e) => { const b = e.shadowRoot && e.shadowRoot.querySelector('.base'); return b && b.scrollWidth > b.clientWidth + 1; }).map((e) => e.textContent);
+        return { found: true, url: card.querySelector('.elic-url').textContent, links: card.querySelectorAll('a').length, host: card.querySelector('.elic-host').textContent, outside, clipped };`, { inFrame: '.elicitation-card' })).filter((x) => x.found);
+      assert.ok(m, 'the URL card is in the Session webview');
+      assert.strictEqual(m.url, ELICIT_URL, 'the whole address, as text');
+      assert.strictEqual(m.links, 0, 'no link');
+      assert.match(m.host, /login\.example\.com/);
+      assert.deepStrictEqual(m.outside, [], JSON.stringify(m));
+      assert.deepStrictEqual(m.clipped, [], JSON.stringify(m));
+      await screenshot('elicitation-url-300', 30000, { waitForSelector: '.elicitation-card.waiting .elic-url', sidebarWidth: 300 });
+      await click('.elicitation-card.waiting [data-action="decline"]');
+      await waitForState(a, key, (s) => question(s)?.state === 'decline', 'the declined answer');
+      assert.strictEqual((await turn).stopReason, 'end_turn');
+      assert.match(a.session(key)!.entries.filter((e) => e.kind === 'agent').map((e) => (e as { text: string }).text).join(''), /elicit: decline/);
     } finally {
       await a.closeSession(key);
     }
