@@ -50,7 +50,8 @@ await esbuild.build({ ...node, external: [], entryPoints: ['src/mcp/bridge.ts'],
 // The launcher of forwarded stdio MCP servers: applies the approved folder and variable removals.
 await esbuild.build({ ...node, external: [], entryPoints: ['src/mcp/launch.ts'], outfile: 'dist/mcp-launch.js' });
 
-const webviews = fs.readdirSync('webview', { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name);
+const webviews = fs.readdirSync('webview', { withFileTypes: true }).filter((d) => d.isDirectory() && fs.existsSync(`webview/${d.name}/main.ts`)).map((d) => d.name);
+// webview/shared holds what several pages build with (the schema form); it is no page of its own.
 for (const name of webviews) {
   await esbuild.build({
     bundle: true, platform: 'browser', format: 'iife', target: 'es2022', sourcemap: !production, minify: production,

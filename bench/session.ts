@@ -107,6 +107,8 @@ function handlersOf(c: SessionController) {
     createTerminal: c.createTerminal.bind(c),
     terminalOutput: c.terminalOutput.bind(c),
     waitForTerminalExit: c.waitForTerminalExit.bind(c),
+    elicit: c.elicit.bind(c),
+    completeElicitation: c.completeElicitation.bind(c),
     killTerminal: c.killTerminal.bind(c),
     releaseTerminal: c.releaseTerminal.bind(c),
   };

@@ -26,7 +26,7 @@ export interface CapabilityRow {
 }
 
 /** Agent → client methods of ACP v1 (what an agent may call on us). */
-const AGENT_CALLS = ['session/request_permission', 'fs/read_text_file', 'fs/write_text_file', 'terminal/create', 'terminal/output', 'terminal/wait_for_exit', 'terminal/kill', 'terminal/release'];
+const AGENT_CALLS = ['session/request_permission', 'fs/read_text_file', 'fs/write_text_file', 'terminal/create', 'terminal/output', 'terminal/wait_for_exit', 'terminal/kill', 'terminal/release', 'elicitation/create', 'elicitation/complete'];
 /** Client → agent methods, with the capability that makes each available (when one does). */
 const WE_CALL: [string, string | undefined][] = [
   ['initialize', undefined],
@@ -76,7 +76,8 @@ export class CapabilityMatrix {
       if (theirs && summary.method === 'session/update') {
         const kind = (entry.message as { params?: { update?: { sessionUpdate?: unknown } } }).params?.update?.sessionUpdate;
         if (typeof kind === 'string') this.row(`session/update: ${kind}`, 'agent sends').exercised++;
-      } else if (!theirs) this.row(summary.method, 'we call the agent').exercised++;
+      } else if (theirs && AGENT_CALLS.includes(summary.method)) this.row(summary.method, 'agent calls us').exercised++;
+      else if (!theirs) this.row(summary.method, 'we call the agent').exercised++;
       return;
     }
     if (summary.kind === 'request') {

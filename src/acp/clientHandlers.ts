@@ -4,7 +4,9 @@
  *
  * Spec: ACP v1 client methods (https://agentclientprotocol.com/protocol/overview#client):
  * `session/update`, `session/request_permission`, `fs/read_text_file`, `fs/write_text_file`,
- * `terminal/create|output|wait_for_exit|kill|release`. No `vscode`.
+ * `terminal/create|output|wait_for_exit|kill|release`, `elicitation/create` and the
+ * `elicitation/complete` notification (schema 1.21, https://agentclientprotocol.com/protocol/v1/elicitation).
+ * No `vscode`.
  */
 import type * as acp from '@agentclientprotocol/sdk';
 import { acpSdk } from './sdk';
@@ -20,13 +22,21 @@ export interface SessionHandlers {
   waitForTerminalExit(params: acp.WaitForTerminalExitRequest, signal: AbortSignal): Promise<acp.WaitForTerminalExitResponse>;
   killTerminal(params: acp.KillTerminalRequest): Promise<void>;
   releaseTerminal(params: acp.ReleaseTerminalRequest): Promise<void>;
+  /** A session-scoped `elicitation/create`; `signal` aborts when the agent withdraws it. */
+  elicit(params: acp.CreateElicitationRequest, signal: AbortSignal): Promise<acp.CreateElicitationResponse>;
+  /** `elicitation/complete`; false when this session has no question with that id. */
+  completeElicitation(elicitationId: string): boolean;
 }
 
 /**
  * Builds the SDK client app. `lookup` finds a session's handlers; requests for a session we do not
- * know get `-32002` (resource not found, `data.sessionId`), and unknown methods `-32601`.
+ * know get `-32002` (resource not found, `data.sessionId`), and unknown methods `-32601`. `all`
+ * lists the connection's sessions: `elicitation/complete` names only the question, not its session.
+ *
+ * A request-scoped `elicitation/create` (`{requestId}`, outside any session: during `initialize`,
+ * `authenticate` or `session/new`) has no thread to show a card in; it is answered `cancel`.
  */
-export function buildClientApp(name: string, lookup: (sessionId: string) => SessionHandlers | undefined): acp.ClientApp {
+export function buildClientApp(name: string, lookup: (sessionId: string) => SessionHandlers | undefined, all: () => Iterable<SessionHandlers> = () => []): acp.ClientApp {
   const m = acpSdk().methods.client;
   const get = (sessionId: string): SessionHandlers => {
     const h = lookup(sessionId);
@@ -55,6 +65,14 @@ export function buildClientApp(name: string, lookup: (sessionId: string) => Sess
     .onRequest(m.terminal.release, async ({ params }) => {
       await get(params.sessionId).releaseTerminal(params);
       return {};
+    })
+    .onRequest(m.elicitation.create, ({ params, signal }) => {
+      if (!('sessionId' in params) || typeof params.sessionId !== 'string') return { action: 'cancel' };
+      return get(params.sessionId).elicit(params, signal);
+    })
+    .onNotification(m.elicitation.complete, ({ params }) => {
+      // Each session looks for its own question; an id no session knows is dropped quietly.
+      for (const h of all()) if (h.completeElicitation(params.elicitationId)) return;
     })
     .onRequest('*', ({ method }) => {
       throw acpSdk().RequestError.methodNotFound(method);

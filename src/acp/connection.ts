@@ -22,6 +22,8 @@ export const CLIENT_CAPABILITIES: acp.ClientCapabilities = {
   terminal: true,
   // We run `type: "terminal"` auth methods in a VS Code terminal (Log In to Agent…).
   auth: { terminal: true },
+  // Agents' questions (`elicitation/create`, schema 1.21): a card in the thread; both modes.
+  elicitation: { form: {}, url: {} },
 };
 
 /** Thrown when an agent cannot be started or never becomes ready; `view` is shown in the sidebar. */
@@ -98,7 +100,7 @@ export class AgentConnection {
    */
   static async connect(target: acp.Stream | acp.AgentApp, opts: ConnectOptions, proc?: AgentProcess): Promise<AgentConnection> {
     const holder: { self?: AgentConnection } = {};
-    const app = buildClientApp(opts.clientInfo.name, (sessionId) => holder.self?.sessions.get(sessionId));
+    const app = buildClientApp(opts.clientInfo.name, (sessionId) => holder.self?.sessions.get(sessionId), () => holder.self?.sessions.values() ?? []);
     // Messages over a stream are recorded from the first (initialize) on; an in-process app has no wire.
     const protocol = new ProtocolLog();
     // The matrix counts from the first message on, so what the record drops later still counts.

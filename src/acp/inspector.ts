@@ -75,6 +75,9 @@ export class ProtocolLog {
       const k = `${dir === 'in' ? 'out' : 'in'}:${id}`;
       entry.answers = this.pending.get(k);
       this.pending.delete(k);
+      // What a person typed into an agent's form may be a secret: the record keeps the field
+      // names, not the values (they went to the agent; the inspector shows, searches and exports).
+      if (entry.answers === 'elicitation/create') entry.message = withoutAnswerValues(entry.message);
     }
     this.entries.push(entry);
     this.bytes += size;
@@ -155,6 +158,17 @@ export function tapStream(stream: acp.Stream, log: ProtocolLog): acp.Stream {
     },
   });
   return { readable, writable };
+}
+
+/**
+ * An `elicitation/create` response with each value of `result.content` replaced by
+ * `[redacted]` (a copy; the original goes to the agent unchanged).
+ */
+export function withoutAnswerValues(message: unknown): unknown {
+  const m = message as { result?: { content?: unknown } };
+  const content = m?.result?.content;
+  if (!content || typeof content !== 'object') return message;
+  return { ...m, result: { ...m.result, content: Object.fromEntries(Object.keys(content).map((k) => [k, '[redacted]'])) } };
 }
 
 /** Options of {@link redact}. */

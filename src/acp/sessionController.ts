@@ -25,6 +25,7 @@ import { createSessionState, type SessionPatch, type SessionState, type Terminal
 import type { SessionSpans } from '../trace/sessionSpans';
 import type { Span } from '@opentelemetry/api';
 import { randomUUID } from 'node:crypto';
+import { ElicitationBroker, type ElicitationAnswerResult } from './sessionElicitation';
 
 /** Tool call ids of the calls the editor hosts for the agent. */
 const HOSTED_PREFIX = 'editor-';
@@ -81,6 +82,14 @@ export class SessionController implements SessionHandlers {
   private readonly hostedAbort = new AbortController();
   private currentTurn: Promise<acp.PromptResponse> | undefined;
   private disposed = false;
+  /** The agent's questions (`elicitation/create`): answered from the state, as permissions are. */
+  private readonly questions = new ElicitationBroker({
+    state: () => this.state,
+    dispatch: (a) => this.dispatch(a),
+    now: () => this.now(),
+    audit: (d) => this.policy.recordElicitation(this.actor(), d),
+    notice: (severity, text) => this.dispatch({ type: 'notice', severity, text }),
+  });
 
   /**
    * @param restored a state rebuilt from the session's journal (a session taken up again); its
@@ -374,6 +383,7 @@ export class SessionController implements SessionHandlers {
       if (declared) this.policy.recordDecision(this.actor(), declared.intent, option ? { kind: option.kind, optionId: option.optionId } : 'cancelled', decider);
       resolve(response);
     }
+    this.questions.settle();
     for (const p of patches) {
       if (this.replaying) {
         if (p.op === 'toolCall') this.unverifiedRecorded.add(p.toolCall.toolCallId);
@@ -499,6 +509,24 @@ export class SessionController implements SessionHandlers {
       finish('failed', errorMessage(err));
       throw err;
     }
+  }
+
+  /** `elicitation/create` scoped to this session: a card in the thread (see `sessionElicitation.ts`). */
+  elicit(params: acp.CreateElicitationRequest, signal: AbortSignal): Promise<acp.CreateElicitationResponse> {
+    return this.questions.ask(params, signal);
+  }
+
+  /** `elicitation/complete`: @returns false when no card of this session has that `elicitationId`. */
+  completeElicitation(elicitationId: string): boolean {
+    return this.questions.complete(elicitationId);
+  }
+
+  /**
+   * The person's answer to one of the agent's questions (the card's Accept / Decline / Cancel).
+   * An accepted form is checked against the requested schema first; problems keep the card waiting.
+   */
+  answerElicitation(elicitationKey: string, action: 'accept' | 'decline' | 'cancel', content?: Record<string, unknown>): ElicitationAnswerResult {
+    return this.questions.answer(elicitationKey, action, content);
   }
 
   async readTextFile(params: acp.ReadTextFileRequest): Promise<acp.ReadTextFileResponse> {

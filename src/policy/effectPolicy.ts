@@ -261,6 +261,15 @@ export class EffectPolicy {
   }
 
   /**
+   * Records the answer to an agent's question (ACP `elicitation/create`): the action, who decided,
+   * the mode, the tool call, the names of the fields answered and a URL's host. Never the values
+   * (they may be secrets) and never the whole URL (its query may carry a token).
+   */
+  recordElicitation(who: Actor, d: { action: string; decidedBy: string; mode: string; toolCallId?: string; fields: string[]; host?: string }): void {
+    this.audit({ ...who3(who), event: 'decision', decision: `elicitation_${d.action}`, decidedBy: d.decidedBy, detail: { mode: d.mode, fields: d.fields, ...(d.toolCallId ? { toolCallId: d.toolCallId } : {}), ...(d.host ? { host: d.host } : {}) } });
+  }
+
+  /**
    * Records a call of the editor MCP server's tools (read-only language features) by a session's
    * agent: which tool, on which file, and the outcome. No file contents.
    */

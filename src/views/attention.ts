@@ -30,6 +30,10 @@ export class SessionAttention {
         const permissionId = p.permission.permissionId;
         // Checked a moment later: a grant may answer the request right after it is shown.
         setTimeout(() => this.permissionWaits(c.key, permissionId), 0);
+      } else if (p.op === 'entry' && p.entry.kind === 'elicitation' && p.entry.elicitation.state === 'waiting') {
+        // An agent's question (elicitation) waits for the person as a permission does.
+        const s = this.host.manager.get(c.key)?.state;
+        if (s) this.tell(c.key, text`${s.agentName} asks you: ${p.entry.elicitation.message.slice(0, 160)}`);
       } else if (p.op === 'entry' && p.entry.kind === 'turn_end' && p.entry.stopReason !== 'cancelled') {
         const s = this.host.manager.get(c.key)?.state;
         // A queued prompt goes out next: nobody needs to be called for that.

@@ -25,6 +25,7 @@ import { createMarkdownRenderer } from './markdown';
 import { PlanView } from './plan';
 import { FrameScheduler, type FrameRequester } from './scheduler';
 import { ThreadView } from './thread';
+import { PROBLEMS_EVENT } from './elicitationCard';
 
 type Snapshot = Extract<HostMessage, { type: 'snapshot' }>;
 
@@ -178,6 +179,15 @@ export class SessionApp {
       case 'earlierEntries':
         this.applyEarlier(msg);
         break;
+      case 'elicitationProblems': {
+        // The card of that question says why its answer was not sent; it keeps what was typed.
+        if (msg.key !== this.state?.key) break;
+        const card = Array.from(this.root.querySelectorAll<HTMLElement>('.elicitation-card')).find((c) => c.getAttribute('data-elicitation-key') === msg.elicitationKey);
+        // The document's own CustomEvent (the page runs in a webview, tests in a DOM of their own).
+        const Custom = card?.ownerDocument.defaultView?.CustomEvent;
+        if (card && Custom) card.dispatchEvent(new Custom(PROBLEMS_EVENT, { detail: msg.problems }));
+        break;
+      }
     }
   }
 

@@ -8,6 +8,7 @@ import { renderContent } from './content';
 import type { Ctx } from './context';
 import { icon } from './dom';
 import { MarkdownView } from './streamingMarkdown';
+import { elicitationEntry } from './elicitationCard';
 
 /** The DOM of one thread entry, kept across patches. */
 export interface EntryNode {
@@ -33,6 +34,8 @@ export function renderTextEntry(ctx: Ctx, entry: Exclude<ThreadEntry, { kind: 't
       return staticEntry(ctx, entry, noticeBody);
     case 'turn_end':
       return staticEntry(ctx, entry, turnEndBody);
+    case 'elicitation':
+      return elicitationEntry(ctx, entry);
   }
 }
 

@@ -13,7 +13,7 @@ import '@vscode-elements/elements/dist/vscode-single-select/index.js';
 import '@vscode-elements/elements/dist/vscode-textarea/index.js';
 import '@vscode-elements/elements/dist/vscode-textfield/index.js';
 import type { ElicitationForm, ResultBlock, ToolForm, ToolRunHostMessage, ToolRunWebviewMessage } from '../../src/views/toolRun/protocol';
-import { buildFields, collect, type Field } from './form';
+import { buildFields, collect, type Field } from '../shared/schemaForm';
 import css from './styles.css';
 
 declare function acquireVsCodeApi(): { postMessage(msg: ToolRunWebviewMessage): void };

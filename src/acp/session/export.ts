@@ -35,6 +35,13 @@ export function sessionToMarkdown(state: SessionState, options: SessionExportOpt
       if (tc) out.push(...toolCall(tc, s), '');
     } else if (e.kind === 'turn_end') out.push(`*Turn ended: ${e.stopReason}.*`, '');
     else if (e.kind === 'notice') out.push(`> **${e.severity}:** ${e.text.replace(/\n/g, '\n> ')}`, '');
+    else if (e.kind === 'elicitation') {
+      // The question and how it ended; the values were never kept, so none are exported.
+      const q = e.elicitation;
+      out.push(`### ${s.agentName} asked`, '', quote(q.message), '');
+      if (q.url) out.push(`- Page: \`${q.url.replace(/`/g, "'")}\``);
+      out.push(`- Answer: ${q.state === 'waiting' ? 'none yet' : q.state}${q.fields?.length ? ` (${q.fields.join(', ')})` : ''}${q.completed ? ' · completed' : ''}`, '');
+    }
   }
   if (s.plan.length) {
     out.push('## Plan (last known)', '');

@@ -246,6 +246,10 @@ export class SessionJournal {
       reduce(state, { type: 'turnEnded', stopReason: 'cancelled' });
       reduce(state, { type: 'notice', severity: 'warning', text: 'The window ended during this turn; the agent did not finish it here.' });
     }
+    // A question asked between turns is over too: the agent that asked it is gone.
+    for (const e of [...state.entries]) {
+      if (e.kind === 'elicitation' && e.elicitation.state === 'waiting') reduce(state, { type: 'elicitationAnswered', elicitationKey: e.elicitation.elicitationKey, action: 'cancel', by: 'cancel' });
+    }
     return { state, skipped };
   }
 

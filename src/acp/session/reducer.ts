@@ -24,9 +24,11 @@ import type {
 } from '@agentclientprotocol/sdk';
 import { diffLines } from 'diff';
 import { intentDisplaySchema } from './intentDisplay';
+import { elicitationViewSchema } from './elicitationView';
 import { applyPatches } from './patch';
 import type {
   AgentErrorView,
+  ElicitationView,
   IntentDisplayView,
   ConfigOptionView,
   PromptCapabilitiesView,
@@ -85,6 +87,12 @@ export type SessionAction =
       asOnce?: boolean;
     }
   | { type: 'permissionCancelled'; permissionId: string }
+  /** An agent's `elicitation/create` (the view as the card shows it, in state `waiting`). */
+  | { type: 'elicitationRequested'; elicitation: ElicitationView }
+  /** The question ended with `action` (the values, if any, went to the agent and are not here). */
+  | { type: 'elicitationAnswered'; elicitationKey: string; action: 'accept' | 'decline' | 'cancel'; by: 'person' | 'cancel' | 'agent'; fields?: string[] }
+  /** `elicitation/complete`: the out-of-band interaction of a URL-mode question finished. */
+  | { type: 'elicitationCompleted'; elicitationId: string }
   | { type: 'effectVerified'; toolCallId: string }
   | { type: 'effectRefused'; message: string }
   | { type: 'terminal'; terminal: TerminalView }
@@ -157,6 +165,12 @@ function derive(state: SessionState, action: SessionAction): SessionPatch[] {
       return permissionAnswered(state, action.permissionId, action.optionId, action.by, action.grant, action.asOnce);
     case 'permissionCancelled':
       return cancelPermission(state, action.permissionId);
+    case 'elicitationRequested':
+      return elicitationRequested(state, action.elicitation);
+    case 'elicitationAnswered':
+      return elicitationAnswered(state, action.elicitationKey, action.action, action.by, action.fields);
+    case 'elicitationCompleted':
+      return elicitationCompleted(state, action.elicitationId);
     case 'effectVerified': {
       const tc = state.toolCalls[action.toolCallId];
       return tc ? [{ op: 'toolCall', toolCall: { ...tc, verification: 'client' } }] : [];
@@ -465,13 +479,54 @@ function cancelPermission(state: SessionState, permissionId: string): SessionPat
   return patches;
 }
 
-/** Every waiting permission becomes cancelled: the ACP rule after `session/cancel`, by construction. */
+/**
+ * Every waiting permission and question becomes cancelled: the ACP rule after `session/cancel`, by
+ * construction (the controller answers each request from the state that results).
+ */
 function closeWaiting(state: SessionState, _by: 'cancel'): SessionPatch[] {
   const patches: SessionPatch[] = [];
   for (const p of Object.values(state.permissions)) {
     if (p.state === 'waiting') patches.push(...cancelPermission(state, p.permissionId));
   }
+  for (const e of state.entries) {
+    if (e.kind === 'elicitation' && e.elicitation.state === 'waiting') patches.push({ op: 'entry', entry: { ...e, elicitation: { ...e.elicitation, state: 'cancel', answeredBy: 'cancel' } } });
+  }
   return patches;
+}
+
+/** The entry of the question `match` picks, searching from the newest. */
+function findElicitation(state: SessionState, match: (v: ElicitationView) => boolean): Extract<ThreadEntry, { kind: 'elicitation' }> | undefined {
+  for (let i = state.entries.length - 1; i >= 0; i--) {
+    const e = state.entries[i];
+    if (e.kind === 'elicitation' && match(e.elicitation)) return e;
+  }
+  return undefined;
+}
+
+function elicitationRequested(state: SessionState, raw: ElicitationView): SessionPatch[] {
+  // A journal replayed from disk is not trusted to hold a card's shape: a malformed one is dropped.
+  const parsed = elicitationViewSchema.safeParse(raw);
+  if (!parsed.success) return [];
+  const v = parsed.data;
+  // A closed session asks nobody: a question that arrives after it ended is cancelled on arrival.
+  const closed = state.status === 'closed' || state.status === 'error';
+  const elicitation: ElicitationView = closed ? { ...v, state: 'cancel', answeredBy: 'cancel' } : { ...v, state: 'waiting' };
+  return [{ op: 'entry', entry: { kind: 'elicitation', id: newEntryId(state), elicitation } }];
+}
+
+function elicitationAnswered(state: SessionState, key: string, action: 'accept' | 'decline' | 'cancel', by: 'person' | 'cancel' | 'agent', fields?: string[]): SessionPatch[] {
+  const e = findElicitation(state, (v) => v.elicitationKey === key);
+  // Exactly one answer: a question that is no longer waiting keeps the answer it got.
+  if (!e || e.elicitation.state !== 'waiting') return [];
+  return [{ op: 'entry', entry: { ...e, elicitation: { ...e.elicitation, state: action, answeredBy: by, ...(fields ? { fields } : {}) } } }];
+}
+
+function elicitationCompleted(state: SessionState, elicitationId: string): SessionPatch[] {
+  const e = findElicitation(state, (v) => v.mode === 'url' && v.elicitationId === elicitationId);
+  if (!e || e.elicitation.completed) return [];
+  // Completed before anyone answered: the agent no longer needs the answer, the buttons go.
+  const waiting = e.elicitation.state === 'waiting';
+  return [{ op: 'entry', entry: { ...e, elicitation: { ...e.elicitation, completed: true, ...(waiting ? { state: 'cancel' as const, answeredBy: 'agent' as const } : {}) } } }];
 }
 
 function endTurn(state: SessionState, stopReason: string): SessionPatch[] {

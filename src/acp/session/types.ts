@@ -146,7 +146,39 @@ export type ThreadEntry =
   | { kind: 'thought'; id: string; text: string; messageId?: string }
   | { kind: 'tool_call'; id: string; toolCallId: string }
   | { kind: 'turn_end'; id: string; stopReason: string }
-  | { kind: 'notice'; id: string; severity: 'info' | 'warning' | 'error'; text: string; error?: AgentErrorView };
+  | { kind: 'notice'; id: string; severity: 'info' | 'warning' | 'error'; text: string; error?: AgentErrorView }
+  /** An agent's question (`elicitation/create`); the card is replaced (same id) as it is answered. */
+  | { kind: 'elicitation'; id: string; elicitation: ElicitationView };
+
+/**
+ * An agent's `elicitation/create` (ACP v1, schema 1.21) as its card shows it. Never holds the values
+ * the person typed: those go to the agent and nowhere else (not the journal, the trace or the audit).
+ * - `form`: `requestedSchema` is the schema reduced to the spec's primitives (`checkedSchema`).
+ * - `url`: `url` is the whole address as the agent sent it (shown as text, never a link); `host`
+ *   is where it leads, or `refused` says why the editor will not open it.
+ * State: `waiting` for the person; `accept` / `decline` / `cancel` is the answer the agent got;
+ * `completed` (URL mode) is set when the agent sends `elicitation/complete`.
+ */
+export interface ElicitationView {
+  /** Our id for the request (not guessable); webview answers name it. */
+  elicitationKey: string;
+  mode: 'form' | 'url';
+  message: string;
+  toolCallId?: string;
+  requestedSchema?: Record<string, unknown>;
+  url?: string;
+  /** The agent's `elicitationId` (URL mode), matched by `elicitation/complete`. */
+  elicitationId?: string;
+  host?: string;
+  refused?: string;
+  state: 'waiting' | 'accept' | 'decline' | 'cancel';
+  /** Who ended the question: the person, the turn's Stop / the session's end, or the agent withdrawing it. */
+  answeredBy?: 'person' | 'cancel' | 'agent';
+  /** Field names the person answered (accept); their values are not kept. */
+  fields?: string[];
+  completed?: boolean;
+  requestedAt: number;
+}
 
 /** A plan entry (`plan` update; each update replaces the whole plan). */
 export interface PlanEntryView {

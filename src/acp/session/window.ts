@@ -43,8 +43,8 @@ function shownBy(state: SessionState, entries: readonly ThreadEntry[]): Omit<Ear
 
 /**
  * The state as a snapshot carries it: a shallow copy with the newest `max` entries and what they
- * show; it reaches further back to the card of a permission that waits (the page must be able to
- * answer it).
+ * show; it reaches further back to the card of a permission or question that waits (the page must
+ * be able to answer it).
  * @returns The windowed state (the original when it fits) and how many entries were left out.
  */
 export function windowState(state: SessionState, max = SNAPSHOT_ENTRIES): { state: SessionState; omitted: number } {
@@ -52,10 +52,12 @@ export function windowState(state: SessionState, max = SNAPSHOT_ENTRIES): { stat
   let start = state.entries.length - max;
   // A permission that waits is answered on its tool call's card: the window reaches back to it.
   const waiting = new Set(Object.values(state.permissions).filter((p) => p.state === 'waiting').map((p) => p.toolCallId));
-  if (waiting.size) {
+  // So is an agent's question that waits (its card holds the form).
+  const asks = (e: ThreadEntry) => e.kind === 'elicitation' && e.elicitation.state === 'waiting';
+  if (waiting.size || state.entries.slice(0, start).some(asks)) {
     for (let i = 0; i < start; i++) {
       const e = state.entries[i];
-      if (e.kind === 'tool_call' && waiting.has(e.toolCallId)) {
+      if ((e.kind === 'tool_call' && waiting.has(e.toolCallId)) || asks(e)) {
         start = i;
         break;
       }

@@ -58,7 +58,9 @@ export type HostMessage =
   /** The prompt was not sent (`reason`): the page puts it back in the box so nothing is lost. */
   | { type: 'promptRefused'; text: string; reason: string }
   /** A keyboard command for the page: send what is in the prompt box, or move focus to the next / previous card. */
-  | { type: 'keyCommand'; command: KeyCommand };
+  | { type: 'keyCommand'; command: KeyCommand }
+  /** An answer to an agent's question was not sent: `problems` say why (the card stays, with what was typed). */
+  | { type: 'elicitationProblems'; key: string; elicitationKey: string; problems: string[] };
 
 /** What the keyboard commands ask the page to do (agentSwitchboard.sendFromBox / nextCard / previousCard). */
 export type KeyCommand = 'send' | 'nextCard' | 'previousCard';
@@ -83,6 +85,10 @@ export type WebviewMessage =
   /** Switch the agent's mode (`session/set_mode`) to one it offered. */
   | { type: 'setMode'; key: string; modeId: string }
   | { type: 'answerPermission'; key: string; permissionId: string; optionId: string; grant?: 'session' | 'workspace' | 'always' }
+  /** Answer an agent's question (`elicitation/create`); `content` is the form's values (accept, form mode). */
+  | { type: 'answerElicitation'; key: string; elicitationKey: string; action: 'accept' | 'decline' | 'cancel'; content?: Record<string, unknown> }
+  /** Open a URL-mode question's page: the extension names its host, asks, then opens the address it holds. */
+  | { type: 'openElicitationUrl'; key: string; elicitationKey: string }
   | { type: 'openLocation'; path: string; line?: number }
   | { type: 'showTerminal'; key: string; terminalId: string }
   | { type: 'reviewToolCall'; key: string; toolCallId: string }

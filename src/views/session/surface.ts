@@ -18,6 +18,7 @@ import { parseWebviewMessage } from './messages';
 import type { AgentChoice, HostMessage, KeyCommand, MentionItem, SessionSummary, WebviewMessage } from './protocol';
 import type { ContextItem } from '../../acp/promptContext';
 import { errorText, text } from '../../common/untrustedText';
+import { openElicitationUrl } from './elicitationUrl';
 
 /** What a session surface needs from the app. */
 export interface SessionViewHost {
@@ -51,7 +52,8 @@ export function summarize(c: SessionController): SessionSummary {
   const s = c.state;
   const firstPrompt = s.entries.find((e) => e.kind === 'user');
   const title = s.title ?? (firstPrompt && 'text' in firstPrompt ? firstPrompt.text.slice(0, 60) : 'New session');
-  const waiting = Object.values(s.permissions).filter((p) => p.state === 'waiting').length;
+  // Questions of the agent (elicitation) wait for the person as permissions do.
+  const waiting = Object.values(s.permissions).filter((p) => p.state === 'waiting').length + s.entries.filter((e) => e.kind === 'elicitation' && e.elicitation.state === 'waiting').length;
   return { key: s.key, agentName: s.agentName, title, status: s.status, waiting };
 }
 
@@ -99,7 +101,7 @@ export class SessionSurface {
 
   /** Feeds a session change; patches of the shown session are batched to the webview. */
   onSessionChange(change: SessionChange): void {
-    if (change.patches.some((p) => p.op === 'permission' || p.op === 'meta')) this.post({ type: 'sessions', sessions: this.summaries() });
+    if (change.patches.some((p) => p.op === 'permission' || p.op === 'meta' || (p.op === 'entry' && p.entry.kind === 'elicitation'))) this.post({ type: 'sessions', sessions: this.summaries() });
     if (change.key !== this.currentKey || !this.canPost()) return;
     this.batch.push(...change.patches);
     this.batchRev = change.rev;
@@ -262,6 +264,15 @@ export class SessionSurface {
         if (!this.host.answerPermission(m.key, m.permissionId, m.optionId, 'person', m.grant)) {
           this.host.log(`Permission answer ignored: ${m.permissionId} is no longer waiting or ${m.optionId} is not one of its options.`);
         }
+        return;
+      case 'answerElicitation': {
+        const r = this.host.session(m.key)?.answerElicitation(m.elicitationKey, m.action, m.content);
+        if (r && !r.ok && 'problems' in r) this.post({ type: 'elicitationProblems', key: m.key, elicitationKey: m.elicitationKey, problems: r.problems });
+        else if (!r?.ok) this.host.log(`Answer to a question ignored: ${m.elicitationKey} is no longer waiting.`);
+        return;
+      }
+      case 'openElicitationUrl':
+        await openElicitationUrl(this.host.session(m.key), m.elicitationKey, (problems) => this.post({ type: 'elicitationProblems', key: m.key, elicitationKey: m.elicitationKey, problems }));
         return;
       case 'openLocation': {
         // Locations come from the agent: a file outside the workspace opens only after the person confirms.
