@@ -190,11 +190,22 @@ export class SessionManager {
       controller.recordWith((a) => journal!.record(journalId, a));
       this.journalOf.set(key, journalId);
     }
+    let done: 'new' | 'load' | 'resume';
     try {
-      await controller.attach(connection, await this.deps.mcpServers?.(connection.mcpCapabilities, key), { how, sessionId });
+      done = await controller.attach(connection, await this.deps.mcpServers?.(connection.mcpCapabilities, key), { how, sessionId });
     } catch (err) {
       await connection.dispose();
       throw err;
+    }
+    if (done === 'new') {
+      // The agent forgot the session and a new one took its place (the thread says so). A journal
+      // we had stays listed with its transcript, but names the new session from now on: its dead
+      // id is never asked for again. (A resumed journal took the new id with `ready` already.)
+      if (how === 'load' && entry && journalId !== entry.journalId && controller.state.sessionId) {
+        journal!.record(entry.journalId, { type: 'ready', sessionId: controller.state.sessionId });
+        journal!.setOpen(entry.journalId, false);
+      }
+      return controller;
     }
     controller.notice('info', how === 'resume' ? `Resumed in a new ${agent.name} process (session/resume).` : `Loaded from ${agent.name} (session/load): the agent replayed the conversation above.`);
     if (how === 'load' && journalId) {

@@ -32,7 +32,12 @@ export type ToolContentView =
       added: number;
       removed: number;
     }
-  | { type: 'terminal'; terminalId: string };
+  /**
+   * A client terminal the agent embeds. `unavailable`: this window holds no terminal of that id
+   * (it ran in an earlier agent process or window, or the agent named one it never created), so
+   * views show a placeholder instead of waiting for it to start.
+   */
+  | { type: 'terminal'; terminalId: string; unavailable?: true };
 
 /** A file location a tool call touches (`ToolCallLocation`, line is 1-based). */
 export interface LocationView {
