@@ -5,6 +5,8 @@
  */
 import assert from 'node:assert/strict';
 import { badAgent, type BadAgent } from '../resilience/acpHarness';
+import { testPolicy } from '../fakes/policy';
+import { directSession, requestShown, settle } from '../fakes/directSession';
 
 const update = (u: Record<string, unknown>) => ({ jsonrpc: '2.0', method: 'session/update', params: { sessionId: 's1', update: u } });
 const text = (t: string) => ({ type: 'content', content: { type: 'text', text: t } });
@@ -177,6 +179,46 @@ describe('classes of agent behaviour from public reports (issue 18, item 6)', fu
       assert.equal(a.controller.answerPermission(p.permissionId, optionId, 'person'), true);
       const res = (await a.waitFor((m) => m.id === 500 + i && 'result' in m, `the answer to ${i}`)) as { result: { outcome: { outcome: string; optionId: string } } };
       assert.deepEqual(res.result.outcome, { outcome: 'selected', optionId });
+    }
+  });
+});
+
+describe('kinds the client cannot check are never answered for the person (issue 18, item 6)', () => {
+  const ALL = [{ optionId: 'once', name: 'Allow', kind: 'allow_once' }, { optionId: 'no', name: 'Reject', kind: 'reject_once' }] as const;
+  const signal = () => new AbortController().signal;
+
+  it('fetch, switch_mode, think and other wait for the person even under a grant that covers their diff; the card shows the URL and the plan', async () => {
+    const policy = testPolicy({ roots: ['/w'] });
+    const { c } = directSession(policy);
+    const diff = [{ type: 'diff' as const, path: '/w/src/a.ts', oldText: null, newText: 'one' }];
+    // The person grants writing exactly this content to src/a.ts for the session.
+    const first = c.requestPermission({ sessionId: 's', toolCall: { toolCallId: 'e1', title: 'Write a.ts', kind: 'edit', content: diff }, options: [...ALL] }, signal());
+    assert.ok(c.answerPermission(await requestShown(c, 1), 'once', 'person', 'session'));
+    await first;
+    // The grant answers the same edit again (the control: it does cover it).
+    const again = await c.requestPermission({ sessionId: 's', toolCall: { toolCallId: 'e2', title: 'Write a.ts', kind: 'edit', content: diff }, options: [...ALL] }, signal());
+    assert.deepEqual(again.outcome, { outcome: 'selected', optionId: 'once' });
+
+    const raw: Record<string, unknown> = { fetch: { url: 'https://example.test/a?b=<c>' }, switch_mode: { plan: '1. Read\n2. Change a.ts' }, think: { thought: 'x' }, other: {} };
+    let n = 2;
+    for (const kind of ['fetch', 'switch_mode', 'think', 'other'] as const) {
+      const ctl = new AbortController();
+      const answer = c.requestPermission({ sessionId: 's', toolCall: { toolCallId: `k-${kind}`, title: `A ${kind} call`, kind, content: diff, rawInput: raw[kind] }, options: [...ALL] }, ctl.signal);
+      const id = await requestShown(c, ++n);
+      await settle(c);
+      const p = c.state.permissions[id];
+      assert.equal(p.state, 'waiting', `${kind} is not answered by the grant`);
+      if (kind === 'fetch') assert.ok(p.display?.some((d) => d.type === 'tool' && d.url === 'https://example.test/a?b=<c>'), 'the URL is shown beside the write');
+      if (kind === 'fetch' || kind === 'switch_mode') {
+        const c2 = directSession(testPolicy({ roots: ['/w'] })).c;
+        const shown = c2.requestPermission({ sessionId: 's', toolCall: { toolCallId: 'd', title: 'No diff', kind, rawInput: raw[kind] }, options: [...ALL] }, signal());
+        const pid = await requestShown(c2, 1);
+        assert.deepEqual(c2.state.permissions[pid].display, [kind === 'fetch' ? { type: 'tool', title: 'No diff', url: 'https://example.test/a?b=<c>' } : { type: 'tool', title: 'No diff', plan: '1. Read\n2. Change a.ts' }]);
+        assert.ok(c2.answerPermission(pid, 'no', 'person'));
+        await shown;
+      }
+      assert.ok(c.answerPermission(id, 'no', 'person'));
+      assert.deepEqual((await answer).outcome, { outcome: 'selected', optionId: 'no' });
     }
   });
 });
