@@ -60,6 +60,7 @@ export const DEMO_SCENARIOS: readonly DemoScenario[] = [
   'disk-writer',
   'editor-mcp',
   'fs-probe',
+  'lenient-cards',
 ];
 
 /** Environment variables the demo agent reads. */
