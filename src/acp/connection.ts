@@ -2,8 +2,10 @@
  * One live ACP connection to an agent: `initialize` (with a timeout), `session/new`,
  * `session/prompt`, `session/cancel`, and the client side of the protocol routed per session.
  *
- * Built on `@agentclientprotocol/sdk` 2.x (`acpSdk().client()`); the SDK validates every inbound message
- * against the ACP v1 schema before our handlers see it. No `vscode`.
+ * Built on `@agentclientprotocol/sdk` 2.x (`acpSdk().client()`); the SDK validates the agent's
+ * requests and notifications against the ACP v1 schema before our handlers see them (dropping the
+ * items of skip-invalid lists one by one), but not its answers to our requests: those are read in
+ * `answers.ts`. No `vscode`.
  * Spec: https://agentclientprotocol.com/protocol/initialization, /session-setup, /prompt-turn.
  */
 import type * as acp from '@agentclientprotocol/sdk';
