@@ -410,7 +410,7 @@ function coverItem(ctx: Ctx, d: IntentDisplayView, waiting: boolean): HTMLElemen
   return h(
     'div',
     { className: 'cover cover-tool' },
-    h('div', { className: 'muted' }, icon(h, 'tools'), h('span', null, `Performed by the agent itself: ${visibleText(d.title, true)}`)),
+    h('div', { className: 'cover-tool-head muted' }, icon(h, 'tools'), h('span', null, `Performed by the agent itself: ${visibleText(d.title, true)}`)),
     // The agent wrote these: text, never a link (the person copies the address if they want it).
     d.url ? h('div', { className: 'cover-url' }, icon(h, 'globe'), h('code', null, visibleText(d.url, true))) : null,
     d.url ? hidden(d.url) : null,
