@@ -74,6 +74,7 @@ export class App implements vscode.Disposable {
   /** MCP server ids each session's agent received in `session/new`. */
   private readonly mcpGiven = new Map<string, Set<string>>();
   private readonly disposables: vscode.Disposable[] = [];
+  private login: AgentLogin | undefined;
   private agentCache: ResolvedAgent[] | undefined;
   /** Agent problems already logged or shown: each resolution (every settings change) says only what is new. */
   private readonly agentProblemsSaid = new Set<string>();
@@ -199,7 +200,8 @@ export class App implements vscode.Disposable {
       agents: () => this.agents(),
       sessions: () => this.manager.list(),
       session: (key: string) => this.manager.get(key),
-      startSession: (agentId: string) => this.startSession(agentId),
+      // A start from the sidebar is the person's: an agent that needs a login offers its methods.
+      startSession: (agentId: string) => this.startSession(agentId, undefined, true),
       // The sidebar sends, or queues while a turn runs (the API's prompt() still waits for its turn).
       prompt: (key: string, text: string, context?: ContextItem[]) => this.sendWithContext(key, text, context),
       searchMentions: (query: string) => this.promptContext.searchMentions(query),
@@ -259,7 +261,7 @@ export class App implements vscode.Disposable {
         env: () => this.agentBaseEnv(),
         log: (m) => this.log.info(m),
       }),
-      new AgentLogin(this.manager, () => this.resolvedAgents(), (m) => this.log.info(m)),
+      (this.login = new AgentLogin(this.manager, () => this.resolvedAgents(), (m) => this.log.info(m))),
       vscode.window.registerWebviewViewProvider(SESSION_VIEW_ID, this.view),
       this.manager.onDidChangeSession((c) => {
         const state = this.manager.get(c.key)?.state;
@@ -390,14 +392,17 @@ export class App implements vscode.Disposable {
 
   /**
    * Starts a session and shows it. Requires a trusted workspace with a folder (agents run
-   * programs and edit files).
+   * programs and edit files). `interactive` (a start from the sidebar): an agent that answers
+   * "authentication required" gets its login methods offered and one more try (SessionManager.start).
    * @throws Error with an actionable message.
    */
-  async startSession(agentId: string, cwd?: string): Promise<string> {
+  async startSession(agentId: string, cwd?: string, interactive = false): Promise<string> {
     if (!vscode.workspace.isTrusted) throw new Error('Agent Switchboard starts agents only in a trusted workspace: agents run programs and edit files. Trust this workspace first.');
     const folder = cwd ?? vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
     if (!folder) throw new Error('Open a folder first: an agent session works in a workspace folder.');
-    const pending = this.manager.start(agentId, folder);
+    // `interactive`: the person started it, so a login the agent asks for is offered at once (the
+    // API's starts ask nobody and fail with the agent's error).
+    const pending = this.manager.start(agentId, folder, interactive ? this.login?.authPort() : undefined);
     // Show the session (status "starting") at once, so launch errors appear in the sidebar.
     const latest = this.manager.list().at(-1);
     if (latest) void this.view.show(latest.state.key);

@@ -36,7 +36,7 @@ export interface SessionHandlers {
  * A request-scoped `elicitation/create` (`{requestId}`, outside any session: during `initialize`,
  * `authenticate` or `session/new`) has no thread to show a card in; it is answered `cancel`.
  */
-export function buildClientApp(name: string, lookup: (sessionId: string) => SessionHandlers | undefined, all: () => Iterable<SessionHandlers> = () => []): acp.ClientApp {
+export function buildClientApp(name: string, lookup: (sessionId: string) => SessionHandlers | undefined, all: () => Iterable<SessionHandlers> = () => [], unrouted?: (sessionId: string, update: acp.SessionUpdate) => void): acp.ClientApp {
   const m = acpSdk().methods.client;
   const get = (sessionId: string): SessionHandlers => {
     const h = lookup(sessionId);
@@ -46,8 +46,11 @@ export function buildClientApp(name: string, lookup: (sessionId: string) => Sess
   return acpSdk()
     .client({ name })
     .onNotification(m.session.update, ({ params }) => {
-      // Updates for a session we no longer track (closed, or never ours) are dropped quietly.
-      lookup(params.sessionId)?.onUpdate(params.update);
+      // Updates for a session we do not track go to `unrouted` (one whose `session/new` answer is
+      // still on its way is held there); for one closed, or never ours, they are dropped quietly.
+      const h = lookup(params.sessionId);
+      if (h) h.onUpdate(params.update);
+      else unrouted?.(params.sessionId, params.update);
     })
     .onRequest(m.session.requestPermission, ({ params, signal }) => get(params.sessionId).requestPermission(params, signal))
     .onRequest(m.fs.readTextFile, ({ params }) => get(params.sessionId).readTextFile(params))

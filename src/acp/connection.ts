@@ -2,8 +2,10 @@
  * One live ACP connection to an agent: `initialize` (with a timeout), `session/new`,
  * `session/prompt`, `session/cancel`, and the client side of the protocol routed per session.
  *
- * Built on `@agentclientprotocol/sdk` 2.x (`acpSdk().client()`); the SDK validates every inbound message
- * against the ACP v1 schema before our handlers see it. No `vscode`.
+ * Built on `@agentclientprotocol/sdk` 2.x (`acpSdk().client()`); the SDK validates the agent's
+ * requests and notifications against the ACP v1 schema before our handlers see them (dropping the
+ * items of skip-invalid lists one by one), but not its answers to our requests: those are read in
+ * `answers.ts`. No `vscode`.
  * Spec: https://agentclientprotocol.com/protocol/initialization, /session-setup, /prompt-turn.
  */
 import type * as acp from '@agentclientprotocol/sdk';
@@ -15,6 +17,7 @@ import type { AgentErrorView } from './session/types';
 import { AgentProcess, type AgentLaunch } from './transport/agentProcess';
 import { formatLaunchError } from './transport/launchError';
 import { buildClientApp, type SessionHandlers } from './clientHandlers';
+import { initializeAnswer, listSessionsAnswer, loadSessionAnswer, newSessionAnswer, resumeSessionAnswer, setConfigOptionAnswer } from './answers';
 
 /** Our client identity and capabilities, sent in `initialize`. */
 export const CLIENT_CAPABILITIES: acp.ClientCapabilities = {
@@ -100,7 +103,7 @@ export class AgentConnection {
    */
   static async connect(target: acp.Stream | acp.AgentApp, opts: ConnectOptions, proc?: AgentProcess): Promise<AgentConnection> {
     const holder: { self?: AgentConnection } = {};
-    const app = buildClientApp(opts.clientInfo.name, (sessionId) => holder.self?.sessions.get(sessionId), () => holder.self?.sessions.values() ?? []);
+    const app = buildClientApp(opts.clientInfo.name, (sessionId) => holder.self?.sessions.get(sessionId), () => holder.self?.sessions.values() ?? [], (sessionId, update) => holder.self?.early(sessionId, update));
     // Messages over a stream are recorded from the first (initialize) on; an in-process app has no wire.
     const protocol = new ProtocolLog();
     // The matrix counts from the first message on, so what the record drops later still counts.
@@ -117,11 +120,13 @@ export class AgentConnection {
     try {
       const exited = proc?.exited.then(() => 'exited' as const) ?? new Promise<never>(() => {});
       const timeout = new Promise<'timeout'>((r) => (timer = setTimeout(() => r('timeout'), timeoutMs)));
-      const initialize: Promise<acp.InitializeResponse> = conn.agent.request(acpSdk().methods.agent.initialize, {
-        protocolVersion: acpSdk().PROTOCOL_VERSION,
-        clientCapabilities: CLIENT_CAPABILITIES,
-        clientInfo: opts.clientInfo,
-      });
+      const initialize: Promise<acp.InitializeResponse> = conn.agent
+        .request(acpSdk().methods.agent.initialize, {
+          protocolVersion: acpSdk().PROTOCOL_VERSION,
+          clientCapabilities: CLIENT_CAPABILITIES,
+          clientInfo: opts.clientInfo,
+        })
+        .then(initializeAnswer);
       const first = await Promise.race([initialize, exited, timeout]);
       if (first === 'exited') return await fail(await exitView(proc!, opts.agentName));
       if (first === 'timeout') {
@@ -171,9 +176,34 @@ export class AgentConnection {
    * session's client-side requests and updates from then on.
    */
   async newSession(cwd: string, handlers: SessionHandlers, mcpServers: acp.McpServer[] = []): Promise<acp.NewSessionResponse> {
-    const res = await this.conn.agent.request(acpSdk().methods.agent.session.new, { cwd, mcpServers });
-    this.sessions.set(res.sessionId, handlers);
-    return res;
+    // Updates for the new session can come before its answer (available commands, often): they
+    // are held until the answer names the session, then delivered in order.
+    this.creating++;
+    try {
+      const res = newSessionAnswer(await this.conn.agent.request(acpSdk().methods.agent.session.new, { cwd, mcpServers }));
+      if (typeof res?.sessionId !== 'string' || !res.sessionId) throw new Error(`${this.agentName} answered "session/new" without a sessionId.`);
+      this.sessions.set(res.sessionId, handlers);
+      const held = this.held.get(res.sessionId) ?? [];
+      this.held.delete(res.sessionId);
+      for (const update of held) handlers.onUpdate(update);
+      return res;
+    } finally {
+      if (--this.creating === 0) this.held.clear();
+    }
+  }
+
+  /** `session/new` requests waiting for their answer. */
+  private creating = 0;
+  /** Updates for sessions not (yet) routed, kept while a `session/new` waits: at most 8 ids × 500 updates. */
+  private readonly held = new Map<string, acp.SessionUpdate[]>();
+
+  /** An update for a session nobody routes: held while a `session/new` waits (it may be that session's), else dropped. */
+  private early(sessionId: string, update: acp.SessionUpdate): void {
+    if (this.creating === 0) return;
+    const list = this.held.get(sessionId) ?? (this.held.size < 8 ? [] : undefined);
+    if (!list || list.length >= 500) return;
+    list.push(update);
+    this.held.set(sessionId, list);
   }
 
   /**
@@ -182,7 +212,7 @@ export class AgentConnection {
    * answers when the replay is done. @throws the agent's JSON-RPC error.
    */
   loadSession(sessionId: string, cwd: string, handlers: SessionHandlers, mcpServers: acp.McpServer[] = []): Promise<acp.LoadSessionResponse | void> {
-    return this.takeUp(acpSdk().methods.agent.session.load, sessionId, cwd, handlers, mcpServers) as Promise<acp.LoadSessionResponse | void>;
+    return this.takeUp(acpSdk().methods.agent.session.load, sessionId, cwd, handlers, mcpServers).then(loadSessionAnswer);
   }
 
   /**
@@ -190,7 +220,7 @@ export class AgentConnection {
    * replaying it (the client already holds the transcript). @throws the agent's JSON-RPC error.
    */
   resumeSession(sessionId: string, cwd: string, handlers: SessionHandlers, mcpServers: acp.McpServer[] = []): Promise<acp.ResumeSessionResponse> {
-    return this.takeUp(acpSdk().methods.agent.session.resume, sessionId, cwd, handlers, mcpServers) as Promise<acp.ResumeSessionResponse>;
+    return this.takeUp(acpSdk().methods.agent.session.resume, sessionId, cwd, handlers, mcpServers).then(resumeSessionAnswer);
   }
 
   /** Routes `sessionId` to `handlers` first (a load replays before it answers), unrouted on failure. */
@@ -224,7 +254,7 @@ export class AgentConnection {
     const all: acp.SessionInfo[] = [];
     let cursor: string | undefined;
     for (let page = 0; page < maxPages; page++) {
-      const res = await this.conn.agent.request(acpSdk().methods.agent.session.list, { ...(cwd ? { cwd } : {}), ...(cursor ? { cursor } : {}) });
+      const res = listSessionsAnswer(await this.conn.agent.request(acpSdk().methods.agent.session.list, { ...(cwd ? { cwd } : {}), ...(cursor ? { cursor } : {}) }));
       all.push(...res.sessions);
       cursor = res.nextCursor ?? undefined;
       if (!cursor) break;
@@ -249,8 +279,7 @@ export class AgentConnection {
    */
   async setConfigOption(sessionId: string, configId: string, value: string | boolean): Promise<acp.SessionConfigOption[]> {
     const params: acp.SetSessionConfigOptionRequest = typeof value === 'boolean' ? { sessionId, configId, type: 'boolean', value } : { sessionId, configId, value };
-    const res = await this.conn.agent.request(acpSdk().methods.agent.session.setConfigOption, params);
-    return res.configOptions ?? [];
+    return setConfigOptionAnswer(await this.conn.agent.request(acpSdk().methods.agent.session.setConfigOption, params));
   }
 
   /** `session/cancel` (a notification; the pending prompt then answers `cancelled`). */

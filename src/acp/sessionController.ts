@@ -27,6 +27,20 @@ import type { Span } from '@opentelemetry/api';
 import { randomUUID } from 'node:crypto';
 import { ElicitationBroker, type ElicitationAnswerResult } from './sessionElicitation';
 
+/**
+ * True when an agent's error to `session/load` or `session/resume` says it does not know the
+ * session: `-32002` (resource not found: the only resource those requests name), or `-32602` /
+ * `-32603` whose message or data says the session is unknown (agents built on other SDKs).
+ */
+export function isSessionGone(err: unknown): boolean {
+  const code = (err as { code?: unknown })?.code;
+  if (code === -32002) return true;
+  if (code !== -32602 && code !== -32603) return false;
+  const e = err as { message?: unknown; data?: unknown };
+  const said = `${typeof e.message === 'string' ? e.message : ''} ${typeof e.data === 'string' ? e.data : JSON.stringify(e.data ?? '')}`;
+  return /session/i.test(said) && /not found|unknown|no such|does not exist|doesn't exist|not exist|expired|no longer/i.test(said);
+}
+
 /** Tool call ids of the calls the editor hosts for the agent. */
 const HOSTED_PREFIX = 'editor-';
 const isHostedId = (id: string) => id.startsWith(HOSTED_PREFIX);
@@ -164,18 +178,33 @@ export class SessionController implements SessionHandlers {
    * session's traffic here; the thread says which MCP servers the agent received and which not.
    * @throws the agent's JSON-RPC error when `session/new` fails (also recorded in the thread).
    */
-  async attach(connection: AgentConnection, mcp?: ForwardResult, earlier?: { how: 'load' | 'resume'; sessionId: string }): Promise<void> {
+  async attach(connection: AgentConnection, mcp?: ForwardResult, earlier?: { how: 'load' | 'resume'; sessionId: string }): Promise<'new' | 'load' | 'resume'> {
+    if (this.conn !== connection) connection.onDidDie((error) => this.dispatch({ type: 'agentError', error }));
     this.conn = connection;
-    connection.onDidDie((error) => this.dispatch({ type: 'agentError', error }));
-    const method = earlier ? `session/${earlier.how}` : 'session/new';
+    let method = earlier ? `session/${earlier.how}` : 'session/new';
+    let how: 'new' | 'load' | 'resume' = earlier?.how ?? 'new';
     try {
-      if (earlier) this.dispatch({ type: 'reattaching' });
+      // A second try on the same session (after a login) starts from "starting", not from the error.
+      if (earlier || this.state.status === 'error') this.dispatch({ type: 'reattaching' });
       const servers = mcp?.servers ?? [];
       // What a load replays is history: no audit records, review entries or spans of its own.
       this.replaying = earlier?.how === 'load';
-      const res = !earlier
-        ? await connection.newSession(this.state.cwd, this, servers)
-        : { sessionId: earlier.sessionId, ...((earlier.how === 'load' ? await connection.loadSession(earlier.sessionId, this.state.cwd, this, servers) : await connection.resumeSession(earlier.sessionId, this.state.cwd, this, servers)) ?? {}) };
+      let res: acp.NewSessionResponse;
+      if (!earlier) res = await connection.newSession(this.state.cwd, this, servers);
+      else {
+        try {
+          res = { sessionId: earlier.sessionId, ...((earlier.how === 'load' ? await connection.loadSession(earlier.sessionId, this.state.cwd, this, servers) : await connection.resumeSession(earlier.sessionId, this.state.cwd, this, servers)) ?? {}) };
+        } catch (err) {
+          if (!isSessionGone(err)) throw err;
+          // The agent no longer knows the session: one new session in its place, said in the
+          // thread, and the dead id is not asked for again (the journal takes the new id).
+          this.replaying = false;
+          this.dispatch({ type: 'notice', severity: 'warning', text: `${this.state.agentName} no longer knows this session (${method}: ${errorMessage(err)}). A new session was started in its place: the agent does not remember the conversation above.` });
+          method = 'session/new';
+          how = 'new';
+          res = await connection.newSession(this.state.cwd, this, servers);
+        }
+      }
       this.replaying = false;
       this.dispatch({
         type: 'ready',
@@ -187,6 +216,7 @@ export class SessionController implements SessionHandlers {
       });
       const notice = mcp && forwardNotice(mcp.report);
       if (notice) this.dispatch({ type: 'notice', severity: mcp.report.some((r) => !r.sent) ? 'warning' : 'info', text: notice });
+      return how;
     } catch (err) {
       this.replaying = false;
       // "Authentication required" (-32000): say how the agent can be logged in.
@@ -243,10 +273,12 @@ export class SessionController implements SessionHandlers {
     if (option.type === 'boolean' ? typeof value !== 'boolean' : typeof value !== 'string' || !option.options.some((o) => o.value === value)) {
       throw new Error(`"${String(value)}" is not a value ${this.state.agentName} offers for ${option.name}.`);
     }
+    const pushes = this.configPushes;
     const options = await this.conn.setConfigOption(sessionId, configId, value);
-    // An answer without the options keeps what we had, with the chosen value.
+    // An answer without the options keeps what we had, with the chosen value, unless the agent
+    // pushed its options while we waited: what the agent said last wins over our guess.
     if (options.length) this.dispatch({ type: 'configSet', configOptions: options });
-    else this.dispatch({ type: 'update', update: { sessionUpdate: 'config_option_update', configOptions: (this.state.configOptions ?? []).map((o) => (o.id !== configId ? toAcpOption(o) : toAcpOption({ ...o, currentValue: value } as typeof o))) } });
+    else if (pushes === this.configPushes) this.dispatch({ type: 'update', update: { sessionUpdate: 'config_option_update', configOptions: (this.state.configOptions ?? []).map((o) => (o.id !== configId ? toAcpOption(o) : toAcpOption({ ...o, currentValue: value } as typeof o))) } });
   }
 
   /**
@@ -402,7 +434,11 @@ export class SessionController implements SessionHandlers {
 
   // ---- SessionHandlers: the agent's requests for this session ----
 
+  /** `config_option_update`s received so far (see {@link setConfigOption}). */
+  private configPushes = 0;
+
   onUpdate(update: acp.SessionUpdate): void {
+    if (update.sessionUpdate === 'config_option_update') this.configPushes++;
     // The editor's own tool calls (`editor-…`) are not the agent's to change: it could slip content
     // into a card the person is about to approve.
     if ((update.sessionUpdate === 'tool_call' || update.sessionUpdate === 'tool_call_update') && isHostedId(update.toolCallId)) return;

@@ -54,6 +54,32 @@ export interface SessionManagerDeps {
   otelEnv?(sessionKey: string): Promise<Record<string, string> | undefined>;
 }
 
+/**
+ * One of an agent's `authMethods` (ACP v1 `initialize`) as the person is offered it. `terminal`: a
+ * `type: "terminal"` method, run as the agent's own command with the method's extra arguments and
+ * environment (names that change what runs, such as PATH or NODE_OPTIONS, are not taken).
+ */
+export interface AuthChoice {
+  id: string;
+  name: string;
+  description?: string;
+  terminal?: { command: string; args: string[]; env: NodeJS.ProcessEnv };
+}
+
+/**
+ * Asked when `session/new` answers "authentication required" (-32000) for a start the person made.
+ * Spec: https://agentclientprotocol.com/protocol/initialization#authentication
+ */
+export interface AuthPort {
+  /** The method the person picks among the agent's; undefined when they decline (the error stands). */
+  choose(agent: { id: string; name: string }, methods: readonly AuthChoice[]): Promise<AuthChoice | undefined>;
+  /**
+   * Runs a terminal method's login where the person can answer it; resolves once the login
+   * process has ended (whatever its outcome: the agent itself then says whether it is logged in).
+   */
+  runTerminal(agent: { id: string; name: string }, method: AuthChoice & { terminal: NonNullable<AuthChoice['terminal']> }, cwd: string): Promise<void>;
+}
+
 /** Thrown by {@link SessionManager.start} for an unknown or unavailable agent id. */
 export class UnknownAgentError extends Error {}
 
@@ -80,22 +106,65 @@ export class SessionManager {
    * Starts `agentId` in `cwd`: spawns it, runs `initialize` and `session/new`. The session is listed
    * (status `starting`) before the agent answers, so the sidebar shows progress and, on failure, the
    * error with the command line, PATH, exit code and stderr tail.
+   *
+   * With `auth`, an agent that answers `session/new` with "authentication required" (-32000) gets
+   * one login: the person picks one of its `authMethods`; an agent method is sent as `authenticate`
+   * on the same connection, a terminal method runs its login (`auth.runTerminal`) and the agent is
+   * then started again (a new process, `initialize` again) and never sent `authenticate`. Then
+   * `session/new` is tried once more.
    * @throws {UnknownAgentError} for an unknown or unavailable agent (nothing is listed then).
    * @throws {AgentLaunchError} when the agent cannot start; the session stays listed with the error.
+   *   The agent's JSON-RPC error when `session/new` (or the one retry, or `authenticate`) fails.
    */
-  async start(agentId: string, cwd: string): Promise<SessionController> {
+  async start(agentId: string, cwd: string, auth?: AuthPort): Promise<SessionController> {
     const agent = this.agent(agentId);
     const key = newSessionKey();
     const journalId = this.deps.journal?.create({ agentId: agent.id, agentName: agent.name, cwd });
     const controller = this.add(key, agent, cwd, journalId);
-    const connection = await this.launch(agent, controller);
+    let connection = await this.launch(agent, controller);
     try {
-      await controller.attach(connection, await this.deps.mcpServers?.(connection.mcpCapabilities, key));
+      let mcp = await this.deps.mcpServers?.(connection.mcpCapabilities, key);
+      try {
+        await controller.attach(connection, mcp);
+      } catch (err) {
+        const methods = auth && (err as { code?: unknown })?.code === -32000 ? this.authChoices(agent, connection) : [];
+        const method = methods.length ? await auth!.choose(agent, methods) : undefined;
+        if (!method) throw err;
+        if (method.terminal) {
+          controller.notice('info', `Logging in to ${agent.name} in a terminal (${method.name}); the agent starts again when the login has ended.`);
+          await auth!.runTerminal(agent, { ...method, terminal: method.terminal }, cwd);
+          // The login changed what the agent finds on start: a new process reads it (no `authenticate`).
+          await connection.dispose();
+          connection = await this.launch(agent, controller);
+          mcp = await this.deps.mcpServers?.(connection.mcpCapabilities, key);
+        } else {
+          controller.notice('info', `Logging in to ${agent.name} (${method.name}).`);
+          try {
+            await connection.authenticate(method.id);
+          } catch (authErr) {
+            controller.fail({ message: `authenticate (${method.name}) failed: ${errorMessage(authErr)}` });
+            throw authErr;
+          }
+        }
+        await controller.attach(connection, mcp);
+      }
     } catch (err) {
       await connection.dispose();
       throw err;
     }
     return controller;
+  }
+
+  /** The agent's `authMethods`, with how to run the terminal ones (see {@link AuthChoice}). */
+  private authChoices(agent: ResolvedAgent, connection: AgentConnection): AuthChoice[] {
+    return (connection.init.authMethods ?? []).map((m) => {
+      const base = { id: m.id, name: m.name, ...(m.description ? { description: m.description } : {}) };
+      if (!('type' in m) || m.type !== 'terminal') return base;
+      const env = agentEnv(this.deps.baseEnv(), agent.env);
+      // The agent names these: nothing that changes what runs (loader, PATH, Node options) is taken.
+      for (const [k, v] of Object.entries(m.env ?? {})) if (!isReservedEnvName(k)) env[k] = v;
+      return { ...base, terminal: { command: agent.resolvedCommand ?? agent.command, args: [...agent.args, ...(m.args ?? [])], env } };
+    });
   }
 
   /**
@@ -193,11 +262,22 @@ export class SessionManager {
       controller.recordWith((a) => journal!.record(journalId, a));
       this.journalOf.set(key, journalId);
     }
+    let done: 'new' | 'load' | 'resume';
     try {
-      await controller.attach(connection, await this.deps.mcpServers?.(connection.mcpCapabilities, key), { how, sessionId });
+      done = await controller.attach(connection, await this.deps.mcpServers?.(connection.mcpCapabilities, key), { how, sessionId });
     } catch (err) {
       await connection.dispose();
       throw err;
+    }
+    if (done === 'new') {
+      // The agent forgot the session and a new one took its place (the thread says so). A journal
+      // we had stays listed with its transcript, but names the new session from now on: its dead
+      // id is never asked for again. (A resumed journal took the new id with `ready` already.)
+      if (how === 'load' && entry && journalId !== entry.journalId && controller.state.sessionId) {
+        journal!.record(entry.journalId, { type: 'ready', sessionId: controller.state.sessionId });
+        journal!.setOpen(entry.journalId, false);
+      }
+      return controller;
     }
     controller.notice('info', how === 'resume' ? `Resumed in a new ${agent.name} process (session/resume).` : `Loaded from ${agent.name} (session/load): the agent replayed the conversation above.`);
     if (held) controller.notice('info', held);
@@ -251,18 +331,11 @@ export class SessionManager {
    * agent's own command with the method's extra arguments and environment.
    * @throws {UnknownAgentError}; {@link AgentLaunchError} when the agent cannot start.
    */
-  async authMethods(agentId: string, cwd: string): Promise<{ id: string; name: string; description?: string; terminal?: { command: string; args: string[]; env: NodeJS.ProcessEnv } }[]> {
+  async authMethods(agentId: string, cwd: string): Promise<AuthChoice[]> {
     const agent = this.agent(agentId);
     const connection = await this.connect(agent, cwd);
     try {
-      return (connection.init.authMethods ?? []).map((m) => {
-        const base = { id: m.id, name: m.name, ...(m.description ? { description: m.description } : {}) };
-        if (!('type' in m) || m.type !== 'terminal') return base;
-        const env = agentEnv(this.deps.baseEnv(), agent.env);
-        // The agent names these: nothing that changes what runs (loader, PATH, Node options) is taken.
-        for (const [k, v] of Object.entries(m.env ?? {})) if (!isReservedEnvName(k)) env[k] = v;
-        return { ...base, terminal: { command: agent.resolvedCommand ?? agent.command, args: [...agent.args, ...(m.args ?? [])], env } };
-      });
+      return this.authChoices(agent, connection);
     } finally {
       await connection.dispose();
     }

@@ -61,6 +61,7 @@ export const DEMO_SCENARIOS: readonly DemoScenario[] = [
   'editor-mcp',
   'fs-probe',
   'elicit',
+  'lenient-cards',
 ];
 
 /** Environment variables the demo agent reads. */

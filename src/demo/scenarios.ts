@@ -19,7 +19,7 @@ import type { PlanEntry, StopReason, ToolCallContent, ToolCallUpdate } from '@ag
 import { type DemoTurn, TurnCancelled, errorText, textContent } from './turn';
 
 /** Scenario names that run over the protocol (the others fail before speaking ACP at all). */
-export type ProtocolScenario = 'demo' | 'grandchild-terminal' | 'write-conflict' | 'permission-only' | 'echo' | 'chunks' | 'many-entries' | 'gate-probe' | 'gate-borrow' | 'disk-writer' | 'editor-mcp' | 'fs-probe' | 'elicit';
+export type ProtocolScenario = 'demo' | 'grandchild-terminal' | 'write-conflict' | 'permission-only' | 'echo' | 'chunks' | 'many-entries' | 'gate-probe' | 'gate-borrow' | 'disk-writer' | 'editor-mcp' | 'fs-probe' | 'elicit' | 'lenient-cards';
 
 /** File the `demo` turn writes, relative to the session's cwd. */
 export const DEMO_FILE = 'demo/hello.md';
@@ -59,6 +59,7 @@ export const SCENARIOS: Record<ProtocolScenario, ScenarioScript> = {
   'write-conflict': writeConflictTurn,
   'permission-only': permissionOnlyTurn,
   echo: echoTurn,
+  'lenient-cards': lenientCardsTurn,
   chunks: chunksTurn,
   'many-entries': manyEntriesTurn,
   'gate-probe': gateProbeTurn,
@@ -430,6 +431,22 @@ async function permissionOnlyTurn(turn: DemoTurn): Promise<StopReason> {
     throw error;
   }
   await turn.say([text], 0);
+  return 'end_turn';
+}
+
+/** URL the `lenient-cards` turn's fetch call names. */
+export const LENIENT_FETCH_URL = 'https://example.test/docs?q=acp&lang=en';
+
+/**
+ * Cards other clients got wrong (issue 18): a tool call embedding a terminal this client never
+ * created (as after a resume), then a `fetch` call and a `switch_mode` call that ask permission, each
+ * showing what it will do (the URL, the plan).
+ */
+async function lenientCardsTurn(turn: DemoTurn): Promise<StopReason> {
+  await turn.update({ sessionUpdate: 'tool_call', toolCallId: turn.toolCallId('old-terminal'), title: 'npm test (from before the resume)', kind: 'execute', status: 'completed', content: [{ type: 'terminal', terminalId: 'term-from-an-earlier-process' }, textContent('12 passing')] });
+  const fetch = await turn.askPermission({ toolCallId: turn.toolCallId('fetch'), title: 'Fetch the ACP docs', kind: 'fetch', status: 'pending', rawInput: { url: LENIENT_FETCH_URL } });
+  const plan = await turn.askPermission({ toolCallId: turn.toolCallId('plan'), title: 'Ready to code?', kind: 'switch_mode', status: 'pending', rawInput: { plan: '1. Read the tests\n2. Fix the reducer\n3. Run the suite' } });
+  await turn.say([`fetch: ${fetch.kind === 'cancelled' ? 'cancelled' : fetch.optionId}; plan: ${plan.kind === 'cancelled' ? 'cancelled' : plan.optionId}`], 0);
   return 'end_turn';
 }
 

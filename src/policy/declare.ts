@@ -10,7 +10,7 @@
  * Pure; the current text comes through `readCurrent`.
  */
 import path from 'node:path';
-import { MAX_DISPLAY_CONTENT, type IntentDisplayView, type ToolCallView } from '../acp/session/types';
+import { MAX_DISPLAY_CONTENT, MAX_TOOL_URL, type IntentDisplayView, type ToolCallView } from '../acp/session/types';
 import { sha256, type CommandEffect, type Effect, type Intent, type WriteEffect } from './intent';
 
 /** What declaring needs to know about the session and the files. */
@@ -103,6 +103,13 @@ export async function declareIntent(tc: ToolCallView, ctx: DeclareContext): Prom
   }
   if (!effects.length) effects.push({ type: 'tool', title: tc.title });
   const display = displayOf(effects, diffs.length ? 'diff' : 'rawInput', rawContent);
+  // A fetch's URL and a mode switch's plan are shown whatever else the call carries.
+  const detail = toolDetail(tc.kind, raw);
+  if (detail.url || detail.plan) {
+    const tool = display.findIndex((d) => d.type === 'tool');
+    if (tool >= 0) display[tool] = { ...(display[tool] as Extract<IntentDisplayView, { type: 'tool' }>), ...detail };
+    else display.push({ type: 'tool', title: tc.title, ...detail });
+  }
   if (display.some((d) => d.type === 'write' && d.content && d.content.totalChars > d.content.text.length)) {
     undeclared.push(`The content the agent will write is longer than the ${MAX_DISPLAY_CONTENT} characters the card shows; read it in full (Raw input) before you allow it.`);
   }
@@ -132,6 +139,24 @@ export function displayOf(effects: readonly Effect[], source: 'diff' | 'rawInput
     }
     return { type: 'tool', title: e.title };
   });
+}
+
+/**
+ * What the card shows of a call the agent performs itself, from its raw input: the URL a `fetch`
+ * reads (`url`, `uri` or `href`), the plan a `switch_mode` puts forward (`plan`). Text only, cut to
+ * the display bounds; nothing when the raw input does not carry it as a string.
+ */
+export function toolDetail(kind: string, raw: Record<string, unknown>): { url?: string; plan?: string } {
+  const pick = (keys: string[]) => keys.map((k) => raw[k]).find((v): v is string => typeof v === 'string' && v.length > 0);
+  if (kind === 'fetch') {
+    const url = pick(['url', 'uri', 'href']);
+    return url ? { url: url.slice(0, MAX_TOOL_URL) } : {};
+  }
+  if (kind === 'switch_mode') {
+    const plan = pick(['plan']);
+    return plan ? { plan: plan.slice(0, MAX_DISPLAY_CONTENT) } : {};
+  }
+  return {};
 }
 
 /** Most diffs on one file, and most candidate contents, that an intent enumerates; beyond, it fails closed. */

@@ -58,7 +58,11 @@ export interface EffectPolicyDeps {
  */
 export type EffectCheck = GateDecision & { effect: WriteEffect | CommandEffect; description: string; target?: FileIdentity | null };
 
+/** The tool kinds a standing grant may answer a permission request of (see {@link EffectPolicy.grantFor}). */
+const GRANT_KINDS: ReadonlySet<string> = new Set(['edit', 'delete', 'move', 'execute']);
+
 /** The gate of one window. */
+
 export class EffectPolicy {
   readonly approvals = new ApprovalStore();
   readonly grants: GrantStore;
@@ -160,6 +164,10 @@ export class EffectPolicy {
    */
   grantFor(who: Actor, intent: Intent): Grant | undefined {
     if (onceOnlyReason(intent) !== undefined) return undefined;
+    // Only calls whose kind says what they do to files or processes are answered for the person: a
+    // `fetch`, `switch_mode`, `think` or `other` call (or any kind a later schema adds) always asks,
+    // even when it carries a diff a grant would cover.
+    if (!GRANT_KINDS.has(intent.kind)) return undefined;
     const d = this.deps.defaults();
     let found: Grant | undefined;
     for (const e of intent.effects) {

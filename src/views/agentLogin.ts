@@ -7,7 +7,7 @@
  */
 import * as vscode from 'vscode';
 import { registerGuardedCommand } from './guardedCommands';
-import type { SessionManager } from '../acp/sessionManager';
+import type { AuthChoice, AuthPort, SessionManager } from '../acp/sessionManager';
 import { inert, text } from '../common/untrustedText';
 
 /** Owns the login command. */
@@ -62,16 +62,53 @@ export class AgentLogin implements vscode.Disposable {
     if (!method) return undefined;
     if (method.terminal) {
       const t = method.terminal;
-      const env: Record<string, string | null> = {};
-      for (const [k, v] of Object.entries(t.env)) if (v !== undefined) env[k] = v;
-      const terminal = vscode.window.createTerminal({ name: text`Log in: ${method.name}`, shellPath: t.command, shellArgs: t.args, cwd, env, strictEnv: true });
-      terminal.show();
+      const terminal = this.openLoginTerminal({ ...method, terminal: t }, cwd);
       this.log(`Login for ${id} runs in a terminal: ${[t.command, ...t.args].join(' ')}`);
       return { agentId: id, methodId: method.id, ran: 'terminal', terminal };
     }
     await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: text`Logging in (${method.name})` }, () => this.manager.authenticate(id, cwd, method.id));
     void vscode.window.showInformationMessage(text`${method.name}: done. Start a new session with the agent.`);
     return { agentId: id, methodId: method.id, ran: 'agent' };
+  }
+
+  /**
+   * The login offered when a session the person starts answers "authentication required": their
+   * pick of the agent's methods, and a terminal method run in a VS Code terminal until its process
+   * ends (or the person closes the terminal).
+   */
+  authPort(): AuthPort {
+    return {
+      choose: async (agent, methods) => {
+        const pick = await vscode.window.showQuickPick(
+          methods.map((m) => ({ label: inert(m.name, { max: 120 }), description: m.terminal ? 'in a terminal' : 'the agent logs in', detail: inert(m.description), method: m })),
+          { title: text`${agent.name} needs a login before it starts a session`, placeHolder: 'How should the agent log in?', ignoreFocusOut: true },
+        );
+        return pick?.method;
+      },
+      runTerminal: (agent, method, cwd) => {
+        const terminal = this.openLoginTerminal(method, cwd);
+        this.log(`Login for ${agent.id} runs in a terminal: ${[method.terminal.command, ...method.terminal.args].join(' ')}`);
+        return new Promise<void>((resolve) => {
+          const done = () => {
+            clearInterval(poll);
+            closed.dispose();
+            resolve();
+          };
+          // The process ending is the login's end; a terminal the person closes ends it too.
+          const poll = setInterval(() => terminal.exitStatus && done(), 500);
+          const closed = vscode.window.onDidCloseTerminal((t) => t === terminal && done());
+        });
+      },
+    };
+  }
+
+  private openLoginTerminal(method: AuthChoice & { terminal: NonNullable<AuthChoice['terminal']> }, cwd: string): vscode.Terminal {
+    const t = method.terminal;
+    const env: Record<string, string | null> = {};
+    for (const [k, v] of Object.entries(t.env)) if (v !== undefined) env[k] = v;
+    const terminal = vscode.window.createTerminal({ name: text`Log in: ${method.name}`, shellPath: t.command, shellArgs: t.args, cwd, env, strictEnv: true });
+    terminal.show();
+    return terminal;
   }
 
   dispose(): void {

@@ -10,6 +10,7 @@ import { text } from '../common/untrustedText';
 import type { PermissionView } from '../acp/session/types';
 import type { SessionController } from '../acp/sessionController';
 import { registerGuardedCommand } from './guardedCommands';
+import { narrowestOption } from '../acp/session/permissionChoice';
 
 /** Context key that is true while some permission request waits (keybindings' `when`). */
 export const PERMISSION_WAITING_KEY = 'agentSwitchboard.permissionWaiting';
@@ -24,15 +25,6 @@ export interface PermissionKeysHost {
 /** The oldest waiting request of `c`, if any. */
 function oldestWaiting(c: SessionController): PermissionView | undefined {
   return Object.values(c.state.permissions).filter((p) => p.state === 'waiting').sort((x, y) => x.requestedAt - y.requestedAt)[0];
-}
-
-/**
- * The option a keyboard answer picks: for `allow`, `allow_once` (else any allow); for `reject`,
- * `reject_once` (else any reject). Undefined when the agent offered none of that sort.
- */
-export function narrowestOption(p: PermissionView, answer: 'allow' | 'reject'): string | undefined {
-  const once = p.options.find((o) => o.kind === `${answer}_once`);
-  return (once ?? p.options.find((o) => o.kind.startsWith(answer)))?.optionId;
 }
 
 /** Registers approve / reject of the waiting card. */

@@ -38,7 +38,11 @@ const terminals: TerminalsPort = {
   onDidChange: () => ({ dispose() {} }),
 };
 
-export async function badAgent(opts: { maxMessageBytes?: number } = {}): Promise<BadAgent> {
+/**
+ * @param opts.newSession the `session/new` answer the agent gives (default `{ sessionId: 's1' }`).
+ * @param opts.onRequest answers a client request the script handles itself (return true), before the defaults.
+ */
+export async function badAgent(opts: { maxMessageBytes?: number; newSession?: Record<string, unknown>; onRequest?: (m: Record<string, unknown>, send: (data: unknown) => void) => boolean } = {}): Promise<BadAgent> {
   const enc = new TextEncoder();
   const dec = new TextDecoder();
   let ctl!: ReadableStreamDefaultController<Uint8Array>;
@@ -62,8 +66,12 @@ export async function badAgent(opts: { maxMessageBytes?: number } = {}): Promise
         if (!line.trim()) continue;
         const m = JSON.parse(line) as Record<string, unknown>;
         fromClient.push(m);
+        if (opts.onRequest?.(m, send)) {
+          waiters.splice(0).forEach((w) => w());
+          continue;
+        }
         if (m.method === 'initialize') send({ jsonrpc: '2.0', id: m.id, result: { protocolVersion: 1, agentCapabilities: {}, agentInfo: { name: 'bad', version: '1' }, authMethods: [] } });
-        if (m.method === 'session/new') send({ jsonrpc: '2.0', id: m.id, result: { sessionId: 's1' } });
+        if (m.method === 'session/new') send({ jsonrpc: '2.0', id: m.id, result: opts.newSession ?? { sessionId: 's1' } });
         waiters.splice(0).forEach((w) => w());
       }
     },

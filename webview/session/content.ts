@@ -32,7 +32,7 @@ export function renderContent(ctx: Ctx, c: ToolContentView, cacheKey: string): H
     case 'diff':
       return renderDiff(ctx, c, cacheKey);
     case 'terminal':
-      return renderTerminal(ctx, c.terminalId);
+      return renderTerminal(ctx, c.terminalId, c.unavailable);
   }
 }
 
@@ -98,8 +98,12 @@ function renderDiff(ctx: Ctx, c: Extract<ToolContentView, { type: 'diff' }>, cac
   );
 }
 
-/** A client-hosted terminal: command, output tail, exit status. Re-rendered alone when it changes. */
-export function renderTerminal(ctx: Ctx, terminalId: string): HTMLElement {
+/**
+ * A client-hosted terminal: command, output tail, exit status. Re-rendered alone when it changes.
+ * `unavailable`: the session holds no terminal of that id (see `ToolContentView`), so a placeholder
+ * says so instead of a spinner that would wait for ever.
+ */
+export function renderTerminal(ctx: Ctx, terminalId: string, unavailable?: boolean): HTMLElement {
   const { h } = ctx;
   const state = ctx.state();
   const t: TerminalView | undefined = state?.terminals[terminalId];
@@ -112,6 +116,10 @@ export function renderTerminal(ctx: Ctx, terminalId: string): HTMLElement {
         ' Show in terminal',
       )
     : null;
+  if (!t && unavailable) {
+    return h('div', { className: 'content-terminal unavailable', 'data-terminal-id': terminalId },
+      h('div', { className: 'term-head muted' }, icon(h, 'terminal'), ' Terminal output not available here: it ran in an earlier agent process.'));
+  }
   if (!t) {
     return h('div', { className: 'content-terminal', 'data-terminal-id': terminalId },
       h('div', { className: 'term-head muted' }, icon(h, 'loading', { spin: true }), ' Starting terminal…'));

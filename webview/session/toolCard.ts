@@ -407,7 +407,16 @@ function coverItem(ctx: Ctx, d: IntentDisplayView, waiting: boolean): HTMLElemen
         : null,
     );
   }
-  return h('div', { className: 'cover cover-tool muted' }, icon(h, 'tools'), h('span', null, `Performed by the agent itself: ${visibleText(d.title, true)}`));
+  return h(
+    'div',
+    { className: 'cover cover-tool' },
+    h('div', { className: 'cover-tool-head muted' }, icon(h, 'tools'), h('span', null, `Performed by the agent itself: ${visibleText(d.title, true)}`)),
+    // The agent wrote these: text, never a link (the person copies the address if they want it).
+    d.url ? h('div', { className: 'cover-url' }, icon(h, 'globe'), h('code', null, visibleText(d.url, true))) : null,
+    d.url ? hidden(d.url) : null,
+    d.plan && waiting ? h('div', { className: 'cover-note muted' }, h('span', null, 'The plan it puts to you:')) : null,
+    d.plan && waiting ? h('pre', { className: 'cover-content cover-plan' }, visibleText(d.plan)) : null,
+  );
 }
 
 function cssEscape(s: string): string {

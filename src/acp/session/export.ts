@@ -74,6 +74,7 @@ function toolCall(tc: ToolCallView, s: SessionState): string[] {
     else if (c.type === 'terminal') {
       const t = s.terminals[c.terminalId];
       if (t) lines.push('', `Terminal \`${t.commandLine}\`${t.exitStatus ? ` (exit ${t.exitStatus.exitCode ?? t.exitStatus.signal})` : ''}:`, '', fence(t.output, 'text'));
+      else if (c.unavailable) lines.push('', 'Terminal output not available: it ran in an earlier agent process.');
     } else if (c.type === 'resource') lines.push('', `Resource: \`${c.uri}\``);
     else if (c.type === 'image') lines.push('', `Image (${c.mimeType}, ${c.dataLength} bytes)`);
   }

@@ -4,7 +4,7 @@
  * as untrusted as any other file. Lengths are bounded so a crafted entry cannot flood the card.
  */
 import { z } from 'zod';
-import { MAX_DISPLAY_CONTENT, type IntentDisplayView } from './types';
+import { MAX_DISPLAY_CONTENT, MAX_TOOL_URL, type IntentDisplayView } from './types';
 
 const text = z.string().max(1_000_000);
 
@@ -19,7 +19,7 @@ export const intentDisplayItemSchema = z.discriminatedUnion('type', [
       content: z.object({ text: z.string().max(MAX_DISPLAY_CONTENT), totalChars: z.number().int().nonnegative() }).strict().optional(),
     })
     .strict(),
-  z.object({ type: z.literal('tool'), title: text }).strict(),
+  z.object({ type: z.literal('tool'), title: text, url: z.string().max(MAX_TOOL_URL).optional(), plan: z.string().max(MAX_DISPLAY_CONTENT).optional() }).strict(),
 ]);
 
 /** Every effect of an intent, in order. */

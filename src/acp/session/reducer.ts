@@ -123,7 +123,14 @@ function derive(state: SessionState, action: SessionAction): SessionPatch[] {
   switch (action.type) {
     case 'update':
       return fromUpdate(state, action.update);
-    case 'ready':
+    case 'ready': {
+      // An agent that offers its mode as a config option is switched through that option only: the
+      // legacy `modes` it also sends for older clients are not kept beside it (ACP session config
+      // options: "Clients SHOULD use them instead of the modes field").
+      const configOptions = action.configOptions?.length ? configOptionsView(action.configOptions) : [];
+      const modes = configOptions.some((o) => o.category === 'mode')
+        ? { currentModeId: undefined, availableModes: undefined }
+        : { currentModeId: action.currentModeId, ...(action.availableModes?.length ? { availableModes: action.availableModes } : {}) };
       // A loaded session's history may leave plan entries in progress; no turn runs them now.
       return [
         ...settlePlan(state, 'ended'),
@@ -132,15 +139,15 @@ function derive(state: SessionState, action: SessionAction): SessionPatch[] {
           meta: {
             status: 'ready',
             sessionId: action.sessionId,
-            currentModeId: action.currentModeId,
-            ...(action.availableModes?.length ? { availableModes: action.availableModes } : {}),
-            ...(action.configOptions?.length ? { configOptions: configOptionsView(action.configOptions) } : {}),
+            ...modes,
+            ...(configOptions.length ? { configOptions } : {}),
             ...(action.promptCapabilities ? { promptCapabilities: action.promptCapabilities } : {}),
           },
         },
       ];
+    }
     case 'configSet':
-      return [{ op: 'meta', meta: { configOptions: configOptionsView(action.configOptions) } }];
+      return configMeta(action.configOptions);
     case 'modeSet':
       return [{ op: 'meta', meta: { currentModeId: action.modeId } }];
     case 'promptSent':
@@ -219,6 +226,12 @@ export function configOptionsView(raw: readonly SessionConfigOption[]): ConfigOp
   return out;
 }
 
+/** Every answer and update carries the full list; one with a `mode` option retires the legacy modes. */
+function configMeta(raw: readonly SessionConfigOption[]): SessionPatch[] {
+  const configOptions = configOptionsView(raw);
+  return [{ op: 'meta', meta: { configOptions, ...(configOptions.some((o) => o.category === 'mode') ? { availableModes: undefined, currentModeId: undefined } : {}) } }];
+}
+
 function newEntryId(state: SessionState): string {
   // Patches are applied after derive() returns, so reserve ids here to keep several in one action unique.
   return `e${state.nextEntry++}`;
@@ -245,9 +258,10 @@ function fromUpdate(state: SessionState, u: SessionUpdate): SessionPatch[] {
     case 'available_commands_update':
       return [{ op: 'meta', meta: { availableCommands: u.availableCommands.map((c) => ({ name: c.name, description: c.description })) } }];
     case 'current_mode_update':
-      return [{ op: 'meta', meta: { currentModeId: u.currentModeId } }];
+      // Legacy modes are ignored while the agent offers config options (see 'ready').
+      return state.configOptions?.some((o) => o.category === 'mode') ? [] : [{ op: 'meta', meta: { currentModeId: u.currentModeId } }];
     case 'config_option_update':
-      return [{ op: 'meta', meta: { configOptions: configOptionsView(u.configOptions) } }];
+      return configMeta(u.configOptions);
     case 'session_info_update':
       return u.title === undefined ? [] : [{ op: 'meta', meta: { title: u.title ?? undefined } }];
     case 'notice': {
@@ -364,7 +378,7 @@ function upsertToolCall(state: SessionState, u: ToolCallUpdate & { title?: strin
   const waits = existing?.permissionId !== undefined && state.permissions[existing.permissionId]?.state === 'waiting';
   const frozen = existing?.status === 'awaiting_approval' || waits;
   const update = frozen ? { toolCallId: u.toolCallId, status: u.status, rawOutput: u.rawOutput } : u;
-  const patches: SessionPatch[] = [{ op: 'toolCall', toolCall: mergeToolCall(existing, update, announce) }];
+  const patches: SessionPatch[] = [{ op: 'toolCall', toolCall: withTerminalsKnown(state, mergeToolCall(existing, update, announce)) }];
   if (!existing) patches.push({ op: 'entry', entry: { kind: 'tool_call', id: newEntryId(state), toolCallId: u.toolCallId } });
   return patches;
 }
@@ -397,6 +411,18 @@ export function mergeToolCall(existing: ToolCallView | undefined, u: ToolCallUpd
   return next;
 }
 
+/**
+ * `tc` with each terminal it embeds that this session holds no terminal for marked `unavailable`
+ * (a terminal from before a resume or load, or one never created here). A terminal's first view
+ * is dispatched before `terminal/create` answers, so a terminal the agent could have been handed is
+ * always known by the time it is embedded.
+ */
+function withTerminalsKnown(state: SessionState, tc: ToolCallView): ToolCallView {
+  if (!tc.content.some((c) => c.type === 'terminal' && !!c.unavailable === !!state.terminals[c.terminalId])) return tc;
+  const content = tc.content.map((c): ToolContentView => (c.type !== 'terminal' ? c : state.terminals[c.terminalId] ? { type: 'terminal', terminalId: c.terminalId } : { type: 'terminal', terminalId: c.terminalId, unavailable: true }));
+  return { ...tc, content };
+}
+
 function isEmptyObject(v: unknown): boolean {
   return typeof v === 'object' && v !== null && !Array.isArray(v) && Object.keys(v).length === 0;
 }
@@ -417,7 +443,7 @@ function permissionRequested(
   const patches = upsertToolCall(state, a.toolCall, false);
   const first = patches[0] as Extract<SessionPatch, { op: 'toolCall' }>;
   // The person must approve what the intent was built from, not what arrived since.
-  if (a.view) first.toolCall = { ...a.view };
+  if (a.view) first.toolCall = withTerminalsKnown(state, { ...a.view });
   const tc = first.toolCall;
   // A closed session asks nobody: a request that arrives after it ends is cancelled on arrival.
   const closed = state.status === 'closed';

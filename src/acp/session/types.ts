@@ -32,7 +32,12 @@ export type ToolContentView =
       added: number;
       removed: number;
     }
-  | { type: 'terminal'; terminalId: string };
+  /**
+   * A client terminal the agent embeds. `unavailable`: this window holds no terminal of that id
+   * (it ran in an earlier agent process or window, or the agent named one it never created), so
+   * views show a placeholder instead of waiting for it to start.
+   */
+  | { type: 'terminal'; terminalId: string; unavailable?: true };
 
 /** A file location a tool call touches (`ToolCallLocation`, line is 1-based). */
 export interface LocationView {
@@ -112,10 +117,16 @@ export interface PermissionView {
 export type IntentDisplayView =
   | { type: 'command'; line: string | null; argv: string[]; cwd: string; envNames: string[]; unreadable?: true }
   | { type: 'write'; path: string; source: 'diff' | 'rawInput' | 'none'; content?: { text: string; totalChars: number } }
-  | { type: 'tool'; title: string };
+  /**
+   * `url`: the address a `fetch` call says it reads; `plan`: the plan a `switch_mode` call puts to
+   * the person (both from its raw input, as text, bounded). Shown, not enforced: the agent acts itself.
+   */
+  | { type: 'tool'; title: string; url?: string; plan?: string };
 
 /** Characters of a raw-input write's content that the card shows; beyond, it says the rest is not shown. */
 export const MAX_DISPLAY_CONTENT = 20_000;
+/** Characters of a `fetch` call's URL that the card shows. */
+export const MAX_TOOL_URL = 4_000;
 
 /** A client-hosted terminal as shown in a tool card. */
 export interface TerminalView {

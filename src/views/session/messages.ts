@@ -7,6 +7,11 @@ import type { WebviewMessage } from './protocol';
 import { ContextItemSchema } from '../../acp/promptContext';
 
 const key = z.string().min(1).max(100);
+/**
+ * An agent's `optionId` is opaque (ACP: any string, the empty one included) and goes back byte for
+ * byte; the bound only keeps a message finite. The controller answers only ids the agent offered.
+ */
+const MAX_OPTION_ID = 64 * 1024;
 
 /** Zod schema for {@link WebviewMessage}. */
 export const WebviewMessageSchema: z.ZodType<WebviewMessage> = z.discriminatedUnion('type', [
@@ -21,7 +26,7 @@ export const WebviewMessageSchema: z.ZodType<WebviewMessage> = z.discriminatedUn
   z.object({ type: z.literal('setConfigOption'), key, configId: z.string().min(1).max(200), value: z.union([z.string().min(1).max(500), z.boolean()]) }),
   z.object({ type: z.literal('cancel'), key }),
   z.object({ type: z.literal('setMode'), key, modeId: z.string().min(1).max(200) }),
-  z.object({ type: z.literal('answerPermission'), key, permissionId: z.string().min(1).max(100), optionId: z.string().min(1).max(500), grant: z.enum(['session', 'workspace', 'always']).optional() }),
+  z.object({ type: z.literal('answerPermission'), key, permissionId: z.string().min(1).max(100), optionId: z.string().max(MAX_OPTION_ID), grant: z.enum(['session', 'workspace', 'always']).optional() }),
   z.object({
     type: z.literal('answerElicitation'),
     key,
