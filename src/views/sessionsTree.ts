@@ -69,6 +69,12 @@ export class SessionsTree implements vscode.TreeDataProvider<SessionsNode>, vsco
     this.refresh();
   }
 
+  /** Drops a session from the agent's last answer (it was deleted). */
+  forgetListed(agentId: string, sessionId: string): void {
+    const l = this.listed.get(agentId);
+    if (l && 'sessions' in l) this.listed.set(agentId, { sessions: l.sessions.filter((s) => s.sessionId !== sessionId) });
+  }
+
   /** The children of `node`, remembered by identity: only these objects drive the view's commands. */
   getChildren(node?: SessionsNode): SessionsNode[] {
     return issueAll(this.childrenOf(node));

@@ -501,7 +501,6 @@ function sessionInfo(u: { title?: unknown; updatedAt?: unknown }): SessionPatch[
 
 /** An agent's title as the session's name: one line of plain text, bounded; empty is no title. */
 export function cleanTitle(title: string): string | undefined {
-  // eslint-disable-next-line no-control-regex -- removing control characters is the point
   const flat = title.replace(/[\u0000-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, ' ').replace(/\s+/g, ' ').trim();
   if (!flat) return undefined;
   return flat.length > MAX_TITLE_CHARS ? `${flat.slice(0, MAX_TITLE_CHARS - 1)}…` : flat;

@@ -130,6 +130,5 @@ function formatCost(c: { amount: number; currency: string }): string {
 
 /** Text with control and bidi-control characters removed (a currency is shown, never interpreted). */
 function plainText(s: string): string {
-  // eslint-disable-next-line no-control-regex -- removing control characters is the point
   return s.replace(/[\u0000-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, '').trim();
 }
