@@ -133,7 +133,8 @@ describe('session lifecycle (close, delete, logout, titles, usage) with a real a
     assert.deepEqual(result, { agent: 'deleted' });
     assert.ok(heard().includes(`session/delete ${id}`), heard().join(' | '));
     // The shown copy was closed first (session/close), then the agent asked to delete it.
-    assert.ok(heard().indexOf(`session/close ${id}`) < heard().indexOf(`session/delete ${id}`));
+    const closedAt = heard().indexOf(`session/close ${id}`);
+    assert.ok(closedAt >= 0 && closedAt < heard().indexOf(`session/delete ${id}`), heard().join(' | '));
     assert.equal(m.get(c.state.key), undefined);
     assert.equal(journal.get(journalId), undefined);
     assert.ok(!fs.existsSync(file), 'the journal file is gone');
