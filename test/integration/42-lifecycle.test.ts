@@ -109,7 +109,7 @@ describe('usage meter and agent titles in the editor', () => {
       // The Sessions view lists the session by the agent's title.
       await vscode.commands.executeCommand('agentSwitchboard.sessions.focus');
       await new Promise((r) => setTimeout(r, 800));
-      const [rows] = await evaluateInFrames<string[]>(`return Array.from(document.querySelectorAll('.monaco-list-row')).map((r) => r.getAttribute('aria-label') || r.textContent || '');`);
+      const [rows] = await evaluateInFrames<string[]>(`return Array.from(document.querySelectorAll('.monaco-list-row')).map((r) => (r.textContent || '') + ' / ' + (r.getAttribute('aria-label') || ''));`);
       assert.ok((rows ?? []).some((r) => r.includes(TITLE)), `Sessions rows: ${(rows ?? []).join(' | ')}`);
       await screenshot('lifecycle-sessions-view', 30000, { sidebarWidth: 300 });
       await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
