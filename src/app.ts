@@ -496,7 +496,8 @@ export class App implements vscode.Disposable {
     // Closed by the person (or the API): not shown again after a reload, still in the history.
     const journalId = this.manager.journalIdOf(key);
     if (journalId) this.journal.setOpen(journalId, false);
-    await this.manager.close(key);
+    // The person closed it: the agent is asked to close it too (`session/close`, when offered).
+    await this.manager.close(key, { byPerson: true });
   }
 
   /** A session left the list (closed, replaced when taken up again, or at window end): its tokens and trace go. */

@@ -38,6 +38,8 @@ const WE_CALL: [string, string | undefined][] = [
   ['session/list', 'sessionCapabilities.list'],
   ['session/resume', 'sessionCapabilities.resume'],
   ['session/close', 'sessionCapabilities.close'],
+  ['session/delete', 'sessionCapabilities.delete'],
+  ['logout', 'auth.logout'],
   ['session/set_mode', undefined],
   ['session/set_config_option', undefined],
 ];
@@ -62,7 +64,7 @@ export class CapabilityMatrix {
       for (const k of p.split('.')) v = v && typeof v === 'object' ? (v as Record<string, unknown>)[k] : undefined;
       return v === undefined ? undefined : v === true || (typeof v === 'object' && v !== null);
     };
-    for (const p of ['loadSession', 'promptCapabilities.image', 'promptCapabilities.audio', 'promptCapabilities.embeddedContext', 'mcpCapabilities.http', 'mcpCapabilities.sse', 'sessionCapabilities.list', 'sessionCapabilities.resume', 'sessionCapabilities.close', 'sessionCapabilities.fork']) {
+    for (const p of ['loadSession', 'promptCapabilities.image', 'promptCapabilities.audio', 'promptCapabilities.embeddedContext', 'mcpCapabilities.http', 'mcpCapabilities.sse', 'sessionCapabilities.list', 'sessionCapabilities.resume', 'sessionCapabilities.close', 'sessionCapabilities.delete', 'sessionCapabilities.fork', 'auth.logout']) {
       this.row(p, 'declared').declared = flag(p) ?? false;
     }
     for (const m of init.authMethods ?? []) this.row(`authMethods: ${m.id}`, 'declared').declared = true;

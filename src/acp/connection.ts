@@ -239,10 +239,59 @@ export class AgentConnection {
     await this.conn.agent.request(acpSdk().methods.agent.authenticate, { methodId });
   }
 
-  /** What the agent can do with earlier sessions (from `initialize`). */
-  get sessionSupport(): { list: boolean; load: boolean; resume: boolean } {
+  /**
+   * What the agent can do with its sessions and its login (from `initialize`): an object-valued
+   * marker (`{}`) means supported, omitted or `null` not (ACP v1 capabilities).
+   */
+  get sessionSupport(): { list: boolean; load: boolean; resume: boolean; close: boolean; delete: boolean; logout: boolean } {
     const caps = this.init.agentCapabilities;
-    return { list: !!caps?.sessionCapabilities?.list, load: !!caps?.loadSession, resume: !!caps?.sessionCapabilities?.resume };
+    const sc = caps?.sessionCapabilities;
+    return { list: !!sc?.list, load: !!caps?.loadSession, resume: !!sc?.resume, close: !!sc?.close, delete: !!sc?.delete, logout: !!caps?.auth?.logout };
+  }
+
+  /**
+   * `session/close` (`sessionCapabilities.close`): the agent cancels the session's work and frees
+   * it. Waits at most `timeoutMs`; "session not found" (-32002) counts as closed (ACP: the session
+   * is gone either way). Never throws: the caller ends the process whatever the answer.
+   * @returns `closed`, `unsupported` (nothing sent), `timeout`, or the error's message.
+   */
+  async closeSession(sessionId: string, timeoutMs = CLOSE_TIMEOUT_MS): Promise<'closed' | 'unsupported' | 'timeout' | { failed: string }> {
+    if (!this.sessionSupport.close || this.disposed || this.died) return 'unsupported';
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<'timeout'>((r) => (timer = setTimeout(() => r('timeout'), timeoutMs)));
+    try {
+      const request = this.conn.agent.request(acpSdk().methods.agent.session.close, { sessionId }).then(() => 'closed' as const);
+      // An answer after the timeout (or the connection's end) is nobody's business any more.
+      request.catch(() => undefined);
+      return await Promise.race([request, timeout]);
+    } catch (err) {
+      return isSessionNotFound(err) ? 'closed' : { failed: errorMessage(err) };
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  /**
+   * `session/delete` (`sessionCapabilities.delete`): the agent forgets the session. "Session not
+   * found" (-32002) counts as deleted. @throws Error when the agent does not offer it; the agent's
+   * JSON-RPC error otherwise.
+   */
+  async deleteSession(sessionId: string): Promise<void> {
+    if (!this.sessionSupport.delete) throw new Error(`${this.agentName} does not delete sessions (no sessionCapabilities.delete).`);
+    try {
+      await this.conn.agent.request(acpSdk().methods.agent.session.delete, { sessionId });
+    } catch (err) {
+      if (!isSessionNotFound(err)) throw err;
+    }
+  }
+
+  /**
+   * `logout` (`agentCapabilities.auth.logout`): the agent drops its credentials.
+   * @throws Error when the agent does not offer it; the agent's JSON-RPC error otherwise.
+   */
+  async logout(): Promise<void> {
+    if (!this.sessionSupport.logout) throw new Error(`${this.agentName} does not offer logging out (no agentCapabilities.auth.logout).`);
+    await this.conn.agent.request(acpSdk().methods.agent.logout, {});
   }
 
   /**
@@ -310,6 +359,14 @@ export class AgentConnection {
     this.onDidDieEmitter.dispose();
     await this.proc?.kill();
   }
+}
+
+/** How long `session/close` may take before the agent's process is ended anyway, in milliseconds. */
+export const CLOSE_TIMEOUT_MS = 2000;
+
+/** True for ACP's "resource not found" (-32002), which `session/close` and `session/delete` take as done. */
+function isSessionNotFound(err: unknown): boolean {
+  return !!err && typeof err === 'object' && (err as { code?: unknown }).code === -32002;
 }
 
 /** The error view for a process that ended (or never started) before `initialize` answered. */

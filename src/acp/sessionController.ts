@@ -336,7 +336,8 @@ export class SessionController implements SessionHandlers {
     this.currentTurn = turn;
     try {
       const res = await turn;
-      this.dispatch({ type: 'turnEnded', stopReason: res.stopReason });
+      // `usage` is unstable in ACP v1 (the stable SDK leaves an answer's extra fields in place).
+      this.dispatch({ type: 'turnEnded', stopReason: res.stopReason, usage: (res as { usage?: unknown }).usage });
       return res;
     } catch (err) {
       this.dispatch({ type: 'turnFailed', message: `The turn failed: ${errorMessage(err)}` });
@@ -647,14 +648,20 @@ export class SessionController implements SessionHandlers {
     return this.terminals.release(params.terminalId);
   }
 
-  /** Ends the session: answers open requests, kills its terminals and the agent's process group. */
-  async dispose(): Promise<void> {
+  /**
+   * Ends the session: answers open requests, kills its terminals and the agent's process group.
+   * With `agentClose` (the person closed it) an agent that offers `session/close` is asked to close
+   * the session first, waiting at most `CLOSE_TIMEOUT_MS`; the process ends whatever it answers.
+   */
+  async dispose(opts: { agentClose?: boolean } = {}): Promise<void> {
     if (this.disposed) return;
+    const live = this.connected && this.state.sessionId;
     // What the editor runs for this session's agent (a delegation under way) stops with it.
     this.hostedAbort.abort(new Error('The session closed.'));
     this.dispatch({ type: 'closed' });
     this.spans?.end();
     this.disposed = true;
+    if (opts.agentClose && live && this.conn) await this.conn.closeSession(live);
     if (this.state.sessionId) {
       this.conn?.forgetSession(this.state.sessionId);
     }

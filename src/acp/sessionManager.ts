@@ -460,16 +460,77 @@ export class SessionManager {
     return [...this.sessions.values()];
   }
 
-  /** Closes a session: answers its open requests, kills its terminals and its agent. */
-  async close(key: string): Promise<void> {
+  /**
+   * Closes a session: answers its open requests, kills its terminals and its agent. `byPerson`
+   * (the person or the API closed it, not the window ending) first sends `session/close` when the
+   * agent offers it (bounded wait): a window that ends keeps its sessions resumable as they were.
+   */
+  async close(key: string, opts: { byPerson?: boolean } = {}): Promise<void> {
     const c = this.sessions.get(key);
     if (!c) return;
     this.sessions.delete(key);
     this.journalOf.delete(key);
     this.listEmitter.fire();
     this.closeEmitter.fire({ key, state: c.state });
-    await c.dispose();
+    await c.dispose({ agentClose: opts.byPerson });
   }
+
+  /**
+   * Deletes a session from our history and, where the agent offers `session/delete`, from the
+   * agent's too: through a running session of that agent, else a short-lived process. A listed copy
+   * of the session is closed first (`session/close` when offered). Our journal goes whatever the
+   * agent answers: the person asked for it to go.
+   * @param target a journal, or a session only the agent lists.
+   * @returns what the agent did: `deleted`, `unsupported` (it does not delete sessions),
+   *   `no-session-id` (it never named the session), or why it did not (it failed or could not start).
+   */
+  async deleteSession(target: { journalId: string } | { agentId: string; sessionId: string; cwd: string }): Promise<{ agent: 'deleted' | 'unsupported' | 'no-session-id' | { failed: string } }> {
+    const journal = this.deps.journal;
+    const entry = 'journalId' in target ? journal?.get(target.journalId) : undefined;
+    if ('journalId' in target && !entry) throw new Error('That session is no longer in the journal.');
+    const agentId = entry?.agentId ?? (target as { agentId: string }).agentId;
+    const sessionId = entry?.sessionId ?? (target as { sessionId?: string }).sessionId;
+    // A copy of it that is shown (live or a transcript) is closed the way the person closes one.
+    const shown = [...this.sessions.values()].filter((c) => (entry && this.journalOf.get(c.state.key) === entry.journalId) || (sessionId && c.state.sessionId === sessionId && c.state.agentId === agentId));
+    for (const c of shown) await this.close(c.state.key, { byPerson: true });
+    let agent: Awaited<ReturnType<SessionManager['deleteSession']>>['agent'] = 'no-session-id';
+    if (sessionId) {
+      try {
+        const running = [...this.sessions.values()].find((c) => c.state.agentId === agentId && c.connected)?.connection;
+        const connection = running ?? (await this.connect(this.agent(agentId), entry?.cwd ?? (target as { cwd: string }).cwd));
+        try {
+          if (!connection.sessionSupport.delete) agent = 'unsupported';
+          else {
+            await connection.deleteSession(sessionId);
+            agent = 'deleted';
+          }
+        } finally {
+          if (!running) await connection.dispose();
+        }
+      } catch (err) {
+        agent = { failed: errorMessage(err) };
+      }
+    }
+    if (entry) journal!.delete(entry.journalId);
+    this.listEmitter.fire();
+    return { agent };
+  }
+
+  /**
+   * `logout` (`agentCapabilities.auth.logout`) through a running session of the agent, else a
+   * short-lived process. @throws Error when the agent does not offer it; the agent's JSON-RPC
+   * error; {@link UnknownAgentError}; {@link AgentLaunchError}.
+   */
+  async logout(agentId: string, cwd: string): Promise<void> {
+    const running = [...this.sessions.values()].find((c) => c.state.agentId === agentId && c.connected)?.connection;
+    const connection = running ?? (await this.connect(this.agent(agentId), cwd));
+    try {
+      await connection.logout();
+    } finally {
+      if (!running) await connection.dispose();
+    }
+  }
+
 
   /** Closes every session; resolves when every agent and terminal process group is gone. */
   async dispose(): Promise<void> {

@@ -72,6 +72,17 @@ export class SessionSpans {
       );
     } else if (this.turn && (was === 'prompting' || was === 'cancelling') && s.status !== 'prompting' && s.status !== 'cancelling') {
       if (s.lastStopReason) this.turn.setAttribute(GEN_AI.finishReasons, [s.lastStopReason]);
+      // The turn's own tokens (the prompt answer's `usage`), never the context window's.
+      const end = s.entries.at(-1);
+      const usage = end?.kind === 'turn_end' ? end.usage : undefined;
+      if (usage) {
+        this.turn.setAttributes({
+          [GEN_AI.usageInputTokens]: usage.inputTokens,
+          [GEN_AI.usageOutputTokens]: usage.outputTokens,
+          ...(usage.cachedReadTokens !== undefined ? { [GEN_AI.usageCacheReadInputTokens]: usage.cachedReadTokens } : {}),
+          ...(usage.cachedWriteTokens !== undefined ? { [GEN_AI.usageCacheCreationInputTokens]: usage.cachedWriteTokens } : {}),
+        });
+      }
       if (s.status === 'error' || s.error) this.turn.setStatus({ code: SpanStatusCode.ERROR, message: s.error?.message === undefined ? undefined : redactSecrets(s.error.message) });
       this.endOpen();
       this.close(this.turn);

@@ -29,7 +29,39 @@ export class AgentLogin implements vscode.Disposable {
           return { error: message };
         }
       }),
+      registerGuardedCommand('agentSwitchboard.logOut', async (agentId?: unknown) => {
+        try {
+          return await this.logOut(typeof agentId === 'string' ? agentId : undefined);
+        } catch (err) {
+          const message = err instanceof Error ? err.message : String(err);
+          void vscode.window.showErrorMessage(text`The agent was not logged out: ${message}`);
+          return { error: message };
+        }
+      }),
     );
+  }
+
+  /**
+   * Logs `agentId` out (`logout`, offered when the agent declares `agentCapabilities.auth.logout`;
+   * asked for when not given). @returns the agent logged out, or undefined when cancelled.
+   * @throws Error when the workspace is untrusted, no folder is open, the agent does not offer
+   *   logging out, or it refuses.
+   */
+  async logOut(agentId?: string): Promise<{ agentId: string } | undefined> {
+    if (!vscode.workspace.isTrusted) throw new Error('Agents do not run in an untrusted workspace; trust it first.');
+    const cwd = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
+    if (!cwd) throw new Error('Open a folder first: the agent starts in it to log out.');
+    let id = agentId;
+    if (!id) {
+      const pick = await vscode.window.showQuickPick(this.agents().filter((a) => a.available).map((a) => ({ label: inert(a.name, { max: 120 }), description: inert(a.id), id: a.id })), { title: 'Log out of an agent' });
+      id = pick?.id;
+    }
+    if (!id) return undefined;
+    const agentId_ = id;
+    await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: text`Logging out` }, () => this.manager.logout(agentId_, cwd));
+    this.log(`Logged out of ${id} (logout).`);
+    void vscode.window.showInformationMessage(text`Logged out. Its running sessions may stop working until you log in again.`);
+    return { agentId: id };
   }
 
   /**

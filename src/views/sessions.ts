@@ -74,15 +74,7 @@ export class SessionsCenter implements vscode.Disposable {
       command('agentSwitchboard.sessions.close', async (n) => {
         if (n.kind === 'live') await host.closeSession(n.key);
       }),
-      command('agentSwitchboard.sessions.delete', async (n) => {
-        if (n.kind !== 'past') return;
-        const e = host.journal.get(n.journalId);
-        const choice = await vscode.window.showWarningMessage(text`Delete "${e?.title ?? 'this session'}" from the history? Its transcript is removed from this machine; the agent may still have it.`, { modal: true }, 'Delete');
-        if (choice === 'Delete') {
-          host.journal.delete(n.journalId);
-          this.tree.refresh();
-        }
-      }),
+      command('agentSwitchboard.sessions.delete', (n) => this.delete(n)),
       command('agentSwitchboard.sessions.listFromAgent', (n) => this.listFromAgent(n)),
       vscode.commands.registerCommand('agentSwitchboard.sessions.refresh', () => this.tree.refresh()),
     );
@@ -146,6 +138,54 @@ export class SessionsCenter implements vscode.Disposable {
     const key = controller.state.key;
     await this.host.view.show(key);
     return key;
+  }
+
+  /**
+   * Deletes a session after the person confirms: our transcript (the journal) and, where the agent
+   * offers `session/delete`, the agent's copy; a shown copy is closed first. The person is told
+   * what the agent did. @returns the agent's part, or undefined when the person did not confirm.
+   */
+  private async delete(n: SessionsNode): Promise<unknown> {
+    const { manager, journal } = this.host;
+    let target: Parameters<SessionManager['deleteSession']>[0];
+    let title: string | undefined;
+    let agentName: string;
+    if (n.kind === 'past' || n.kind === 'live') {
+      const journalId = n.kind === 'past' ? n.journalId : manager.journalIdOf(n.key);
+      const e = journalId ? journal.get(journalId) : undefined;
+      const s = n.kind === 'live' ? manager.get(n.key)?.state : undefined;
+      if (!journalId || !e) {
+        // A session without a transcript of ours is the agent's alone: only the agent can delete it.
+        if (!s?.sessionId) throw new Error('That session has no transcript here and no id at its agent: close it instead.');
+        target = { agentId: s.agentId, sessionId: s.sessionId, cwd: s.cwd };
+      } else target = { journalId };
+      title = s?.title ?? e?.title;
+      agentName = s?.agentName ?? e?.agentName ?? 'the agent';
+    } else if (n.kind === 'listed') {
+      if (!this.host.within(n.cwd)) throw new Error(`That session belongs to ${n.cwd}, which is not a folder of this workspace; open that folder to delete it.`);
+      target = { agentId: n.agentId, sessionId: n.sessionId, cwd: n.cwd };
+      title = n.title;
+      agentName = this.host.agents().find((a) => a.id === n.agentId)?.name ?? n.agentId;
+    } else throw new Error('Pick a session to delete.');
+    // Asking the agent starts it: the same rule as starting one.
+    const askAgent = vscode.workspace.isTrusted;
+    const choice = askAgent
+      ? await vscode.window.showWarningMessage(text`Delete "${title ?? 'this session'}"? Its transcript is removed from this machine, and ${agentName} is asked to delete its copy too (when it offers session/delete).`, { modal: true }, 'Delete')
+      : await vscode.window.showWarningMessage(text`Delete "${title ?? 'this session'}" from this machine? The workspace is not trusted, so ${agentName} is not asked to delete its copy.`, { modal: true }, 'Delete');
+    if (choice !== 'Delete') return undefined;
+    if (!askAgent) {
+      if ('journalId' in target) journal.delete(target.journalId);
+      this.tree.refresh();
+      return { agent: 'not-asked' };
+    }
+    const result = await vscode.window.withProgress({ location: { viewId: 'agentSwitchboard.sessions' }, title: text`Deleting the session` }, () => manager.deleteSession(target));
+    if ('listed' === n.kind) this.tree.forgetListed(n.agentId, n.sessionId);
+    this.tree.refresh();
+    const a = result.agent;
+    if (a === 'deleted') void vscode.window.showInformationMessage(text`The session was deleted here and by ${agentName}.`);
+    else if (a === 'unsupported') void vscode.window.showInformationMessage(text`The transcript was deleted here. ${agentName} does not delete sessions (no session/delete), so it may still have its copy.`);
+    else if (typeof a === 'object') void vscode.window.showWarningMessage(text`The transcript was deleted here, but ${agentName} did not delete its copy: ${a.failed}`);
+    return result;
   }
 
   /** Asks the agent for its own list of sessions (`session/list`) and shows it under the agent. */

@@ -54,7 +54,7 @@ export class SessionsTree implements vscode.TreeDataProvider<SessionsNode>, vsco
     this.subs = [
       manager.onDidChangeSessions(() => this.refresh()),
       manager.onDidChangeSession((c) => {
-        if (c.patches.some((p) => p.op === 'meta' && ('status' in p.meta || 'title' in p.meta))) this.refresh();
+        if (c.patches.some((p) => p.op === 'meta' && ('status' in p.meta || 'title' in p.meta || 'updatedAt' in p.meta))) this.refresh();
       }),
     ];
   }
@@ -67,6 +67,12 @@ export class SessionsTree implements vscode.TreeDataProvider<SessionsNode>, vsco
   setListed(agentId: string, result: { sessions: SessionInfo[] } | { note: string }): void {
     this.listed.set(agentId, result);
     this.refresh();
+  }
+
+  /** Drops a session from the agent's last answer (it was deleted). */
+  forgetListed(agentId: string, sessionId: string): void {
+    const l = this.listed.get(agentId);
+    if (l && 'sessions' in l) this.listed.set(agentId, { sessions: l.sessions.filter((s) => s.sessionId !== sessionId) });
   }
 
   /** The children of `node`, remembered by identity: only these objects drive the view's commands. */
@@ -122,7 +128,8 @@ export class SessionsTree implements vscode.TreeDataProvider<SessionsNode>, vsco
         const s = c?.state;
         const item = new vscode.TreeItem(s ? titleOf(s.title, s.entries) : node.key);
         item.id = `live:${node.key}`;
-        item.description = s ? (s.status === 'closed' ? 'transcript' : s.status) : '';
+        // The agent's own "last activity" (`session_info_update.updatedAt`), when it sent one.
+        item.description = s ? `${s.status === 'closed' ? 'transcript' : s.status}${s.updatedAt ? ` · ${relativeTime(s.updatedAt)}` : ''}` : '';
         item.iconPath = new vscode.ThemeIcon(s ? STATUS_ICON[s.status] : 'circle-outline');
         item.tooltip = s ? `${s.agentName} · ${s.status}${s.sessionId ? `\nsession ${s.sessionId}` : ''}\n${s.cwd}` : undefined;
         item.contextValue = s && c?.connected ? 'session-live' : 'session-closed';

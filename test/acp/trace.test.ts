@@ -14,6 +14,8 @@ import { SessionController } from '../../src/acp/sessionController';
 import { SessionTerminals } from '../../src/acp/sessionTerminals';
 import { OtlpReceiver } from '../../src/trace/receiver';
 import { SessionSpans } from '../../src/trace/sessionSpans';
+import { reduce, type SessionAction } from '../../src/acp/session/reducer';
+import { createSessionState } from '../../src/acp/session/types';
 import { TraceStore } from '../../src/trace/store';
 import { Tracing } from '../../src/trace/tracing';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
@@ -26,6 +28,27 @@ import { McpServerConnection } from '../../src/mcp/connection';
 import { McpSpans, mcpTraceKey } from '../../src/trace/mcpSpans';
 
 describe('tracing a session across client and agent', () => {
+  it('puts a turn\'s own tokens on its invoke_agent span (gen_ai.usage.*), never the context window\'s', () => {
+    const store = new TraceStore();
+    const tracing = new Tracing(store, '0.0.0');
+    const state = createSessionState({ key: 'u', agentId: 'a', agentName: 'Agent', cwd: '/w' });
+    const spans = new SessionSpans(tracing, state);
+    const step = (a: SessionAction) => spans.observe(reduce(state, a));
+    step({ type: 'ready', sessionId: 'acp-u' });
+    step({ type: 'update', update: { sessionUpdate: 'usage_update', used: 90_000, size: 100_000 } });
+    step({ type: 'promptSent', text: 'one' });
+    step({ type: 'turnEnded', stopReason: 'end_turn', usage: { inputTokens: 1200, outputTokens: 340, cachedReadTokens: 800, cachedWriteTokens: 20 } });
+    step({ type: 'promptSent', text: 'two' });
+    step({ type: 'turnEnded', stopReason: 'end_turn' });
+    const turns = store.spans('u').filter((x) => x.name.startsWith('invoke_agent'));
+    assert.equal(turns.length, 2);
+    assert.equal(turns[0].attributes['gen_ai.usage.input_tokens'], 1200);
+    assert.equal(turns[0].attributes['gen_ai.usage.output_tokens'], 340);
+    assert.equal(turns[0].attributes['gen_ai.usage.cache_read.input_tokens'], 800);
+    assert.equal(turns[0].attributes['gen_ai.usage.cache_creation.input_tokens'], 20);
+    assert.equal(turns[1].attributes['gen_ai.usage.input_tokens'], undefined, 'a turn without usage has none (not the context\'s 90,000)');
+  });
+
   it('the agent\'s own spans join our session, turn, tool call and permission spans in one tree', async () => {
     const store = new TraceStore();
     const tracing = new Tracing(store, '0.0.0');

@@ -7,6 +7,7 @@ import type { AgentErrorView, ThreadEntry } from '../../src/acp/session/types';
 import { renderContent } from './content';
 import type { Ctx } from './context';
 import { icon } from './dom';
+import { turnUsageText } from '../../src/acp/session/usage';
 import { MarkdownView } from './streamingMarkdown';
 import { elicitationEntry } from './elicitationCard';
 
@@ -154,5 +155,7 @@ export function describeStopReason(reason: string): { text: string; tone: 'done'
 function turnEndBody(ctx: Ctx, e: Extract<ThreadEntry, { kind: 'turn_end' }>): HTMLElement {
   const { h } = ctx;
   const d = describeStopReason(e.stopReason);
-  return h('div', { className: `turn-end tone-${d.tone}`, 'data-stop-reason': e.stopReason }, icon(h, d.icon), h('span', null, d.text));
+  // The turn's own tokens (the prompt answer's `usage`), said as such: not the context window.
+  const usage = e.usage ? h('span', { className: 'turn-usage', title: 'Tokens this turn used (from the agent\'s answer to the prompt)' }, `· ${turnUsageText(e.usage)}`) : null;
+  return h('div', { className: `turn-end tone-${d.tone}`, 'data-stop-reason': e.stopReason }, icon(h, d.icon), h('span', null, d.text), usage);
 }

@@ -4,6 +4,7 @@
  * open dropdown is not closed by an unrelated patch.
  */
 import type { SessionStatus } from '../../src/acp/session/types';
+import { usageMeter } from '../../src/acp/session/usage';
 import type { AgentChoice, SessionSummary } from '../../src/views/session/protocol';
 import type { Ctx } from './context';
 import { icon, setChildren } from './dom';
@@ -81,7 +82,7 @@ export class HeaderView {
   updateStatus(): void {
     const s = this.ctx.state();
     const picker = !this.sessionRow.hidden;
-    const key = s ? JSON.stringify([s.key, s.status, s.title ?? '', s.agentName, s.currentModeId ?? '', s.availableModes?.map((m) => m.id) ?? [], s.configOptions ?? [], picker]) : '';
+    const key = s ? JSON.stringify([s.key, s.status, s.title ?? '', s.usage ?? null, s.agentName, s.currentModeId ?? '', s.availableModes?.map((m) => m.id) ?? [], s.configOptions ?? [], picker]) : '';
     if (key === this.statusKey) return;
     this.statusKey = key;
     const { h } = this.ctx;
@@ -97,6 +98,7 @@ export class HeaderView {
         icon(h, st.icon, { spin: st.spin }), h('span', { className: 'status-label' }, st.label)),
       // With a session picker on the same line, the title is already on screen.
       picker ? null : h('span', { className: 'session-title', title: s.title ?? s.agentName }, s.title || s.agentName),
+      this.usageControl(s),
       this.modeControl(s),
       ...this.configControls(s),
       // A closed or failed session (a transcript from the journal, an agent that died) can go on in a new process.
@@ -110,6 +112,27 @@ export class HeaderView {
       // A closed one (a transcript) closes too: it then stops coming back after a reload.
       h('button', { type: 'button', className: 'icon-button', title: s.status === 'closed' ? 'Close this transcript' : 'Close session', 'aria-label': 'Close session',
         onClick: () => this.ctx.post({ type: 'closeSession', key: closeKey }) }, icon(h, 'close')),
+    );
+  }
+
+  /**
+   * The context meter (`usage_update`): tokens in context against the window as a bar and words,
+   * the session's cost when the agent sends one; none when the agent does not know the window's
+   * size. Above 100 % the bar stays full and warns. The exact numbers are its accessible name.
+   */
+  private usageControl(s: NonNullable<ReturnType<Ctx['state']>>): HTMLElement | null {
+    const m = usageMeter(s.usage);
+    if (m.hidden) return null;
+    const { h } = this.ctx;
+    const fill = h('span', { className: 'usage-fill' });
+    // CSSOM, not a style attribute: the page's CSP allows no inline styles.
+    fill.style.width = `${m.percent.toFixed(1)}%`;
+    return h('span', { className: `usage-meter${m.over ? ' over' : ''}`, role: 'meter', 'aria-valuemin': 0, 'aria-valuemax': 100, 'aria-valuenow': Math.round(m.percent), 'aria-label': m.detail, title: m.detail },
+      m.over ? icon(h, 'warning', { className: 'usage-warn' }) : null,
+      h('span', { className: 'usage-bar' }, fill),
+      h('span', { className: 'usage-words' }, m.text),
+      h('span', { className: 'usage-pct' }, m.over ? '>100 %' : `${Math.round(m.percent)} %`),
+      m.cost ? h('span', { className: 'usage-cost' }, m.cost) : null,
     );
   }
 

@@ -20,7 +20,7 @@ import { randomUUID } from 'node:crypto';
 import * as z from 'zod';
 import type { SessionUpdate } from '@agentclientprotocol/sdk';
 import { redactSecrets, redactValue } from '../../policy/redact';
-import { reduce, type SessionAction } from './reducer';
+import { cleanTitle, reduce, type SessionAction } from './reducer';
 import { createSessionState, type SessionState } from './types';
 
 /** How long actions wait in memory before they are appended, in milliseconds. */
@@ -181,7 +181,11 @@ export class SessionJournal {
       entry.title ??= redactSecrets(action.text.replace(/\s+/g, ' ').trim()).slice(0, 80) || undefined;
     }
     if (action.type === 'ready') entry.sessionId = action.sessionId;
-    if (action.type === 'update' && action.update.sessionUpdate === 'session_info_update' && typeof action.update.title === 'string') entry.title = redactSecrets(action.update.title).slice(0, 200);
+    if (action.type === 'update' && action.update.sessionUpdate === 'session_info_update' && typeof action.update.title === 'string') {
+      // The same plain, bounded text the session shows (the agent's title is untrusted).
+      const title = cleanTitle(action.update.title);
+      if (title) entry.title = redactSecrets(title);
+    }
     this.markIndex();
   }
 

@@ -26,6 +26,8 @@ import { diffLines } from 'diff';
 import { intentDisplaySchema } from './intentDisplay';
 import { elicitationViewSchema } from './elicitationView';
 import { applyPatches } from './patch';
+import { turnUsageFrom, usageFromUpdate } from './usage';
+import { MAX_TITLE_CHARS } from './types';
 import type {
   AgentErrorView,
   ElicitationView,
@@ -59,7 +61,8 @@ export type SessionAction =
   | { type: 'promptSent'; text: string; context?: string[] }
   /** The agent accepted `session/set_config_option` and answered with every option. */
   | { type: 'configSet'; configOptions: SessionConfigOption[] }
-  | { type: 'turnEnded'; stopReason: string }
+  /** `usage`: the prompt answer's `usage` as the agent sent it (unstable; checked before it is shown). */
+  | { type: 'turnEnded'; stopReason: string; usage?: unknown }
   | { type: 'turnFailed'; message: string }
   | { type: 'cancelRequested' }
   | {
@@ -156,7 +159,7 @@ function derive(state: SessionState, action: SessionAction): SessionPatch[] {
         { op: 'meta', meta: { status: 'prompting', lastStopReason: undefined } },
       ];
     case 'turnEnded':
-      return endTurn(state, action.stopReason);
+      return endTurn(state, action.stopReason, action.usage);
     case 'turnFailed':
       return [
         ...closeWaiting(state, 'cancel'),
@@ -263,14 +266,19 @@ function fromUpdate(state: SessionState, u: SessionUpdate): SessionPatch[] {
     case 'config_option_update':
       return configMeta(u.configOptions);
     case 'session_info_update':
-      return u.title === undefined ? [] : [{ op: 'meta', meta: { title: u.title ?? undefined } }];
+      return sessionInfo(u);
+    case 'usage_update': {
+      // A window the agent reports in numbers we cannot use keeps the meter as it was.
+      const usage = usageFromUpdate(u);
+      return usage ? [{ op: 'meta', meta: { usage } }] : [];
+    }
     case 'notice': {
       const severity = u.severity === 'error' || u.severity === 'warning' ? u.severity : 'info';
       const text = u.description ? `${u.title}: ${u.description}` : u.title;
       return [{ op: 'entry', entry: { kind: 'notice', id: newEntryId(state), severity, text } }];
     }
     default:
-      // usage, config options and compaction are not shown in the skeleton; ignoring them loses nothing.
+      // compaction is not shown yet; ignoring it loses nothing.
       return [];
   }
 }
@@ -555,7 +563,31 @@ function elicitationCompleted(state: SessionState, elicitationId: string): Sessi
   return [{ op: 'entry', entry: { ...e, elicitation: { ...e.elicitation, completed: true, ...(waiting ? { state: 'cancel' as const, answeredBy: 'agent' as const } : {}) } } }];
 }
 
-function endTurn(state: SessionState, stopReason: string): SessionPatch[] {
+/**
+ * A `session_info_update`: the title as plain text (control and bidi characters out, whitespace
+ * folded, cut to {@link MAX_TITLE_CHARS}), `null` clearing it; `updatedAt` only when it is a date.
+ * Fields the update leaves out stay as they were.
+ */
+function sessionInfo(u: { title?: unknown; updatedAt?: unknown }): SessionPatch[] {
+  const meta: Extract<SessionPatch, { op: 'meta' }>['meta'] = {};
+  if (u.title === null) meta.title = undefined;
+  else if (typeof u.title === 'string') meta.title = cleanTitle(u.title);
+  if (u.updatedAt === null) meta.updatedAt = undefined;
+  else if (typeof u.updatedAt === 'string') {
+    const at = Date.parse(u.updatedAt);
+    if (Number.isFinite(at)) meta.updatedAt = at;
+  }
+  return Object.keys(meta).length ? [{ op: 'meta', meta }] : [];
+}
+
+/** An agent's title as the session's name: one line of plain text, bounded; empty is no title. */
+export function cleanTitle(title: string): string | undefined {
+  const flat = title.replace(/[\u0000-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, ' ').replace(/\s+/g, ' ').trim();
+  if (!flat) return undefined;
+  return flat.length > MAX_TITLE_CHARS ? `${flat.slice(0, MAX_TITLE_CHARS - 1)}…` : flat;
+}
+
+function endTurn(state: SessionState, stopReason: string, rawUsage?: unknown): SessionPatch[] {
   const patches = closeWaiting(state, 'cancel');
   if (stopReason === 'cancelled') {
     for (const tc of Object.values(state.toolCalls)) {
@@ -563,7 +595,8 @@ function endTurn(state: SessionState, stopReason: string): SessionPatch[] {
     }
   }
   patches.push(...settlePlan(state, stopReason === 'cancelled' ? 'cancelled' : 'ended'));
-  patches.push({ op: 'entry', entry: { kind: 'turn_end', id: newEntryId(state), stopReason } });
+  const usage = turnUsageFrom(rawUsage);
+  patches.push({ op: 'entry', entry: { kind: 'turn_end', id: newEntryId(state), stopReason, ...(usage ? { usage } : {}) } });
   patches.push({ op: 'meta', meta: { status: state.status === 'closed' || state.status === 'error' ? state.status : 'ready', lastStopReason: stopReason } });
   return patches;
 }

@@ -7,6 +7,7 @@
  * https://agentclientprotocol.com/protocol/prompt-turn and /protocol/tool-calls).
  */
 import type { PermissionOptionKind, PlanEntryPriority, PlanEntryStatus, ToolKind } from '@agentclientprotocol/sdk';
+import type { TurnUsageView, UsageView } from './usage';
 
 /** Status of a tool call: ACP's four, plus the states a client adds around approval and cancelling. */
 export type ToolCallStatusView =
@@ -156,7 +157,8 @@ export type ThreadEntry =
   | { kind: 'agent'; id: string; text: string; messageId?: string; attachments: ToolContentView[] }
   | { kind: 'thought'; id: string; text: string; messageId?: string }
   | { kind: 'tool_call'; id: string; toolCallId: string }
-  | { kind: 'turn_end'; id: string; stopReason: string }
+  /** `usage`: the turn's own tokens from the `session/prompt` answer (never the context window). */
+  | { kind: 'turn_end'; id: string; stopReason: string; usage?: TurnUsageView }
   | { kind: 'notice'; id: string; severity: 'info' | 'warning' | 'error'; text: string; error?: AgentErrorView }
   /** An agent's question (`elicitation/create`); the card is replaced (same id) as it is answered. */
   | { kind: 'elicitation'; id: string; elicitation: ElicitationView };
@@ -240,7 +242,12 @@ export interface SessionState {
   agentName: string;
   cwd: string;
   status: SessionStatus;
+  /** The agent's title for the session (`session_info_update`), plain text of at most {@link MAX_TITLE_CHARS}. */
   title?: string;
+  /** The agent's last activity in the session (`session_info_update.updatedAt`), epoch milliseconds. */
+  updatedAt?: number;
+  /** The context window, from the agent's last valid `usage_update` (see `usage.ts`). */
+  usage?: UsageView;
   entries: ThreadEntry[];
   toolCalls: Record<string, ToolCallView>;
   permissions: Record<string, PermissionView>;
@@ -278,9 +285,12 @@ export type SessionPatch =
   | {
       op: 'meta';
       meta: Partial<
-        Pick<SessionState, 'status' | 'title' | 'sessionId' | 'lastStopReason' | 'error' | 'currentModeId' | 'availableModes' | 'availableCommands' | 'queued' | 'configOptions' | 'promptCapabilities'>
+        Pick<SessionState, 'status' | 'title' | 'updatedAt' | 'usage' | 'sessionId' | 'lastStopReason' | 'error' | 'currentModeId' | 'availableModes' | 'availableCommands' | 'queued' | 'configOptions' | 'promptCapabilities'>
       >;
     };
+
+/** Longest session title kept from an agent's `session_info_update` (longer is cut, with "…"). */
+export const MAX_TITLE_CHARS = 200;
 
 /** A fresh, empty session state. */
 export function createSessionState(init: { key: string; agentId: string; agentName: string; cwd: string }): SessionState {

@@ -29,7 +29,7 @@ export class SessionPanels implements vscode.Disposable {
     const c = this.host.session(key);
     // A second session opens beside the first, so several can be followed at once.
     const column = this.open.size ? vscode.ViewColumn.Beside : vscode.ViewColumn.Active;
-    const panel = openWebviewPanel(this.extensionUri, 'agentSwitchboard.sessionTab', c ? `${c.state.agentName}: ${summarize(c).title}` : key, 'session', column);
+    const panel = openWebviewPanel(this.extensionUri, 'agentSwitchboard.sessionTab', c ? tabTitle(c) : key, 'session', column);
     panel.iconPath = vscode.Uri.joinPath(this.extensionUri, 'media', 'switchboard.svg');
     const surface = new SessionSurface(panel.webview, this.host, key, () => panel.visible);
     const sub = panel.onDidChangeViewState(() => surface.visibilityChanged());
@@ -61,10 +61,20 @@ export class SessionPanels implements vscode.Disposable {
     this.open.set(to, entry);
     this.awaiting.add(to);
     entry.surface.show(to);
+    this.retitle(to);
   }
 
   onSessionChange(change: SessionChange): void {
     for (const { surface } of this.open.values()) surface.onSessionChange(change);
+    // The agent named the session (`session_info_update`): its tab takes the name.
+    if (change.patches.some((p) => p.op === 'meta' && 'title' in p.meta)) this.retitle(change.key);
+  }
+
+  /** Sets the tab title of session `key` from its state (a retargeted tab too). */
+  private retitle(key: string): void {
+    const entry = this.open.get(key);
+    const c = this.host.session(key);
+    if (entry && c) entry.panel.title = tabTitle(c);
   }
 
   /** Sessions started or closed: a tab whose session is gone closes. */
@@ -72,6 +82,7 @@ export class SessionPanels implements vscode.Disposable {
     for (const [key, { panel, surface }] of this.open) {
       if (this.host.session(key)) {
         this.awaiting.delete(key);
+        this.retitle(key);
         surface.onSessionsChange();
       } else if (!this.awaiting.has(key)) panel.dispose();
     }
@@ -84,4 +95,10 @@ export class SessionPanels implements vscode.Disposable {
   dispose(): void {
     for (const { panel } of [...this.open.values()]) panel.dispose();
   }
+}
+
+/** A tab's title: the agent's name and the session's (the agent's title, else the first prompt). Text only: VS Code shows a panel title as plain text. */
+function tabTitle(c: NonNullable<ReturnType<SessionViewHost['session']>>): string {
+  const title = summarize(c).title;
+  return `${c.state.agentName}: ${title.length > 60 ? `${title.slice(0, 59)}…` : title}`;
 }
