@@ -178,7 +178,11 @@ export class ReviewCenter implements vscode.Disposable {
   onSessionPatches(state: SessionState, patches: SessionPatch[]): void {
     const turn = turnOf(state);
     for (const p of patches) {
-      if (p.op === 'entry' && p.entry.kind === 'user') this.model.turnStarted(state.key, turn, p.entry.text);
+      if (p.op === 'entry' && p.entry.kind === 'user') {
+        this.model.turnStarted(state.key, turn, p.entry.text);
+        // From here on the agent may change files: a change since is no certain base.
+        this.baselines.turnStarted(state.key);
+      }
       if (p.op === 'toolCall') this.baselines.toolCall(state.key, turn, state.cwd, p.toolCall);
     }
     const before = this.lastStatus.get(state.key);
