@@ -85,7 +85,7 @@ describe('relative paths from an agent are refused as sent (ACP requires absolut
       const notices = c.state.entries.filter((e) => e.kind === 'notice').map((e) => (e as { text: string }).text);
       assert.ok(notices.some((n) => n.includes(JSON.stringify(rel)) && /ACP requires absolute paths/.test(n)), JSON.stringify(notices));
       const card = Object.values(c.state.permissions)[0];
-      assert.ok(card.undeclared.some((u) => u.includes(JSON.stringify(rel)) && /ACP requires absolute paths/.test(u)), JSON.stringify(card.undeclared));
+      assert.ok((card.undeclared ?? []).some((u) => u.includes(JSON.stringify(rel)) && /ACP requires absolute paths/.test(u)), JSON.stringify(card.undeclared));
       const everything = JSON.stringify(c.state) + (fs.existsSync(auditFile) ? fs.readFileSync(auditFile, 'utf8') : '');
       assert.ok(!everything.includes(path.join(HOST_CWD, rel.replace(/^\.\//, ''))), 'no state, card or audit record names a path resolved against the host\'s folder');
     });
