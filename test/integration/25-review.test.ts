@@ -271,7 +271,14 @@ describe('review of agents\' changes', () => {
     assert.strictEqual(fs.readFileSync(file, 'utf8'), agentText);
     const f = change(a, key, 1, file);
     assert.strictEqual(f.base.text, '', 'the snapshot caught the file empty');
-    assert.match(f.base.uncertain ?? '(certain)', /empty when it was read|after the agent's turn began/);
+
+    const refused = (await runCommand('agentSwitchboard.review.undo', { type: 'file', changeId: f.id })) as string[];
+    assert.strictEqual(fs.readFileSync(file, 'utf8'), agentText, 'the file on disk is unchanged: never emptied');
+    assert.match(refused.join(' '), /kept\.txt: what the file held before the agent's change is not known for certain \(.+\); nothing was written/);
+    const hunkRefused = (await runCommand('agentSwitchboard.review.undo', { type: 'hunk', changeId: f.id, hunk: 0 })) as string[];
+    assert.match(hunkRefused.join(' '), /not known for certain/);
+    assert.strictEqual(fs.readFileSync(file, 'utf8'), agentText);
+    assert.match(f.base.uncertain ?? '(certain)', /empty when it was read|after the agent's turn began|diff shows text the file did not hold/);
 
     await vscode.commands.executeCommand('agentSwitchboard.changes.focus');
     const rows = `return [...document.querySelectorAll('.monaco-list-row')].map((e) => e.textContent || '').filter((t) => t.includes('kept.txt'));`;
@@ -279,11 +286,6 @@ describe('review of agents\' changes', () => {
     assert.match(shown, /kept\.txt.*base unknown/);
     await screenshot('review-base-unknown', 30000, { waitForSelector: '.monaco-list-row:has-text("base unknown")', sidebarWidth: 520 });
 
-    const refused = (await runCommand('agentSwitchboard.review.undo', { type: 'file', changeId: f.id })) as string[];
-    assert.match(refused.join(' '), /kept\.txt: what the file held before the agent's change is not known for certain \(.+\); nothing was written/);
-    const hunkRefused = (await runCommand('agentSwitchboard.review.undo', { type: 'hunk', changeId: f.id, hunk: 0 })) as string[];
-    assert.match(hunkRefused.join(' '), /not known for certain/);
-    assert.strictEqual(fs.readFileSync(file, 'utf8'), agentText, 'the file on disk is unchanged: never emptied');
     await vscode.commands.executeCommand('notifications.showList');
     const notes = `return [...document.querySelectorAll('.notifications-center .notification-list-item')].map((e) => e.textContent || '');`;
     await poll('the refusal in a notification', async () => (await evaluateInFrames<string[]>(notes)).flat().find((t) => t.includes('Not undone') && t.includes('not known for certain')));
