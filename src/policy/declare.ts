@@ -80,7 +80,8 @@ export async function declareIntent(tc: ToolCallView, ctx: DeclareContext): Prom
     // Grouped by the normalised path, so `a//b` and `a/b` are one target with one sequence of edits.
     const byPath = new Map<string, { oldText: string | null; newText: string }[]>();
     for (const d of diffs) {
-      const key = path.normalize(d.path);
+      // A relative path stays as sent: it is refused by that name.
+      const key = path.isAbsolute(d.path) ? path.normalize(d.path) : d.path;
       byPath.set(key, [...(byPath.get(key) ?? []), { oldText: d.oldText, newText: d.newText }]);
     }
     for (const [p, list] of byPath) effects.push(await writeFromDiffs(p, list, ctx, undeclared));
