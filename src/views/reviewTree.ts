@@ -117,7 +117,8 @@ export class ReviewTree implements vscode.TreeDataProvider<ReviewNode>, vscode.D
     const kept = c.decisions.filter((d) => d === 'kept').length;
     const undone = c.decisions.filter((d) => d === 'undone').length;
     const state = kept && undone && kept + undone === c.hunks.length ? `${kept} kept, ${undone} undone` : STATE_WORD[c.fileDecision];
-    item.description = `${this.relativeDir(c.path)}${what} · ${state}${later}`;
+    // "base unknown" leads, so a narrow view still shows it.
+    item.description = c.base.uncertain !== undefined ? `${what} · ${this.relativeDir(c.path)}${state}${later}` : `${this.relativeDir(c.path)}${what} · ${state}${later}`;
     item.iconPath = STATE_ICON[c.fileDecision];
     item.contextValue = `file.${c.fileDecision}`;
     // The agent chose the path: escaped, so it never renders as Markdown or a link.
@@ -144,7 +145,7 @@ export class ReviewTree implements vscode.TreeDataProvider<ReviewNode>, vscode.D
     const item = new vscode.TreeItem(first === last ? `Line ${first}` : `Lines ${first}–${last}`);
     item.id = `hunk:${c.id}#${i}`;
     // Undo of a hunk is planned from the base: with the base unknown it refuses, and says so here.
-    item.description = `+${added} −${removed} · ${c.base.uncertain !== undefined ? 'base unknown · ' : ''}${STATE_WORD[decision]}`;
+    item.description = `${c.base.uncertain !== undefined ? 'base unknown · ' : ''}+${added} −${removed} · ${STATE_WORD[decision]}`;
     item.iconPath = STATE_ICON[decision];
     item.contextValue = `hunk.${decision}`;
     const shown = h.lines.slice(0, 40).map((l) => l.replace(/\r$/, ''));
