@@ -143,7 +143,8 @@ export interface SwitchboardApi {
   /** Revokes a grant; false for an unknown id. Recorded in the audit log. */
   revokeGrant(id: string): boolean;
   /**
-   * Agents' file changes by turn (oldest first), each file with its base text, hunks and the
+   * Agents' file changes by turn (oldest first), each file with its base text (and `base.uncertain`,
+   * the reason, when that text is not known for certain: Undo then refuses), hunks and the
    * person's decisions; only `sessionKey`'s when given. Keep / Undo / Restore Checkpoint are the
    * commands `agentSwitchboard.review.*` with `{type: 'hunk' | 'file' | 'turn', ...}`, run through
    * {@link SwitchboardApi.runCommand}.

@@ -233,7 +233,7 @@ export class App implements vscode.Disposable {
       agents: () => this.resolvedAgents().filter((a) => a.available),
       closeSession: (key) => this.closeSession(key),
       cwd: () => vscode.workspace.workspaceFolders?.[0]?.uri.fsPath,
-      within: (folder) => (vscode.workspace.workspaceFolders ?? []).some((f) => isWithin(f.uri.fsPath, path.resolve(folder))),
+      within: (folder) => (vscode.workspace.workspaceFolders ?? []).some((f) => isWithin(f.uri.fsPath, path.normalize(folder))),
       log: (m) => this.log.warn(m),
     });
     this.disposables.push(
@@ -556,7 +556,7 @@ export class App implements vscode.Disposable {
           problems: s.connection?.catalog.problems.map(describeProblem) ?? [],
         })),
       changes: (sessionKey) =>
-        this.review.model.turns(sessionKey).map((t) => ({ ...t, files: t.files.map(({ base, ...f }) => structuredClone({ ...f, base: { text: base.text } })) })),
+        this.review.model.turns(sessionKey).map((t) => ({ ...t, files: t.files.map(({ base, ...f }) => structuredClone({ ...f, base: { text: base.text, ...(base.uncertain !== undefined ? { uncertain: base.uncertain } : {}) } })) })),
       revokeGrant: (id) => this.policy.revokeGrant(id, 'api'),
       traceSpans: (sessionKey) => structuredClone(this.tracing.traces.spans(sessionKey)),
       remoteAgents: () => structuredClone(this.remoteAgents.list()),

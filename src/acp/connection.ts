@@ -16,6 +16,7 @@ import { Emitter, type Event } from '../common/lifecycle';
 import type { AgentErrorView } from './session/types';
 import { AgentProcess, type AgentLaunch } from './transport/agentProcess';
 import { formatLaunchError } from './transport/launchError';
+import { redactSecrets } from '../policy/redact';
 import { buildClientApp, type SessionHandlers } from './clientHandlers';
 import { initializeAnswer, listSessionsAnswer, loadSessionAnswer, newSessionAnswer, resumeSessionAnswer, setConfigOptionAnswer } from './answers';
 
@@ -29,11 +30,49 @@ export const CLIENT_CAPABILITIES: acp.ClientCapabilities = {
   elicitation: { form: {}, url: {} },
 };
 
-/** Thrown when an agent cannot be started or never becomes ready; `view` is shown in the sidebar. */
+/** Lines of the stderr tail that the message of an {@link AgentLaunchError} quotes (the field keeps all). */
+export const MESSAGE_STDERR_LINES = 10;
+
+/** `view` with its message, command line and stderr tail redacted (`redactSecrets`). */
+export function redactedView(view: AgentErrorView): AgentErrorView {
+  return {
+    ...view,
+    message: redactSecrets(view.message),
+    ...(view.commandLine !== undefined ? { commandLine: redactSecrets(view.commandLine) } : {}),
+    ...(view.stderrTail !== undefined ? { stderrTail: view.stderrTail.map((l) => redactSecrets(l)) } : {}),
+  };
+}
+
+/**
+ * Thrown when an agent cannot be started or never becomes ready; `view` is shown in the sidebar.
+ * What it says about the process is redacted (`redactSecrets`, the one redaction): the stderr tail
+ * and the command line leave the extension through the API and the sidebar, and an agent that fails
+ * to start often prints the key it was given.
+ */
 export class AgentLaunchError extends Error {
-  constructor(readonly view: AgentErrorView) {
-    super(view.message);
+  /** What the sidebar shows: the failure with its stderr tail and command line redacted. */
+  readonly view: AgentErrorView;
+  /** The agent's last lines on stderr (at most 20), secrets redacted; empty when it wrote none. */
+  readonly stderrTail: string[];
+  /** The exit code, when the process exited. */
+  readonly exitCode?: number | null;
+  /** The signal that ended the process, when one did. */
+  readonly signal?: string | null;
+  /** The command line that was run, secrets redacted. */
+  readonly commandLine?: string;
+
+  /** The message is `view.message` followed by the last {@link MESSAGE_STDERR_LINES} lines of stderr. */
+  constructor(view: AgentErrorView) {
+    const safe = redactedView(view);
+    const tail = safe.stderrTail ?? [];
+    const quoted = tail.slice(-MESSAGE_STDERR_LINES);
+    super(quoted.length ? `${safe.message}\nLast ${quoted.length === tail.length ? '' : `${quoted.length} of ${tail.length} `}lines on stderr:\n${quoted.map((l) => `  ${l}`).join('\n')}` : safe.message);
     this.name = 'AgentLaunchError';
+    this.view = safe;
+    this.stderrTail = tail;
+    this.exitCode = view.exitCode;
+    this.signal = view.signal;
+    this.commandLine = safe.commandLine;
   }
 }
 
@@ -67,7 +106,7 @@ export class AgentConnection {
     void proc?.exited.then(() => {
       if (this.disposed || this.died) return;
       this.died = true;
-      const view = formatLaunchError(proc.failure('exit', { afterStart: true }), agentName);
+      const view = redactedView(formatLaunchError(proc.failure('exit', { afterStart: true }), agentName));
       this.conn.close(new Error(view.message));
       this.onDidDieEmitter.fire(view);
     });
@@ -154,6 +193,20 @@ export class AgentConnection {
     } finally {
       clearTimeout(timer);
     }
+  }
+
+  /**
+   * The error that says how the agent's process ended (exit code or signal, stderr tail, command
+   * line), once it has: for a request that failed because the agent died, e.g. during `session/new`.
+   * Waits up to `waitMs` for the exit to be reported (the stream closes first).
+   * @returns undefined while the process runs, or for an in-process agent.
+   */
+  async exitError(waitMs = 1000): Promise<AgentLaunchError | undefined> {
+    const proc = this.proc;
+    if (!proc) return undefined;
+    await Promise.race([proc.exited, new Promise((r) => setTimeout(r, waitMs))]);
+    if (proc.running) return undefined;
+    return new AgentLaunchError(await exitView(proc, this.agentName));
   }
 
   /** Agent name and version from `initialize`, for display. */

@@ -17,6 +17,7 @@ import type { CapabilityMatrix } from './capabilities';
 import type { Actor, EffectCheck, EffectPolicy } from '../policy/effectPolicy';
 import type { DeclaredIntent } from '../policy/declare';
 import type { FileIdentity } from '../fs/fileIdentity';
+import { relativePathRefusal } from '../fs/containment';
 import { intentHash } from '../policy/intent';
 import { mayWiden, onceOnlyReason, type Decider } from '../policy/decider';
 import { forwardNotice, type ForwardResult } from '../mcp/forward';
@@ -567,6 +568,7 @@ export class SessionController implements SessionHandlers {
   }
 
   async readTextFile(params: acp.ReadTextFileRequest): Promise<acp.ReadTextFileResponse> {
+    this.mustBeAbsolute(params.path);
     try {
       return await this.files.read(params);
     } catch (err) {
@@ -578,6 +580,9 @@ export class SessionController implements SessionHandlers {
   }
 
   async writeTextFile(params: acp.WriteTextFileRequest): Promise<void> {
+    // Before the gate: it resolves paths on disk, and a relative one would resolve against the
+    // extension host's own working folder, so its refusal would name a path the agent never sent.
+    this.mustBeAbsolute(params.path);
     const check = await this.policy.checkWrite(this.actor(), params.path, params.content);
     const toolCallId = this.gate(check, (tc) => tc.locations.some((l) => l.path === params.path) || tc.content.some((c) => c.type === 'diff' && c.path === params.path));
     await this.perform(check, toolCallId, () => this.files.write(params, check.target));
@@ -611,6 +616,17 @@ export class SessionController implements SessionHandlers {
       throw new (acpSdk().RequestError)(ErrorCodes.notApproved, check.message, { reason: check.reason });
     }
     return check.source === 'approval' ? check.approval.intent.toolCallId : latestOpenCall(this.state, fits);
+  }
+
+  /**
+   * Refuses an `fs/*` path that is not absolute (ACP requires absolute paths), naming it as the
+   * agent sent it: `-32011` with `data.reason` `path_not_allowed`, and a notice in the thread.
+   */
+  private mustBeAbsolute(p: string): void {
+    const refusal = relativePathRefusal(p);
+    if (!refusal) return;
+    this.dispatch({ type: 'effectRefused', message: refusal.message });
+    throw new (acpSdk().RequestError)(ErrorCodes.pathNotAllowed, refusal.message, { reason: 'path_not_allowed', path: p });
   }
 
   /** Marks a tool call as performed by the client, once its effect has succeeded. */

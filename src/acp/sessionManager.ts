@@ -149,8 +149,12 @@ export class SessionManager {
         await controller.attach(connection, mcp);
       }
     } catch (err) {
+      // An agent that died during `session/new` is reported as a launch failure, with its stderr.
+      // An answer with an error code came from a living agent: no need to wait for an exit then.
+      const answered = typeof (err as { code?: unknown })?.code === 'number';
+      const died = await connection.exitError(answered ? 0 : 1000);
       await connection.dispose();
-      throw err;
+      throw died ?? err;
     }
     return controller;
   }

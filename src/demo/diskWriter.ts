@@ -7,7 +7,10 @@
  * The prompt is the script: JSON `{"edits": [{"path": "a.txt", "content": "…"} | {"path": "b.txt",
  * "delete": true}]}` with paths relative to the session folder. An edit with `"via": "client"` goes
  * through the client instead (`fs/read_text_file` then `fs/write_text_file`), so one turn can mix
- * both kinds of agent. `"truncateFirst": true` empties the file before the call is announced.
+ * both kinds of agent. `"truncateFirst": true` empties the file before the call is announced;
+ * `"announceAfterMs": n` waits that long between emptying it and announcing the call, as an agent
+ * does whose announcement reaches the client long after it began writing (the trial of issue 18
+ * saw seconds).
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -24,6 +27,8 @@ interface DiskEdit {
    * announcement arrives (the snapshot then catches the file half-written).
    */
   truncateFirst?: boolean;
+  /** With `truncateFirst`: ms between emptying the file and announcing the call. */
+  announceAfterMs?: number;
 }
 
 /** Runs the prompt's edits one by one; returns `end_turn`. */
@@ -42,7 +47,10 @@ export async function diskWriterTurn(turn: DemoTurn): Promise<StopReason> {
     const client = e.via === 'client';
     const oldText = client ? await turn.readTextFile(file) : fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : null;
     const toolCallId = turn.toolCallId(`disk-${i}`);
-    if (e.truncateFirst && !client) fs.writeFileSync(file, '');
+    if (e.truncateFirst && !client) {
+      fs.writeFileSync(file, '');
+      if (e.announceAfterMs) await turn.sleep(e.announceAfterMs);
+    }
     const kind = e.delete ? 'delete' : 'edit';
     await turn.update({
       sessionUpdate: 'tool_call',

@@ -7,9 +7,17 @@
  * change, attributed to the agent. A file changed while no agent call names it is someone else's.
  *
  * What a baseline may be: only what we read from disk ourselves. The agent's diff (`oldText`) is
- * its claim and never becomes a base, so Undo cannot be made to write text the agent chose. A
- * snapshot that may have caught the file after the agent started on it (it changed while, or just
- * before, we read it) is recorded as uncertain, and Undo refuses to write it (see `Base.uncertain`).
+ * its claim and never becomes a base, so Undo cannot be made to write text the agent chose; it only
+ * confirms or contradicts what we read. A base is certain when the read was stable (the same file,
+ * size and times before and after it) and one of: the agent's diff shows exactly the text we read
+ * (two independent sources agree), the file holds exactly what our review last saw it left at, or
+ * the file (or, for a missing one, its folder) last changed before the turn began. Every other
+ * snapshot is uncertain and Undo refuses to write it (see `Base.uncertain`): one that changed after
+ * the turn began, a read during which it changed (a rename over it, a write into it), a change event
+ * before the read finished, an empty read (a file being rewritten reads empty), a diff that
+ * contradicts the read (text the file did not hold; "created" for a file that was there, or the
+ * reverse), and a file we could not snapshot (not text in its encoding, too large, over the
+ * session's budget) — that one is still listed, so the person sees that it changed.
  *
  * Bounded: paths outside the workspace folders are not read; at most {@link MAX_PATHS_PER_CALL}
  * files per call and {@link MAX_PATHS_PER_TURN} per session and turn are snapshotted, each at most
@@ -34,9 +42,10 @@ export const MAX_SESSION_BYTES = 64 * 1024 * 1024;
 /** Snapshot reads in flight at once: the libuv threadpool (4 threads) is shared with everyone. */
 export const READ_CONCURRENCY = 4;
 /**
- * A file (or, for a missing file, its folder) changed less than this before the call was seen (ms)
- * may already have been touched by the agent: its announcement can reach us after it started
- * writing. Such a snapshot is uncertain.
+ * A file (or, for a missing file, its folder) changed less than this before its session's turn
+ * began, or at any time after, may already have been touched by the agent (ms): its announcement
+ * can reach us long after it started writing, and file system clocks and timestamps are coarse.
+ * Such a snapshot is uncertain.
  */
 export const RECENT_MS = 2000;
 
@@ -76,6 +85,8 @@ interface Baseline {
   uncertain?: string;
   /** Read for a call first seen finished: uncertain whatever it holds. */
   late?: boolean;
+  /** Not read (not text, too large, over the budget): `text` is a placeholder, uncertain always. */
+  unread?: boolean;
   /** Bytes counted against the session's budget. */
   size: number;
 }
@@ -90,8 +101,17 @@ interface Open {
   turn: number;
   /** Snapshots by path; undefined once resolved to "not reviewable". */
   paths: Map<string, Promise<Baseline | undefined>>;
-  /** The call's diffs by path, as last announced: evidence that the agent was faster than its call. */
-  diffs: Map<string, { oldText: string | null; newText: string }>;
+  /**
+   * The call's diffs by path, in order, as last announced: evidence that confirms or contradicts a
+   * snapshot (its `oldText`) or shows the agent was faster than its call (its `newText`).
+   */
+  diffs: Map<string, { oldText: string | null; newText: string }[]>;
+  /** Paths whose timed snapshot is still being read. */
+  reading: Set<string>;
+  /** Paths that changed on disk (a watcher event) before their snapshot was read. */
+  early: Set<string>;
+  /** Paths that changed on disk (a watcher event) while the call ran. */
+  changed: Set<string>;
   /** The names as the agent wrote them, so a repeated update resolves nothing again. */
   seenRaw: Set<string>;
   /** The absolute path of each snapshotted name. */
@@ -110,6 +130,8 @@ export class DiskBaselines {
   private readonly held = new Map<string, number>();
   private readonly counted = new Map<string, number>();
   private readonly budgetNoticed = new Set<string>();
+  /** When each session's latest turn began (ms since epoch): the agent may act on files from then on. */
+  private readonly turnStart = new Map<string, number>();
   /** One queue of comparisons per path, so records of one file happen in the order they were asked. */
   private readonly queues = new Map<string, Promise<void>>();
   private readonly pending = new Set<Promise<unknown>>();
@@ -131,7 +153,7 @@ export class DiskBaselines {
     let open = this.open.get(key);
     const late = !open && ended;
     if (!open) {
-      open = { sessionKey, toolCallId: tc.toolCallId, turn, paths: new Map(), diffs: new Map(), seenRaw: new Set(), resolved: new Map(), status: tc.status, overflowNoticed: false };
+      open = { sessionKey, toolCallId: tc.toolCallId, turn, paths: new Map(), diffs: new Map(), reading: new Set(), early: new Set(), changed: new Set(), seenRaw: new Set(), resolved: new Map(), status: tc.status, overflowNoticed: false };
       if (!ended) this.open.set(key, open);
     }
     open.status = tc.status;
@@ -139,11 +161,14 @@ export class DiskBaselines {
     const diffNames = tc.content.flatMap((c) => (c.type === 'diff' ? [c.path] : []));
     const names = late ? (tc.status === 'completed' ? diffNames : []) : [...tc.locations.map((l) => l.path), ...diffNames];
     this.addNamed(open, names, cwd, late ? 'the call was first seen already finished' : undefined);
-    // The diffs of snapshotted files only: evidence, never a base.
+    // The diffs of snapshotted files only: evidence, never a base. Each update carries the call's
+    // whole content, so the latest list replaces the one before.
+    const diffs = new Map<string, { oldText: string | null; newText: string }[]>();
     for (const c of tc.content) {
       const p = c.type === 'diff' ? open.resolved.get(c.path) : undefined;
-      if (p && c.type === 'diff') open.diffs.set(p, { oldText: c.oldText, newText: c.newText });
+      if (p && c.type === 'diff') diffs.set(p, [...(diffs.get(p) ?? []), { oldText: c.oldText, newText: c.newText }]);
     }
+    for (const [p, list] of diffs) open.diffs.set(p, list);
     if (ended) {
       this.open.delete(key);
       this.endedSet(sessionKey).add(key);
@@ -161,9 +186,20 @@ export class DiskBaselines {
     for (const o of this.open.values()) {
       if (!o.paths.has(absPath)) continue;
       agent = true;
+      o.changed.add(absPath);
+      // Changed before we finished reading it: the snapshot may hold the agent's text, or part of it.
+      if (o.reading.has(absPath)) o.early.add(absPath);
       this.compare(o, absPath, false);
     }
     return agent;
+  }
+
+  /**
+   * A turn of `sessionKey` began (the prompt is about to be sent): from now on its agent may change
+   * files, so a file that changed since (or just before) is no certain base.
+   */
+  turnStarted(sessionKey: string, atMs = this.now()): void {
+    this.turnStart.set(sessionKey, atMs);
   }
 
   /** The turn ended: calls the agent never finished are compared now, and the session's counts reset. */
@@ -187,6 +223,9 @@ export class DiskBaselines {
     for (const o of this.open.values()) {
       const old = o.paths.get(absPath);
       if (!old) continue;
+      // Certain by what the person saved, not by time: change events before it count no more.
+      o.reading.delete(absPath);
+      o.early.delete(absPath);
       o.paths.set(absPath, this.snapshot(o.sessionKey, absPath, { saved: savedText }));
       void old.then((b) => this.release(o.sessionKey, b));
     }
@@ -226,7 +265,17 @@ export class DiskBaselines {
       }
       this.counted.set(open.sessionKey, count + 1);
       open.resolved.set(raw, p);
-      open.paths.set(p, this.snapshot(open.sessionKey, p, lateReason === undefined ? { at: this.now() } : { late: lateReason }));
+      // The agent may act from the start of its turn: a change since then may be its own.
+      const now = this.now();
+      const since = Math.min(this.turnStart.get(open.sessionKey) ?? now, now);
+      const snap = this.snapshot(open.sessionKey, p, lateReason === undefined ? { at: since } : { late: lateReason });
+      open.paths.set(p, snap);
+      if (lateReason === undefined) {
+        open.reading.add(p);
+        void snap.then(() => {
+          if (open.paths.get(p) === snap) open.reading.delete(p);
+        });
+      }
     }
     if (outside.length) this.deps.log?.(`Review: not snapshotting ${outside.length} file(s) outside the workspace folders, e.g. ${outside.slice(0, 3).join(', ')}.`);
     if (left.length && !open.overflowNoticed) {
@@ -242,7 +291,8 @@ export class DiskBaselines {
    * Reads the file before the call can act on it, within the session's byte budget. `at`: the call
    * was seen at that time (certain when the file was stable and older); `saved`: the person saved
    * that text (certain when the disk holds it); `late`: uncertain by construction.
-   * @returns undefined when the file is not reviewable (outside, not text, too large, unreadable).
+   * @returns undefined when the file is outside the workspace folders (never recorded); a file we
+   *   could not snapshot (not text, too large, unreadable, over the budget) gets an `unread` base.
    */
   private snapshot(sessionKey: string, p: string, how: { at: number } | { saved: string } | { late: string }): Promise<Baseline | undefined> {
     return this.track(
@@ -256,17 +306,21 @@ export class DiskBaselines {
         const reserve = Math.min(MAX_SNAPSHOT_BYTES, MAX_SESSION_BYTES - (this.held.get(sessionKey) ?? 0));
         if (reserve <= 0) {
           this.overBudget(sessionKey, p);
-          return undefined;
+          return unread(OVER_BUDGET);
         }
         this.held.set(sessionKey, (this.held.get(sessionKey) ?? 0) + reserve);
         const r = await this.deps.read(p, reserve).catch((err: unknown): DiskRead => ({ kind: 'unreadable', reason: String(err) }));
         const size = r.kind === 'file' ? r.bytes.byteLength : 0;
         this.held.set(sessionKey, (this.held.get(sessionKey) ?? 0) - reserve + size);
         // Refused as too large for what was left of the budget: the person should know why.
-        if (r.kind === 'unreadable' && reserve < MAX_SNAPSHOT_BYTES) this.overBudget(sessionKey, p);
-        const b = classify(r, how);
-        if (!b) this.release(sessionKey, { text: null, size });
-        return b && { ...b, size, late: 'late' in how };
+        const budget = r.kind === 'unreadable' && reserve < MAX_SNAPSHOT_BYTES;
+        if (budget) this.overBudget(sessionKey, p);
+        const b = budget ? unread(OVER_BUDGET) : classify(r, how);
+        if (b.unread) {
+          this.release(sessionKey, { text: null, size });
+          return { ...b, size: 0 };
+        }
+        return { ...b, size, late: 'late' in how };
       }),
     );
   }
@@ -311,20 +365,46 @@ export class DiskBaselines {
     // What we already know the file to hold (e.g. our own write for the agent) is no news.
     const known = this.deps.review.latest(o.sessionKey, o.turn, p);
     if (known && after === this.deps.review.expectedText(known)) return;
+    const diffs = o.diffs.get(p) ?? [];
+    // A file we could not snapshot is listed only when it surely changed: the watcher saw it, or
+    // the agent's completed call shows a diff of it. Its text now is all we have.
+    if (b.unread && !(o.changed.has(p) || (o.status === 'completed' && diffs.length))) return;
     // The agent was faster than its announcement: our snapshot already holds what it says it wrote.
-    const diff = o.diffs.get(p);
-    const faster = diff !== undefined && diff.oldText !== diff.newText && b.text === diff.newText;
-    // A snapshot read close to a change is still certain when it holds exactly what our review last
-    // saw the file left at (the agent's previous call or turn): that state is known, not guessed.
-    const last = this.deps.review.latestFor(p);
-    const knownState = last !== undefined && last.base.uncertain === undefined && this.deps.review.expectedText(last) === b.text;
-    const uncertain = faster ? 'the file already held the agent\'s new text when it was first read' : knownState && !b.late ? undefined : b.uncertain;
+    const faster = !b.unread && diffs.some((d) => d.oldText !== d.newText && b.text === d.newText);
     if (b.text === after) {
       // Unchanged: nothing to record — unless a completed call shows the agent changed it before
       // we could read it; then it is listed with an unknown base.
       if (!(faster && o.status === 'completed')) return;
     }
+    const uncertain = faster ? 'the file already held the agent\'s new text when it was first read' : this.doubt(o, p, b, diffs);
     this.deps.review.record(o.sessionKey, o.turn, p, 'agent', { text: b.text, bytes: b.bytes, uncertain }, after, o.toolCallId);
+  }
+
+  /**
+   * Why the snapshot of `p` is not known for certain (one clause), or undefined when it is: the
+   * snapshot's own doubt (time, a read that changed, an empty read) unless the agent's diff shows
+   * exactly the text we read or the file holds what our review last saw it left at; a diff that
+   * contradicts the read, or a change event before the read finished, otherwise.
+   */
+  private doubt(o: Open, p: string, b: Baseline, diffs: { oldText: string | null; newText: string }[]): string | undefined {
+    // Never read, or read for a call first seen finished: nothing can make it certain.
+    if (b.unread || b.late) return b.uncertain;
+    // Two independent sources agree: what we read is what the agent says it replaced (line endings
+    // and a BOM aside, which agents normalise). A torn or emptied read cannot match a whole text.
+    if (diffs.some((d) => (d.oldText === null ? b.text === null : b.text !== null && comparable(d.oldText) === comparable(b.text)))) return undefined;
+    // The agent's first diff of the file (later ones may apply to its own text) contradicts the read.
+    const first = diffs[0];
+    if (first) {
+      if (first.oldText === null && b.text !== null) return 'the agent said it creates the file, but a file was there when it was read';
+      if (first.oldText !== null && b.text === null) return 'the agent showed text the file held, but it was missing when it was read';
+      if (first.oldText !== null && b.text !== null && !comparable(b.text).includes(comparable(first.oldText))) return 'the agent\'s diff shows text the file did not hold when it was read';
+    }
+    // A snapshot read close to a change is still certain when it holds exactly what our review last
+    // saw the file left at (the agent's previous call or turn): that state is known, not guessed.
+    const last = this.deps.review.latestFor(p);
+    if (last !== undefined && last.base.uncertain === undefined && this.deps.review.expectedText(last) === b.text) return undefined;
+    if (o.early.has(p)) return 'the file changed on disk before its snapshot was read';
+    return b.uncertain;
   }
 
   private endedSet(sessionKey: string): Set<string> {
@@ -344,18 +424,36 @@ export class DiskBaselines {
   }
 }
 
-/** The baseline a read gives, and whether it is certain; undefined when it is not reviewable. */
-function classify(r: DiskRead, how: { at: number } | { saved: string } | { late: string }): Omit<Baseline, 'size'> | undefined {
-  if (r.kind === 'unreadable' || (r.kind === 'file' && r.text === null)) return undefined;
+const OVER_BUDGET = `Agent Switchboard already held the most file content it keeps for review (${MAX_SESSION_BYTES / 1024 / 1024} MiB per session), so no snapshot was taken`;
+
+/** The base of a file we could not snapshot: listed when it changes, never written back. */
+function unread(why: string): Baseline & { unread: true } {
+  return { text: '', uncertain: why, unread: true, size: 0 };
+}
+
+/** Text as agents may render it: LF line endings, no BOM. */
+function comparable(text: string): string {
+  return text.replace(/^\uFEFF/, '').replace(/\r\n/g, '\n');
+}
+
+/**
+ * The baseline a read gives, and why it is not certain (undefined: certain so far; the call's diffs
+ * and the review's known state are weighed later). `at`: when the agent could first have acted.
+ */
+function classify(r: DiskRead, how: { at: number } | { saved: string } | { late: string }): Omit<Baseline, 'size'> {
+  if (r.kind === 'unreadable') return unread(`no snapshot could be taken: ${r.reason}`);
+  if (r.kind === 'file' && r.text === null) return unread('it was not text in its encoding when it was read, so no snapshot was kept');
   const text = r.kind === 'file' ? r.text : null;
   const bytes = r.kind === 'file' ? r.bytes : undefined;
   const uncertain = ((): string | undefined => {
     if ('late' in how) return how.late;
     if (r.kind === 'file' && !r.stable) return 'the file changed while it was read';
     if ('saved' in how) return text === how.saved ? undefined : 'the file on disk differed from what was saved in the editor';
+    // A file being rewritten (truncated, then written) reads empty: an empty read proves nothing.
+    if (r.kind === 'file' && r.bytes.byteLength === 0) return 'the file was empty when it was read, as a file is while it is being rewritten';
     const changed = r.kind === 'file' ? r.changedAtMs : r.parentChangedAtMs;
     if (changed === undefined) return 'its folder could not be read';
-    if (changed >= how.at - RECENT_MS) return r.kind === 'file' ? 'the file changed just before or while the agent\'s call was announced' : 'its folder changed just before or while the agent\'s call was announced';
+    if (changed >= how.at - RECENT_MS) return r.kind === 'file' ? 'the file changed after the agent\'s turn began (or just before), so the agent may already have been writing it' : 'its folder changed after the agent\'s turn began (or just before), so the agent may already have removed it';
     return undefined;
   })();
   return { text, bytes, uncertain };

@@ -12,22 +12,39 @@ import type { DiskRead } from './baselines';
 /** Decodes a file's bytes in its encoding; null when they are not text in it. */
 export type Decode = (bytes: Uint8Array, absPath: string) => string | null;
 
+/** Points between the steps of a read, for tests that race a writer against it deterministically. */
+export interface ReadHooks {
+  /** After the first `lstat`, before the file is opened and read. */
+  beforeRead?(): Promise<void> | void;
+}
+
+/** Why the safe reader refused, without the path (the agent chose it; messages name it elsewhere). */
+const WHY: Record<string, string> = {
+  too_large: 'it is larger than Agent Switchboard snapshots',
+  not_regular: 'it is not a regular file',
+  symlink: 'it is a symbolic link',
+  error: 'it could not be read',
+};
+
 /**
  * Reads `absPath` for a review baseline. Never throws: failures are `unreadable`.
  * @param maxBytes larger files are `unreadable` (not reviewable), not cut.
  */
-export async function readForBaseline(absPath: string, maxBytes: number, decode: Decode): Promise<DiskRead> {
+export async function readForBaseline(absPath: string, maxBytes: number, decode: Decode, hooks: ReadHooks = {}): Promise<DiskRead> {
   try {
     const before = await lstatOrNull(absPath);
     if (!before) return { kind: 'missing', parentChangedAtMs: await folderChangedAt(absPath) };
-    if (!before.isFile()) return { kind: 'unreadable', reason: 'not a regular file' };
+    if (!before.isFile()) return { kind: 'unreadable', reason: WHY.not_regular };
+    if (before.size > maxBytes) return { kind: 'unreadable', reason: `${WHY.too_large} (${size(maxBytes)} at most)` };
+    await hooks.beforeRead?.();
     let bytes: Buffer;
     try {
       bytes = (await readRegularFile(absPath, { maxBytes })).bytes;
     } catch (err) {
       // Gone between the stat and the open: something is changing it right now.
       if (err instanceof UnreadableFileError && err.reason === 'missing') return { kind: 'missing', parentChangedAtMs: undefined };
-      return { kind: 'unreadable', reason: err instanceof Error ? err.message : String(err) };
+      if (err instanceof UnreadableFileError) return { kind: 'unreadable', reason: err.reason === 'too_large' ? `${WHY.too_large} (${size(maxBytes)} at most)` : WHY[err.reason] };
+      return { kind: 'unreadable', reason: WHY.error };
     }
     const after = await lstatOrNull(absPath);
     const stable = !!after && sameFile(before, after) && bytes.byteLength === before.size;
@@ -38,9 +55,14 @@ export async function readForBaseline(absPath: string, maxBytes: number, decode:
       text = null;
     }
     return { kind: 'file', bytes, text, stable, changedAtMs: changedAt(before) };
-  } catch (err) {
-    return { kind: 'unreadable', reason: err instanceof Error ? err.message : String(err) };
+  } catch {
+    return { kind: 'unreadable', reason: WHY.error };
   }
+}
+
+/** A byte count as a person reads it. */
+function size(bytes: number): string {
+  return bytes >= 1024 * 1024 ? `${Math.round(bytes / 1024 / 1024)} MiB` : `${bytes} bytes`;
 }
 
 /** The same inode, size and times: nobody wrote the file in between (as far as its stat can tell). */

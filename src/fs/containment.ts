@@ -16,8 +16,29 @@ export class PathNotAllowedError extends Error {
   }
 }
 
-/** True when `child` equals `root` or lies below it (both absolute and normalised). */
+/**
+ * The sentence that refuses a relative path, naming it exactly as the agent sent it. ACP file paths
+ * (`fs/*`, tool call locations, `terminal/create` cwd) are absolute by the schema; a relative one is
+ * never resolved, least of all against the extension host's own working folder, which is no folder
+ * of the person's.
+ */
+export function relativePathReason(requested: string): string {
+  return `ACP requires absolute paths, and ${JSON.stringify(requested)} is relative; it was not resolved against any folder.`;
+}
+
+/**
+ * @returns the refusal of `requested` when it is not an absolute path, else undefined.
+ */
+export function relativePathRefusal(requested: string): PathNotAllowedError | undefined {
+  return path.isAbsolute(requested) ? undefined : new PathNotAllowedError(requested, relativePathReason(requested));
+}
+
+/**
+ * True when `child` equals `root` or lies below it (both absolute and normalised). A relative
+ * `child` is never within: it is not resolved against the process's working folder.
+ */
 export function isWithin(root: string, child: string): boolean {
+  if (!path.isAbsolute(child)) return false;
   const rel = path.relative(root, child);
   return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
 }
@@ -25,8 +46,12 @@ export function isWithin(root: string, child: string): boolean {
 /**
  * Resolves the real path of `p`, or of its nearest existing ancestor joined with the rest, so that a
  * file about to be created is checked through the symlinks of its existing parents.
+ * @throws {PathNotAllowedError} for a relative `p`.
  */
 export async function realpathAllowMissing(p: string): Promise<string> {
+  // realpath of a relative path starts from the process's working folder: never ours to use.
+  const relative = relativePathRefusal(p);
+  if (relative) throw relative;
   const rest: string[] = [];
   let cur = p;
   for (;;) {
@@ -51,7 +76,8 @@ export async function realpathAllowMissing(p: string): Promise<string> {
  *   escapes a root through a symlink.
  */
 export async function checkContained(requested: string, roots: readonly string[]): Promise<string> {
-  if (!path.isAbsolute(requested)) throw new PathNotAllowedError(requested, 'ACP file paths must be absolute.');
+  const relative = relativePathRefusal(requested);
+  if (relative) throw relative;
   const normal = path.normalize(requested);
   const root = roots.find((r) => isWithin(path.normalize(r), normal));
   if (!root) throw new PathNotAllowedError(requested, 'it is outside the workspace folders.');

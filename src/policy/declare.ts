@@ -10,6 +10,7 @@
  * Pure; the current text comes through `readCurrent`.
  */
 import path from 'node:path';
+import { relativePathReason } from '../fs/containment';
 import { MAX_DISPLAY_CONTENT, MAX_TOOL_URL, type IntentDisplayView, type ToolCallView } from '../acp/session/types';
 import { sha256, type CommandEffect, type Effect, type Intent, type WriteEffect } from './intent';
 
@@ -79,7 +80,8 @@ export async function declareIntent(tc: ToolCallView, ctx: DeclareContext): Prom
     // Grouped by the normalised path, so `a//b` and `a/b` are one target with one sequence of edits.
     const byPath = new Map<string, { oldText: string | null; newText: string }[]>();
     for (const d of diffs) {
-      const key = path.normalize(d.path);
+      // A relative path stays as sent: it is refused by that name.
+      const key = path.isAbsolute(d.path) ? path.normalize(d.path) : d.path;
       byPath.set(key, [...(byPath.get(key) ?? []), { oldText: d.oldText, newText: d.newText }]);
     }
     for (const [p, list] of byPath) effects.push(await writeFromDiffs(p, list, ctx, undeclared));
@@ -97,6 +99,8 @@ export async function declareIntent(tc: ToolCallView, ctx: DeclareContext): Prom
       const hashes = !t.read ? [UNMATCHABLE] : content === undefined ? [] : [sha256(content)];
       effects.push({ type: 'write', path: t.rel, contentSha256: hashes, baseSha256: t.base === null ? null : sha256(t.base), ...(t.hardLinked ? { hardLinked: true as const } : {}) });
       if (content === undefined && t.read) undeclared.push(`The agent did not show what it will write to ${t.rel}.`);
+    } else if (target) {
+      undeclared.push(`${relativePathReason(target)} The client will refuse to write it.`);
     } else {
       undeclared.push('The agent did not say which file it will change.');
     }
@@ -223,6 +227,12 @@ interface Examined {
  * is reported, not read (a read could block or never end). Notes for the card go to `undeclared`.
  */
 async function examine(abs: string, ctx: DeclareContext, undeclared: string[]): Promise<Examined> {
+  // Named as sent, never resolved: against the extension host's working folder it would name a
+  // file the agent never meant.
+  if (!path.isAbsolute(abs)) {
+    undeclared.push(`${relativePathReason(abs)} The client did not read it and will refuse to write it.`);
+    return { rel: abs, base: null, read: false, hardLinked: false };
+  }
   const real = ctx.realpath ? await ctx.realpath(path.normalize(abs)) : path.normalize(abs);
   const rel = relativePath(real, ctx.roots);
   const unread = (note: string): Examined => (undeclared.push(note), { rel, base: null, read: false, hardLinked: false });

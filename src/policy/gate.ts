@@ -89,7 +89,7 @@ function argv(c: CommandEffect): string[] {
 export function commandCovers(declared: CommandEffect, actual: CommandEffect): boolean {
   // A command field the client could not read declares nothing the person could have seen.
   if (declared.unmatchable) return false;
-  if (path.resolve(declared.cwd) !== path.resolve(actual.cwd)) return false;
+  if (path.normalize(declared.cwd) !== path.normalize(actual.cwd)) return false;
   // An undeclared LD_PRELOAD, PATH, GIT_CONFIG_*… could run something other than what was approved.
   if (undeclaredEnv(actual.envNames, declared.envNames).length) return false;
   if (declared.command === null) return true;

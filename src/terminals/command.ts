@@ -53,6 +53,9 @@ export function planSpawn(params: CreateTerminalParams, ctx: TerminalCreateConte
   if (params.cwd !== undefined && params.cwd !== null && typeof params.cwd !== 'string') {
     throw new TypeError('terminal/create: cwd must be a string');
   }
+  // ACP makes cwd absolute; a relative one is taken against the session's folder (never the
+  // extension host's own working folder, which path.resolve would fall back to).
+  if (!path.isAbsolute(ctx.defaultCwd)) throw new TypeError('terminal/create: the session has no absolute working folder');
   const cwd = path.resolve(ctx.defaultCwd, params.cwd ?? '.');
   const env = mergeEnv(ctx.baseEnv, params.env ?? []);
   const outputByteLimit = Math.min(normalizeLimit(params.outputByteLimit), maxOutputByteLimit);

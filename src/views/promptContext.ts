@@ -47,7 +47,7 @@ export class PromptContextCenter implements vscode.Disposable, ContextPort {
 
   /** Lexically inside a workspace folder (for listing; attaching checks symlinks too). */
   within(file: string): boolean {
-    return (vscode.workspace.workspaceFolders ?? []).some((f) => isWithin(f.uri.fsPath, path.resolve(file)));
+    return (vscode.workspace.workspaceFolders ?? []).some((f) => isWithin(f.uri.fsPath, path.normalize(file)));
   }
 
   relative(file: string): string {

@@ -178,7 +178,11 @@ export class ReviewCenter implements vscode.Disposable {
   onSessionPatches(state: SessionState, patches: SessionPatch[]): void {
     const turn = turnOf(state);
     for (const p of patches) {
-      if (p.op === 'entry' && p.entry.kind === 'user') this.model.turnStarted(state.key, turn, p.entry.text);
+      if (p.op === 'entry' && p.entry.kind === 'user') {
+        this.model.turnStarted(state.key, turn, p.entry.text);
+        // From here on the agent may change files: a change since is no certain base.
+        this.baselines.turnStarted(state.key);
+      }
       if (p.op === 'toolCall') this.baselines.toolCall(state.key, turn, state.cwd, p.toolCall);
     }
     const before = this.lastStatus.get(state.key);
@@ -428,6 +432,8 @@ export class ReviewCenter implements vscode.Disposable {
       if (ok !== 'Restore') return result;
     }
     const done: string[] = [];
+    // Skipped because what they held before is not known for certain: said as such, not as "changed".
+    const unknown: string[] = [];
     for (const e of entries) {
       let doc: vscode.TextDocument | undefined;
       let current: string | null | undefined;
@@ -440,6 +446,7 @@ export class ReviewCenter implements vscode.Disposable {
       // A base we are not sure of is never written.
       if (e.base.uncertain !== undefined || !e.continuous || current === undefined || current !== e.expected) {
         result.skipped.push(e.path);
+        if (e.base.uncertain !== undefined) unknown.push(e.path);
         continue;
       }
       const plan: Exclude<UndoPlan, { action: 'none' | 'conflict' }> = e.base.text === null ? { action: 'delete', hunks: [] } : { action: 'restoreBase', bytes: e.base.bytes, text: e.base.text, hunks: [] };
@@ -468,7 +475,7 @@ export class ReviewCenter implements vscode.Disposable {
     this.model.restored(done);
     const names = (l: string[]) => l.map((p) => path.basename(p)).join(', ');
     void vscode.window.showInformationMessage(
-      text`Restored ${result.restored.length} file${result.restored.length === 1 ? '' : 's'} to before turn ${n.turn}${result.restored.length ? ` (${names(result.restored)})` : ''}.${result.skipped.length ? ` Skipped, changed since: ${names(result.skipped)}.` : ''}`,
+      text`Restored ${result.restored.length} file${result.restored.length === 1 ? '' : 's'} to before turn ${n.turn}${result.restored.length ? ` (${names(result.restored)})` : ''}. ${unknown.length ? `Skipped, base unknown (what they held before the turn is not known for certain): ${names(unknown)}.` : ''} ${result.skipped.length > unknown.length ? `Skipped, changed since: ${names(result.skipped.filter((p) => !unknown.includes(p)))}.` : ''}`,
     );
     return result;
   }

@@ -112,12 +112,13 @@ export class ReviewTree implements vscode.TreeDataProvider<ReviewNode>, vscode.D
     const added = c.hunks.reduce((n, h) => n + h.lines.filter((l) => l[0] === '+').length, 0);
     const removed = c.hunks.reduce((n, h) => n + h.lines.filter((l) => l[0] === '-').length, 0);
     // A base we are not sure of is named as such: Undo refuses it, so no "created" or counts suggest otherwise.
-    const what = c.base.uncertain !== undefined ? 'before unknown' : c.base.text === null ? 'created' : c.after === null ? 'deleted' : `+${added} −${removed}`;
+    const what = c.base.uncertain !== undefined ? 'base unknown' : c.base.text === null ? 'created' : c.after === null ? 'deleted' : `+${added} −${removed}`;
     const later = c.later.length ? ` · then changed by ${c.later.map((l) => LATER_WORD[l.by]).join(', ')}` : '';
     const kept = c.decisions.filter((d) => d === 'kept').length;
     const undone = c.decisions.filter((d) => d === 'undone').length;
     const state = kept && undone && kept + undone === c.hunks.length ? `${kept} kept, ${undone} undone` : STATE_WORD[c.fileDecision];
-    item.description = `${this.relativeDir(c.path)}${what} · ${state}${later}`;
+    // "base unknown" leads, so a narrow view still shows it.
+    item.description = c.base.uncertain !== undefined ? `${what} · ${this.relativeDir(c.path)}${state}${later}` : `${this.relativeDir(c.path)}${what} · ${state}${later}`;
     item.iconPath = STATE_ICON[c.fileDecision];
     item.contextValue = `file.${c.fileDecision}`;
     // The agent chose the path: escaped, so it never renders as Markdown or a link.
@@ -125,7 +126,7 @@ export class ReviewTree implements vscode.TreeDataProvider<ReviewNode>, vscode.D
     tip.appendMarkdown(markdown`**${c.path}**\n\n`);
     if (c.via === 'client') tip.appendMarkdown('Written by Agent Switchboard for the agent (`fs/write_text_file`), after the gate allowed it.');
     else tip.appendMarkdown('The agent wrote this file itself; Agent Switchboard saw the change against a snapshot taken before its tool call.');
-    if (c.base.uncertain !== undefined) tip.appendMarkdown('\n\nWhat the file held before is not known for certain (it changed while, or just before, its snapshot was read); Undo and Restore Checkpoint leave it alone.');
+    if (c.base.uncertain !== undefined) tip.appendMarkdown(markdown`\n\nBase unknown: what the file held before is not known for certain (${c.base.uncertain}). Undo and Restore Checkpoint leave it alone; Open Diff shows what was read.`);
     if (c.later.length) tip.appendMarkdown(markdown`\n\nChanged afterwards by ${c.later.map((l) => LATER_WORD[l.by]).join(', ')}; Undo reverts only hunks whose lines are still the agent's.`);
     item.tooltip = tip;
     item.command = { command: 'agentSwitchboard.review.openDiff', title: 'Open Diff', arguments: [{ type: 'file', changeId: c.id } satisfies ReviewNode] };
@@ -143,7 +144,8 @@ export class ReviewTree implements vscode.TreeDataProvider<ReviewNode>, vscode.D
     const removed = h.lines.filter((l) => l[0] === '-').length;
     const item = new vscode.TreeItem(first === last ? `Line ${first}` : `Lines ${first}–${last}`);
     item.id = `hunk:${c.id}#${i}`;
-    item.description = `+${added} −${removed} · ${STATE_WORD[decision]}`;
+    // Undo of a hunk is planned from the base: with the base unknown it refuses, and says so here.
+    item.description = `${c.base.uncertain !== undefined ? 'base unknown · ' : ''}+${added} −${removed} · ${STATE_WORD[decision]}`;
     item.iconPath = STATE_ICON[decision];
     item.contextValue = `hunk.${decision}`;
     const shown = h.lines.slice(0, 40).map((l) => l.replace(/\r$/, ''));

@@ -9,10 +9,10 @@ import * as path from 'path';
 import * as vscode from 'vscode';
 import type { SwitchboardApi } from '../../src/api';
 import { api, runCommand, until, personEdit, scenarioAgent, setAgents, waitForState, workspaceDir } from './util';
-import { click, screenshot } from './screenshot';
+import { click, evaluateInFrames, screenshot } from './screenshot';
 
 const lines = (n: number, f = (i: number) => `line ${i}`) => Array.from({ length: n }, (_, i) => f(i + 1)).join('\n') + '\n';
-const edits = (list: { path: string; content?: string; delete?: boolean; via?: 'client' | 'disk'; truncateFirst?: boolean }[]) => JSON.stringify({ edits: list });
+const edits = (list: { path: string; content?: string; delete?: boolean; via?: 'client' | 'disk'; truncateFirst?: boolean; announceAfterMs?: number }[]) => JSON.stringify({ edits: list });
 
 /**
  * Waits until files the test just wrote are older than the window in which a snapshot counts as
@@ -26,6 +26,16 @@ function freshDir(name: string): string {
   fs.rmSync(dir, { recursive: true, force: true });
   fs.mkdirSync(dir, { recursive: true });
   return dir;
+}
+
+/** Polls an asynchronous probe (a look into the editor's DOM) until it gives a value; 20 s at most. */
+async function poll<T>(what: string, get: () => Promise<T | undefined>): Promise<T> {
+  for (const end = Date.now() + 20_000; ; ) {
+    const v = await get();
+    if (v !== undefined) return v;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
 }
 
 function change(a: SwitchboardApi, key: string, turn: number, file: string) {
@@ -242,6 +252,46 @@ describe('review of agents\' changes', () => {
     const r = (await runCommand('agentSwitchboard.review.restoreCheckpoint', { type: 'turn', sessionKey: key, turn: 1, confirmed: true })) as { restored: string[]; skipped: string[] };
     assert.deepStrictEqual(r, { restored: [], skipped: [file] });
     assert.strictEqual(fs.readFileSync(file, 'utf8'), agentText);
+    await a.closeSession(key);
+  });
+
+  it('the agent empties the file seconds before its call arrives: the Changes view says "base unknown", Undo says why and writes nothing (issue 18 holdout)', async function () {
+    // Old code measured "recent" from the call's announcement: this empty snapshot was certain, and
+    // Undo wrote an empty file over the person's text.
+    this.timeout(90_000);
+    const a = await api();
+    const dir = freshDir('review-truncated');
+    const file = path.join(dir, 'kept.txt');
+    const original = lines(12, (i) => `the person's line ${i}`);
+    fs.writeFileSync(file, original);
+    await olderThanSnapshots();
+    const agentText = original.replace('line 4\n', 'line 4 (agent)\n');
+    const key = await a.startSession({ agentId: 'disk', cwd: dir });
+    await a.prompt(key, edits([{ path: 'kept.txt', content: agentText, truncateFirst: true, announceAfterMs: 2600 }]));
+    assert.strictEqual(fs.readFileSync(file, 'utf8'), agentText);
+    const f = change(a, key, 1, file);
+    assert.strictEqual(f.base.text, '', 'the snapshot caught the file empty');
+
+    const refused = (await runCommand('agentSwitchboard.review.undo', { type: 'file', changeId: f.id })) as string[];
+    assert.strictEqual(fs.readFileSync(file, 'utf8'), agentText, 'the file on disk is unchanged: never emptied');
+    assert.match(refused.join(' '), /kept\.txt: what the file held before the agent's change is not known for certain \(.+\); nothing was written/);
+    const hunkRefused = (await runCommand('agentSwitchboard.review.undo', { type: 'hunk', changeId: f.id, hunk: 0 })) as string[];
+    assert.match(hunkRefused.join(' '), /not known for certain/);
+    assert.strictEqual(fs.readFileSync(file, 'utf8'), agentText);
+    assert.match(f.base.uncertain ?? '(certain)', /empty when it was read|after the agent's turn began|diff shows text the file did not hold/);
+
+    await vscode.commands.executeCommand('agentSwitchboard.changes.focus');
+    const rows = `return [...document.querySelectorAll('.monaco-list-row')].map((e) => e.textContent || '').filter((t) => t.includes('kept.txt'));`;
+    const shown = await poll('the file row marked "base unknown"', async () => (await evaluateInFrames<string[]>(rows)).flat().find((t) => /base unknown/.test(t)));
+    assert.match(shown, /kept\.txt.*base unknown/);
+    await screenshot('review-base-unknown', 30000, { waitForSelector: '.monaco-list-row:has-text("base unknown")', sidebarWidth: 520 });
+
+    await vscode.commands.executeCommand('notifications.showList');
+    const notes = `return [...document.querySelectorAll('.notifications-center .notification-list-item')].map((e) => e.textContent || '');`;
+    await poll('the refusal in a notification', async () => (await evaluateInFrames<string[]>(notes)).flat().find((t) => t.includes('Not undone') && t.includes('not known for certain')));
+    await screenshot('review-base-unknown-undo', 30000, { waitForSelector: '.notifications-center .notification-list-item', sidebarWidth: 520 });
+    await vscode.commands.executeCommand('notifications.hideList');
+    assert.strictEqual(change(a, key, 1, file).fileDecision, 'pending', 'still to review');
     await a.closeSession(key);
   });
 

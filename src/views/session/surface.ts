@@ -9,7 +9,7 @@
  */
 import path from 'node:path';
 import * as vscode from 'vscode';
-import { isWithin } from '../../fs/containment';
+import { isWithin, relativePathReason } from '../../fs/containment';
 import { checkOpenable } from '../../fs/fileIdentity';
 import type { SessionPatch } from '../../acp/session/types';
 import { earlierPage, windowState } from '../../acp/session/window';
@@ -275,13 +275,19 @@ export class SessionSurface {
         await openElicitationUrl(this.host.session(m.key), m.elicitationKey, (problems) => this.post({ type: 'elicitationProblems', key: m.key, elicitationKey: m.elicitationKey, problems }));
         return;
       case 'openLocation': {
-        // Locations come from the agent: a file outside the workspace opens only after the person confirms.
-        const inside = (vscode.workspace.workspaceFolders ?? []).some((f) => isWithin(f.uri.fsPath, path.resolve(m.path)));
-        if (!inside || !path.isAbsolute(m.path)) {
+        // Locations come from the agent, and ACP makes them absolute: a relative one is not guessed
+        // at (resolving it would use the extension host's own working folder).
+        if (!path.isAbsolute(m.path)) {
+          void vscode.window.showWarningMessage(text`The location the agent points at was not opened: ${relativePathReason(m.path)}`);
+          return;
+        }
+        // A file outside the workspace opens only after the person confirms.
+        const inside = (vscode.workspace.workspaceFolders ?? []).some((f) => isWithin(f.uri.fsPath, path.normalize(m.path)));
+        if (!inside) {
           const choice = await vscode.window.showWarningMessage(text`The agent points at ${m.path}, which is outside the workspace. Open it anyway?`, { modal: true }, 'Open');
           if (choice !== 'Open') return;
         }
-        const uri = vscode.Uri.file(path.resolve(m.path));
+        const uri = vscode.Uri.file(path.normalize(m.path));
         // The editor would wait on a FIFO or read /dev/zero without end: only regular files open.
         try {
           await checkOpenable(uri.fsPath);

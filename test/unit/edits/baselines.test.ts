@@ -117,7 +117,7 @@ describe('baselines for agents that write to disk themselves', () => {
 });
 
 describe('baselines come from disk only, never from the agent\'s diff', () => {
-  it('a poisoned oldText never becomes the base: the base is what the disk held', async () => {
+  it('a poisoned oldText never becomes the base: the base is what the disk held, uncertain as the two disagree', async () => {
     const { put, review, b, clock } = setup();
     put('/w/a.txt', 'real\n', 0);
     b.toolCall('s', 1, '/w', call({ content: [diff('/w/a.txt', 'POISON\n', 'new\n')] }));
@@ -128,7 +128,8 @@ describe('baselines come from disk only, never from the agent\'s diff', () => {
     await b.settled();
     const c = review.get('s#1#/w/a.txt')!;
     assert.equal(c.base.text, 'real\n');
-    assert.equal(c.base.uncertain, undefined);
+    assert.match(c.base.uncertain ?? '', /diff shows text the file did not hold/);
+    assert.equal(review.planUndo(c.id, 'new\n').action, 'conflict');
   });
 
   it('the agent faster than its announcement: its oldText is not the base, the base is uncertain and Undo refuses', async () => {
@@ -233,7 +234,7 @@ describe('baselines that are not known for certain (issue 18: Undo emptied the f
     await b.settled();
     const c = review.get('s#1#/w/a.txt')!;
     assert.equal(c.base.text, '');
-    assert.match(c.base.uncertain ?? '', /changed just before or while/);
+    assert.match(c.base.uncertain ?? '', /empty when it was read/);
     const plan = review.planUndo(c.id, 'agent text\n');
     assert.equal(plan.action, 'conflict', 'never writes an empty file over the original');
   });
