@@ -49,6 +49,8 @@ export class SessionApp {
   private workspaceTrusted = true;
   private hasWorkspace = true;
   private awaitingSnapshot = false;
+  /** The extension host's clock as of its last `clock` message (see silence.ts). */
+  private hostNow: number | undefined;
   private draft = '';
   private persistTimer: ReturnType<typeof setTimeout> | undefined;
   private readonly timers = new Set<ReturnType<typeof setTimeout>>();
@@ -74,6 +76,7 @@ export class SessionApp {
       md: createMarkdownRenderer(this.win),
       post: (msg) => this.host.postMessage(msg),
       state: () => this.state,
+      hostNow: () => this.hostNow,
       later: (fn, ms) => {
         const t = setTimeout(() => {
           this.timers.delete(t);
@@ -177,6 +180,10 @@ export class SessionApp {
         break;
       case 'earlierEntries':
         this.applyEarlier(msg);
+        break;
+      case 'clock':
+        this.hostNow = msg.now;
+        this.thread.refreshSilence();
         break;
     }
   }
