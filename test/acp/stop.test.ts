@@ -109,6 +109,15 @@ describe('Stop against a deaf agent (wire)', function () {
     a.send(permission(42, 'other'));
     const third = (await a.waitFor((m) => m.id === 42 && 'result' in m, 'the answer to a request after Stop')) as Msg;
     assert.deepEqual(third.result, { outcome: { outcome: 'cancelled' } });
+    // The agent answers the stopped turn at last, then asks again about the cancelled call: no card comes back.
+    const promptReq = a.fromClient.find((m) => m.method === 'session/prompt') as Msg;
+    a.send({ jsonrpc: '2.0', id: promptReq.id, result: { stopReason: 'cancelled' } });
+    await until('the stop is settled', () => a.controller.state.stopping === undefined);
+    a.send(permission(43, 'rm'));
+    const fourth = (await a.waitFor((m) => m.id === 43 && 'result' in m, 'the answer to a late request for the cancelled call')) as Msg;
+    assert.deepEqual(fourth.result, { outcome: { outcome: 'cancelled' } });
+    assert.equal(a.controller.state.toolCalls.rm.status, 'cancelled');
+    assert.ok(!Object.values(a.controller.state.permissions).some((x) => x.state === 'waiting'), 'still no buttons');
   });
 
   it('offers Restart Agent after the grace period, and takes the offer back when the agent answers after all', async () => {
