@@ -64,6 +64,7 @@ describe('Stop against a deaf agent', () => {
 
     const [stop] = await evaluateInFrames<{ ms?: number; text?: string; sendDisabled?: boolean; status?: string; error?: string }>(STOP_SCRIPT, { inFrame: '.stop-button' });
     assert.ok(stop && stop.ms !== undefined, JSON.stringify(stop));
+    console.log(`Stop → cancelled turn end in the webview: ${stop.ms} ms`);
     assert.ok(stop.ms! < 1000, `the cancelled turn showed after ${stop.ms} ms`);
     assert.match(stop.text ?? '', /Cancelled/);
     assert.strictEqual(stop.sendDisabled, false, 'the prompt box takes the next prompt');
