@@ -64,6 +64,12 @@ describe('Stop against a deaf agent (wire)', function () {
     await a.waitFor((m) => m.method === 'session/cancel', 'session/cancel');
     const cr = (await a.waitFor((m) => m.method === '$/cancel_request', '$/cancel_request')) as Msg;
     assert.equal(cr.params?.requestId, promptId);
+    // The capability matrix counts it (and the agent's own, below, apart).
+    a.send({ jsonrpc: '2.0', method: '$/cancel_request', params: { requestId: 999 } });
+    await a.alive('after-their-cancel');
+    const rows = a.connection.capabilities.rows();
+    assert.equal(rows.find((r) => r.capability === '$/cancel_request')?.exercised, 1);
+    assert.equal(rows.find((r) => r.capability === '$/cancel_request (from the agent)')?.exercised, 1);
     // The next prompt goes out although the first was never answered.
     const next = a.controller.prompt('next thing');
     await a.waitFor((m) => m.method === 'session/prompt' && m.id !== promptId, 'a second session/prompt');
@@ -73,7 +79,8 @@ describe('Stop against a deaf agent (wire)', function () {
     a.send(say('Fresh', 'm2'));
     await until('the fresh message shows', () => a.controller.state.entries.some((e) => e.kind === 'agent' && e.text === 'Fresh'));
     const kinds = a.controller.state.entries.map((e) => `${e.kind}${'text' in e ? `:${e.text}` : ''}${'late' in e && e.late ? '!' : ''}`);
-    assert.deepEqual(kinds, ['user:do the thing', 'agent:Starting (late)!', 'turn_end', 'user:next thing', 'agent:Fresh']);
+    // (The liveness marker sent after Stop, before the next prompt, is a late message of the stopped turn.)
+    assert.deepEqual(kinds, ['user:do the thing', 'agent:Starting (late)!', 'turn_end', 'agent:after-their-cancel!', 'user:next thing', 'agent:Fresh']);
     // The stopped prompt's answer arrives at last: it settles the stop and does not end the new turn.
     a.send({ jsonrpc: '2.0', id: promptId, result: { stopReason: 'cancelled' } });
     await until('the stop is settled', () => a.controller.state.stopping === undefined);
