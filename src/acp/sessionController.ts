@@ -396,6 +396,8 @@ export class SessionController implements SessionHandlers {
    * @throws the agent's JSON-RPC error when it refuses (also recorded in the thread).
    */
   async restart(connection: AgentConnection, mcp?: ForwardResult): Promise<'resume' | 'load' | 'new'> {
+    // A turn still running is stopped first, so the thread shows it ended before the process goes.
+    if (this.currentTurn) await this.cancel().catch(() => undefined);
     const old = this.conn;
     const sessionId = this.state.sessionId;
     if (this.stoppedTurn) clearTimeout(this.stoppedTurn.timer);
@@ -616,12 +618,20 @@ export class SessionController implements SessionHandlers {
     }
   }
 
-  readTextFile(params: acp.ReadTextFileRequest): Promise<acp.ReadTextFileResponse> {
-    return this.files.read(params);
+  async readTextFile(params: acp.ReadTextFileRequest, signal?: AbortSignal): Promise<acp.ReadTextFileResponse> {
+    const res = await this.files.read(params);
+    // Withdrawn while we read ($/cancel_request): the agent gets -32800, not the text.
+    if (signal?.aborted) throw acpSdk().RequestError.requestCancelled();
+    return res;
   }
 
-  async writeTextFile(params: acp.WriteTextFileRequest): Promise<void> {
+  async writeTextFile(params: acp.WriteTextFileRequest, signal?: AbortSignal): Promise<void> {
     const check = await this.policy.checkWrite(this.actor(), params.path, params.content);
+    // Withdrawn before the write was made ($/cancel_request): nothing is written, and the thread says so.
+    if (signal?.aborted) {
+      this.dispatch({ type: 'notice', severity: 'info', text: `${this.state.agentName} withdrew its write of ${params.path} before it was made; nothing was written.` });
+      throw acpSdk().RequestError.requestCancelled();
+    }
     const toolCallId = this.gate(check, (tc) => tc.locations.some((l) => l.path === params.path) || tc.content.some((c) => c.type === 'diff' && c.path === params.path));
     await this.perform(check, toolCallId, () => this.files.write(params, check.target));
     this.markVerified(toolCallId);

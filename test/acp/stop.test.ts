@@ -209,6 +209,48 @@ describe('the agent cancels its own requests ($/cancel_request to us)', function
   });
 });
 
+describe('the agent withdraws a write while the gate checks it', function () {
+  this.timeout(20_000);
+
+  it('nothing is written, the agent hears -32800, and the thread says so', async () => {
+    const target = path.join(process.cwd(), 'withdrawn.txt');
+    let writeOutcome: unknown;
+    const agent = scriptedAgent(async (t) => {
+      const ac = new AbortController();
+      setTimeout(() => ac.abort(), 50);
+      try {
+        await t.client.request('fs/write_text_file', { sessionId: t.sessionId, path: target, content: 'late text' }, { cancellationSignal: ac.signal });
+        writeOutcome = 'written';
+      } catch (err) {
+        writeOutcome = (err as { code?: number }).code;
+      }
+      return 'end_turn';
+    });
+    const base = allowAll({ roots: [process.cwd()] });
+    // A gate that takes its time (as one that reads the file from disk would).
+    const slow = new Proxy(base, {
+      get: (t, k) => {
+        const v = (t as unknown as Record<string | symbol, unknown>)[k];
+        if (k === 'checkWrite') return async (...args: unknown[]) => (await sleep(200), (v as (...a: unknown[]) => unknown).apply(t, args));
+        return typeof v === 'function' ? v.bind(t) : v;
+      },
+    });
+    const files = new MemoryFiles();
+    const conn = await AgentConnection.connect(agent, { agentName: 'Scripted', clientInfo: { name: 't', version: '0' } });
+    const c = new SessionController({ key: 'k', agentId: 'scripted', agentName: 'Scripted', cwd: process.cwd() }, files, new SessionTerminals(process.cwd(), () => process.env), slow);
+    await c.attach(conn);
+    try {
+      await c.prompt('write it');
+      assert.equal(writeOutcome, -32800);
+      assert.deepEqual(files.writes, []);
+      assert.equal(files.docs.has(target), false);
+      assert.ok(c.state.entries.some((e) => e.kind === 'notice' && /withdrew its write of .*withdrawn\.txt before it was made; nothing was written/.test(e.text)));
+    } finally {
+      await c.dispose();
+    }
+  });
+});
+
 describe('Restart Agent (a real process that ignores session/cancel)', function () {
   this.timeout(60_000);
   const AGENT = path.resolve(__dirname, '..', 'fakes', 'stubborn-agent.mjs');
