@@ -89,6 +89,8 @@ export class SessionController implements SessionHandlers {
   private turn: { stop: AbortController; stopped: (res: acp.PromptResponse) => void } | undefined;
   /** The stopped turn the agent has not answered yet, and its grace timer (see {@link cancel}). */
   private stoppedTurn: { timer: NodeJS.Timeout } | undefined;
+  /** The tool calls the last Stop ended (a permission request about one is answered `cancelled`, no card). */
+  private stoppedCalls = new Set<string>();
   /** While a restarted agent replays a session we already show (`session/load`), its updates are dropped. */
   private quietReplay = false;
   /**
@@ -377,6 +379,8 @@ export class SessionController implements SessionHandlers {
       for (const text of dropped) this.dispatch({ type: 'notice', severity: 'info', text: `Not sent (you stopped the turn): ${text}` });
     }
     const turn = this.turn;
+    // The calls Stop ends: the agent may not ask about them again, even after it answered the turn.
+    this.stoppedCalls = new Set(Object.values(this.state.toolCalls).filter((tc) => tc.status === 'pending' || tc.status === 'in_progress' || tc.status === 'awaiting_approval').map((tc) => tc.toolCallId));
     this.dispatch({ type: 'cancelRequested', at: this.now() });
     this.currentTurn = undefined;
     this.turn = undefined;
@@ -525,7 +529,7 @@ export class SessionController implements SessionHandlers {
     if (this.state.status === 'cancelling' || this.disposed || signal.aborted) return { outcome: { outcome: 'cancelled' } };
     // After Stop, ACP's answer to every permission request is `cancelled`: one that arrives before
     // the next prompt, or about a call the stopped turn left cancelled, shows no buttons at all.
-    const stoppedCall = this.state.toolCalls[params.toolCall.toolCallId]?.status === 'cancelled';
+    const stoppedCall = this.stoppedCalls.has(params.toolCall.toolCallId) && this.state.toolCalls[params.toolCall.toolCallId]?.status === 'cancelled';
     if (stoppedCall || (this.state.stopping && this.state.status === 'ready')) {
       this.dispatch({ type: 'notice', severity: 'info', text: `${this.state.agentName} asked for a permission after you stopped the turn; it was answered "cancelled".` });
       return { outcome: { outcome: 'cancelled' } };
