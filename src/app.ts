@@ -168,6 +168,7 @@ export class App implements vscode.Disposable {
       // Agents see the login shell's PATH too: what found them must also be there for what they start.
       baseEnv: () => this.agentBaseEnv(),
       initializeTimeoutMs: () => this.settings().initializeTimeoutMs,
+      cancelGraceMs: () => this.settings().cancelGraceMs,
       clientInfo: { name: 'agent-switchboard', title: 'Agent Switchboard', version },
       filesFor: (key) =>
         new EditorFiles(
@@ -210,6 +211,7 @@ export class App implements vscode.Disposable {
       answerPermission: (key: string, pid: string, oid: string, by: 'person' | 'api', grant?: 'session' | 'workspace' | 'always') => this.manager.get(key)?.answerPermission(pid, oid, by, grant) ?? false,
       closeSession: (key: string) => this.closeSession(key),
       resumeSession: async (key: string) => void (await this.sessionsCenter.resume({ kind: 'live', key })),
+      restartAgent: async (key: string) => void (await this.manager.restartAgent(key)),
       openInTab: (key: string) => void this.sessionPanels.show(key),
       showTerminal: (key: string, terminalId: string) => this.showTerminal(key, terminalId),
       reviewToolCall: (key: string, toolCallId: string) => this.review.revealToolCall(key, toolCallId),

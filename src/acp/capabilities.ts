@@ -44,6 +44,10 @@ const WE_CALL: [string, string | undefined][] = [
   ['session/set_config_option', undefined],
 ];
 
+/** `$/cancel_request` (ACP v1 cancellation) as we send it, and as the agent sends it to us. */
+const CANCEL_OURS = '$/cancel_request';
+const CANCEL_THEIRS = '$/cancel_request (from the agent)';
+
 /**
  * The matrix of one connection, kept up to date one message at a time (so a long session's matrix
  * never needs its whole record again, and messages dropped from the record still count).
@@ -54,6 +58,9 @@ export class CapabilityMatrix {
   constructor() {
     for (const m of AGENT_CALLS) this.row(m, 'agent calls us');
     for (const [m] of WE_CALL) this.row(m, 'we call the agent');
+    // ACP v1 request cancellation, both ways (a row per direction: one method, two parties).
+    this.row(CANCEL_OURS, 'we call the agent');
+    this.row(CANCEL_THEIRS, 'agent calls us');
   }
 
   /** Fills in what the agent declared (call once `initialize` has answered). */
@@ -75,7 +82,8 @@ export class CapabilityMatrix {
   observe(entry: ProtocolEntry, summary: EntrySummary): void {
     const theirs = entry.dir === 'in';
     if (summary.kind === 'notification') {
-      if (theirs && summary.method === 'session/update') {
+      if (summary.method === CANCEL_OURS) this.row(theirs ? CANCEL_THEIRS : CANCEL_OURS, theirs ? 'agent calls us' : 'we call the agent').exercised++;
+      else if (theirs && summary.method === 'session/update') {
         const kind = (entry.message as { params?: { update?: { sessionUpdate?: unknown } } }).params?.update?.sessionUpdate;
         if (typeof kind === 'string') this.row(`session/update: ${kind}`, 'agent sends').exercised++;
       } else if (theirs && AGENT_CALLS.includes(summary.method)) this.row(summary.method, 'agent calls us').exercised++;

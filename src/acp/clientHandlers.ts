@@ -15,8 +15,9 @@ import { acpSdk } from './sdk';
 export interface SessionHandlers {
   onUpdate(update: acp.SessionUpdate): void;
   requestPermission(params: acp.RequestPermissionRequest, signal: AbortSignal): Promise<acp.RequestPermissionResponse>;
-  readTextFile(params: acp.ReadTextFileRequest): Promise<acp.ReadTextFileResponse>;
-  writeTextFile(params: acp.WriteTextFileRequest): Promise<void>;
+  /** `signal`: aborted when the agent withdraws the request (`$/cancel_request`) or the connection closes. */
+  readTextFile(params: acp.ReadTextFileRequest, signal?: AbortSignal): Promise<acp.ReadTextFileResponse>;
+  writeTextFile(params: acp.WriteTextFileRequest, signal?: AbortSignal): Promise<void>;
   createTerminal(params: acp.CreateTerminalRequest): Promise<acp.CreateTerminalResponse>;
   terminalOutput(params: acp.TerminalOutputRequest): Promise<acp.TerminalOutputResponse>;
   waitForTerminalExit(params: acp.WaitForTerminalExitRequest, signal: AbortSignal): Promise<acp.WaitForTerminalExitResponse>;
@@ -53,9 +54,9 @@ export function buildClientApp(name: string, lookup: (sessionId: string) => Sess
       else unrouted?.(params.sessionId, params.update);
     })
     .onRequest(m.session.requestPermission, ({ params, signal }) => get(params.sessionId).requestPermission(params, signal))
-    .onRequest(m.fs.readTextFile, ({ params }) => get(params.sessionId).readTextFile(params))
-    .onRequest(m.fs.writeTextFile, async ({ params }) => {
-      await get(params.sessionId).writeTextFile(params);
+    .onRequest(m.fs.readTextFile, ({ params, signal }) => get(params.sessionId).readTextFile(params, signal))
+    .onRequest(m.fs.writeTextFile, async ({ params, signal }) => {
+      await get(params.sessionId).writeTextFile(params, signal);
       return {};
     })
     .onRequest(m.terminal.create, ({ params }) => get(params.sessionId).createTerminal(params))

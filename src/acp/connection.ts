@@ -364,24 +364,28 @@ export class AgentConnection {
     return all;
   }
 
-  /** `session/prompt` (with the turn's trace context in `_meta` when given); resolves with the stop reason when the turn ends. */
-  prompt(sessionId: string, prompt: acp.ContentBlock[], traceContext?: { traceparent: string; tracestate?: string }): Promise<acp.PromptResponse> {
+  /**
+   * `session/prompt` (with the turn's trace context in `_meta` when given); resolves with the stop
+   * reason when the turn ends. Aborting `signal` sends `$/cancel_request` for it (ACP v1
+   * cancellation); the promise still waits for the agent's answer.
+   */
+  prompt(sessionId: string, prompt: acp.ContentBlock[], traceContext?: { traceparent: string; tracestate?: string }, signal?: AbortSignal): Promise<acp.PromptResponse> {
     // W3C trace context rides in `_meta` (ACP reserves `traceparent`/`tracestate` there).
-    return this.conn.agent.request(acpSdk().methods.agent.session.prompt, { sessionId, prompt, ...(traceContext ? { _meta: { ...traceContext } } : {}) });
+    return this.conn.agent.request(acpSdk().methods.agent.session.prompt, { sessionId, prompt, ...(traceContext ? { _meta: { ...traceContext } } : {}) }, signal ? { cancellationSignal: signal } : undefined);
   }
 
-  /** `session/set_mode`. @throws the agent's JSON-RPC error. */
-  async setMode(sessionId: string, modeId: string): Promise<void> {
-    await this.conn.agent.request(acpSdk().methods.agent.session.setMode, { sessionId, modeId });
+  /** `session/set_mode`; aborting `signal` sends `$/cancel_request` for it. @throws the agent's JSON-RPC error. */
+  async setMode(sessionId: string, modeId: string, signal?: AbortSignal): Promise<void> {
+    await this.conn.agent.request(acpSdk().methods.agent.session.setMode, { sessionId, modeId }, signal ? { cancellationSignal: signal } : undefined);
   }
 
   /**
    * `session/set_config_option`: a select option takes a value id, a boolean one `true`/`false`.
    * @returns every option as the agent now has them. @throws the agent's JSON-RPC error.
    */
-  async setConfigOption(sessionId: string, configId: string, value: string | boolean): Promise<acp.SessionConfigOption[]> {
+  async setConfigOption(sessionId: string, configId: string, value: string | boolean, signal?: AbortSignal): Promise<acp.SessionConfigOption[]> {
     const params: acp.SetSessionConfigOptionRequest = typeof value === 'boolean' ? { sessionId, configId, type: 'boolean', value } : { sessionId, configId, value };
-    return setConfigOptionAnswer(await this.conn.agent.request(acpSdk().methods.agent.session.setConfigOption, params));
+    return setConfigOptionAnswer(await this.conn.agent.request(acpSdk().methods.agent.session.setConfigOption, params, signal ? { cancellationSignal: signal } : undefined));
   }
 
   /** `session/cancel` (a notification; the pending prompt then answers `cancelled`). */

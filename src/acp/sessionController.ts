@@ -105,6 +105,24 @@ export class SessionController implements SessionHandlers {
     audit: (d) => this.policy.recordElicitation(this.actor(), d),
     notice: (severity, text) => this.dispatch({ type: 'notice', severity, text }),
   });
+  /**
+   * Aborted when the session closes or its agent is restarted: every request we sent the agent for
+   * this session that is still open gets `$/cancel_request` (ACP v1 cancellation).
+   */
+  private requests = new AbortController();
+  /** The running turn: its end (Stop resolves it at once) and the signal that cancels its request. */
+  private turn: { stop: AbortController; stopped: (res: acp.PromptResponse) => void } | undefined;
+  /** The stopped turn the agent has not answered yet, and its grace timer (see {@link cancel}). */
+  private stoppedTurn: { timer: NodeJS.Timeout } | undefined;
+  /** The tool calls the last Stop ended (a permission request about one is answered `cancelled`, no card). */
+  private stoppedCalls = new Set<string>();
+  /** While a restarted agent replays a session we already show (`session/load`), its updates are dropped. */
+  private quietReplay = false;
+  /**
+   * How long after Stop the agent has to answer its turn before the thread offers Restart Agent,
+   * in milliseconds (`agentSwitchboard.cancelGraceSeconds`); read at each Stop.
+   */
+  cancelGraceMs: () => number = () => 10_000;
 
   /**
    * @param restored a state rebuilt from the session's journal (a session taken up again); its
@@ -275,7 +293,7 @@ export class SessionController implements SessionHandlers {
       throw new Error(`"${String(value)}" is not a value ${this.state.agentName} offers for ${option.name}.`);
     }
     const pushes = this.configPushes;
-    const options = await this.conn.setConfigOption(sessionId, configId, value);
+    const options = await this.conn.setConfigOption(sessionId, configId, value, this.requests.signal);
     // An answer without the options keeps what we had, with the chosen value, unless the agent
     // pushed its options while we waited: what the agent said last wins over our guess.
     if (options.length) this.dispatch({ type: 'configSet', configOptions: options });
@@ -290,7 +308,7 @@ export class SessionController implements SessionHandlers {
     const sessionId = this.state.sessionId;
     if (!this.conn || !sessionId || this.state.status === 'closed' || this.state.status === 'error') throw new Error('The session is not running.');
     if (!this.state.availableModes?.some((m) => m.id === modeId)) throw new Error(`${this.state.agentName} offers no mode "${modeId}".`);
-    await this.conn.setMode(sessionId, modeId);
+    await this.conn.setMode(sessionId, modeId, this.requests.signal);
     this.dispatch({ type: 'modeSet', modeId });
   }
 
@@ -333,26 +351,68 @@ export class SessionController implements SessionHandlers {
     this.dispatch({ type: 'promptSent', text, ...(context?.labels.length ? { context: context.labels } : {}) });
     this.files.turnStarted();
     // The turn's span exists once `promptSent` is applied; its trace context rides in `_meta`.
-    const turn = this.conn.prompt(sessionId, [{ type: 'text', text }, ...blocks], this.spans?.traceContext());
-    this.currentTurn = turn;
+    const stop = new AbortController();
+    const request = this.conn.prompt(sessionId, [{ type: 'text', text }, ...blocks], this.spans?.traceContext(), AbortSignal.any([stop.signal, this.requests.signal]));
+    // Stop ends the turn here at once (see cancel); the request's own answer comes when it comes.
+    let stopped!: (res: acp.PromptResponse) => void;
+    const ended = new Promise<'stopped'>((r) => (stopped = () => r('stopped')));
+    const turn = { stop, stopped };
+    this.turn = turn;
+    const current = Promise.race([request, ended.then(() => ({ stopReason: 'cancelled' }) as acp.PromptResponse)]);
+    this.currentTurn = current;
     try {
-      const res = await turn;
+      const res = await current;
       // `usage` is unstable in ACP v1 (the stable SDK leaves an answer's extra fields in place).
-      this.dispatch({ type: 'turnEnded', stopReason: res.stopReason, usage: (res as { usage?: unknown }).usage });
+      if (!stop.signal.aborted) this.dispatch({ type: 'turnEnded', stopReason: res.stopReason, usage: (res as { usage?: unknown }).usage });
       return res;
     } catch (err) {
       this.dispatch({ type: 'turnFailed', message: `The turn failed: ${errorMessage(err)}` });
       throw err;
     } finally {
-      this.currentTurn = undefined;
+      if (this.turn === turn) this.turn = undefined;
+      if (this.currentTurn === current) this.currentTurn = undefined;
       // The next queued prompt goes out after this turn's callers have heard its end.
       if (this.queue.length) setTimeout(() => this.sendQueued(), 0);
+      if (stop.signal.aborted) void this.awaitStopped(request);
     }
   }
 
   /**
-   * Stops the running turn: answers every open permission request `cancelled` (ACP requires it
-   * after `session/cancel`) and sends `session/cancel`. Does nothing when no turn runs.
+   * Waits for the agent's answer to a turn the person stopped: the thread already shows it
+   * cancelled. When the answer does not come within {@link cancelGraceMs}, the thread offers
+   * Restart Agent; when it comes (a result, `-32800`, or an error), that offer is taken back.
+   * A newer Stop, a restart or the end of the session supersede this one.
+   */
+  private async awaitStopped(request: Promise<acp.PromptResponse>): Promise<void> {
+    if (this.stoppedTurn) clearTimeout(this.stoppedTurn.timer);
+    const grace = this.cancelGraceMs();
+    const mine = {
+      timer: setTimeout(() => {
+        if (this.stoppedTurn === mine && !this.disposed) this.dispatch({ type: 'stopOverdue', seconds: Math.round(grace / 1000) });
+      }, grace),
+    };
+    this.stoppedTurn = mine;
+    let answer: SessionAction;
+    try {
+      answer = { type: 'stopAnswered', stopReason: (await request).stopReason };
+    } catch (err) {
+      const cancelled = (err as { code?: unknown })?.code === -32800;
+      answer = cancelled ? { type: 'stopAnswered', stopReason: 'cancelled' } : { type: 'stopAnswered', error: errorMessage(err) };
+    }
+    if (this.stoppedTurn !== mine) return;
+    clearTimeout(mine.timer);
+    this.stoppedTurn = undefined;
+    this.dispatch(answer);
+  }
+
+  /**
+   * Stops the running turn. At once, without waiting for the agent: the thread shows the turn
+   * cancelled, every open permission request is answered `cancelled` (ACP requires it after
+   * `session/cancel`), the prompt's caller hears `cancelled`, and the session takes the next
+   * prompt. Then `session/cancel` goes to the agent, and `$/cancel_request` for the prompt request.
+   * What the agent still sends for the stopped turn is shown late, attached to it (the reducer's
+   * `stopping`); see {@link awaitStopped} for an agent that never answers. Does nothing when no
+   * turn runs.
    */
   async cancel(): Promise<void> {
     if (!this.currentTurn || !this.conn || !this.state.sessionId) return;
@@ -362,8 +422,62 @@ export class SessionController implements SessionHandlers {
       this.dispatch({ type: 'queue', queued: [] });
       for (const text of dropped) this.dispatch({ type: 'notice', severity: 'info', text: `Not sent (you stopped the turn): ${text}` });
     }
-    this.dispatch({ type: 'cancelRequested' });
-    await this.conn.cancel(this.state.sessionId);
+    const turn = this.turn;
+    // The calls Stop ends: the agent may not ask about them again, even after it answered the turn.
+    this.stoppedCalls = new Set(Object.values(this.state.toolCalls).filter((tc) => tc.status === 'pending' || tc.status === 'in_progress' || tc.status === 'awaiting_approval').map((tc) => tc.toolCallId));
+    this.dispatch({ type: 'cancelRequested', at: this.now() });
+    this.currentTurn = undefined;
+    this.turn = undefined;
+    const sent = this.conn.cancel(this.state.sessionId);
+    // The feature's own cancel first, then the protocol's for the request itself.
+    turn?.stop.abort(new Error('The person stopped the turn.'));
+    turn?.stopped({ stopReason: 'cancelled' });
+    await sent;
+  }
+
+  /**
+   * Moves this session to a new agent process (Restart Agent, when the agent did not answer Stop):
+   * the old process is ended (its requests cancelled, its waiting permissions answered, its
+   * terminals killed), then `session/resume` when the new process offers it, else `session/load`
+   * (its replay is not shown again: the thread already holds the conversation), else
+   * `session/new`. The thread says which. @returns how the session was taken up.
+   * @throws the agent's JSON-RPC error when it refuses (also recorded in the thread).
+   */
+  async restart(connection: AgentConnection, mcp?: ForwardResult): Promise<'resume' | 'load' | 'new'> {
+    // A turn still running is stopped first, so the thread shows it ended before the process goes.
+    if (this.currentTurn) await this.cancel().catch(() => undefined);
+    const old = this.conn;
+    const sessionId = this.state.sessionId;
+    if (this.stoppedTurn) clearTimeout(this.stoppedTurn.timer);
+    this.stoppedTurn = undefined;
+    this.turn?.stop.abort(new Error('The agent was restarted.'));
+    this.turn?.stopped({ stopReason: 'cancelled' });
+    this.turn = undefined;
+    this.currentTurn = undefined;
+    this.requests.abort(new Error('The agent was restarted.'));
+    this.requests = new AbortController();
+    this.dispatch({ type: 'reattaching' });
+    if (old) {
+      if (sessionId) old.forgetSession(sessionId);
+      await new Promise((r) => setImmediate(r));
+      await old.dispose();
+    }
+    await this.terminals.disposeAll();
+    const support = connection.sessionSupport;
+    const how = sessionId && support.resume ? 'resume' : sessionId && support.load ? 'load' : 'new';
+    this.quietReplay = how === 'load';
+    try {
+      await this.attach(connection, mcp, how === 'new' ? undefined : { how, sessionId: sessionId! });
+    } finally {
+      this.quietReplay = false;
+    }
+    const name = this.state.agentName;
+    this.notice('info', {
+      resume: `Restarted ${name} in a new process; it resumed this session (session/resume).`,
+      load: `Restarted ${name} in a new process; it reloaded this session (session/load). Its replay of the conversation is not shown again.`,
+      new: `Restarted ${name} in a new process, in a new session: ${name} can neither resume nor load sessions, so it does not remember the conversation above.`,
+    }[how]);
+    return how;
   }
 
   /**
@@ -391,7 +505,7 @@ export class SessionController implements SessionHandlers {
       else asOnce = true;
     }
     this.deciders.set(permissionId, decider);
-    this.dispatch({ type: 'permissionAnswered', permissionId, optionId: option.optionId, by, grant: grantScope ? { scope: grantScope } : undefined, ...(asOnce ? { asOnce } : {}) });
+    this.dispatch({ type: 'permissionAnswered', permissionId, optionId: option.optionId, by, grant: grantScope ? { scope: grantScope } : undefined, ...(asOnce ? { asOnce } : {}), at: this.now() });
     return true;
   }
 
@@ -444,7 +558,8 @@ export class SessionController implements SessionHandlers {
     // The editor's own tool calls (`editor-…`) are not the agent's to change: it could slip content
     // into a card the person is about to approve.
     if ((update.sessionUpdate === 'tool_call' || update.sessionUpdate === 'tool_call_update') && isHostedId(update.toolCallId)) return;
-    this.dispatch({ type: 'update', update });
+    if (this.quietReplay) return;
+    this.dispatch({ type: 'update', update, at: this.now() });
   }
 
   async requestPermission(params: acp.RequestPermissionRequest, signal: AbortSignal): Promise<acp.RequestPermissionResponse> {
@@ -461,6 +576,13 @@ export class SessionController implements SessionHandlers {
     const preview = mergeToolCall(this.state.toolCalls[params.toolCall.toolCallId], params.toolCall, false);
     const declared = await this.policy.declare(preview, this.actor());
     if (this.state.status === 'cancelling' || this.disposed || signal.aborted) return { outcome: { outcome: 'cancelled' } };
+    // After Stop, ACP's answer to every permission request is `cancelled`: one that arrives before
+    // the next prompt, or about a call the stopped turn left cancelled, shows no buttons at all.
+    const stoppedCall = this.stoppedCalls.has(params.toolCall.toolCallId) && this.state.toolCalls[params.toolCall.toolCallId]?.status === 'cancelled';
+    if (stoppedCall || (this.state.stopping && this.state.status === 'ready')) {
+      this.dispatch({ type: 'notice', severity: 'info', text: `${this.state.agentName} asked for a permission after you stopped the turn; it was answered "cancelled".` });
+      return { outcome: { outcome: 'cancelled' } };
+    }
     // A second request about a tool call whose card still waits would take that card over (its
     // buttons, its content) under the person's cursor: it is refused, and the waiting card stays.
     if (Object.values(this.state.permissions).some((p) => p.toolCallId === params.toolCall.toolCallId && p.state === 'waiting')) {
@@ -491,7 +613,7 @@ export class SessionController implements SessionHandlers {
       const allow = params.options.find((o) => o.kind === 'allow_once');
       if (grant && allow) {
         this.deciders.set(permissionId, { kind: 'grant', grantId: grant.id, description: grant.description });
-        this.dispatch({ type: 'permissionAnswered', permissionId, optionId: allow.optionId, by: 'grant', grant: { scope: grant.scope, description: grant.description } });
+        this.dispatch({ type: 'permissionAnswered', permissionId, optionId: allow.optionId, by: 'grant', grant: { scope: grant.scope, description: grant.description }, at: this.now() });
       }
     });
   }
@@ -567,23 +689,32 @@ export class SessionController implements SessionHandlers {
     return this.questions.answer(elicitationKey, action, content);
   }
 
-  async readTextFile(params: acp.ReadTextFileRequest): Promise<acp.ReadTextFileResponse> {
+  async readTextFile(params: acp.ReadTextFileRequest, signal?: AbortSignal): Promise<acp.ReadTextFileResponse> {
     this.mustBeAbsolute(params.path);
+    let res: acp.ReadTextFileResponse;
     try {
-      return await this.files.read(params);
+      res = await this.files.read(params);
     } catch (err) {
       // An agent (by its agentInfo) that cannot handle the spec answer gets one it can (compat.ts).
       const answer = compatReadTextFileAnswer(compatRulesFor(this.conn?.agentInfo), err);
       if (answer) return answer;
       throw err;
     }
+    // Withdrawn while we read ($/cancel_request): the agent gets -32800, not the text.
+    if (signal?.aborted) throw acpSdk().RequestError.requestCancelled();
+    return res;
   }
 
-  async writeTextFile(params: acp.WriteTextFileRequest): Promise<void> {
+  async writeTextFile(params: acp.WriteTextFileRequest, signal?: AbortSignal): Promise<void> {
     // Before the gate: it resolves paths on disk, and a relative one would resolve against the
     // extension host's own working folder, so its refusal would name a path the agent never sent.
     this.mustBeAbsolute(params.path);
     const check = await this.policy.checkWrite(this.actor(), params.path, params.content);
+    // Withdrawn before the write was made ($/cancel_request): nothing is written, and the thread says so.
+    if (signal?.aborted) {
+      this.dispatch({ type: 'notice', severity: 'info', text: `${this.state.agentName} withdrew its write of ${params.path} before it was made; nothing was written.` });
+      throw acpSdk().RequestError.requestCancelled();
+    }
     const toolCallId = this.gate(check, (tc) => tc.locations.some((l) => l.path === params.path) || tc.content.some((c) => c.type === 'diff' && c.path === params.path));
     await this.perform(check, toolCallId, () => this.files.write(params, check.target));
     this.markVerified(toolCallId);
@@ -674,6 +805,11 @@ export class SessionController implements SessionHandlers {
     const live = this.connected && this.state.sessionId;
     // What the editor runs for this session's agent (a delegation under way) stops with it.
     this.hostedAbort.abort(new Error('The session closed.'));
+    if (this.stoppedTurn) clearTimeout(this.stoppedTurn.timer);
+    this.stoppedTurn = undefined;
+    // Every request still open for this session gets `$/cancel_request` before the process ends.
+    this.requests.abort(new Error('The session closed.'));
+    this.turn?.stopped({ stopReason: 'cancelled' });
     this.dispatch({ type: 'closed' });
     this.spans?.end();
     this.disposed = true;
@@ -682,6 +818,8 @@ export class SessionController implements SessionHandlers {
       this.conn?.forgetSession(this.state.sessionId);
     }
     this.policy.forgetSession(this.state.key);
+    // The cancellations are queued writes: let them reach the agent before its stream closes.
+    await new Promise((r) => setImmediate(r));
     await Promise.allSettled([this.terminals.disposeAll(), this.conn?.dispose()]);
     this.changeEmitter.dispose();
   }

@@ -36,6 +36,8 @@ export interface SessionManagerDeps {
   journal?: SessionJournal;
   /** Milliseconds to wait for `initialize`. */
   initializeTimeoutMs(): number;
+  /** Milliseconds an agent has to answer a stopped turn before Restart Agent is offered (default 10 000). */
+  cancelGraceMs?(): number;
   clientInfo: { name: string; title?: string; version: string };
   filesFor(key: string): FileSystemPort;
   /** The window's permission gate (shared by all sessions). */
@@ -397,6 +399,8 @@ export class SessionManager {
       controller.recordWith((a) => journal.record(journalId, a));
       this.journalOf.set(key, journalId);
     }
+    const grace = this.deps.cancelGraceMs;
+    if (grace) controller.cancelGraceMs = () => grace();
     controller.onDidChange((c) => this.changeEmitter.fire(c));
     this.sessions.set(key, controller);
     this.listEmitter.fire();
@@ -454,6 +458,41 @@ export class SessionManager {
     const book = this.deps.capabilities;
     if (book) connection.whenDisposed(book.track(agent.id, connection.init, connection.capabilities));
     return connection;
+  }
+
+  /**
+   * Restart Agent: ends session `key`'s agent process and starts a new one for the same session,
+   * which then resumes it (`session/resume`), reloads it (`session/load`, replay not shown again)
+   * or, when the agent offers neither, starts a new session; the thread says which. Offered when
+   * the agent did not answer Stop, and for any live session. A second call while one runs gets the
+   * same answer. @returns how the session was taken up.
+   * @throws {UnknownAgentError} for an agent no longer configured; {@link AgentLaunchError} when it
+   *   cannot start (shown in the session); Error for an unknown or closed session, or the agent's
+   *   refusal.
+   */
+  restartAgent(key: string): Promise<'resume' | 'load' | 'new'> {
+    const id = `r:${key}`;
+    let pending = this.restarting.get(id);
+    if (!pending) {
+      pending = this.doRestart(key).finally(() => this.restarting.delete(id));
+      this.restarting.set(id, pending);
+    }
+    return pending;
+  }
+
+  private readonly restarting = new Map<string, Promise<'resume' | 'load' | 'new'>>();
+
+  private async doRestart(key: string): Promise<'resume' | 'load' | 'new'> {
+    const controller = this.sessions.get(key);
+    if (!controller || controller.state.status === 'closed' || !controller.connection) throw new Error('That session is not running, so there is no agent to restart; Resume takes a closed session up again.');
+    const agent = this.agent(controller.state.agentId);
+    const connection = await this.launch(agent, controller);
+    try {
+      return await controller.restart(connection, await this.deps.mcpServers?.(connection.mcpCapabilities, key));
+    } catch (err) {
+      await connection.dispose();
+      throw err;
+    }
   }
 
   get(key: string): SessionController | undefined {

@@ -31,6 +31,7 @@ export const SETTING_CLASSES: Readonly<Record<string, { cls: SettingClass; why: 
   'agentSwitchboard.registry.url': { cls: 'user', why: 'where agents to install (and run) are downloaded from' },
   'agentSwitchboard.mcpServers': { cls: 'workspace', why: 'workspace servers start only in a trusted workspace after the person approves each one (McpCenter)' },
   'agentSwitchboard.initializeTimeoutSeconds': { cls: 'workspace', why: 'how long to wait for an agent; neither loosens the gate nor sends data' },
+  'agentSwitchboard.cancelGraceSeconds': { cls: 'workspace', why: 'when Restart Agent is offered after Stop; display only' },
   'agentSwitchboard.mcpStartupTimeoutSeconds': { cls: 'workspace', why: 'when a starting server is shown as slow; display only' },
 };
 

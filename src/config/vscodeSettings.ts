@@ -31,6 +31,8 @@ export interface Settings {
   agents: unknown;
   /** `initialize` timeout in milliseconds. */
   initializeTimeoutMs: number;
+  /** After Stop, milliseconds before Restart Agent is offered (`cancelGraceSeconds`). */
+  cancelGraceMs: number;
   showNotifications: boolean;
   /** Defaults of the effect gate (`agentSwitchboard.policy`): the person's, tightened by the workspace. */
   policy: EffectivePolicy;
@@ -92,10 +94,13 @@ export function readSettings(report: (problem: string) => void): Settings {
   const c = vscode.workspace.getConfiguration(SECTION);
   const timeout = TimeoutSchema.safeParse(c.get('initializeTimeoutSeconds', 60));
   if (!timeout.success) report('agentSwitchboard.initializeTimeoutSeconds must be a number from 1 to 600; using 60.');
+  const grace = TimeoutSchema.safeParse(c.get('cancelGraceSeconds', 10));
+  if (!grace.success) report('agentSwitchboard.cancelGraceSeconds must be a number from 1 to 600; using 10.');
   return {
     policy,
     agents,
     initializeTimeoutMs: (timeout.success ? timeout.data : 60) * 1000,
+    cancelGraceMs: (grace.success ? grace.data : 10) * 1000,
     showNotifications: flag('showNotifications', true, true),
     editorMcpServer: flag('editorMcpServer', true, false),
     receiveAgentSpans: flag('tracing.receiveAgentSpans', true, false),

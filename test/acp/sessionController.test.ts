@@ -108,10 +108,12 @@ describe('ACP client against scripted agents (in-memory)', () => {
     await nextPermission(c);
     assert.equal(c.state.toolCalls['never-announced'].placeholder, true);
     await c.cancel();
+    // Stop ends the turn here at once; the agent hears the "cancelled" answer a moment later.
     const res = await turn;
-    assert.deepEqual(outcome, { outcome: 'cancelled' });
     assert.equal(res.stopReason, 'cancelled');
     assert.equal(Object.values(c.state.permissions)[0].state, 'cancelled');
+    for (let i = 0; i < 100 && !outcome; i++) await new Promise((r) => setTimeout(r, 10));
+    assert.deepEqual(outcome, { outcome: 'cancelled' });
     await c.dispose();
   });
 

@@ -50,6 +50,8 @@ export class SessionApp {
   private workspaceTrusted = true;
   private hasWorkspace = true;
   private awaitingSnapshot = false;
+  /** The extension host's clock as of its last `clock` message (see silence.ts). */
+  private hostNow: number | undefined;
   private draft = '';
   private persistTimer: ReturnType<typeof setTimeout> | undefined;
   private readonly timers = new Set<ReturnType<typeof setTimeout>>();
@@ -75,6 +77,7 @@ export class SessionApp {
       md: createMarkdownRenderer(this.win),
       post: (msg) => this.host.postMessage(msg),
       state: () => this.state,
+      hostNow: () => this.hostNow,
       later: (fn, ms) => {
         const t = setTimeout(() => {
           this.timers.delete(t);
@@ -188,6 +191,10 @@ export class SessionApp {
         if (card && Custom) card.dispatchEvent(new Custom(PROBLEMS_EVENT, { detail: msg.problems }));
         break;
       }
+      case 'clock':
+        this.hostNow = msg.now;
+        this.thread.refreshSilence();
+        break;
     }
   }
 

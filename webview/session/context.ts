@@ -16,4 +16,6 @@ export interface Ctx {
   state(): SessionState | null;
   /** Runs `fn` after `ms` unless cancelled; the app cancels every pending call when disposed. */
   later(fn: () => void, ms: number): () => void;
+  /** The extension host's clock (ms since the epoch) as of its last `clock` message; undefined before one. */
+  hostNow?(): number | undefined;
 }

@@ -40,12 +40,23 @@ export function renderTextEntry(ctx: Ctx, entry: Exclude<ThreadEntry, { kind: 't
   }
 }
 
+/**
+ * The "after Stop" mark of a message the agent sent (or went on with) after the person stopped its
+ * turn: it belongs to that turn, not to the next one. Shown once the entry is `late`.
+ */
+function lateBadge(ctx: Ctx): { el: HTMLElement; set(e: ThreadEntry): void } {
+  const el = ctx.h('span', { className: 'late-badge', hidden: true, title: 'The agent sent this after you stopped its turn' }, 'after Stop');
+  return { el, set: (e) => { el.hidden = !('late' in e && e.late); } };
+}
+
 function userEntry(ctx: Ctx, entry: TextEntry): EntryNode {
   const { h } = ctx;
   const text = h('div', { className: 'user-text' });
   const context = h('div', { className: 'user-context', hidden: true });
-  const el = h('div', { className: 'entry user', 'data-entry-id': entry.id }, h('div', { className: 'entry-label' }, 'You'), text, context);
+  const late = lateBadge(ctx);
+  const el = h('div', { className: 'entry user', 'data-entry-id': entry.id }, h('div', { className: 'entry-label' }, 'You', late.el), text, context);
   const update = (e: ThreadEntry): void => {
+    late.set(e);
     // Plain text: the person's own words, shown as typed.
     text.textContent = (e as TextEntry).text;
     // What went with the prompt (files, a selection, problems, images), by name.
@@ -61,10 +72,12 @@ function agentEntry(ctx: Ctx, entry: Extract<ThreadEntry, { kind: 'agent' }>): E
   const { h } = ctx;
   const body = new MarkdownView(ctx);
   const attachments = h('div', { className: 'attachments' });
-  const el = h('div', { className: 'entry agent', 'data-entry-id': entry.id }, body.el, attachments);
+  const late = lateBadge(ctx);
+  const el = h('div', { className: 'entry agent', 'data-entry-id': entry.id }, late.el, body.el, attachments);
   let shownAttachments: unknown = null;
   const update = (e: ThreadEntry): void => {
     const a = e as Extract<ThreadEntry, { kind: 'agent' }>;
+    late.set(e);
     body.set(a.text);
     if (a.attachments !== shownAttachments) {
       attachments.replaceChildren(...(a.attachments ?? []).map((c, i) => renderContent(ctx, c, `${a.id}:${i}`)));
@@ -79,9 +92,11 @@ function thoughtEntry(ctx: Ctx, entry: TextEntry): EntryNode {
   const { h } = ctx;
   const body = new MarkdownView(ctx, 'md thought-body');
   const collapsible = h('vscode-collapsible', { heading: 'Thinking', className: 'thought' }, body.el);
-  const el = h('div', { className: 'entry thought-entry', 'data-entry-id': entry.id }, collapsible);
+  const late = lateBadge(ctx);
+  const el = h('div', { className: 'entry thought-entry', 'data-entry-id': entry.id }, late.el, collapsible);
   let shown: string | null = null;
   const update = (e: ThreadEntry): void => {
+    late.set(e);
     const t = (e as TextEntry).text;
     if (t === shown) return;
     shown = t;
@@ -110,7 +125,25 @@ function noticeBody(ctx: Ctx, e: Extract<ThreadEntry, { kind: 'notice' }>): HTML
     { className: `notice sev-${e.severity}`, role: e.severity === 'error' ? 'alert' : undefined },
     h('div', { className: 'notice-head' }, icon(h, SEVERITY_ICON[e.severity]), h('span', { className: 'notice-text' }, e.text)),
     e.error ? renderAgentError(ctx, e.error, e.text) : null,
+    e.action === 'restartAgent' ? restartButton(ctx) : null,
   );
+}
+
+/** Restart Agent, on the notice that offers it (the agent did not answer Stop); the host re-checks it. */
+function restartButton(ctx: Ctx): HTMLElement {
+  const { h } = ctx;
+  const button = h('vscode-button', {
+    className: 'restart-agent', icon: 'debug-restart', title: 'End the agent’s process and start a new one for this session',
+    onClick: (ev: Event) => {
+      const key = ctx.state()?.key;
+      const el = ev.currentTarget as HTMLElement;
+      if (!key || el.hasAttribute('disabled')) return;
+      // One click, one restart: the notice is replaced when the restart begins.
+      el.setAttribute('disabled', '');
+      ctx.post({ type: 'restartAgent', key });
+    },
+  }, 'Restart Agent');
+  return h('div', { className: 'notice-actions' }, button);
 }
 
 /** The details a person needs to fix a launch or connection failure. */

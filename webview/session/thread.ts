@@ -274,6 +274,11 @@ export class ThreadView {
     this.jump.hidden = true;
   }
 
+  /** The host's clock moved: running cards update their "silent for N min" label (text only). */
+  refreshSilence(): void {
+    for (const set of this.cards.values()) for (const card of set) card.refreshSilence();
+  }
+
   /** Cancels the entries' pending work (settle timers). */
   disposeNodes(): void {
     for (const { node } of this.nodes.values()) if (!(node instanceof ToolCardNode)) node.dispose?.();
@@ -288,7 +293,7 @@ export class ThreadView {
   private create(entry: ThreadEntry): EntryNode | ToolCardNode {
     let node: EntryNode | ToolCardNode;
     if (entry.kind === 'tool_call') {
-      const card = new ToolCardNode(this.ctx, entry.id, entry.toolCallId);
+      const card = new ToolCardNode(this.ctx, entry.id, entry.toolCallId, !!entry.late);
       let set = this.cards.get(entry.toolCallId);
       if (!set) this.cards.set(entry.toolCallId, (set = new Set()));
       set.add(card);

@@ -12,6 +12,7 @@ import { locationLink, renderContent, renderTerminal } from './content';
 import type { Ctx } from './context';
 import { icon, prettyJson } from './dom';
 import { hasInvisible, visibleText } from './visibleText';
+import { silentLabel, silentMinutes } from './silence';
 
 /** Codicon per ACP `ToolKind`. */
 export const KIND_ICON: Record<ToolKind, string> = {
@@ -83,9 +84,27 @@ export class ToolCardNode {
   /** Set after a click so a double click cannot answer twice before the extension's patch lands. */
   private answering: string | null = null;
 
-  constructor(private readonly ctx: Ctx, readonly entryId: string, readonly toolCallId: string) {
-    this.el = ctx.h('div', { className: 'entry tool-entry', 'data-entry-id': entryId, 'data-tool-call-id': toolCallId });
+  /** The "silent for N min" label of the current card, and the minutes it shows. */
+  private silence: { el: HTMLElement; minutes: number | undefined } | undefined;
+
+  /** @param late the agent announced this call after the person stopped its turn */
+  constructor(private readonly ctx: Ctx, readonly entryId: string, readonly toolCallId: string, private readonly late = false) {
+    this.el = ctx.h('div', { className: `entry tool-entry${late ? ' late' : ''}`, 'data-entry-id': entryId, 'data-tool-call-id': toolCallId });
     this.update();
+  }
+
+  /**
+   * Brings the "silent for N min" label up to the host's clock: only the label's text changes,
+   * and only when its minute count does (a clock tick costs nothing for the other cards).
+   */
+  refreshSilence(): void {
+    const tc = this.ctx.state()?.toolCalls[this.toolCallId];
+    if (!tc || !this.silence) return;
+    const minutes = silentMinutes(tc, this.ctx.hostNow?.());
+    if (minutes === this.silence.minutes) return;
+    this.silence.minutes = minutes;
+    this.silence.el.hidden = minutes === undefined;
+    this.silence.el.textContent = minutes === undefined ? '' : silentLabel(minutes);
   }
 
   /** Rebuilds the card from the current tool call and permission. */
@@ -121,11 +140,16 @@ export class ToolCardNode {
     // What an approval lets through, as the extension computed it from the intent; the agent's own
     // blocks (text, diffs, terminals it points at) follow, labelled as the agent's.
     const covers = perm?.display ? this.covers(perm) : null;
+    const minutes = silentMinutes(tc, this.ctx.hostNow?.());
+    const silence = h('span', { className: 'tool-silence', hidden: minutes === undefined, title: 'No update from the agent about this call for this long' }, minutes === undefined ? '' : silentLabel(minutes));
+    this.silence = { el: silence, minutes };
     const head = h(
       'div',
       { className: 'tool-head' },
       icon(h, KIND_ICON[tc.kind] ?? 'tools', { className: 'kind-icon', label: tc.kind.replace('_', ' ') }),
       h('span', { className: 'tool-title', title: tc.title }, tc.title || tc.kind),
+      this.late ? h('span', { className: 'late-badge', title: 'The agent sent this after you stopped its turn' }, 'after Stop') : null,
+      silence,
       h('span', { className: `tool-status status-${tc.status}` },
         running ? icon(h, 'loading', { spin: true }) : null,
         h('vscode-badge', { className: 'status-badge' }, STATUS_LABEL[tc.status] ?? tc.status)),

@@ -25,7 +25,7 @@ import type {
 import { diffLines } from 'diff';
 import { intentDisplaySchema } from './intentDisplay';
 import { elicitationViewSchema } from './elicitationView';
-import { applyPatches } from './patch';
+import { applyPatches, findEntryIndex } from './patch';
 import { turnUsageFrom, usageFromUpdate } from './usage';
 import { MAX_TITLE_CHARS } from './types';
 import type {
@@ -48,7 +48,8 @@ import type {
 
 /** Everything that can change a session. `update` carries a validated ACP `SessionUpdate`. */
 export type SessionAction =
-  | { type: 'update'; update: SessionUpdate }
+  /** `at`: when it arrived (host clock, ms); absent in journals written before it was recorded. */
+  | { type: 'update'; update: SessionUpdate; at?: number }
   | {
       type: 'ready';
       sessionId: string;
@@ -64,7 +65,12 @@ export type SessionAction =
   /** `usage`: the prompt answer's `usage` as the agent sent it (unstable; checked before it is shown). */
   | { type: 'turnEnded'; stopReason: string; usage?: unknown }
   | { type: 'turnFailed'; message: string }
-  | { type: 'cancelRequested' }
+  /** The person pressed Stop (`at`: host clock, ms): the turn ends here at once, cancelled. */
+  | { type: 'cancelRequested'; at?: number }
+  /** The agent answered the `session/prompt` of a turn the person had stopped (or it failed). */
+  | { type: 'stopAnswered'; stopReason?: string; error?: string }
+  /** The grace period after Stop passed without an answer: the thread offers Restart Agent. */
+  | { type: 'stopOverdue'; seconds: number }
   | {
       type: 'permissionRequested';
       permissionId: string;
@@ -88,6 +94,8 @@ export type SessionAction =
       grant?: { scope: 'session' | 'workspace' | 'always'; description?: string };
       /** The chosen option is the agent's `allow_always`, but it was recorded (and holds) as once only. */
       asOnce?: boolean;
+      /** When it was answered (host clock, ms): the tool call's silence counts from here. */
+      at?: number;
     }
   | { type: 'permissionCancelled'; permissionId: string }
   /** An agent's `elicitation/create` (the view as the card shows it, in state `waiting`). */
@@ -125,7 +133,7 @@ export function reduce(state: SessionState, action: SessionAction): SessionPatch
 function derive(state: SessionState, action: SessionAction): SessionPatch[] {
   switch (action.type) {
     case 'update':
-      return fromUpdate(state, action.update);
+      return fromUpdate(state, action.update, action.at);
     case 'ready': {
       // An agent that offers its mode as a config option is switched through that option only: the
       // legacy `modes` it also sends for older clients are not kept beside it (ACP session config
@@ -155,10 +163,13 @@ function derive(state: SessionState, action: SessionAction): SessionPatch[] {
       return [{ op: 'meta', meta: { currentModeId: action.modeId } }];
     case 'promptSent':
       return [
-        { op: 'entry', entry: { kind: 'user', id: newEntryId(state), text: action.text, ...(action.context?.length ? { context: action.context } : {}) } },
+        { op: 'entry', entry: { kind: 'user', id: newEntryId(state), text: action.text, ...(action.context?.length ? { context: action.context } : {}), echo: 0 } },
         { op: 'meta', meta: { status: 'prompting', lastStopReason: undefined } },
       ];
     case 'turnEnded':
+      // A journal written before Stop ended the turn at once holds the agent's late answer as a
+      // turnEnded: the turn already ended, so it only settles the stop.
+      if (state.stopping && state.status !== 'prompting' && state.status !== 'cancelling') return settleStopping(state, `${state.agentName} answered the stopped turn (${action.stopReason}).`);
       return endTurn(state, action.stopReason, action.usage);
     case 'turnFailed':
       return [
@@ -168,11 +179,22 @@ function derive(state: SessionState, action: SessionAction): SessionPatch[] {
         { op: 'meta', meta: { status: state.status === 'error' || state.status === 'closed' ? state.status : 'ready' } },
       ];
     case 'cancelRequested':
-      return [{ op: 'meta', meta: { status: 'cancelling' } }, ...closeWaiting(state, 'cancel')];
+      return stopTurn(state, action.at ?? 0);
+    case 'stopAnswered':
+      if (!state.stopping) return [];
+      return settleStopping(state, action.error ? `${state.agentName} ended the stopped turn with an error: ${action.error}` : `${state.agentName} answered the stopped turn after all (${action.stopReason ?? 'no reason'}).`);
+    case 'stopOverdue': {
+      if (!state.stopping || state.stopping.overdueNoticeId) return [];
+      const id = newEntryId(state);
+      return [
+        { op: 'entry', entry: { kind: 'notice', id, severity: 'warning', text: overdueText(state, action.seconds), action: 'restartAgent' } },
+        { op: 'meta', meta: { stopping: { ...state.stopping, overdueNoticeId: id } } },
+      ];
+    }
     case 'permissionRequested':
       return permissionRequested(state, action);
     case 'permissionAnswered':
-      return permissionAnswered(state, action.permissionId, action.optionId, action.by, action.grant, action.asOnce);
+      return permissionAnswered(state, action.permissionId, action.optionId, action.by, action.grant, action.asOnce, action.at);
     case 'permissionCancelled':
       return cancelPermission(state, action.permissionId);
     case 'elicitationRequested':
@@ -191,6 +213,7 @@ function derive(state: SessionState, action: SessionAction): SessionPatch[] {
       return [{ op: 'terminal', terminal: action.terminal }];
     case 'agentError':
       return [
+        ...settleStopping(state, `${state.agentName} never answered the stopped turn: its connection ended.`),
         ...closeWaiting(state, 'cancel'),
         ...settlePlan(state, 'failed'),
         { op: 'entry', entry: { kind: 'notice', id: newEntryId(state), severity: 'error', text: action.error.message, error: action.error } },
@@ -201,9 +224,9 @@ function derive(state: SessionState, action: SessionAction): SessionPatch[] {
     case 'queue':
       return [{ op: 'meta', meta: { queued: action.queued } }];
     case 'reattaching':
-      return [{ op: 'meta', meta: { status: 'starting', error: undefined, queued: undefined } }];
+      return [...settleStopping(state, `${state.agentName} never answered the stopped turn: its process was ended.`), { op: 'meta', meta: { status: 'starting', error: undefined, queued: undefined } }];
     case 'closed':
-      return [...closeWaiting(state, 'cancel'), ...settlePlan(state, 'closed'), { op: 'meta', meta: { status: 'closed' } }];
+      return [...settleStopping(state, `${state.agentName} never answered the stopped turn: the session was closed.`), ...closeWaiting(state, 'cancel'), ...settlePlan(state, 'closed'), { op: 'meta', meta: { status: 'closed' } }];
   }
 }
 
@@ -240,7 +263,7 @@ function newEntryId(state: SessionState): string {
   return `e${state.nextEntry++}`;
 }
 
-function fromUpdate(state: SessionState, u: SessionUpdate): SessionPatch[] {
+function fromUpdate(state: SessionState, u: SessionUpdate, at?: number): SessionPatch[] {
   switch (u.sessionUpdate) {
     case 'agent_message_chunk':
       return chunk(state, 'agent', u.content, u.messageId ?? undefined);
@@ -249,9 +272,9 @@ function fromUpdate(state: SessionState, u: SessionUpdate): SessionPatch[] {
     case 'user_message_chunk':
       return chunk(state, 'user', u.content, u.messageId ?? undefined);
     case 'tool_call':
-      return upsertToolCall(state, u, true);
+      return upsertToolCall(state, u, true, at);
     case 'tool_call_update':
-      return upsertToolCall(state, u, false);
+      return upsertToolCall(state, u, false, at);
     case 'plan': {
       const plan: PlanEntryView[] = u.entries.map((e) => ({ content: e.content, priority: e.priority, status: e.status }));
       // A plan that arrives when no turn runs (late, or after the session ended) runs nothing either.
@@ -284,37 +307,95 @@ function fromUpdate(state: SessionState, u: SessionUpdate): SessionPatch[] {
 }
 
 type MessageKind = 'agent' | 'thought' | 'user';
+type MessageEntry = Extract<ThreadEntry, { kind: MessageKind }>;
 
+/**
+ * A message chunk. A chunk continues the last entry when it is a message of the same kind and
+ * either carries no `messageId` or the same one; a new `messageId` starts a new message (ACP: "a
+ * change in messageId indicates a new message"), also after a message that had none. The agent's
+ * echo of the person's prompt is absorbed by that prompt's entry (see {@link echoOf}); the
+ * person's own entry is never appended to. After Stop, a chunk of one of the stopped turn's
+ * messages goes to that message, and a new message is marked late (see {@link lateMark}).
+ */
 function chunk(state: SessionState, kind: MessageKind, content: ContentBlock, messageId: string | undefined): SessionPatch[] {
-  const last = state.entries[state.entries.length - 1];
+  if (content.type === 'text' && content.text === '') return []; // agents open a message with an empty chunk; it carries nothing
+  if (kind === 'user') {
+    const echo = echoOf(state, content, messageId);
+    if (echo) return echo;
+  }
+  const stopped = stoppedMessage(state, kind, messageId);
+  const last = stopped ?? state.entries[state.entries.length - 1];
   const continues =
     last !== undefined &&
     last.kind === kind &&
-    (messageId === undefined || last.messageId === undefined || last.messageId === messageId);
+    !(last.kind === 'user' && last.echo !== undefined) &&
+    (messageId === undefined || last.messageId === messageId);
+  // A stopped turn's message that grows after Stop says so.
+  const relabel: SessionPatch[] = stopped && !stopped.late ? [{ op: 'entry', entry: { ...stopped, late: true } }] : [];
   if (content.type === 'text') {
-    if (content.text === '') return []; // agents open a message with an empty chunk; it carries nothing
-    if (continues) return [{ op: 'appendText', entryId: last.id, text: content.text }];
+    if (continues) return [...relabel, { op: 'appendText', entryId: last.id, text: content.text }];
     return [{ op: 'entry', entry: newMessage(state, kind, content.text, messageId) }];
   }
   const attachment = contentBlockView(content);
   if (kind !== 'agent') {
     // Non-text user or thought blocks are shown as a short text marker.
     const text = `[${attachment.type === 'resource' ? attachment.name : attachment.type}]`;
-    if (continues) return [{ op: 'appendText', entryId: last.id, text }];
+    if (continues) return [...relabel, { op: 'appendText', entryId: last.id, text }];
     return [{ op: 'entry', entry: newMessage(state, kind, text, messageId) }];
   }
   if (continues && last.kind === 'agent') {
-    return [{ op: 'entry', entry: { ...last, attachments: [...last.attachments, attachment] } }];
+    return [{ op: 'entry', entry: { ...last, attachments: [...last.attachments, attachment], ...(stopped ? { late: true as const } : {}) } }];
   }
   const entry = newMessage(state, 'agent', '', messageId) as Extract<ThreadEntry, { kind: 'agent' }>;
   entry.attachments = [attachment];
   return [{ op: 'entry', entry }];
 }
 
+/**
+ * The agent's echo of the person's prompt (`user_message_chunk`s repeating what `promptSent`
+ * showed): absorbed by the prompt's own entry while it matches the prompt text from where the echo
+ * got to, so the prompt is not shown twice; the first `messageId` seen is kept on the entry.
+ * Non-text blocks are absorbed while the prompt carried attachments (the entry names them).
+ * Anything else is not an echo (undefined). Only the newest user entry of the thread, while no
+ * agent output followed it, can be echoed.
+ */
+function echoOf(state: SessionState, content: ContentBlock, messageId: string | undefined): SessionPatch[] | undefined {
+  const last = state.entries[state.entries.length - 1];
+  if (last?.kind !== 'user' || last.echo === undefined) return undefined;
+  if (messageId !== undefined && last.messageId !== undefined && last.messageId !== messageId) return undefined;
+  let echo = last.echo;
+  if (content.type === 'text') {
+    if (!last.text.startsWith(content.text, echo)) return undefined;
+    echo += content.text.length;
+  } else if (!last.context?.length) return undefined;
+  return [{ op: 'entry', entry: { ...last, echo, ...(last.messageId === undefined && messageId !== undefined ? { messageId } : {}) } }];
+}
+
+/** The entry of the stopped turn's message with `messageId`, while the agent has not answered Stop. */
+function stoppedMessage(state: SessionState, kind: MessageKind, messageId: string | undefined): MessageEntry | undefined {
+  const stopping = state.stopping;
+  if (!stopping || messageId === undefined || !stopping.messageIds.includes(messageId)) return undefined;
+  const end = findEntryIndex(state, stopping.turnEndId);
+  for (let i = end - 1; i >= 0 && i >= end - 2000; i--) {
+    const e = state.entries[i];
+    if (e.kind === 'user' && e.echo !== undefined) break;
+    if (e.kind === kind && e.messageId === messageId) return e;
+  }
+  return undefined;
+}
+
+/**
+ * `late: true` for an entry created after Stop, before the person's next prompt, while the agent
+ * has not answered the stopped turn: it belongs to that turn, and the thread shows it so.
+ */
+function lateMark(state: SessionState): { late?: true } {
+  return state.stopping && state.status !== 'prompting' && state.status !== 'cancelling' ? { late: true } : {};
+}
+
 function newMessage(state: SessionState, kind: MessageKind, text: string, messageId: string | undefined): ThreadEntry {
   const id = newEntryId(state);
-  if (kind === 'agent') return { kind, id, text, messageId, attachments: [] };
-  return { kind, id, text, messageId };
+  if (kind === 'agent') return { kind, id, text, messageId, attachments: [], ...lateMark(state) };
+  return { kind, id, text, messageId, ...lateMark(state) };
 }
 
 /** Converts an ACP content block to its view; binary data is summarised, never copied. */
@@ -377,7 +458,7 @@ function locationsView(locs: ToolCallLocation[]): LocationView[] {
 }
 
 /** Merges a `tool_call` (announce) or `tool_call_update` (patch) into the tool call's view. */
-function upsertToolCall(state: SessionState, u: ToolCallUpdate & { title?: string | null }, announce: boolean): SessionPatch[] {
+function upsertToolCall(state: SessionState, u: ToolCallUpdate & { title?: string | null }, announce: boolean, at?: number): SessionPatch[] {
   const existing = state.toolCalls[u.toolCallId];
   // While the person decides, what the card shows is frozen: an update may not change the content,
   // command, paths, kind or title under the person's eyes (only its status and output). Frozen for
@@ -386,8 +467,10 @@ function upsertToolCall(state: SessionState, u: ToolCallUpdate & { title?: strin
   const waits = existing?.permissionId !== undefined && state.permissions[existing.permissionId]?.state === 'waiting';
   const frozen = existing?.status === 'awaiting_approval' || waits;
   const update = frozen ? { toolCallId: u.toolCallId, status: u.status, rawOutput: u.rawOutput } : u;
-  const patches: SessionPatch[] = [{ op: 'toolCall', toolCall: withTerminalsKnown(state, mergeToolCall(existing, update, announce)) }];
-  if (!existing) patches.push({ op: 'entry', entry: { kind: 'tool_call', id: newEntryId(state), toolCallId: u.toolCallId } });
+  const toolCall = withTerminalsKnown(state, mergeToolCall(existing, update, announce));
+  if (at !== undefined) toolCall.updatedAt = at;
+  const patches: SessionPatch[] = [{ op: 'toolCall', toolCall }];
+  if (!existing) patches.push({ op: 'entry', entry: { kind: 'tool_call', id: newEntryId(state), toolCallId: u.toolCallId, ...lateMark(state) } });
   return patches;
 }
 
@@ -457,6 +540,7 @@ function permissionRequested(
   const closed = state.status === 'closed';
   tc.status = closed ? 'cancelled' : 'awaiting_approval';
   tc.permissionId = a.permissionId;
+  tc.updatedAt = a.at;
   patches.push({
     op: 'permission',
     permission: {
@@ -491,6 +575,7 @@ function permissionAnswered(
   by: 'person' | 'api' | 'grant',
   grant?: { scope: 'session' | 'workspace' | 'always'; description?: string },
   asOnce?: boolean,
+  at?: number,
 ): SessionPatch[] {
   const p = state.permissions[permissionId];
   if (!p || p.state !== 'waiting') return [];
@@ -499,7 +584,7 @@ function permissionAnswered(
   const tc = state.toolCalls[p.toolCallId];
   if (tc && tc.status === 'awaiting_approval') {
     const rejected = option?.kind === 'reject_once' || option?.kind === 'reject_always';
-    patches.push({ op: 'toolCall', toolCall: { ...tc, status: rejected ? 'rejected' : 'pending' } });
+    patches.push({ op: 'toolCall', toolCall: { ...tc, status: rejected ? 'rejected' : 'pending', ...(at !== undefined ? { updatedAt: at } : {}) } });
   }
   return patches;
 }
@@ -585,6 +670,43 @@ export function cleanTitle(title: string): string | undefined {
   const flat = title.replace(/[\u0000-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, ' ').replace(/\s+/g, ' ').trim();
   if (!flat) return undefined;
   return flat.length > MAX_TITLE_CHARS ? `${flat.slice(0, MAX_TITLE_CHARS - 1)}…` : flat;
+}
+
+/**
+ * Stop: the turn ends here at once, cancelled, whether or not the agent hears (ACP `session/cancel`
+ * asks it to answer the prompt `cancelled`; a deaf agent never does). Its waiting permissions are
+ * cancelled, its unfinished tool calls and plan entries stopped, and the session takes the next
+ * prompt. `stopping` remembers the turn until the agent answers, so what it still sends for the
+ * turn is shown as late, not as part of the next one. No turn running: only waiting permissions.
+ */
+function stopTurn(state: SessionState, at: number): SessionPatch[] {
+  if (state.status !== 'prompting' && state.status !== 'cancelling') return closeWaiting(state, 'cancel');
+  const patches = endTurn(state, 'cancelled');
+  const turnEnd = patches.find((p): p is Extract<SessionPatch, { op: 'entry' }> => p.op === 'entry' && p.entry.kind === 'turn_end');
+  const messageIds = new Set<string>();
+  for (let i = state.entries.length - 1; i >= 0 && messageIds.size < 100; i--) {
+    const e = state.entries[i];
+    if (e.kind === 'user' && e.echo !== undefined) break;
+    if ((e.kind === 'agent' || e.kind === 'thought' || e.kind === 'user') && e.messageId !== undefined) messageIds.add(e.messageId);
+  }
+  patches.push({ op: 'meta', meta: { stopping: { since: at, turnEndId: turnEnd!.entry.id, messageIds: [...messageIds] } } });
+  return patches;
+}
+
+/** The stopped turn is settled (answered, or its agent gone): the Restart offer becomes `text`. */
+function settleStopping(state: SessionState, text: string): SessionPatch[] {
+  const stopping = state.stopping;
+  if (!stopping) return [];
+  const patches: SessionPatch[] = [];
+  const i = stopping.overdueNoticeId ? findEntryIndex(state, stopping.overdueNoticeId) : -1;
+  const notice = state.entries[i];
+  if (notice?.kind === 'notice') patches.push({ op: 'entry', entry: { kind: 'notice', id: notice.id, severity: 'info', text } });
+  patches.push({ op: 'meta', meta: { stopping: undefined } });
+  return patches;
+}
+
+function overdueText(state: SessionState, seconds: number): string {
+  return `${state.agentName} has not answered Stop after ${seconds} s. The turn is cancelled here, and what the agent still sends for it is marked "after Stop". Restart Agent ends its process and starts a new one (it resumes or reloads this session when the agent supports that).`;
 }
 
 function endTurn(state: SessionState, stopReason: string, rawUsage?: unknown): SessionPatch[] {

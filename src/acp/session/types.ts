@@ -65,6 +65,12 @@ export interface ToolCallView {
    * `agent` = the agent did it itself, so the client could not verify it.
    */
   verification?: 'client' | 'agent';
+  /**
+   * When the agent last said anything about this call (host clock, ms since the epoch): its
+   * `tool_call` / `tool_call_update`s and permission requests, or the person's answer. The card
+   * shows a running call silent for minutes (see `webview/session/silence.ts`).
+   */
+  updatedAt?: number;
 }
 
 /** An option the agent offers in `session/request_permission`. */
@@ -152,16 +158,37 @@ export interface AgentErrorView {
 
 /** One entry of the thread, in order. Tool calls and permissions are referenced by id. */
 export type ThreadEntry =
-  /** `context` names what was attached to the prompt (files, a selection, problems, images). */
-  | { kind: 'user'; id: string; text: string; messageId?: string; context?: string[] }
-  | { kind: 'agent'; id: string; text: string; messageId?: string; attachments: ToolContentView[] }
-  | { kind: 'thought'; id: string; text: string; messageId?: string }
-  | { kind: 'tool_call'; id: string; toolCallId: string }
+  /**
+   * `context` names what was attached to the prompt (files, a selection, problems, images).
+   * `echo` is set on the person's own prompt (from `promptSent`): how many characters of its text
+   * the agent has sent back as `user_message_chunk`s, which are absorbed, never shown twice.
+   */
+  | { kind: 'user'; id: string; text: string; messageId?: string; context?: string[]; echo?: number; late?: true }
+  | { kind: 'agent'; id: string; text: string; messageId?: string; attachments: ToolContentView[]; late?: true }
+  | { kind: 'thought'; id: string; text: string; messageId?: string; late?: true }
+  | { kind: 'tool_call'; id: string; toolCallId: string; late?: true }
   /** `usage`: the turn's own tokens from the `session/prompt` answer (never the context window). */
   | { kind: 'turn_end'; id: string; stopReason: string; usage?: TurnUsageView }
-  | { kind: 'notice'; id: string; severity: 'info' | 'warning' | 'error'; text: string; error?: AgentErrorView }
+  /** `action`: a button the notice offers while it applies (Restart Agent, after a Stop the agent did not answer). */
+  | { kind: 'notice'; id: string; severity: 'info' | 'warning' | 'error'; text: string; error?: AgentErrorView; action?: 'restartAgent' }
   /** An agent's question (`elicitation/create`); the card is replaced (same id) as it is answered. */
   | { kind: 'elicitation'; id: string; elicitation: ElicitationView };
+
+/**
+ * A turn the person stopped whose `session/prompt` the agent has not answered yet. The thread
+ * shows the turn cancelled at once; what the agent still sends for it is marked `late` (see
+ * ARCHITECTURE.md, "The turn").
+ */
+export interface StoppingView {
+  /** When Stop was pressed (host clock, ms since the epoch). */
+  since: number;
+  /** The `turn_end` entry Stop wrote. */
+  turnEndId: string;
+  /** The `messageId`s of the stopped turn's messages: later chunks with these ids go to those messages. */
+  messageIds: string[];
+  /** Set when the grace period passed without an answer: the notice offering Restart Agent. */
+  overdueNoticeId?: string;
+}
 
 /**
  * An agent's `elicitation/create` (ACP v1, schema 1.21) as its card shows it. Never holds the values
@@ -265,6 +292,8 @@ export interface SessionState {
   /** Prompts the person sent while a turn ran, oldest first; each is sent when the turn before it ends. */
   queued?: string[];
   error?: AgentErrorView;
+  /** The stopped turn the agent has not answered yet, if any. */
+  stopping?: StoppingView;
   /** Incremented for every patch; the webview uses it to detect a gap and ask for a snapshot. */
   rev: number;
   /** Counter for entry ids, kept in the state so ids survive a snapshot round trip. */
@@ -285,7 +314,7 @@ export type SessionPatch =
   | {
       op: 'meta';
       meta: Partial<
-        Pick<SessionState, 'status' | 'title' | 'updatedAt' | 'usage' | 'sessionId' | 'lastStopReason' | 'error' | 'currentModeId' | 'availableModes' | 'availableCommands' | 'queued' | 'configOptions' | 'promptCapabilities'>
+        Pick<SessionState, 'status' | 'title' | 'updatedAt' | 'usage' | 'sessionId' | 'lastStopReason' | 'error' | 'currentModeId' | 'availableModes' | 'availableCommands' | 'queued' | 'configOptions' | 'promptCapabilities' | 'stopping'>
       >;
     };
 

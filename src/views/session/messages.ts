@@ -40,6 +40,7 @@ export const WebviewMessageSchema: z.ZodType<WebviewMessage> = z.discriminatedUn
   z.object({ type: z.literal('reviewToolCall'), key, toolCallId: z.string().min(1).max(500) }),
   z.object({ type: z.literal('closeSession'), key }),
   z.object({ type: z.literal('resumeSession'), key }),
+  z.object({ type: z.literal('restartAgent'), key }),
   z.object({ type: z.literal('openInTab'), key }),
   z.object({ type: z.literal('configureAgents') }),
   z.object({ type: z.literal('showUnavailableAgents'), agentId: z.string().min(1).max(200).optional() }),

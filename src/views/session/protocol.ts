@@ -57,6 +57,11 @@ export type HostMessage =
   | { type: 'contextItem'; item: ContextItem; label: string }
   /** The prompt was not sent (`reason`): the page puts it back in the box so nothing is lost. */
   | { type: 'promptRefused'; text: string; reason: string }
+  /**
+   * The extension host's clock (ms since the epoch): after each snapshot, and every 30 s while a
+   * tool call of the shown session is pending or running, for its "silent for N min" label.
+   */
+  | { type: 'clock'; now: number }
   /** A keyboard command for the page: send what is in the prompt box, or move focus to the next / previous card. */
   | { type: 'keyCommand'; command: KeyCommand }
   /** An answer to an agent's question was not sent: `problems` say why (the card stays, with what was typed). */
@@ -95,6 +100,8 @@ export type WebviewMessage =
   | { type: 'closeSession'; key: string }
   /** Take a closed or restored session up again (`session/resume` or `session/load`). */
   | { type: 'resumeSession'; key: string }
+  /** End the session's agent process and start a new one for it (offered when the agent did not answer Stop). */
+  | { type: 'restartAgent'; key: string }
   /** Open the session in an editor tab of its own. */
   | { type: 'openInTab'; key: string }
   | { type: 'configureAgents' }

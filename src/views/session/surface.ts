@@ -37,6 +37,10 @@ export interface SessionViewHost {
   closeSession(key: string): Promise<void>;
   /** Takes a closed or restored session up again in a new agent process. */
   resumeSession(key: string): Promise<void>;
+  /** Restart Agent: a new agent process for a live session (resume, load or a new session). */
+  restartAgent(key: string): Promise<void>;
+  /** The host's clock (ms since the epoch) the page's "silent for N min" labels follow; Date.now when absent. */
+  now?(): number;
   /** Opens the session in an editor tab of its own. */
   openInTab(key: string): void;
   showTerminal(key: string, terminalId: string): void;
@@ -46,6 +50,9 @@ export interface SessionViewHost {
   /** Opens what fixes an unavailable agent (its settings entry, or the log with the PATHs searched), or lists them. */
   showUnavailableAgents(agentId?: string): Promise<void>;
 }
+
+/** How often the page hears the host's clock while a call runs (its silence label counts minutes). */
+const CLOCK_MS = 30_000;
 
 /** Summary line of a session for the picker. */
 export function summarize(c: SessionController): SessionSummary {
@@ -78,6 +85,26 @@ export class SessionSurface {
     private readonly isVisible: () => boolean,
   ) {
     this.subs = [webview.onDidReceiveMessage((raw) => void this.onMessage(raw))];
+    this.clockTimer = setInterval(() => this.tick(), CLOCK_MS);
+  }
+
+  private readonly clockTimer: NodeJS.Timeout;
+
+  /**
+   * Posts the host's clock while the shown session has a call the agent reports as pending or
+   * running (whose "silent for N min" label may change); nothing otherwise.
+   */
+  private tick(): void {
+    if (!this.canPost() || !this.currentKey) return;
+    const s = this.host.session(this.currentKey)?.state;
+    if (!s) return;
+    for (const id in s.toolCalls) {
+      const tc = s.toolCalls[id];
+      if ((tc.status === 'pending' || tc.status === 'in_progress') && tc.updatedAt !== undefined) {
+        this.post({ type: 'clock', now: this.host.now?.() ?? Date.now() });
+        return;
+      }
+    }
   }
 
   /** The session shown. */
@@ -165,6 +192,7 @@ export class SessionSurface {
       workspaceTrusted: vscode.workspace.isTrusted,
       hasWorkspace: !!vscode.workspace.workspaceFolders?.length,
     });
+    this.post({ type: 'clock', now: this.host.now?.() ?? Date.now() });
   }
 
   private summaries(): SessionSummary[] {
@@ -219,6 +247,14 @@ export class SessionSurface {
         return;
       case 'resumeSession':
         await this.host.resumeSession(m.key);
+        return;
+      case 'restartAgent':
+        try {
+          await this.host.restartAgent(m.key);
+        } catch (err) {
+          // The session's thread shows a launch failure itself; this says the restart did not happen.
+          void vscode.window.showWarningMessage(text`The agent could not be restarted: ${err instanceof Error ? err.message : String(err)}`);
+        }
         return;
       case 'openInTab':
         if (this.host.session(m.key)) this.host.openInTab(m.key);
@@ -319,6 +355,7 @@ export class SessionSurface {
 
   dispose(): void {
     clearTimeout(this.flushTimer);
+    clearInterval(this.clockTimer);
     this.subs.forEach((d) => d.dispose());
   }
 }

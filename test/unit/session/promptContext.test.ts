@@ -58,6 +58,6 @@ describe('prompt context', () => {
     reduce(s, { type: 'update', update: { sessionUpdate: 'config_option_update', configOptions: [{ id: 'x', name: 'X', type: 'boolean', currentValue: false }] } });
     assert.deepEqual(s.configOptions, [{ id: 'x', name: 'X', type: 'boolean', currentValue: false }]);
     reduce(s, { type: 'promptSent', text: 'hi', context: ['src/a.ts'] });
-    assert.deepEqual(s.entries.at(-1), { kind: 'user', id: 'e0', text: 'hi', context: ['src/a.ts'] });
+    assert.deepEqual(s.entries.at(-1), { kind: 'user', id: 'e0', text: 'hi', context: ['src/a.ts'], echo: 0 });
   });
 });
