@@ -70,8 +70,8 @@ export interface SwitchboardApi {
   /**
    * Starts a session with `agentId` in `cwd` (default: the first workspace folder) and shows it in
    * the sidebar. Resolves with the session key once `session/new` has answered.
-   * @throws Error for an unknown or unavailable agent, an untrusted workspace, no folder, or a
-   *   launch failure (the message then carries the exit code/signal and stderr tail).
+   * @throws Error for an unknown or unavailable agent, an untrusted workspace, no folder, a relative
+   *   `cwd`, or a launch failure (the message then carries the exit code/signal and stderr tail).
    */
   startSession(options: { agentId: string; cwd?: string }): Promise<string>;
   /**

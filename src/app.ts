@@ -400,6 +400,8 @@ export class App implements vscode.Disposable {
    */
   async startSession(agentId: string, cwd?: string, interactive = false): Promise<string> {
     if (!vscode.workspace.isTrusted) throw new Error('Agent Switchboard starts agents only in a trusted workspace: agents run programs and edit files. Trust this workspace first.');
+    // ACP needs an absolute working folder; a relative one would mean the extension host's own.
+    if (cwd !== undefined && !path.isAbsolute(cwd)) throw new Error(`The session's folder must be an absolute path (ACP session/new requires one); "${cwd}" is relative.`);
     const folder = cwd ?? vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
     if (!folder) throw new Error('Open a folder first: an agent session works in a workspace folder.');
     // `interactive`: the person started it, so a login the agent asks for is offered at once (the

@@ -426,6 +426,7 @@ export class SessionController implements SessionHandlers {
     // The calls Stop ends: the agent may not ask about them again, even after it answered the turn.
     this.stoppedCalls = new Set(Object.values(this.state.toolCalls).filter((tc) => tc.status === 'pending' || tc.status === 'in_progress' || tc.status === 'awaiting_approval').map((tc) => tc.toolCallId));
     this.dispatch({ type: 'cancelRequested', at: this.now() });
+    this.policy.stopApprovals(this.actor(), 'stop');
     this.currentTurn = undefined;
     this.turn = undefined;
     const sent = this.conn.cancel(this.state.sessionId);
@@ -444,8 +445,16 @@ export class SessionController implements SessionHandlers {
    * @throws the agent's JSON-RPC error when it refuses (also recorded in the thread).
    */
   async restart(connection: AgentConnection, mcp?: ForwardResult): Promise<'resume' | 'load' | 'new'> {
+    const closedMeanwhile = async (): Promise<never> => {
+      // Closed while the new process started: it must not outlive the session.
+      await connection.dispose();
+      throw new Error('The session was closed while its agent restarted.');
+    };
+    if (this.disposed) return closedMeanwhile();
     // A turn still running is stopped first, so the thread shows it ended before the process goes.
     if (this.currentTurn) await this.cancel().catch(() => undefined);
+    // Nothing the old process was allowed to do carries over to the new one unasked.
+    this.policy.stopApprovals(this.actor(), 'restart');
     const old = this.conn;
     const sessionId = this.state.sessionId;
     if (this.stoppedTurn) clearTimeout(this.stoppedTurn.timer);
@@ -463,6 +472,7 @@ export class SessionController implements SessionHandlers {
       await old.dispose();
     }
     await this.terminals.disposeAll();
+    if (this.disposed) return closedMeanwhile();
     const support = connection.sessionSupport;
     const how = sessionId && support.resume ? 'resume' : sessionId && support.load ? 'load' : 'new';
     this.quietReplay = how === 'load';
@@ -673,6 +683,10 @@ export class SessionController implements SessionHandlers {
 
   /** `elicitation/create` scoped to this session: a card in the thread (see `sessionElicitation.ts`). */
   elicit(params: acp.CreateElicitationRequest, signal: AbortSignal): Promise<acp.CreateElicitationResponse> {
+    // A question for work the person stopped gets no card, as a permission request does not: the
+    // stopped turn's late question, or one about a tool call Stop ended.
+    const toolCallId = (params as { toolCallId?: unknown }).toolCallId;
+    if ((this.state.stopping && !this.currentTurn) || (typeof toolCallId === 'string' && this.stoppedCalls.has(toolCallId))) return Promise.resolve({ action: 'cancel' });
     return this.questions.ask(params, signal);
   }
 
@@ -690,6 +704,7 @@ export class SessionController implements SessionHandlers {
   }
 
   async readTextFile(params: acp.ReadTextFileRequest, signal?: AbortSignal): Promise<acp.ReadTextFileResponse> {
+    this.mustBeOpen();
     this.mustBeAbsolute(params.path);
     let res: acp.ReadTextFileResponse;
     try {
@@ -706,6 +721,7 @@ export class SessionController implements SessionHandlers {
   }
 
   async writeTextFile(params: acp.WriteTextFileRequest, signal?: AbortSignal): Promise<void> {
+    this.mustBeOpen();
     // Before the gate: it resolves paths on disk, and a relative one would resolve against the
     // extension host's own working folder, so its refusal would name a path the agent never sent.
     this.mustBeAbsolute(params.path);
@@ -720,8 +736,13 @@ export class SessionController implements SessionHandlers {
     this.markVerified(toolCallId);
   }
 
-  async createTerminal(params: acp.CreateTerminalRequest): Promise<acp.CreateTerminalResponse> {
+  /** Refuses every effect of a session that was closed (its requests may still be in flight). */
+  private mustBeOpen(): void {
     if (this.disposed) throw acpSdk().RequestError.internalError(undefined, 'The session is closed.');
+  }
+
+  async createTerminal(params: acp.CreateTerminalRequest): Promise<acp.CreateTerminalResponse> {
+    this.mustBeOpen();
     const check = this.policy.checkCommand(this.actor(), params);
     const toolCallId = this.gate(check, (tc) => tc.kind === 'execute');
     const terminalId = await this.perform(check, toolCallId, () => this.terminals.create(params));
@@ -813,11 +834,14 @@ export class SessionController implements SessionHandlers {
     this.dispatch({ type: 'closed' });
     this.spans?.end();
     this.disposed = true;
-    if (opts.agentClose && live && this.conn) await this.conn.closeSession(live);
+    // Closed means no further effect: the session's requests are unrouted and its approvals and
+    // session grants dropped before we wait for the agent's `session/close` answer (up to 2 s),
+    // so nothing it asks for in that time is performed.
     if (this.state.sessionId) {
       this.conn?.forgetSession(this.state.sessionId);
     }
     this.policy.forgetSession(this.state.key);
+    if (opts.agentClose && live && this.conn) await this.conn.closeSession(live);
     // The cancellations are queued writes: let them reach the agent before its stream closes.
     await new Promise((r) => setImmediate(r));
     await Promise.allSettled([this.terminals.disposeAll(), this.conn?.dispose()]);

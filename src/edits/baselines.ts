@@ -87,6 +87,11 @@ interface Baseline {
   late?: boolean;
   /** Not read (not text, too large, over the budget): `text` is a placeholder, uncertain always. */
   unread?: boolean;
+  /**
+   * The doubt is one the agent's own word cannot lift: the file changed after the turn began. An agent that wrote the file itself could announce a diff whose `oldText` is what it
+   * wrote (or `""`), and Undo would then restore the agent's text, or nothing, as "the original".
+   */
+  hard?: boolean;
   /** Bytes counted against the session's budget. */
   size: number;
 }
@@ -391,7 +396,7 @@ export class DiskBaselines {
     if (b.unread || b.late) return b.uncertain;
     // Two independent sources agree: what we read is what the agent says it replaced (line endings
     // and a BOM aside, which agents normalise). A torn or emptied read cannot match a whole text.
-    if (diffs.some((d) => (d.oldText === null ? b.text === null : b.text !== null && comparable(d.oldText) === comparable(b.text)))) return undefined;
+    if (!b.hard && diffs.some((d) => (d.oldText === null ? b.text === null : b.text !== null && comparable(d.oldText) === comparable(b.text)))) return undefined;
     // The agent's first diff of the file (later ones may apply to its own text) contradicts the read.
     const first = diffs[0];
     if (first) {
@@ -445,18 +450,22 @@ function classify(r: DiskRead, how: { at: number } | { saved: string } | { late:
   if (r.kind === 'file' && r.text === null) return unread('it was not text in its encoding when it was read, so no snapshot was kept');
   const text = r.kind === 'file' ? r.text : null;
   const bytes = r.kind === 'file' ? r.bytes : undefined;
+  let hard = false;
   const uncertain = ((): string | undefined => {
     if ('late' in how) return how.late;
     if (r.kind === 'file' && !r.stable) return 'the file changed while it was read';
     if ('saved' in how) return text === how.saved ? undefined : 'the file on disk differed from what was saved in the editor';
+    const changed = r.kind === 'file' ? r.changedAtMs : r.parentChangedAtMs;
+    // Changed after the turn began: most likely the agent's own doing, whatever it then announces
+    // (just before the turn, timestamps are coarse and the person's own save is as likely).
+    if (changed !== undefined && changed >= how.at) hard = true;
     // A file being rewritten (truncated, then written) reads empty: an empty read proves nothing.
     if (r.kind === 'file' && r.bytes.byteLength === 0) return 'the file was empty when it was read, as a file is while it is being rewritten';
-    const changed = r.kind === 'file' ? r.changedAtMs : r.parentChangedAtMs;
     if (changed === undefined) return 'its folder could not be read';
     if (changed >= how.at - RECENT_MS) return r.kind === 'file' ? 'the file changed after the agent\'s turn began (or just before), so the agent may already have been writing it' : 'its folder changed after the agent\'s turn began (or just before), so the agent may already have removed it';
     return undefined;
   })();
-  return { text, bytes, uncertain };
+  return { text, bytes, uncertain, ...(hard ? { hard } : {}) };
 }
 
 /** Absolute paths a tool call names in its locations and diff content (relative ones against `cwd`). */

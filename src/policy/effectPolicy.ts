@@ -285,6 +285,18 @@ export class EffectPolicy {
     this.audit({ sessionId, agentId: 'editor-mcp', event: 'effect', decision: outcome === 'ok' ? 'read' : 'read_failed', decidedBy: 'policy:read-only', detail: { tool, path, outcome } });
   }
 
+  /**
+   * Stop or Restart Agent: the session's once-only approvals that were not used are withdrawn (an
+   * agent that ignores Stop, or its new process, cannot still perform what was allowed for the
+   * stopped turn), and the audit says so. Session-wide approvals and grants stay: the person gave
+   * them for the session. @returns how many were withdrawn.
+   */
+  stopApprovals(who: Actor, why: 'stop' | 'restart'): number {
+    const n = this.approvals.revokeOnce(who.sessionId);
+    if (n) this.audit({ sessionId: who.sessionId, agentId: who.agentId, event: 'decision', decision: 'revoke_approvals', decidedBy: why === 'stop' ? 'person:stop' : 'person:restart', detail: { count: n } });
+    return n;
+  }
+
   /** Drops the session's approvals and session grants (it ended). */
   forgetSession(sessionId: string): void {
     this.approvals.forgetSession(sessionId);

@@ -4,7 +4,7 @@
  * the same session and agent, a grant, or a policy rule or default that allows it. Pure; no `vscode`.
  */
 import path from 'node:path';
-import { denyMatches, patternMatches, undeclaredEnv, type EffectPattern, type Grant, type GrantStore, type GrantSubject } from './grants';
+import { denyMatches, patternMatches, sameFolder, undeclaredEnv, type EffectPattern, type Grant, type GrantStore, type GrantSubject } from './grants';
 import { protectedClass } from './protectedPaths';
 import { intentHash, shortHash, type CommandEffect, type Effect, type Intent, type WriteEffect } from './intent';
 import { onceOnlyReason, type DeciderKind } from './decider';
@@ -89,7 +89,7 @@ function argv(c: CommandEffect): string[] {
 export function commandCovers(declared: CommandEffect, actual: CommandEffect): boolean {
   // A command field the client could not read declares nothing the person could have seen.
   if (declared.unmatchable) return false;
-  if (path.normalize(declared.cwd) !== path.normalize(actual.cwd)) return false;
+  if (!sameFolder(declared.cwd, actual.cwd)) return false;
   // An undeclared LD_PRELOAD, PATH, GIT_CONFIG_*… could run something other than what was approved.
   if (undeclaredEnv(actual.envNames, declared.envNames).length) return false;
   if (declared.command === null) return true;
@@ -133,6 +133,23 @@ export class ApprovalStore {
     if (i < 0) return false;
     this.approvals.splice(i, 1);
     return true;
+  }
+
+  /**
+   * Drops the session's approvals of scope `once` that are not yet fully used (the person stopped
+   * the turn, or its agent was restarted): what they allowed was for the stopped work. Approvals the
+   * person gave for the whole session stay. @returns how many were dropped.
+   */
+  revokeOnce(sessionId: string): number {
+    let n = 0;
+    for (let i = this.approvals.length - 1; i >= 0; i--) {
+      const a = this.approvals[i];
+      if (a.intent.sessionId === sessionId && a.scope === 'once') {
+        this.approvals.splice(i, 1);
+        n++;
+      }
+    }
+    return n;
   }
 
   /** Drops every approval of a session (it ended). */

@@ -123,7 +123,7 @@ export function patternMatches(pattern: EffectPattern, agentId: string, effect: 
   if (pattern.kind !== effect.type) return false;
   if (effect.type === 'command') {
     const line = commandLine(effect);
-    if (pattern.cwd && path.normalize(pattern.cwd) !== path.normalize(effect.cwd)) return false;
+    if (pattern.cwd && !sameFolder(pattern.cwd, effect.cwd)) return false;
     if (undeclaredEnv(effect.envNames, []).length) return false;
     if (pattern.commandExact !== undefined && line !== pattern.commandExact.trim()) return false;
     if (pattern.commandPrefix && !prefixCovers(pattern.commandPrefix, line, { allowOptions: pattern.allowOptions })) return false;
@@ -144,7 +144,7 @@ export function denyMatches(pattern: EffectPattern, agentId: string, effect: Wri
   if (pattern.kind !== effect.type) return false;
   if (effect.type === 'command') {
     const line = commandLine(effect);
-    if (pattern.cwd && path.normalize(pattern.cwd) !== path.normalize(effect.cwd)) return false;
+    if (pattern.cwd && !sameFolder(pattern.cwd, effect.cwd)) return false;
     if (pattern.commandExact !== undefined && line.replace(/\s+/g, ' ') !== pattern.commandExact.trim().replace(/\s+/g, ' ')) return false;
     if (pattern.commandPrefix && !prefixDenies(pattern.commandPrefix, line)) return false;
     if (pattern.commandRegex && !regexDenies(pattern.commandRegex, line)) return false;
@@ -279,4 +279,13 @@ export class GrantStore {
     if (scope !== 'session') this.storage?.save(scope, this.grants.filter((g) => g.scope === scope));
     for (const l of [...this.listeners]) l();
   }
+}
+
+/**
+ * True when two folder paths name the same folder as written: normalized, trailing separators
+ * aside (a rule's `/w/app/` is `/w/app`). Nothing is resolved against the process's own folder.
+ */
+export function sameFolder(a: string, b: string): boolean {
+  const norm = (p: string) => path.normalize(p).replace(/(?<=.)[\\/]+$/, '');
+  return norm(a) === norm(b);
 }

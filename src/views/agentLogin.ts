@@ -9,6 +9,7 @@ import * as vscode from 'vscode';
 import { registerGuardedCommand } from './guardedCommands';
 import type { AuthChoice, AuthPort, SessionManager } from '../acp/sessionManager';
 import { inert, text } from '../common/untrustedText';
+import { redactSecrets } from '../policy/redact';
 
 /** Owns the login command. */
 export class AgentLogin implements vscode.Disposable {
@@ -95,7 +96,8 @@ export class AgentLogin implements vscode.Disposable {
     if (method.terminal) {
       const t = method.terminal;
       const terminal = this.openLoginTerminal({ ...method, terminal: t }, cwd);
-      this.log(`Login for ${id} runs in a terminal: ${[t.command, ...t.args].join(' ')}`);
+      // A login command line can carry a token (`--api-key …`): the log gets it redacted.
+      this.log(`Login for ${id} runs in a terminal: ${redactSecrets([t.command, ...t.args].join(' '))}`);
       return { agentId: id, methodId: method.id, ran: 'terminal', terminal };
     }
     await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: text`Logging in (${method.name})` }, () => this.manager.authenticate(id, cwd, method.id));
@@ -119,7 +121,7 @@ export class AgentLogin implements vscode.Disposable {
       },
       runTerminal: (agent, method, cwd) => {
         const terminal = this.openLoginTerminal(method, cwd);
-        this.log(`Login for ${agent.id} runs in a terminal: ${[method.terminal.command, ...method.terminal.args].join(' ')}`);
+        this.log(`Login for ${agent.id} runs in a terminal: ${redactSecrets([method.terminal.command, ...method.terminal.args].join(' '))}`);
         return new Promise<void>((resolve) => {
           const done = () => {
             clearInterval(poll);

@@ -5,6 +5,7 @@
  * planned on the text as it is at that moment and applied with a version check; text someone
  * changed after the agent is never overwritten — that undo is refused with a reason instead.
  */
+import { isPersonsPrompt, turnOf } from '../acp/session/turns';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { registerGuardedCommand } from './guardedCommands';
@@ -174,11 +175,18 @@ export class ReviewCenter implements vscode.Disposable {
 
   // ---- feeding the model ----
 
-  /** Follows a session: its turns (user entries), its writing tool calls and the end of each turn. */
+  /** The id of the last prompt entry each session's turn was started from. */
+  private readonly promptSeen = new Map<string, string>();
+
+  /** Follows a session: its turns (the person's prompts), its writing tool calls and the end of each turn. */
   onSessionPatches(state: SessionState, patches: SessionPatch[]): void {
     const turn = turnOf(state);
     for (const p of patches) {
-      if (p.op === 'entry' && p.entry.kind === 'user') {
+      // A turn starts with the person's own prompt (`echo` is set only by `promptSent`), once: the
+      // agent's `user_message_chunk`s, and the echo it sends of the prompt, re-patch or add user
+      // entries, and must not move the turn's start (it would make an earlier change look old).
+      if (p.op === 'entry' && isPersonsPrompt(p.entry) && this.promptSeen.get(state.key) !== p.entry.id) {
+        this.promptSeen.set(state.key, p.entry.id);
         this.model.turnStarted(state.key, turn, p.entry.text);
         // From here on the agent may change files: a change since is no certain base.
         this.baselines.turnStarted(state.key);
@@ -518,10 +526,6 @@ export class ReviewCenter implements vscode.Disposable {
   }
 }
 
-/** The turn number of a session: how many prompts it has had. */
-function turnOf(state: SessionState): number {
-  return state.entries.reduce((n, e) => n + (e.kind === 'user' ? 1 : 0), 0);
-}
 
 /**
  * The file's text on disk now; null when it does not exist.

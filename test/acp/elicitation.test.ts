@@ -125,6 +125,9 @@ describe('ACP elicitation (elicitation/create, elicitation/complete)', () => {
     const q = await nextQuestion(c);
     await c.cancel();
     await turn;
+    // Stop ends the turn here at once; the agent hears its answer a moment later, exactly once.
+    for (let i = 0; i < 200 && !answers.length; i++) await new Promise((r) => setTimeout(r, 10));
+    await new Promise((r) => setTimeout(r, 50));
     assert.deepEqual(answers, [{ action: 'cancel' }]);
     const v = card(c, q.elicitationKey)!.elicitation;
     assert.equal(v.state, 'cancel');

@@ -92,7 +92,7 @@ describe('gemini-cli (real agent): creating a file through the client', function
     const marked = c.protocol!.all().filter((e) => e.dir === 'out' && JSON.stringify(e.message).includes('agentSwitchboard/compatibilityRule'));
     assert.ok(marked.length >= 1, 'the answer the rule changed is marked in the inspector record');
     assert.ok(JSON.stringify(c.state.entries).includes(FINAL_TEXT.slice(0, 30)));
-    assert.deepEqual(c.connection!.sessionSupport, { list: false, load: true, resume: false }, 'what gemini-cli 0.61 declares');
+    assert.deepEqual(c.connection!.sessionSupport, { list: false, load: true, resume: false, close: false, delete: false, logout: false }, 'what gemini-cli 0.61 declares');
   });
 
   it('reject: nothing is written and the turn still ends', async () => {

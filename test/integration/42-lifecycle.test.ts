@@ -49,7 +49,8 @@ const MEASURE = `
     headerRows: rows,
     outside,
     meter: { shown: shown(meter), bar: bar ? bar.getBoundingClientRect().width : 0, words: shown(words) ? words.textContent : null, pct: shown(pct) ? pct.textContent : null, label: meter && meter.getAttribute('aria-label'), insideFrame: !!mr && mr.right <= W + 0.5 && mr.left >= -0.5 },
-    title: shown(title) ? title.textContent : null,
+    // With several sessions in the window the title is the session picker's chosen entry instead.
+    title: shown(title) ? title.textContent : ((Array.from(header.querySelectorAll('.session-select vscode-option')).find((o) => o.selected) || {}).textContent || null),
     turnUsage: usage ? usage.textContent : null,
   };`;
 

@@ -105,6 +105,31 @@ describe('review bases that are not known for certain (issue 18 holdout: Undo em
     assert.equal(t.review.planUndo(d.id, AGENT).action, 'restoreBase');
   });
 
+  it('a file that changed after the turn began stays uncertain when the agent\'s diff shows what it holds (the agent cannot vouch for its own write)', async () => {
+    // Review finding F3a: an agent writes X' itself, then announces the diff X' -> X''. Its oldText
+    // agrees with our read, and the old rule took that agreement as proof: Undo restored the agent's
+    // own X' as "the original".
+    const s = setup();
+    s.put('/w/a.txt', ORIGINAL, 0);
+    s.b.turnStarted('s', s.clock.t);
+    s.clock.t += 500;
+    const agentsFirst = 'the agent\'s own first write\n';
+    s.put('/w/a.txt', agentsFirst);
+    s.clock.t += RECENT_MS + 3000;
+    const c = (await run(s, { content: [diff('/w/a.txt', agentsFirst, AGENT)] }))!;
+    assert.equal(c.base.text, agentsFirst);
+    assertRefused(s, c.id, /after the agent's turn began/);
+
+    // Changed just before the turn (the person saved, then prompted): the agent's agreeing diff still
+    // lifts the doubt of coarse timestamps.
+    const t = setup();
+    t.put('/w/a.txt', ORIGINAL, t.clock.t - 500);
+    t.b.turnStarted('s', t.clock.t);
+    t.clock.t += RECENT_MS + 3000;
+    const d = (await run(t, { content: [diff('/w/a.txt', ORIGINAL, AGENT)] }))!;
+    assert.equal(d.base.uncertain, undefined);
+  });
+
   it('a read during which the file changed (a write into it, a rename over it) is uncertain', async () => {
     const s = setup();
     s.put('/w/a.txt', ORIGINAL.slice(0, 10), 0, { stable: false });

@@ -140,6 +140,11 @@ describe('command rules: a deny rule reads a line broadly (issue 16, finding 6)'
     assert.ok(denied({ kind: 'command', commandPrefix: '/bin/bash -lc' }, cmd('/bin/bash', ['-lc', 'ls'])));
   });
 
+  it('a deny rule\'s folder matches with or without a trailing separator (review finding F5)', () => {
+    for (const c of ['/w', '/w/', '/w//', '/w/./']) assert.ok(denied({ kind: 'command', commandPrefix: 'rm', cwd: c }, cmd('rm x')), c);
+    assert.ok(!denied({ kind: 'command', commandPrefix: 'rm', cwd: '/other/' }, cmd('rm x')));
+  });
+
   it('a deny regex still matches anywhere in the line', () => {
     assert.ok(denied({ kind: 'command', commandRegex: '\\brm\\s+-rf\\b' }, cmd('cd a && rm -rf b')));
   });
