@@ -282,24 +282,9 @@ describe('review of agents\' changes', () => {
 
     await vscode.commands.executeCommand('agentSwitchboard.changes.focus');
     const rows = `return [...document.querySelectorAll('.monaco-list-row')].map((e) => e.textContent || '').filter((t) => t.includes('kept.txt'));`;
-    // The panel is short and its tree draws only the rows in view; after the earlier tests' turns the
-    // row can be below them: the panel is maximized and the keyboard walks the focused tree down.
-    await vscode.commands.executeCommand('workbench.action.toggleMaximizedPanel');
-    try {
-      let shown: string | undefined;
-      await vscode.commands.executeCommand('list.focusFirst');
-      for (let i = 0; i < 150 && !shown; i++) {
-        shown = (await evaluateInFrames<string[]>(rows)).flat().find((t) => /base unknown/.test(t));
-        if (!shown) {
-          await vscode.commands.executeCommand('list.focusDown');
-          await new Promise((r) => setTimeout(r, 40));
-        }
-      }
-      assert.match(shown ?? '(no row)', /kept\.txt.*base unknown/);
-      await screenshot('review-base-unknown', 30000, { waitForSelector: '.monaco-list-row:has-text("base unknown")', sidebarWidth: 520 });
-    } finally {
-      await vscode.commands.executeCommand('workbench.action.toggleMaximizedPanel');
-    }
+    const shown = await poll('the file row marked "base unknown"', async () => (await evaluateInFrames<string[]>(rows)).flat().find((t) => /base unknown/.test(t)));
+    assert.match(shown, /kept\.txt.*base unknown/);
+    await screenshot('review-base-unknown', 30000, { waitForSelector: '.monaco-list-row:has-text("base unknown")', sidebarWidth: 520 });
 
     await vscode.commands.executeCommand('notifications.showList');
     const notes = `return [...document.querySelectorAll('.notifications-center .notification-list-item')].map((e) => e.textContent || '');`;
