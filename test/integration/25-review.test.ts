@@ -280,7 +280,10 @@ describe('review of agents\' changes', () => {
     assert.strictEqual(fs.readFileSync(file, 'utf8'), agentText);
     assert.match(f.base.uncertain ?? '(certain)', /empty when it was read|after the agent's turn began|diff shows text the file did not hold/);
 
-    await vscode.commands.executeCommand('agentSwitchboard.changes.focus');
+    // As a person would: the card's "Review change" reveals the row. The tree keeps its scroll
+    // position (earlier tests selected rows further down), so a newest turn at the top is not drawn
+    // until something scrolls it into view.
+    await click('.tool-card .review-change');
     const rows = `return [...document.querySelectorAll('.monaco-list-row')].map((e) => e.textContent || '').filter((t) => t.includes('kept.txt'));`;
     const shown = await poll('the file row marked "base unknown"', async () => (await evaluateInFrames<string[]>(rows)).flat().find((t) => /base unknown/.test(t)));
     assert.match(shown, /kept\.txt.*base unknown/);
