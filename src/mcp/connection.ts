@@ -86,8 +86,10 @@ export class McpServerConnection {
   private prior: { kind: 'legacy' } | undefined;
   /** A new 2025-era HTTP session being set up after the server forgot ours (404), shared by the calls that met it. */
   private renewing: { from: Client; done: Promise<void> } | undefined;
-  /** Clients replaced by a renewal: their requests in flight fail with "connection closed" and are run again. */
+  /** Clients replaced by a renewal: closed once their requests in flight have their own answers. */
   private readonly retired = new WeakSet<Client>();
+  /** Our requests in flight per client (a retired client is closed when its count reaches 0). */
+  private readonly inflight = new Map<Client, number>();
   private _state: McpServerState = { state: 'stopped' };
   private _catalog: McpCatalog = EMPTY_CATALOG;
   private _listed = false;
@@ -264,11 +266,14 @@ export class McpServerConnection {
     for (let attempt = 1; ; attempt++) {
       await this.renewing?.done.catch(() => undefined);
       const client = this.runningClient();
+      this.inflight.set(client, (this.inflight.get(client) ?? 0) + 1);
       try {
         return await run(client);
       } catch (err) {
-        // A request on a client retired by a renewal (another call met the 404) failed with it: it gets the same one retry.
-        if (!renewed && (this.sessionGone(err) || this.retired.has(client))) {
+        // Only a request the server itself refused (its own 404: it never ran) is sent again. A
+        // retired client is closed only once its requests have their own answers, so none is cut
+        // off and sent twice (a tool call the server ran before it forgot the session).
+        if (!renewed && this.sessionGone(err)) {
           renewed = true;
           await this.renewSession(client);
           continue;
@@ -276,6 +281,13 @@ export class McpServerConnection {
         const pending = isUnauthorized(err) && attempt <= 2 ? this.oauth?.takePendingAuthorization() : undefined;
         if (!pending) throw err;
         await this.completeSignIn(pending);
+      } finally {
+        const left = (this.inflight.get(client) ?? 1) - 1;
+        if (left > 0) this.inflight.set(client, left);
+        else {
+          this.inflight.delete(client);
+          if (this.retired.has(client)) void client.close().catch(() => undefined);
+        }
       }
     }
   }
@@ -296,10 +308,11 @@ export class McpServerConnection {
     if (this.renewing?.from === from) return this.renewing.done;
     const gen = this.generation;
     const done = (async () => {
-      // The old client goes quietly: its close is not the server stopping.
+      // The old client goes quietly, once its requests in flight have their answers (see withSignIn):
+      // its close is not the server stopping.
       from.onclose = undefined;
       this.retired.add(from);
-      void from.close().catch(() => undefined);
+      if (!this.inflight.get(from)) void from.close().catch(() => undefined);
       const client = await this.connect(gen);
       this._catalog = await this.listCatalog(client);
       this.emitter.fire();

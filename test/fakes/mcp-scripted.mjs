@@ -13,6 +13,7 @@
 //   --header-tool         also a tool `routed` whose `region` argument declares x-mcp-header (SEP-2243)
 //   --list-error          `tools/list` answers a JSON-RPC error (-32603 "tool registry corrupt")
 //   --log FILE            appends every message received, one JSON line each
+// HTTP only (startScriptedHttp): `slowTool` adds a tool `slow` that runs at once and answers 400 ms later.
 import fs from 'node:fs';
 import http from 'node:http';
 import { fileURLToPath } from 'node:url';
@@ -30,6 +31,7 @@ export function scripted(flags) {
         { name: 'good', description: 'A good tool.', inputSchema: { type: 'object', properties: {} } },
         ...(flags.badItems ? [{ name: 'bad-schema', description: 'Its schema is a string.', inputSchema: { type: 'string' } }, { description: 'No name.', inputSchema: { type: 'object' } }] : []),
         { name: 'stateful', description: 'Needs rounds.', inputSchema: { type: 'object' } },
+        ...(flags.slowTool ? [{ name: 'slow', description: 'Answers after 400 ms over HTTP (it runs at once).', inputSchema: { type: 'object', properties: {} } }] : []),
         ...(flags.headerTool ? [{ name: 'routed', description: 'Mirrors region as a header.', inputSchema: { type: 'object', properties: { region: { type: 'string', 'x-mcp-header': 'Region' } } } }] : []),
       ],
     }),
@@ -125,6 +127,8 @@ export async function startScriptedHttp(flags) {
       // Over HTTP only the answer is sent (a JSON response holds one message).
       const answer = [handle(m, () => undefined)].flat()[0];
       if (!answer) return res.writeHead(202).end();
+      // `slow` has run (it is logged above) and answers late: the client may meet a 404 meanwhile.
+      if (m.method === 'tools/call' && m.params?.name === 'slow') return void setTimeout(() => res.writeHead(200, headers).end(JSON.stringify(answer)), 400);
       res.writeHead(200, headers).end(JSON.stringify(answer));
     });
   });

@@ -80,6 +80,21 @@ describe('MCP era fallback and 2025 session recovery (scripted servers)', functi
     assert.equal(c.state.state, 'running');
   });
 
+  it('HTTP 2025 session lost while a tool call runs: the call that already ran is not sent again (review finding F7)', async () => {
+    // The slow call is taken (request 6 of the session) and answers 400 ms later; the good call
+    // (request 7) meets the 404 and renews the session. The old code closed the old client at once,
+    // cut the slow call off ("connection closed") and sent it again: it ran twice.
+    const c = await http({ era: 'legacy', forgetSessionAfter: 6, slowTool: true });
+    await c.start();
+    const slow = c.callTool('slow', {});
+    await new Promise((r) => setTimeout(r, 100));
+    const good = await c.callTool('good', {});
+    assert.deepEqual(good.content, [{ type: 'text', text: 'good' }]);
+    assert.deepEqual((await slow).content, [{ type: 'text', text: 'good' }]);
+    const ran = fs.readFileSync(log, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { http?: unknown; method?: string; params?: { name?: string } }).filter((l) => !l.http && l.method === 'tools/call' && l.params?.name === 'slow');
+    assert.equal(ran.length, 1, 'the slow tool ran once');
+  });
+
   it('HTTP 2025 session that keeps answering 404: the call fails after one re-initialization, no loop', async () => {
     const c = await http({ era: 'legacy', forgetSessionAfter: 5, forgetAlways: true });
     await c.start();
