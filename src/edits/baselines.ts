@@ -456,9 +456,11 @@ function classify(r: DiskRead, how: { at: number } | { saved: string } | { late:
     if (r.kind === 'file' && !r.stable) return 'the file changed while it was read';
     if ('saved' in how) return text === how.saved ? undefined : 'the file on disk differed from what was saved in the editor';
     const changed = r.kind === 'file' ? r.changedAtMs : r.parentChangedAtMs;
-    // Changed after the turn began: most likely the agent's own doing, whatever it then announces
-    // (just before the turn, timestamps are coarse and the person's own save is as likely).
-    if (changed !== undefined && changed >= how.at) hard = true;
+    // A file changed after the turn began: most likely the agent's own doing, whatever it then
+    // announces (just before the turn, timestamps are coarse and the person's own save is as
+    // likely). Not for a missing file's folder: an agent that creates several files changes it
+    // each time, and a wrong "missing" base can only remove what the agent wrote.
+    if (r.kind === 'file' && changed !== undefined && changed >= how.at) hard = true;
     // A file being rewritten (truncated, then written) reads empty: an empty read proves nothing.
     if (r.kind === 'file' && r.bytes.byteLength === 0) return 'the file was empty when it was read, as a file is while it is being rewritten';
     if (changed === undefined) return 'its folder could not be read';

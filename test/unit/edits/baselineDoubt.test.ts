@@ -130,6 +130,17 @@ describe('review bases that are not known for certain (issue 18 holdout: Undo em
     assert.equal(d.base.uncertain, undefined);
   });
 
+  it('a second new file in a folder the agent already changed this turn is certainly new when the agent says it creates it', async () => {
+    const s = setup();
+    s.b.turnStarted('s', s.clock.t);
+    s.clock.t += 500;
+    s.put('/w/other.txt', 'made earlier in the turn\n'); // the folder changed after the turn began
+    s.clock.t += RECENT_MS + 1000;
+    const c = (await run(s, { content: [diff('/w/a.txt', null, AGENT)] }))!;
+    assert.equal(c.base.text, null);
+    assert.equal(c.base.uncertain, undefined, 'its Undo removes only what the agent wrote');
+  });
+
   it('a read during which the file changed (a write into it, a rename over it) is uncertain', async () => {
     const s = setup();
     s.put('/w/a.txt', ORIGINAL.slice(0, 10), 0, { stable: false });
