@@ -209,6 +209,7 @@ export class App implements vscode.Disposable {
       contextFromEditor: (what: 'file' | 'selection' | 'diagnostics') => this.promptContext.fromEditor(what),
       cancel: (key: string) => this.cancel(key),
       answerPermission: (key: string, pid: string, oid: string, by: 'person' | 'api', grant?: 'session' | 'workspace' | 'always') => this.manager.get(key)?.answerPermission(pid, oid, by, grant) ?? false,
+      rejectAllWaiting: (key: string) => void this.manager.get(key)?.rejectAllWaiting('person'),
       closeSession: (key: string) => this.closeSession(key),
       resumeSession: async (key: string) => void (await this.sessionsCenter.resume({ kind: 'live', key })),
       restartAgent: async (key: string) => void (await this.manager.restartAgent(key)),
@@ -295,6 +296,8 @@ export class App implements vscode.Disposable {
         this.view.onAgentsChange();
         this.sessionPanels.onAgentsChange();
         this.sessionsCenter.tree.refresh();
+        // The header's note on modes that do not ask follows agentSwitchboard.policy.unrequestedEffects.
+        for (const c of this.manager.list()) c.gateChanged();
       }),
       vscode.workspace.onDidGrantWorkspaceTrust(() => this.view.onSessionsChange()),
       // Another folder brings settings of its own (a multi-root workspace's folder settings).

@@ -18,7 +18,7 @@ export interface SessionHandlers {
   /** `signal`: aborted when the agent withdraws the request (`$/cancel_request`) or the connection closes. */
   readTextFile(params: acp.ReadTextFileRequest, signal?: AbortSignal): Promise<acp.ReadTextFileResponse>;
   writeTextFile(params: acp.WriteTextFileRequest, signal?: AbortSignal): Promise<void>;
-  createTerminal(params: acp.CreateTerminalRequest): Promise<acp.CreateTerminalResponse>;
+  createTerminal(params: acp.CreateTerminalRequest, signal?: AbortSignal): Promise<acp.CreateTerminalResponse>;
   terminalOutput(params: acp.TerminalOutputRequest): Promise<acp.TerminalOutputResponse>;
   waitForTerminalExit(params: acp.WaitForTerminalExitRequest, signal: AbortSignal): Promise<acp.WaitForTerminalExitResponse>;
   killTerminal(params: acp.KillTerminalRequest): Promise<void>;
@@ -59,7 +59,7 @@ export function buildClientApp(name: string, lookup: (sessionId: string) => Sess
       await get(params.sessionId).writeTextFile(params, signal);
       return {};
     })
-    .onRequest(m.terminal.create, ({ params }) => get(params.sessionId).createTerminal(params))
+    .onRequest(m.terminal.create, ({ params, signal }) => get(params.sessionId).createTerminal(params, signal))
     .onRequest(m.terminal.output, ({ params }) => get(params.sessionId).terminalOutput(params))
     .onRequest(m.terminal.waitForExit, ({ params, signal }) => get(params.sessionId).waitForTerminalExit(params, signal))
     .onRequest(m.terminal.kill, async ({ params }) => {

@@ -63,6 +63,8 @@ export const PolicySchema = z.object({
   allow: z.array(EffectPatternSchema).default([]),
   protectedTargets: z.enum(['ask', 'deny']).default('ask'),
   grantMinutes: z.number().min(0).max(60 * 24 * 365).default(0),
+  unrequestedEffects: z.enum(['ask', 'refuse']).default('ask'),
+  unrequestedEffectMinutes: z.number().min(1).max(24 * 60).default(10),
 }).strict();
 
 /** The effective policy in full (every field present). */
@@ -103,10 +105,20 @@ function parseUserPolicy(user: unknown): EffectivePolicy {
     return p.success ? [p.data] : [];
   }) : [];
   const level = (v: unknown) => (v === 'deny' ? 'deny' : 'ask');
-  return { write: level(raw.write), command: level(raw.command), dryRun: false, deny, allow: [], protectedTargets: raw.protectedTargets === 'deny' ? 'deny' : 'ask', grantMinutes: 0 };
+  return {
+    write: level(raw.write),
+    command: level(raw.command),
+    dryRun: false,
+    deny,
+    allow: [],
+    protectedTargets: raw.protectedTargets === 'deny' ? 'deny' : 'ask',
+    grantMinutes: 0,
+    unrequestedEffects: raw.unrequestedEffects === 'refuse' ? 'refuse' : 'ask',
+    unrequestedEffectMinutes: 10,
+  };
 }
 
-const KEYS = ['write', 'command', 'dryRun', 'deny', 'allow', 'protectedTargets', 'grantMinutes'] as const;
+const KEYS = ['write', 'command', 'dryRun', 'deny', 'allow', 'protectedTargets', 'grantMinutes', 'unrequestedEffects', 'unrequestedEffectMinutes'] as const;
 
 function tightenPolicy(out: Layered<EffectivePolicy>, layer: WorkspaceLayer): void {
   const at = `(${layer.where})`;
@@ -174,6 +186,29 @@ function tightenPolicy(out: Layered<EffectivePolicy>, layer: WorkspaceLayer): vo
       out.tightened.push(`grantMinutes: ${p.grantMinutes || 'until revoked'} → ${v.data} ${at}`);
       p.grantMinutes = v.data;
     } else if (v.data !== p.grantMinutes) out.ignored.push(`grantMinutes: ${v.data || 'until revoked'} ${at}; grants from your settings last ${p.grantMinutes || 'until revoked'}`);
+  }
+  tightenUnrequested(out, raw, layer);
+}
+
+/** What a workspace may do to `unrequestedEffects` (refuse instead of ask) and its wait (shorter only). */
+function tightenUnrequested(out: Layered<EffectivePolicy>, raw: Record<string, unknown>, layer: WorkspaceLayer): void {
+  const at = `(${layer.where})`;
+  const p = out.value;
+  if (raw.unrequestedEffects !== undefined) {
+    const v = PolicySchema.shape.unrequestedEffects.safeParse(raw.unrequestedEffects);
+    if (!v.success) out.problems.push(`agentSwitchboard.policy.unrequestedEffects in ${layer.where} must be ask or refuse; it was ignored.`);
+    else if (v.data === 'refuse' && p.unrequestedEffects !== 'refuse') {
+      out.tightened.push(`unrequestedEffects: ask → refuse ${at}`);
+      p.unrequestedEffects = 'refuse';
+    } else if (v.data === 'ask' && p.unrequestedEffects === 'refuse') out.ignored.push(`unrequestedEffects: ask ${at}; your settings say refuse`);
+  }
+  if (raw.unrequestedEffectMinutes !== undefined) {
+    const v = PolicySchema.shape.unrequestedEffectMinutes.safeParse(raw.unrequestedEffectMinutes);
+    if (!v.success) out.problems.push(`agentSwitchboard.policy.unrequestedEffectMinutes in ${layer.where} must be a number of minutes from 1 to 1440; it was ignored.`);
+    else if (v.data < p.unrequestedEffectMinutes) {
+      out.tightened.push(`unrequestedEffectMinutes: ${p.unrequestedEffectMinutes} → ${v.data} ${at}`);
+      p.unrequestedEffectMinutes = v.data;
+    } else if (v.data !== p.unrequestedEffectMinutes) out.ignored.push(`unrequestedEffectMinutes: ${v.data} ${at}; held effects wait ${p.unrequestedEffectMinutes} minutes by your settings`);
   }
 }
 

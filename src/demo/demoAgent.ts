@@ -17,6 +17,7 @@
  * | `chunks`              | streams `SWITCHBOARD_DEMO_CHUNKS` ten-byte chunks                      |
  * | `many-entries`        | `SWITCHBOARD_DEMO_CHUNKS` read tool calls, each with a message         |
  * | `fs-probe`            | the `fs/*` requests and permission diffs the prompt's JSON names       |
+ * | `unasked-writes`      | writes the files the prompt's JSON names, all at once, without asking  |
  *
  * Its sessions are kept in `SWITCHBOARD_DEMO_STATE_DIR` (default: a temp folder), so it lists, loads
  * and resumes them after a restart; `SWITCHBOARD_DEMO_NO_SESSIONS=1` turns that off.

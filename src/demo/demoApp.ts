@@ -13,10 +13,15 @@ import { DemoTurn, TurnCancelled, type DemoOptions, type SessionMemory } from '.
 import type { DemoSessionStore } from './demoSessions';
 
 /** `agentInfo` the demo agent reports in `initialize`. */
-/** The demo agent's session modes (it behaves the same in each: they exist to show the picker). */
+/**
+ * The demo agent's session modes. `default` and `plan` run the same script (they show the picker);
+ * in `autoEdit` it writes and runs its command without asking first, as Gemini CLI does in Auto Edit
+ * or YOLO, so Agent Switchboard asks at the effect instead (issue 19).
+ */
 const DEMO_MODES = [
   { id: 'default', name: 'Ask before editing', description: 'Asks before every write and command' },
   { id: 'plan', name: 'Plan only', description: 'Describes what it would do' },
+  { id: 'autoEdit', name: 'Auto Edit (does not ask)', description: 'Writes files and runs its command without asking first' },
 ];
 
 /** The demo agent's configuration options (they change nothing in its script: they show the pickers). */
@@ -62,6 +67,7 @@ export const DEMO_SCENARIOS: readonly DemoScenario[] = [
   'fs-probe',
   'elicit',
   'lenient-cards',
+  'unasked-writes',
 ];
 
 /** Environment variables the demo agent reads. */
@@ -223,6 +229,7 @@ export function createDemoAgentApp(scenario: ProtocolScenario, options: DemoOpti
     .onRequest('session/set_mode', ({ params }) => {
       if (!sessions.has(params.sessionId)) throw acp.RequestError.sessionNotFound(params.sessionId);
       if (!DEMO_MODES.some((m) => m.id === params.modeId)) throw acp.RequestError.invalidParams({ modeId: params.modeId }, 'no such mode');
+      sessions.get(params.sessionId)!.memory.mode = params.modeId;
       return {};
     })
     .onNotification('session/cancel', ({ params }) => {

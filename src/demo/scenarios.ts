@@ -14,12 +14,13 @@ import { diskWriterTurn } from './diskWriter';
 import { editorMcpTurn } from './editorMcp';
 import { fsProbeTurn } from './fsProbe';
 import { elicitTurn } from './elicit';
+import { unaskedWritesTurn } from './unasked';
 import { promptTarget, targetContent } from './promptTarget';
 import type { PlanEntry, StopReason, ToolCallContent, ToolCallUpdate } from '@agentclientprotocol/sdk';
 import { type DemoTurn, TurnCancelled, errorText, textContent } from './turn';
 
 /** Scenario names that run over the protocol (the others fail before speaking ACP at all). */
-export type ProtocolScenario = 'demo' | 'grandchild-terminal' | 'write-conflict' | 'permission-only' | 'echo' | 'chunks' | 'many-entries' | 'gate-probe' | 'gate-borrow' | 'disk-writer' | 'editor-mcp' | 'fs-probe' | 'elicit' | 'lenient-cards';
+export type ProtocolScenario = 'demo' | 'grandchild-terminal' | 'write-conflict' | 'permission-only' | 'echo' | 'chunks' | 'many-entries' | 'gate-probe' | 'gate-borrow' | 'disk-writer' | 'editor-mcp' | 'fs-probe' | 'elicit' | 'lenient-cards' | 'unasked-writes';
 
 /** File the `demo` turn writes, relative to the session's cwd. */
 export const DEMO_FILE = 'demo/hello.md';
@@ -68,6 +69,7 @@ export const SCENARIOS: Record<ProtocolScenario, ScenarioScript> = {
   'editor-mcp': editorMcpTurn,
   'fs-probe': fsProbeTurn,
   elicit: elicitTurn,
+  'unasked-writes': unaskedWritesTurn,
 };
 
 // ---------------------------------------------------------------------------------------------

@@ -39,6 +39,8 @@ export interface SessionMemory {
   mcpServers: McpServer[];
   /** Every update sent in this session (replayed by `session/load`). */
   history?: SessionUpdate[];
+  /** The session mode the client set (`session/set_mode`); in `autoEdit` nothing is asked first. */
+  mode?: string;
 }
 
 /** Knobs read from the environment (see `readDemoOptions`). */
@@ -200,6 +202,8 @@ export class DemoTurn {
    * earlier "Always allow" for that kind in this session grants it without asking, as real agents do.
    */
   async askPermission(toolCall: ToolCallUpdate, rememberAs?: string): Promise<PermissionDecision> {
+    // Auto Edit approves itself, as an agent's automatic mode does: the client is not asked.
+    if (this.memory.mode === 'autoEdit') return { kind: 'allow', optionId: 'allow', always: false };
     if (rememberAs && this.memory.alwaysAllowed.has(rememberAs)) {
       return { kind: 'allow', optionId: 'allow_always', always: true };
     }

@@ -56,7 +56,19 @@ export interface EffectPolicyDeps {
  * A decision plus the effect it was about. For a write, `target` is the file the decision was made
  * on (null: there was none; undefined: not known), which the write must still find at the path.
  */
-export type EffectCheck = GateDecision & { effect: WriteEffect | CommandEffect; description: string; target?: FileIdentity | null };
+export type EffectCheck = GateDecision & {
+  effect: WriteEffect | CommandEffect;
+  description: string;
+  target?: FileIdentity | null;
+  /** For a write inside the workspace: the text it replaces (the open document's, unsaved included), null when there is none. */
+  base?: string | null;
+};
+
+/** How a held effect's decision is recorded: the token its performance presents, and that it was asked at the effect. */
+export interface HeldDecision {
+  /** Binds the approval to the one request that was held (see `Approval.boundTo`). */
+  boundTo: string;
+}
 
 /** The tool kinds a standing grant may answer a permission request of (see {@link EffectPolicy.grantFor}). */
 const GRANT_KINDS: ReadonlySet<string> = new Set(['edit', 'delete', 'move', 'execute']);
@@ -109,7 +121,7 @@ export class EffectPolicy {
    * {@link onceOnlyReason}); any other `allow_always` is recorded as `allow_once` and creates no grant.
    * @returns the grants made (none for a narrowed answer).
    */
-  recordDecision(who: Actor, intent: Intent, outcome: { kind: PermissionOptionKind; optionId: string } | 'cancelled', decider: Decider): Grant[] {
+  recordDecision(who: Actor, intent: Intent, outcome: { kind: PermissionOptionKind; optionId: string } | 'cancelled', decider: Decider, held?: HeldDecision): Grant[] {
     const hash = intentHash(intent);
     const made: Grant[] = [];
     const allowed = outcome !== 'cancelled' && (outcome.kind === 'allow_once' || outcome.kind === 'allow_always');
@@ -118,7 +130,7 @@ export class EffectPolicy {
     const grantScope = widen ? grantScopeOf(decider) : undefined;
     const narrowed = allowed && !widen && (outcome.kind === 'allow_always' || grantScopeOf(decider) !== undefined);
     if (allowed) {
-      this.approvals.approve(intent, outcome.kind === 'allow_always' && widen ? 'session' : 'once', decider.kind);
+      this.approvals.approve(intent, outcome.kind === 'allow_always' && widen ? 'session' : 'once', decider.kind, undefined, held?.boundTo);
       const now = this.now();
       const minutes = this.deps.defaults().grantMinutes ?? 0;
       const expiresAt = minutes > 0 ? now + minutes * 60_000 : undefined;
@@ -144,6 +156,9 @@ export class EffectPolicy {
         kind: intent.kind,
         effects: intent.effects,
         grants: made.map((g) => ({ id: g.id, scope: g.scope, pattern: g.pattern })),
+        // Asked at the effect: the agent sent no permission request; the person answered about the
+        // effect request itself (issue 19).
+        ...(held ? { askedAt: 'effect', agentAsked: false } : {}),
         ...(narrowed ? { recordedAs: 'allow_once', why: onceOnly ?? `An answer by ${decider.kind} approves this request once and creates no grant.` } : {}),
       },
     });
@@ -208,7 +223,7 @@ export class EffectPolicy {
    * only a regular file is read for the base. A file with more than one hard link is flagged
    * (`hardLinked`), which the gate treats as a protected target.
    */
-  async checkWrite(who: Actor, absPath: string, content: string): Promise<EffectCheck> {
+  async checkWrite(who: Actor, absPath: string, content: string, boundTo?: string): Promise<EffectCheck> {
     // The path as it resolves on disk: a symlink inside the workspace must not hide a protected
     // target (`link -> .git`) from the gate.
     const real = await realpathAllowMissing(path.normalize(absPath));
@@ -222,15 +237,15 @@ export class EffectPolicy {
     }
     const effect: WriteEffect = { type: 'write', path: rel, contentSha256: [sha256(content)], baseSha256: base === null ? null : sha256(base) };
     if (target && target.links > 1) effect.hardLinked = true;
-    return { ...this.check(who, effect), target };
+    return { ...this.check(who, effect, boundTo), target, ...(!path.isAbsolute(rel) ? { base } : {}) };
   }
 
   private identity(real: string): Promise<FileIdentity | null> {
     return this.deps.identity ? this.deps.identity(real) : fileIdentity(real);
   }
 
-  /** Decides on `terminal/create`. A request without cwd runs in the session's cwd. */
-  checkCommand(who: Actor, params: acp.CreateTerminalRequest): EffectCheck {
+  /** Decides on `terminal/create`. A request without cwd runs in the session's cwd. `boundTo`: see {@link checkWrite}. */
+  checkCommand(who: Actor, params: acp.CreateTerminalRequest, boundTo?: string): EffectCheck {
     const effect: CommandEffect = {
       type: 'command',
       command: params.command,
@@ -238,11 +253,42 @@ export class EffectPolicy {
       cwd: params.cwd ? path.resolve(who.cwd, params.cwd) : who.cwd,
       envNames: (params.env ?? []).map((e) => e.name),
     };
-    return this.check(who, effect);
+    return this.check(who, effect, boundTo);
   }
 
-  private check(who: Actor, effect: WriteEffect | CommandEffect): EffectCheck {
-    const d = decide(this.approvals, this.grants, this.deps.defaults(), who, effect, this.now());
+  /**
+   * Whether a refused effect is put to the person at the effect instead (issue 19): the gate found
+   * no approval, grant or rule for it (or it is a protected path that needs an approval of this exact
+   * write), and `unrequestedEffects` is `ask`. A deny rule, a `deny` default or `protectedTargets:
+   * deny` is never asked about: the person already said no.
+   */
+  holdable(check: EffectCheck): boolean {
+    if (check.allowed || this.deps.defaults().unrequestedEffects !== 'ask') return false;
+    return check.reason === 'no_approval' || (check.reason === 'protected_target' && this.deps.defaults().protectedTargets !== 'deny');
+  }
+
+  /** What happens to a write or command nobody asked about: `ask` (held and asked at the effect) or `refuse`. */
+  unrequestedMode(): 'ask' | 'refuse' {
+    return this.deps.defaults().unrequestedEffects === 'ask' ? 'ask' : 'refuse';
+  }
+
+  /** Milliseconds a held effect waits for the person (`unrequestedEffectMinutes`, default 10). */
+  holdMs(): number {
+    const m = this.deps.defaults().unrequestedEffectMinutes;
+    return (typeof m === 'number' && Number.isFinite(m) && m > 0 ? m : 10) * 60_000;
+  }
+
+  /**
+   * The intent of a held effect: exactly the effect the request names (the write's path, content
+   * and the text it replaces; the command's words, folder and environment names), under the tool
+   * call the card of it belongs to. Its hash is what the card shows and the audit records.
+   */
+  effectIntent(who: Actor, effect: WriteEffect | CommandEffect, toolCallId: string): Intent {
+    return { sessionId: who.sessionId, agentId: who.agentId, toolCallId, kind: effect.type === 'write' ? 'edit' : 'execute', effects: [effect] };
+  }
+
+  private check(who: Actor, effect: WriteEffect | CommandEffect, boundTo?: string): EffectCheck {
+    const d = decide(this.approvals, this.grants, this.deps.defaults(), who, effect, this.now(), boundTo);
     const description = describe(effect);
     if (!d.allowed && d.wouldAllowInDryRun) this.deps.log?.(`Dry run: policy "allow" would have let through: ${description}`);
     const recorded = this.audit({

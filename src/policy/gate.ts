@@ -24,6 +24,12 @@ export interface Approval {
   consumed: Set<number>;
   /** Who answered: only a person (or the API asking for a grant) can have made a `session` approval. */
   decidedBy: DeciderKind;
+  /**
+   * Set on the approval of a held effect (asked about at the effect, issue 19): only the check of
+   * that very request, which presents this token, may take it, and only while the effect is still
+   * exactly what the card showed (for a write, the same base text too).
+   */
+  boundTo?: string;
 }
 
 /**
@@ -42,6 +48,14 @@ export interface PolicyDefaults {
   protectedTargets?: 'ask' | 'deny';
   /** Minutes a grant made from a card or by the agent's "always allow" lasts; 0 or absent = until revoked. */
   grantMinutes?: number;
+  /**
+   * An effect the agent did not ask about (no `session/request_permission` covers it) under `ask`:
+   * `ask` holds the request and asks the person at the effect; `refuse` (and absent, so a caller
+   * that says nothing gets the strict behaviour) refuses it at once with -32013.
+   */
+  unrequestedEffects?: 'ask' | 'refuse';
+  /** Minutes a held effect waits for the person before the agent is answered with an error (default 10). */
+  unrequestedEffectMinutes?: number;
 }
 
 /** The gate's verdict on one effect. */
@@ -115,9 +129,10 @@ export class ApprovalStore {
    * recorded as `once`: `commandCovers` lets an undeclared command cover any command in its cwd,
    * and a path-level write any content, so for a whole session it would approve what nobody saw.
    */
-  approve(intent: Intent, scope: ApprovalScope, decidedBy: DeciderKind, expiresAt?: number): Approval {
-    const reach: ApprovalScope = scope === 'session' && onceOnlyReason(intent) === undefined ? 'session' : 'once';
-    const a: Approval = { id: `a${++this.seq}`, hash: intentHash(intent), intent, scope: reach, expiresAt, consumed: new Set(), decidedBy };
+  approve(intent: Intent, scope: ApprovalScope, decidedBy: DeciderKind, expiresAt?: number, boundTo?: string): Approval {
+    // A held effect's approval is for that one request: never for the session.
+    const reach: ApprovalScope = scope === 'session' && boundTo === undefined && onceOnlyReason(intent) === undefined ? 'session' : 'once';
+    const a: Approval = { id: `a${++this.seq}`, hash: intentHash(intent), intent, scope: reach, expiresAt, consumed: new Set(), decidedBy, ...(boundTo !== undefined ? { boundTo } : {}) };
     this.approvals.push(a);
     return a;
   }
@@ -159,19 +174,41 @@ export class ApprovalStore {
 
   /**
    * Finds an approval of the same session and agent that covers `actual`, and consumes the matched
-   * effect if the approval is `once`. Newer approvals are tried first.
+   * effect if the approval is `once`. Newer approvals are tried first. An approval bound to a held
+   * request (`boundTo`) is found only by the check that presents the same token, and only for an
+   * effect identical to the one approved ({@link sameEffect}).
    */
-  take(sessionId: string, agentId: string, actual: WriteEffect | CommandEffect, now: number, opts: { exactOnly?: boolean } = {}): Approval | undefined {
+  take(sessionId: string, agentId: string, actual: WriteEffect | CommandEffect, now: number, opts: { exactOnly?: boolean; boundTo?: string } = {}): Approval | undefined {
     for (let i = this.approvals.length - 1; i >= 0; i--) {
       const a = this.approvals[i];
       if (a.intent.sessionId !== sessionId || a.intent.agentId !== agentId || !usable(a, now)) continue;
-      const idx = a.intent.effects.findIndex((e, j) => !(a.scope === 'once' && a.consumed.has(j)) && (!opts.exactOnly || declaresContent(e)) && covers(e, actual));
+      if (a.boundTo !== undefined && a.boundTo !== opts.boundTo) continue;
+      const fits = (e: Effect) => (a.boundTo !== undefined ? sameEffect(e, actual) : covers(e, actual));
+      const idx = a.intent.effects.findIndex((e, j) => !(a.scope === 'once' && a.consumed.has(j)) && (!opts.exactOnly || declaresContent(e)) && fits(e));
       if (idx < 0) continue;
       if (a.scope === 'once') a.consumed.add(idx);
       return a;
     }
     return undefined;
   }
+}
+
+/**
+ * The effect a held request's card showed and the effect its check finds now are the same: a write
+ * of the same content to the same file over the same text (a document edited while the card waited
+ * is not what the person saw), a command with the same words, folder and environment names.
+ */
+export function sameEffect(approved: Effect, actual: WriteEffect | CommandEffect): boolean {
+  if (approved.type === 'write' && actual.type === 'write') {
+    return writeCovers(approved, actual) && approved.baseSha256 === actual.baseSha256 && !!approved.hardLinked === !!actual.hardLinked;
+  }
+  if (approved.type === 'command' && actual.type === 'command') {
+    const a = argv(approved);
+    const b = argv(actual);
+    const names = (x: string[]) => [...new Set(x)].sort().join('\0');
+    return a.length === b.length && a.every((x, i) => x === b[i]) && approved.cwd === actual.cwd && names(approved.envNames) === names(actual.envNames);
+  }
+  return false;
 }
 
 /** True when the declared effect names its exact content or command (not only a path or a kind). */
@@ -188,7 +225,8 @@ function usable(a: Approval, now: number): boolean {
  * Decides on a performed effect, in this order: a deny rule refuses; a `deny` default refuses; a
  * protected target needs an approval of that exact write (grants and allow rules do not count) or
  * is refused outright when `protectedTargets` is `deny`; a matching approval allows; a grant allows;
- * an allow rule or an `allow` default allows unless dry-run; anything else is refused.
+ * an allow rule or an `allow` default allows unless dry-run; anything else is refused. `boundTo`:
+ * the token of a held request being performed after the person's answer (see {@link Approval.boundTo}).
  */
 export function decide(
   store: ApprovalStore,
@@ -197,6 +235,7 @@ export function decide(
   who: GrantSubject,
   actual: WriteEffect | CommandEffect,
   now: number,
+  boundTo?: string,
 ): GateDecision {
   const kindDefault = actual.type === 'write' ? defaults.write : defaults.command;
   const what = describe(actual);
@@ -208,11 +247,11 @@ export function decide(
   if (actual.type === 'write' && (isProtected(actual.path) || actual.hardLinked)) {
     const why = protectedClass(actual.path)?.why ?? (actual.hardLinked && !isProtected(actual.path) ? 'a file with more than one hard link: it may be the same file as one outside the workspace' : 'outside the workspace');
     if (defaults.protectedTargets === 'deny') return { allowed: false, reason: 'protected_target', message: `${what} targets a protected path (${why}), which agentSwitchboard.policy denies.` };
-    const exact = store.take(who.sessionId, who.agentId, actual, now, { exactOnly: true });
+    const exact = store.take(who.sessionId, who.agentId, actual, now, { exactOnly: true, boundTo });
     if (exact) return { allowed: true, source: 'approval', approval: exact };
     return { allowed: false, reason: 'protected_target', message: `${what} targets a protected path (${why}) and needs an approval of this exact write.` };
   }
-  const approval = store.take(who.sessionId, who.agentId, actual, now);
+  const approval = store.take(who.sessionId, who.agentId, actual, now, { boundTo });
   if (approval) return { allowed: true, source: 'approval', approval };
   const grant = grants?.find(who, actual, now);
   if (grant) return { allowed: true, source: 'grant', grant };

@@ -35,6 +35,11 @@ export const SWITCHBOARD = {
   toolKind: 'agent_switchboard.tool.kind',
   toolStatus: 'agent_switchboard.tool.status',
   permissionId: 'agent_switchboard.permission.id',
+  /**
+   * Where the person was asked: `request` (the agent's `session/request_permission`) or `effect`
+   * (the agent sent the write or command without asking; it was held and asked about, issue 19).
+   */
+  askedAt: 'agent_switchboard.permission.asked_at',
   intentHash: 'agent_switchboard.intent.hash',
   decision: 'agent_switchboard.decision',
   decidedBy: 'agent_switchboard.decided_by',

@@ -120,7 +120,7 @@ export class SessionSpans {
       const title = redactSecrets(this.state.toolCalls[p.toolCallId]?.title ?? p.toolCallId);
       span = this.tracing.tracer.startSpan(
         `permission ${title}`,
-        { kind: SpanKind.INTERNAL, attributes: { [SWITCHBOARD.spanKind]: 'permission', [SWITCHBOARD.permissionId]: p.permissionId, [GEN_AI.toolCallId]: p.toolCallId, ...(p.intentHash ? { [SWITCHBOARD.intentHash]: p.intentHash } : {}) } },
+        { kind: SpanKind.INTERNAL, attributes: { [SWITCHBOARD.spanKind]: 'permission', [SWITCHBOARD.permissionId]: p.permissionId, [GEN_AI.toolCallId]: p.toolCallId, [SWITCHBOARD.askedAt]: p.unrequested ? 'effect' : 'request', ...(p.intentHash ? { [SWITCHBOARD.intentHash]: p.intentHash } : {}) } },
         under(this.tools.get(p.toolCallId) ?? this.turn ?? this.session),
       );
       this.permissions.set(p.permissionId, span);

@@ -49,6 +49,20 @@ export function registerPermissionKeys(host: PermissionKeysHost): vscode.Disposa
   return [
     registerGuardedCommand('agentSwitchboard.approveWaiting', () => answer('allow'), { refused: false }),
     registerGuardedCommand('agentSwitchboard.rejectWaiting', () => answer('reject'), { refused: false }),
+    // A flood of cards (an agent in an automatic mode sending write after write): every waiting
+    // request of every session, each with its narrowest reject.
+    registerGuardedCommand('agentSwitchboard.rejectAllWaiting', () => {
+      let rejected = 0;
+      let left = 0;
+      for (const c of host.sessions()) {
+        const r = c.rejectAllWaiting('person');
+        rejected += r.rejected;
+        left += r.left;
+      }
+      if (!rejected && !left) void vscode.window.showInformationMessage(text`No permission request waits.`);
+      else if (left) void vscode.window.showWarningMessage(text`Rejected ${String(rejected)} requests; ${String(left)} offered no way to reject and wait on their cards.`);
+      return { rejected, left };
+    }, { refused: { rejected: 0, left: 0 } }),
   ];
 }
 

@@ -60,7 +60,7 @@ describe('protocol inspector', () => {
     }
   });
 
-  it('session modes: the demo agent offers two, session/set_mode switches, an unknown mode is refused before it is sent', async function () {
+  it('session modes: the demo agent offers three, session/set_mode switches, an unknown mode is refused before it is sent', async function () {
     this.timeout(30_000);
     const conn = await AgentConnection.start(
       { command: process.execPath, args: ['--import', TSX_LOADER, DEMO_ENTRY], env: { ...process.env, SWITCHBOARD_DEMO_SCENARIO: 'echo' } as Record<string, string>, cwd: ROOT },
@@ -69,7 +69,7 @@ describe('protocol inspector', () => {
     const c = new SessionController({ key: 'm', agentId: 'demo', agentName: 'Demo', cwd: ROOT }, new MemoryFiles(), new SessionTerminals(ROOT, () => process.env), testPolicy({ roots: [ROOT], readCurrent: async () => null }));
     try {
       await c.attach(conn);
-      assert.deepEqual(c.state.availableModes?.map((m) => m.id), ['default', 'plan']);
+      assert.deepEqual(c.state.availableModes?.map((m) => m.id), ['default', 'plan', 'autoEdit']);
       assert.equal(c.state.currentModeId, 'default');
       await c.setMode('plan');
       assert.equal(c.state.currentModeId, 'plan');

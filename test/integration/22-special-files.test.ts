@@ -28,8 +28,9 @@ describe('agent-named special files, hard links and symlink swaps in the editor'
 
   before(async function () {
     if (process.platform === 'win32') this.skip();
-    // Writes need no card here: what is checked is what the client does with the path.
-    await vscode.workspace.getConfiguration('agentSwitchboard').update('policy', { write: 'allow', command: 'ask' }, vscode.ConfigurationTarget.Global);
+    // Writes need no card here: what is checked is what the client does with the path. A write the
+    // gate refuses (a protected target) is refused at once, not held for the person (issue 19).
+    await vscode.workspace.getConfiguration('agentSwitchboard').update('policy', { write: 'allow', command: 'ask', unrequestedEffects: 'refuse' }, vscode.ConfigurationTarget.Global);
     await setAgents([scenarioAgent('fsprobe', 'fs-probe')]);
     dir = path.join(workspaceDir(), 'special');
     fs.rmSync(dir, { recursive: true, force: true });

@@ -53,7 +53,9 @@ describe('permission gate in the editor', () => {
     await a.closeSession(key);
   });
 
-  it('refuses a write nobody approved; the file stays as it was', async () => {
+  it('with unrequestedEffects "refuse", refuses a write nobody approved at once; the file stays as it was', async () => {
+    // (The default, "ask", holds such a write for the person: test/integration/44-unasked.test.ts.)
+    await vscode.workspace.getConfiguration('agentSwitchboard').update('policy', { unrequestedEffects: 'refuse' }, vscode.ConfigurationTarget.Global);
     const a = await api();
     const dir = path.join(workspaceDir(), 'unasked');
     fs.mkdirSync(dir, { recursive: true });
@@ -66,7 +68,9 @@ describe('permission gate in the editor', () => {
     const tc = Object.values(s.toolCalls)[0];
     assert.strictEqual(tc.status, 'failed');
     assert.ok(tc.content.some((c) => c.type === 'text' && /matches no approved intent/.test(c.text)), JSON.stringify(tc.content));
+    assert.ok(!Object.values(s.permissions).some((p) => p.unrequested), 'no card was made');
     await a.closeSession(key);
+    await vscode.workspace.getConfiguration('agentSwitchboard').update('policy', undefined, vscode.ConfigurationTarget.Global);
   });
 
   it('"For this session" / "For this workspace" clicks create grants shown in the Grants view; revoke ends them', async function () {

@@ -59,14 +59,19 @@ describe('workspace settings only tighten the gate', () => {
     await setAgents([]);
   });
 
-  it('an unasked write stays refused under the workspace\'s "write: allow"', async () => {
+  it('an unasked write is not let through under the workspace\'s "write: allow": it waits for the person, and Reject keeps the file', async () => {
     const dir = path.join(workspaceDir(), 'ws-settings');
     fs.mkdirSync(dir, { recursive: true });
     const target = path.join(dir, 'conflict.txt');
     fs.writeFileSync(target, 'untouched\n');
     const key = await a.startSession({ agentId: 'unasked-ws', cwd: dir });
-    await a.prompt(key, 'write without asking');
-    const s = await waitForState(a, key, (st) => st.entries.some((e) => e.kind === 'notice' && /Refused/.test(e.text)), 'the refusal notice');
+    const turn = a.prompt(key, 'write without asking');
+    const held = await waitForState(a, key, (st) => Object.values(st.permissions).some((p) => p.state === 'waiting' && p.unrequested), 'the held write');
+    assert.strictEqual(fs.readFileSync(target, 'utf8'), 'untouched\n', 'not written while it waits');
+    const p = Object.values(held.permissions).find((x) => x.state === 'waiting')!;
+    assert.ok(a.answerPermission(key, p.permissionId, 'reject'));
+    await turn;
+    const s = a.session(key)!;
     assert.strictEqual(fs.readFileSync(target, 'utf8'), 'untouched\n');
     // The thread says what the workspace tried, and what it tightened.
     const notice = s.entries.find((e) => e.kind === 'notice' && /Ignored from this workspace's settings/.test(e.text));

@@ -100,7 +100,7 @@ describe('protocol inspector', () => {
     const a = await api();
     const key = await a.startSession({ agentId: 'demo', cwd: workspaceDir() });
     try {
-      assert.deepStrictEqual(a.session(key)!.availableModes?.map((m) => m.name), ['Ask before editing', 'Plan only']);
+      assert.deepStrictEqual(a.session(key)!.availableModes?.map((m) => m.name), ['Ask before editing', 'Plan only', 'Auto Edit (does not ask)']);
       await vscode.commands.executeCommand('agentSwitchboard.session.focus');
       await a.setMode(key, 'plan');
       assert.strictEqual(a.session(key)!.currentModeId, 'plan');

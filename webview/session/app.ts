@@ -298,7 +298,7 @@ export class SessionApp {
         break;
       case 'permission':
         this.thread.markToolCall(p.permission.toolCallId);
-        this.dirty.header = true;
+        this.dirty.header = this.dirty.composer = true;
         break;
       case 'terminal':
         this.thread.markTerminal(p.terminal.terminalId);

@@ -27,6 +27,9 @@ export class ComposerView {
   private readonly working: HTMLElement;
   private readonly hint: HTMLElement;
   private readonly queued: HTMLElement;
+  /** "N requests wait for you · Reject all": shown while two or more permission cards wait (a flood of held effects). */
+  private readonly waiting: HTMLElement;
+  private readonly waitingText: HTMLElement;
   /** Set between posting a prompt and the host's answer (a status change), so a second Enter is not lost. */
   private sending = false;
   private readonly suggest: SuggestList;
@@ -78,9 +81,27 @@ export class ComposerView {
     this.working = h('span', { className: 'working', hidden: true, role: 'status' }, h('vscode-progress-ring', { className: 'ring', 'aria-label': 'Agent is working' }), h('span', null, 'Working…'));
     this.hint = h('span', { className: 'composer-hint muted' });
     this.queued = h('div', { className: 'queued muted', hidden: true, role: 'status' });
+    this.waitingText = h('span', { className: 'waiting-count' });
+    this.waiting = h(
+      'div',
+      { className: 'waiting-bar', hidden: true, role: 'group', 'aria-label': 'Waiting requests' },
+      h('span', { className: 'codicon codicon-shield' }),
+      this.waitingText,
+      h('vscode-button', {
+        className: 'reject-all',
+        secondary: true,
+        icon: 'close-all',
+        title: 'Reject every request of this session that waits for you; each agent hears its own reject (or, for a write or command it did not ask about, -32013)',
+        onClick: (ev: Event) => {
+          const key = this.ctx.state()?.key;
+          if (key && !(ev.currentTarget as HTMLElement).hasAttribute('disabled')) this.ctx.post({ type: 'rejectAllWaiting', key });
+        },
+      }, 'Reject all'),
+    );
     this.el = h(
       'footer',
       { className: 'composer' },
+      this.waiting,
       this.queued,
       this.chips,
       this.suggest.el,
@@ -112,6 +133,9 @@ export class ComposerView {
     this.queued.hidden = !queued.length;
     this.queued.textContent = queued.length ? `${queued.length} queued — sent when the turn ends: ${queued.map((q) => (q.length > 60 ? `${q.slice(0, 59)}…` : q)).join(' · ')}` : '';
     this.queued.title = queued.join('\n\n');
+    const waiting = s ? Object.values(s.permissions).filter((p) => p.state === 'waiting').length : 0;
+    this.waiting.hidden = waiting < 2;
+    this.waitingText.textContent = waiting >= 2 ? `${waiting} requests wait for you` : '';
     toggleAttr(this.stop, 'disabled', !busy);
     toggleAttr(this.input, 'disabled', !s || status === 'closed' || status === 'error');
     this.working.hidden = !busy;

@@ -5,6 +5,7 @@
  */
 import type { SessionStatus } from '../../src/acp/session/types';
 import { usageMeter } from '../../src/acp/session/usage';
+import { autonomousMode, autonomySentence } from '../../src/acp/session/autonomy';
 import type { AgentChoice, SessionSummary } from '../../src/views/session/protocol';
 import type { Ctx } from './context';
 import { icon, setChildren } from './dom';
@@ -82,7 +83,7 @@ export class HeaderView {
   updateStatus(): void {
     const s = this.ctx.state();
     const picker = !this.sessionRow.hidden;
-    const key = s ? JSON.stringify([s.key, s.status, s.title ?? '', s.usage ?? null, s.agentName, s.currentModeId ?? '', s.availableModes?.map((m) => m.id) ?? [], s.configOptions ?? [], picker]) : '';
+    const key = s ? JSON.stringify([s.key, s.status, s.title ?? '', s.usage ?? null, s.agentName, s.currentModeId ?? '', s.availableModes?.map((m) => m.id) ?? [], s.configOptions ?? [], s.unrequestedEffects ?? '', picker]) : '';
     if (key === this.statusKey) return;
     this.statusKey = key;
     const { h } = this.ctx;
@@ -101,6 +102,7 @@ export class HeaderView {
       this.usageControl(s),
       this.modeControl(s),
       ...this.configControls(s),
+      this.autonomyMark(s),
       // A closed or failed session (a transcript from the journal, an agent that died) can go on in a new process.
       // Only a session its agent knows by id can be taken up again.
       (s.status === 'closed' || s.status === 'error') && s.sessionId
@@ -134,6 +136,19 @@ export class HeaderView {
       h('span', { className: 'usage-pct' }, m.over ? '>100 %' : `${Math.round(m.percent)} %`),
       m.cost ? h('span', { className: 'usage-cost' }, m.cost) : null,
     );
+  }
+
+  /**
+   * A mode in which the agent does not ask before acting: a shield beside the pickers whose name and
+   * tooltip say that Agent Switchboard asks at each write and command instead (or refuses them). An
+   * icon, so the header keeps to two rows; the thread carries the same sentence as a notice.
+   */
+  private autonomyMark(s: NonNullable<ReturnType<Ctx['state']>>): HTMLElement | null {
+    const mode = autonomousMode(s);
+    if (!mode || !s.unrequestedEffects || s.status === 'closed') return null;
+    const { h } = this.ctx;
+    const sentence = autonomySentence(mode, s.agentName, s.unrequestedEffects);
+    return h('span', { className: `autonomy-mark ${s.unrequestedEffects}`, role: 'img', 'aria-label': sentence, title: sentence }, icon(h, s.unrequestedEffects === 'ask' ? 'shield' : 'circle-slash'), h('span', { className: 'autonomy-word' }, s.unrequestedEffects === 'ask' ? 'asks at effect' : 'refuses unasked'));
   }
 
   /** The agent's modes as a picker when it offers several (`session/set_mode`), else its mode as a tag. */

@@ -140,6 +140,8 @@ export class ToolCardNode {
     // What an approval lets through, as the extension computed it from the intent; the agent's own
     // blocks (text, diffs, terminals it points at) follow, labelled as the agent's.
     const covers = perm?.display ? this.covers(perm) : null;
+    // A held effect's card holds the request itself (our diff of it), not blocks the agent chose.
+    const shownBy = perm?.unrequested ? "The request, as a diff from the file's current text:" : 'Shown by the agent:';
     const minutes = silentMinutes(tc, this.ctx.hostNow?.());
     const silence = h('span', { className: 'tool-silence', hidden: minutes === undefined, title: 'No update from the agent about this call for this long' }, minutes === undefined ? '' : silentLabel(minutes));
     this.silence = { el: silence, minutes };
@@ -171,7 +173,7 @@ export class ToolCardNode {
       // through, the agent's diff) follow.
       waiting ? this.permission(tc, perm) : null,
       covers,
-      covers && waiting && tc.content.length ? h('div', { className: 'agent-shown muted' }, icon(h, 'comment'), h('span', null, 'Shown by the agent:')) : null,
+      covers && waiting && tc.content.length && !(perm?.unrequested && tc.kind === 'execute') ? h('div', { className: 'agent-shown muted' }, icon(h, perm?.unrequested ? 'diff' : 'comment'), h('span', null, shownBy)) : null,
       tc.content.length
         ? h('div', { className: 'tool-content' }, tc.content.map((c, i) => renderContent(this.ctx, c, `${tc.toolCallId}:${i}`)))
         : null,
@@ -197,7 +199,7 @@ export class ToolCardNode {
   private covers(perm: PermissionView): HTMLElement {
     const { h } = this.ctx;
     const waiting = perm.state === 'waiting';
-    const items = (perm.display ?? []).map((d) => coverItem(this.ctx, d, waiting));
+    const items = (perm.display ?? []).map((d) => coverItem(this.ctx, d, waiting, perm.unrequested === true));
     return h(
       'div',
       { className: `perm-covers${waiting ? ' waiting' : ''}`, role: 'group', 'aria-label': 'What an approval lets through' },
@@ -312,7 +314,15 @@ export class ToolCardNode {
       return h(
         'div',
         { className: 'permission waiting', role: 'group', 'aria-label': 'Permission request' },
-        h('div', { className: 'perm-question' }, icon(h, 'shield'), h('span', null, 'The agent asks for permission to run this tool.')),
+        perm.unrequested
+          ? h(
+              'div',
+              { className: 'perm-question perm-unrequested' },
+              icon(h, 'shield'),
+              h('span', { className: 'unrequested-badge' }, 'Asked nothing before acting'),
+              h('span', null, tc.kind === 'execute' ? ' The agent sent this command without asking first. Nothing runs until you answer.' : ' The agent sent this write without asking first. Nothing is written until you answer.'),
+            )
+          : h('div', { className: 'perm-question' }, icon(h, 'shield'), h('span', null, 'The agent asks for permission to run this tool.')),
         intentSummary(this.ctx, tc, perm),
         onceOnly ? h('div', { className: 'perm-once-only' }, icon(h, 'info'), h('span', null, onceOnly)) : null,
         h('div', { className: 'perm-options' }, buttons),
@@ -345,6 +355,7 @@ export class ToolCardNode {
       h('span', { className: 'perm-result' }, label),
       name && !sameLabel(name, label) ? h('span', { className: 'muted perm-agent-name' }, ` (the agent's option “${name}”)`) : null,
       by ? h('span', { className: 'muted' }, ` ${by}`) : null,
+      perm.unrequested ? h('span', { className: 'muted perm-asked-at', title: 'The agent sent this effect without asking first; Agent Switchboard held it and asked you at the effect.' }, ' · asked at the effect') : null,
       perm.intentHash ? h('code', { className: 'intent-hash muted', title: `Intent SHA-256 ${perm.intentHash}` }, ` intent ${perm.intentHash.slice(0, 12)}`) : null,
     );
   }
@@ -373,7 +384,8 @@ function intentSummary(ctx: Ctx, tc: ToolCallView, perm: PermissionView): HTMLEl
       return [h('div', { className: 'perm-summary-line' }, icon(h, 'terminal'), h('code', { className: 'perm-summary-text' }, visibleText(d.line, true)))];
     }
     if (d.type === 'write') {
-      const diff = tc.content.find((c): c is Extract<ToolCallView['content'][number], { type: 'diff' }> => c.type === 'diff' && c.path === d.path);
+      // The intent names a file as the gate does (workspace-relative); a diff names it as the agent did (absolute).
+      const diff = tc.content.find((c): c is Extract<ToolCallView['content'][number], { type: 'diff' }> => c.type === 'diff' && samePath(c.path, d.path));
       return [h('div', { className: 'perm-summary-line' }, icon(h, diff?.oldText === null ? 'new-file' : 'edit'),
         h('span', { className: 'perm-summary-text' }, diff?.oldText === null ? 'Create ' : 'Write ', h('code', null, visibleText(d.path, true))),
         diff ? h('span', { className: 'diff-stats' }, h('span', { className: 'stat-add' }, `+${diff.added}`), h('span', { className: 'stat-del' }, `−${diff.removed}`)) : null)];
@@ -397,12 +409,17 @@ function intentLine(ctx: Ctx, perm: PermissionView): HTMLElement | null {
 }
 
 /** One effect of the intent on the card. */
-function coverItem(ctx: Ctx, d: IntentDisplayView, waiting: boolean): HTMLElement {
+function coverItem(ctx: Ctx, d: IntentDisplayView, waiting: boolean, held = false): HTMLElement {
   const { h } = ctx;
   const hidden = (t: string, oneLine = true) => (hasInvisible(t, oneLine) ? h('div', { className: 'perm-hidden-chars' }, icon(h, 'warning'), h('span', null, 'This text holds invisible or direction-changing characters, shown as ⟨U+…⟩.')) : null);
   if (d.type === 'command') {
     const cwd = h('div', { className: 'command-cwd muted', title: 'Working directory' }, icon(h, 'folder'), h('span', null, visibleText(d.cwd, true)));
-    const env = d.envNames.length ? h('div', { className: 'command-env muted' }, h('span', null, `Sets ${d.envNames.map((n) => visibleText(n, true)).join(', ')}`)) : null;
+    // A held command shows each variable with its value (secrets redacted by the extension); a declared one, the names.
+    const env = d.env?.length
+      ? h('div', { className: 'command-env' }, h('div', { className: 'muted' }, 'With these environment variables:'), d.env.map((line) => h('code', { className: 'command-env-line' }, visibleText(line, true))))
+      : d.envNames.length
+        ? h('div', { className: 'command-env muted' }, h('span', null, `Sets ${d.envNames.map((n) => visibleText(n, true)).join(', ')}`))
+        : null;
     if (d.unreadable) return h('div', { className: 'cover cover-command unreadable' }, h('div', { className: 'perm-undeclared' }, icon(h, 'error'), h('span', null, "No command: the client could not read the agent's command, so none will be let through.")), cwd);
     if (d.line === null) return h('div', { className: 'cover cover-command undeclared' }, h('div', { className: 'perm-undeclared' }, icon(h, 'warning'), h('span', null, 'Any one command in this folder: the agent did not show which.')), cwd, env);
     return h(
@@ -416,7 +433,15 @@ function coverItem(ctx: Ctx, d: IntentDisplayView, waiting: boolean): HTMLElemen
   }
   if (d.type === 'write') {
     const note =
-      d.source === 'none' ? 'Any content: the agent did not show what it will write.' : d.source === 'diff' ? 'With the content of the agent’s diff below.' : d.content ? 'With exactly this content:' : '';
+      d.source === 'none'
+        ? 'Any content: the agent did not show what it will write.'
+        : d.source === 'diff'
+          ? held
+            ? 'With exactly the content the request carries, over the file’s current text (the diff below).'
+            : 'With the content of the agent’s diff below.'
+          : d.content
+            ? 'With exactly this content:'
+            : '';
     const content = waiting && d.content ? visibleText(d.content.text) : null;
     return h(
       'div',
@@ -441,6 +466,12 @@ function coverItem(ctx: Ctx, d: IntentDisplayView, waiting: boolean): HTMLElemen
     d.plan && waiting ? h('div', { className: 'cover-note muted' }, h('span', null, 'The plan it puts to you:')) : null,
     d.plan && waiting ? h('pre', { className: 'cover-content cover-plan' }, visibleText(d.plan)) : null,
   );
+}
+
+/** Does a diff's path (as the agent sent it, usually absolute) name the intent's file (workspace-relative, `/`)? */
+function samePath(diffPath: string, intentPath: string): boolean {
+  const a = diffPath.replace(/\\/g, '/');
+  return a === intentPath || a.endsWith(`/${intentPath}`);
 }
 
 function cssEscape(s: string): string {

@@ -85,6 +85,8 @@ export type SessionAction =
       view?: ToolCallView;
       /** What the intent lets through, as the card shows it (see `PermissionView.display`). */
       display?: IntentDisplayView[];
+      /** Asked at the effect: the agent sent no permission request (see `PermissionView.unrequested`). */
+      unrequested?: true;
     }
   | {
       type: 'permissionAnswered';
@@ -115,6 +117,8 @@ export type SessionAction =
   | { type: 'queue'; queued: string[] }
   /** The session is being connected to a new agent process (`session/load` or `session/resume`). */
   | { type: 'reattaching' }
+  /** What the gate does with effects the agent did not ask about (the setting, when the session starts and when it changes). */
+  | { type: 'gateSettings'; unrequestedEffects: 'ask' | 'refuse' }
   | { type: 'closed' };
 
 const EFFECT_KINDS: ReadonlySet<string> = new Set(['edit', 'delete', 'move', 'execute']);
@@ -223,6 +227,9 @@ function derive(state: SessionState, action: SessionAction): SessionPatch[] {
       return [{ op: 'entry', entry: { kind: 'notice', id: newEntryId(state), severity: action.severity, text: action.text } }];
     case 'queue':
       return [{ op: 'meta', meta: { queued: action.queued } }];
+    case 'gateSettings':
+      if (action.unrequestedEffects !== 'ask' && action.unrequestedEffects !== 'refuse') return [];
+      return state.unrequestedEffects === action.unrequestedEffects ? [] : [{ op: 'meta', meta: { unrequestedEffects: action.unrequestedEffects } }];
     case 'reattaching':
       return [...settleStopping(state, `${state.agentName} never answered the stopped turn: its process was ended.`), { op: 'meta', meta: { status: 'starting', error: undefined, queued: undefined } }];
     case 'closed':
@@ -553,6 +560,7 @@ function permissionRequested(
       intentHash: a.intentHash,
       undeclared: a.undeclared,
       ...(a.onceOnly ? { onceOnly: a.onceOnly } : {}),
+      ...(a.unrequested === true ? { unrequested: true as const } : {}),
       ...displayField(a.display),
     },
   });

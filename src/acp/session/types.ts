@@ -109,6 +109,12 @@ export interface PermissionView {
    * from the agent's content blocks): the card shows this, as text, while the request waits.
    */
   display?: IntentDisplayView[];
+  /**
+   * Asked at the effect (issue 19): the agent sent `fs/write_text_file` or `terminal/create` without
+   * asking first, and the request is held until the person answers this card, which Agent
+   * Switchboard made from the effect request itself (the agent cannot change it).
+   */
+  unrequested?: true;
 }
 
 /**
@@ -122,7 +128,8 @@ export interface PermissionView {
  * - `tool`: a call the agent performs itself.
  */
 export type IntentDisplayView =
-  | { type: 'command'; line: string | null; argv: string[]; cwd: string; envNames: string[]; unreadable?: true }
+  /** `env`: for a held `terminal/create`, each variable it sets as `NAME=value` text, secrets redacted. */
+  | { type: 'command'; line: string | null; argv: string[]; cwd: string; envNames: string[]; unreadable?: true; env?: string[] }
   | { type: 'write'; path: string; source: 'diff' | 'rawInput' | 'none'; content?: { text: string; totalChars: number } }
   /**
    * `url`: the address a `fetch` call says it reads; `plan`: the plan a `switch_mode` call puts to
@@ -294,6 +301,12 @@ export interface SessionState {
   error?: AgentErrorView;
   /** The stopped turn the agent has not answered yet, if any. */
   stopping?: StoppingView;
+  /**
+   * What the gate does with a write or command the agent did not ask about (`agentSwitchboard.policy.
+   * unrequestedEffects`): `ask` holds it and asks at the effect, `refuse` refuses it. The header's
+   * note on an agent mode that does not ask says which (see `autonomy.ts`).
+   */
+  unrequestedEffects?: 'ask' | 'refuse';
   /** Incremented for every patch; the webview uses it to detect a gap and ask for a snapshot. */
   rev: number;
   /** Counter for entry ids, kept in the state so ids survive a snapshot round trip. */
@@ -314,7 +327,7 @@ export type SessionPatch =
   | {
       op: 'meta';
       meta: Partial<
-        Pick<SessionState, 'status' | 'title' | 'updatedAt' | 'usage' | 'sessionId' | 'lastStopReason' | 'error' | 'currentModeId' | 'availableModes' | 'availableCommands' | 'queued' | 'configOptions' | 'promptCapabilities' | 'stopping'>
+        Pick<SessionState, 'status' | 'title' | 'updatedAt' | 'usage' | 'sessionId' | 'lastStopReason' | 'error' | 'currentModeId' | 'availableModes' | 'availableCommands' | 'queued' | 'configOptions' | 'promptCapabilities' | 'stopping' | 'unrequestedEffects'>
       >;
     };
 

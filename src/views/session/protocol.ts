@@ -90,6 +90,8 @@ export type WebviewMessage =
   /** Switch the agent's mode (`session/set_mode`) to one it offered. */
   | { type: 'setMode'; key: string; modeId: string }
   | { type: 'answerPermission'; key: string; permissionId: string; optionId: string; grant?: 'session' | 'workspace' | 'always' }
+  /** Reject every request of the session that waits (a flood of cards): each with its narrowest reject. */
+  | { type: 'rejectAllWaiting'; key: string }
   /** Answer an agent's question (`elicitation/create`); `content` is the form's values (accept, form mode). */
   | { type: 'answerElicitation'; key: string; elicitationKey: string; action: 'accept' | 'decline' | 'cancel'; content?: Record<string, unknown> }
   /** Open a URL-mode question's page: the extension names its host, asks, then opens the address it holds. */

@@ -34,6 +34,8 @@ export interface SessionViewHost {
   contextFromEditor(what: 'file' | 'selection' | 'diagnostics'): Promise<{ item: ContextItem; label: string } | undefined>;
   cancel(key: string): Promise<void>;
   answerPermission(key: string, permissionId: string, optionId: string, by: 'person' | 'api', grant?: 'session' | 'workspace' | 'always'): boolean;
+  /** Rejects every waiting request of the session, as the person (see `SessionController.rejectAllWaiting`). */
+  rejectAllWaiting(key: string): void;
   closeSession(key: string): Promise<void>;
   /** Takes a closed or restored session up again in a new agent process. */
   resumeSession(key: string): Promise<void>;
@@ -288,6 +290,9 @@ export class SessionSurface {
         return;
       case 'cancel':
         await this.host.cancel(m.key);
+        return;
+      case 'rejectAllWaiting':
+        this.host.rejectAllWaiting(m.key);
         return;
       case 'setMode':
         try {
