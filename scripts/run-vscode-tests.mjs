@@ -370,7 +370,15 @@ async function handleRequest(name, png, opts) {
       return;
     }
     if (opts.sidebarWidth) await resizeSidebar(Number(opts.sidebarWidth));
-    if (opts.waitForSelector) await waitForSelectorInAnyFrame(opts.waitForSelector, Math.max(1000, (opts.timeoutMs || 20000) - 3000));
+    if (opts.waitForSelector) {
+      try {
+        await waitForSelectorInAnyFrame(opts.waitForSelector, Math.max(1000, (opts.timeoutMs || 20000) - 3000));
+      } catch (err) {
+        // What the window showed instead, kept with the run's logs (never among the pictures).
+        await page.screenshot({ path: path.join(tmp, `failed-${name}.png`), timeout: 15000 }).catch(() => undefined);
+        throw err;
+      }
+    }
     await page.screenshot({ path: png, timeout: 15000 });
     log(`screenshot ${path.relative(process.cwd(), png) || png}`);
 }

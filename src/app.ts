@@ -39,6 +39,7 @@ import { buildPromptContext, ContextItemSchema, type ContextItem } from './acp/p
 import { showTerminal } from './views/terminalView';
 import { showUnavailableAgents } from './views/unavailableAgents';
 import { ApprovalsTree, GrantsTree } from './views/policyViews';
+import { registerCardDiffs } from './views/session/cardDiff';
 import { WorkspaceSettingsNotes } from './views/workspaceSettings';
 import { ConflictCenter } from './views/conflicts';
 import { ReviewCenter } from './views/review';
@@ -303,6 +304,8 @@ export class App implements vscode.Disposable {
       // Another folder brings settings of its own (a multi-root workspace's folder settings).
       vscode.workspace.onDidChangeWorkspaceFolders(() => void this.workspaceSettings.refresh()),
       vscode.window.registerTreeDataProvider('agentSwitchboard.approvals', this.track(new ApprovalsTree(this.manager))),
+      // The whole diff behind a card's "Open full diff", from the session's own state.
+      registerCardDiffs((key) => this.manager.get(key)?.state),
       vscode.window.registerTreeDataProvider('agentSwitchboard.grants', this.track(new GrantsTree(this.policy, this.workspaceSettings))),
       ...registerCommands(this),
       ...registerPermissionKeys({ sessions: () => this.manager.list(), inView: () => this.view.current }),

@@ -11,14 +11,33 @@
  */
 import type * as acp from '@agentclientprotocol/sdk';
 import type { IntentDisplayView, PermissionView } from './session/types';
+import { intentDisplaySchema } from './session/intentDisplay';
 import type { CommandEffect, WriteEffect } from '../policy/intent';
-import { redactSecrets } from '../policy/redact';
 
 /** Held effects of one session that may wait at once; more are refused at once (a flood would bury the thread). */
 export const MAX_HELD_EFFECTS = 100;
 
-/** Characters of one `NAME=value` line of a held command's environment that the card shows. */
-const MAX_ENV_LINE = 4_000;
+/**
+ * What a held command's card shows whole, or the command is not held at all: a card that cut,
+ * dropped or hid part of what runs would have the person approve something they did not see.
+ */
+export const HELD_LIMITS = { lineChars: 20_000, argv: 1_000, envEntries: 100, envLineChars: 4_000 } as const;
+
+/**
+ * Environment names whose value is a credential by convention (a token, a password, a key pair's
+ * secret half): the card shows the name and that its value is hidden, never the value, and the value
+ * is kept nowhere (state, journal, trace). Judged by the name's words, never by the value's form,
+ * so a value cannot slip past by how it is written; and narrowly, so a variable that changes what a
+ * program does (`GIT_CONFIG_KEY_0`, `NODE_OPTIONS`, `LD_PRELOAD`) is always shown whole.
+ */
+export function isCredentialName(name: string): boolean {
+  const n = name.toUpperCase();
+  if (/PASSWORD|PASSWD|PASSPHRASE|TOKEN|SECRET|CREDENTIAL/.test(n)) return true;
+  const words = n.split(/[^A-Z0-9]+/).filter(Boolean);
+  if (words.some((w) => w === 'PWD' || w === 'PASS' || w === 'AUTH' || w === 'APIKEY' || w === 'COOKIE')) return true;
+  // KEY only as the second half of API_KEY, ACCESS_KEY, PRIVATE_KEY, SIGNING_KEY, MASTER_KEY, ENCRYPTION_KEY.
+  return words.some((w, i) => w === 'KEY' && i > 0 && ['API', 'ACCESS', 'PRIVATE', 'SIGNING', 'MASTER', 'ENCRYPTION', 'LICENSE', 'ACCOUNT'].includes(words[i - 1]));
+}
 
 /** The options of a held effect's card: ours, so their ids and kinds are known (the agent offered none). */
 export const HELD_OPTIONS: acp.PermissionOption[] = [
@@ -42,6 +61,8 @@ export interface HeldCard {
  * @param absPath the path as the agent sent it (absolute); `effect.path` is the gate's name for it.
  */
 export function heldWriteCard(absPath: string, content: string, base: string | null, effect: WriteEffect): HeldCard {
+  // Only a file that is not there is created: a file there whose text was not read is never held
+  // (see `unshowable`), so `null` here means "no file".
   const verb = base === null ? 'Create' : 'Write';
   return {
     toolCall: {
@@ -64,7 +85,7 @@ export function heldWriteCard(absPath: string, content: string, base: string | n
 export function heldCommandCard(params: acp.CreateTerminalRequest, effect: CommandEffect): HeldCard {
   const argv = effect.command === null ? [] : [effect.command, ...effect.args];
   const line = argv.join(' ');
-  const env = (params.env ?? []).map((e) => oneEnvLine(e.name, e.value));
+  const env = (params.env ?? []).map((e) => (isCredentialName(e.name) ? `${e.name}=⟨value hidden: the name says it is a credential; ${e.value.length} characters⟩` : `${e.name}=${e.value}`));
   return {
     toolCall: { title: `Run ${line.length > 200 ? `${line.slice(0, 199)}…` : line}`, kind: 'execute', status: 'pending' },
     display: [{ type: 'command', line, argv, cwd: effect.cwd, envNames: [...effect.envNames], ...(env.length ? { env } : {}) }],
@@ -72,19 +93,38 @@ export function heldCommandCard(params: acp.CreateTerminalRequest, effect: Comma
   };
 }
 
-function oneEnvLine(name: string, value: string): string {
-  const line = redactSecrets(`${name}=${value}`);
-  return line.length > MAX_ENV_LINE ? `${line.slice(0, MAX_ENV_LINE - 1)}…` : line;
+/**
+ * Why a held effect cannot be put to the person whole (then it is refused at once, `not_showable`),
+ * or undefined when its card shows all of it. For a write: a path outside the workspace folders
+ * (the write would be refused after the answer), or a file that exists but whose text was not read
+ * (the card could not show what the write replaces, and would call it "Create"). For a command: a
+ * line, argv or environment past {@link HELD_LIMITS}. And any card whose display the session model
+ * would not accept (it drops a display it cannot check).
+ * @param exists for a write: whether a file is at the path now (its identity), when known.
+ */
+export function unshowable(card: HeldCard, effect: WriteEffect | CommandEffect, base: string | null | undefined, exists: boolean | undefined, params?: acp.CreateTerminalRequest): string | undefined {
+  if (effect.type === 'write') {
+    if (effect.path.startsWith('/') || /^[A-Za-z]:[\\/]/.test(effect.path)) return 'the path is outside the workspace folders, where Agent Switchboard does not write';
+    if (base === undefined || (base === null && exists !== false)) return 'the file is there but its text could not be read (not text in its encoding, or not a regular file), so a card could not show what the write replaces';
+  } else {
+    const argv = effect.command === null ? [] : [effect.command, ...effect.args];
+    if (argv.join(' ').length > HELD_LIMITS.lineChars || argv.length > HELD_LIMITS.argv) return `the command line is longer than a card shows whole (${HELD_LIMITS.lineChars} characters, ${HELD_LIMITS.argv} words)`;
+    const env = params?.env ?? [];
+    if (env.length > HELD_LIMITS.envEntries) return `it sets ${env.length} environment variables; a card shows at most ${HELD_LIMITS.envEntries}`;
+    if (env.some((e) => e.name.length + e.value.length + 1 > HELD_LIMITS.envLineChars)) return `an environment variable is longer than a card shows whole (${HELD_LIMITS.envLineChars} characters)`;
+  }
+  if (!intentDisplaySchema.safeParse(card.display).success) return 'what it does cannot be shown on a card';
+  return undefined;
 }
 
 /** Why a held effect was not performed: the person's answer, or what ended the wait. */
-export type HeldEnd = 'rejected' | 'timeout' | 'withdrawn' | 'stopped' | 'closed' | 'changed' | 'flood';
+export type HeldEnd = 'rejected' | 'timeout' | 'withdrawn' | 'stopped' | 'closed' | 'changed' | 'flood' | 'unshowable';
 
 /**
  * The sentence the agent gets (as the JSON-RPC error message) and the card shows, for a held
  * effect that was not performed. `what` names the effect ("Writing src/a.ts", "Running `npm test`").
  */
-export function heldRefusal(end: HeldEnd, what: string, minutes: number): string {
+export function heldRefusal(end: HeldEnd, what: string, minutes: number, why?: string): string {
   switch (end) {
     case 'rejected':
       return `${what}: the person rejected it. The agent did not ask with session/request_permission first; Agent Switchboard asked at the effect.`;
@@ -100,6 +140,8 @@ export function heldRefusal(end: HeldEnd, what: string, minutes: number): string
       return `${what}: the file changed while the person's answer was pending, so it is not the write they saw; nothing was written. Read the file again and retry.`;
     case 'flood':
       return `${what}: ${MAX_HELD_EFFECTS} requests already wait for the person; refused at once. Ask with session/request_permission, or wait for the answers.`;
+    case 'unshowable':
+      return `${what}: refused at once, without asking: it cannot be shown to the person whole${why ? ` (${why})` : ''}. Ask with session/request_permission, or send a request a card can show.`;
   }
 }
 
@@ -112,6 +154,7 @@ export const HELD_REASON: Record<HeldEnd, string> = {
   closed: 'session_closed',
   changed: 'changed_while_held',
   flood: 'too_many_held',
+  unshowable: 'not_showable',
 };
 
 /** Held effects of a session that wait now. */

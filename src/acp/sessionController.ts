@@ -29,7 +29,7 @@ import type { SessionSpans } from '../trace/sessionSpans';
 import type { Span } from '@opentelemetry/api';
 import { randomUUID } from 'node:crypto';
 import { ElicitationBroker, type ElicitationAnswerResult } from './sessionElicitation';
-import { HELD_OPTIONS, HELD_REASON, MAX_HELD_EFFECTS, heldCommandCard, heldRefusal, heldWriteCard, waitingHeld, type HeldCard, type HeldEnd } from './heldEffects';
+import { SessionHeld } from './sessionHeld';
 
 /**
  * True when an agent's error to `session/load` or `session/resume` says it does not know the
@@ -91,8 +91,8 @@ export class SessionController implements SessionHandlers {
   private readonly pendingPermissions = new Map<string, (r: acp.RequestPermissionResponse) => void>();
   /** The declared intent of each waiting permission request. */
   private readonly declared = new Map<string, DeclaredIntent>();
-  /** Held commands' cards by the terminal they let run (the card runs until the terminal exits). */
-  private readonly heldTerminals = new Map<string, string>();
+  /** Effects the agent did not ask about, held and asked about at the effect (issue 19). */
+  private readonly held: SessionHeld;
   /** The token each held effect's card binds its approval to (issue 19), by permission id. */
   private readonly heldTokens = new Map<string, string>();
   private readonly unverifiedRecorded = new Set<string>();
@@ -150,15 +150,18 @@ export class SessionController implements SessionHandlers {
     if (restored) {
       for (const tc of Object.values(restored.toolCalls)) if (tc.verification === 'agent') this.unverifiedRecorded.add(tc.toolCallId);
     }
+    this.held = new SessionHeld({
+      policy,
+      state: () => this.state,
+      dispatch: (a) => this.dispatch(a),
+      closed: () => this.disposed,
+      now: () => this.now(),
+      actor: () => this.actor(),
+      openCard: (params, declared, preview, signal, token, onceOnly) => this.openCard(params, declared, preview, signal, token, onceOnly),
+    });
     terminals.onDidChange((t) => {
       this.dispatch({ type: 'terminal', terminal: t });
-      // A held command's card runs until its terminal exits, then says how it ended.
-      const card = this.heldTerminals.get(t.terminalId);
-      if (card && t.exitStatus) {
-        this.heldTerminals.delete(t.terminalId);
-        const ok = t.exitStatus.exitCode === 0;
-        this.dispatch({ type: 'update', update: { sessionUpdate: 'tool_call_update', toolCallId: card, status: ok ? 'completed' : 'failed' }, at: this.now() });
-      }
+      this.held.terminalChanged(t);
     });
   }
 
@@ -666,7 +669,7 @@ export class SessionController implements SessionHandlers {
    * close, `signal`). `heldToken`: the card is a held effect's (issue 19), asked at the effect; its
    * approval is bound to that token.
    */
-  private openCard(params: acp.RequestPermissionRequest, declared: DeclaredIntent, preview: ToolCallView, signal: AbortSignal, heldToken?: string): Promise<acp.RequestPermissionResponse> {
+  private openCard(params: acp.RequestPermissionRequest, declared: DeclaredIntent, preview: ToolCallView, signal: AbortSignal, heldToken?: string, onceOnlyWhy?: string): Promise<acp.RequestPermissionResponse> {
     // An id nobody can guess (not a counter): it names the request in commands and the API.
     let permissionId = `p-${randomUUID()}`;
     while (this.state.permissions[permissionId]) permissionId = `p-${randomUUID()}`;
@@ -682,7 +685,7 @@ export class SessionController implements SessionHandlers {
         at: this.now(),
         intentHash: intentHash(declared.intent),
         undeclared: [...declared.undeclared, ...this.policy.grantNotes(declared.intent, params.options)],
-        onceOnly: onceOnlyReason(declared.intent),
+        onceOnly: onceOnlyReason(declared.intent) ?? onceOnlyWhy,
         ...(declared.display ? { display: declared.display } : {}),
         ...(heldToken !== undefined ? { unrequested: true as const } : {}),
         view: preview,
@@ -798,112 +801,21 @@ export class SessionController implements SessionHandlers {
     // Before the gate: it resolves paths on disk, and a relative one would resolve against the
     // extension host's own working folder, so its refusal would name a path the agent never sent.
     this.mustBeAbsolute(params.path);
-    let check = await this.policy.checkWrite(this.actor(), params.path, params.content);
+    const check = await this.policy.checkWrite(this.actor(), params.path, params.content);
     const withdrawn = () => {
       this.dispatch({ type: 'notice', severity: 'info', text: `${this.state.agentName} withdrew its write of ${params.path} before it was made; nothing was written.` });
       return acpSdk().RequestError.requestCancelled();
     };
     // Withdrawn before the write was made ($/cancel_request): nothing is written, and the thread says so.
     if (signal?.aborted) throw withdrawn();
-    let held: string | undefined;
-    if (this.policy.holdable(check)) {
-      const first = check;
-      const token = await this.holdEffect(first, heldWriteCard(params.path, params.content, first.base ?? null, first.effect as Extract<EffectCheck['effect'], { type: 'write' }>), signal);
-      held = token.toolCallId;
-      // The effect check runs again, as for every effect: the approval is bound to this request and
-      // holds only while the file still has the text the card's diff was made from.
-      check = await this.policy.checkWrite(this.actor(), params.path, params.content, token.boundTo);
-      if (signal?.aborted) throw this.endHeld(held, 'withdrawn', first.description);
-      if (!check.allowed && check.reason === 'no_approval') throw this.endHeld(held, 'changed', first.description);
-    }
-    const allowed = check;
-    await this.performHeld(held, async () => {
+    // Nobody approved it: held and asked about at the effect (issue 19), then checked again.
+    const held = this.policy.holdable(check) ? await this.held.write(params, check, signal) : undefined;
+    const allowed = held?.check ?? check;
+    await this.held.perform(held, async () => {
       const toolCallId = this.gate(allowed, (tc) => tc.locations.some((l) => l.path === params.path) || tc.content.some((c) => c.type === 'diff' && c.path === params.path));
       await this.perform(allowed, toolCallId, () => this.files.write(params, allowed.target));
       this.markVerified(toolCallId);
     });
-  }
-
-  /**
-   * Holds an effect the agent did not ask about and asks the person at the effect (issue 19): a card
-   * of our own (an `editor-` tool call the agent cannot update) made from the request itself, with
-   * the intent of exactly that effect. @returns the card's tool call and the token its approval is
-   * bound to, when the person allowed it.
-   * @throws the JSON-RPC error the agent gets when it was not allowed: -32013 (rejected, no answer
-   *   in time, too many held), -32800 (withdrawn or stopped), or "the session is closed".
-   */
-  private async holdEffect(check: EffectCheck, card: HeldCard, signal?: AbortSignal): Promise<{ toolCallId: string; boundTo: string }> {
-    const minutes = this.policy.holdMs() / 60_000;
-    // Stopped work asks nobody, as a permission request after Stop gets "cancelled" with no card.
-    if (this.state.stopping && this.state.status === 'ready') throw this.heldError('stopped', heldRefusal('stopped', check.description, minutes));
-    if (waitingHeld(this.state.permissions) >= MAX_HELD_EFFECTS) {
-      const message = heldRefusal('flood', check.description, minutes);
-      this.dispatch({ type: 'effectRefused', message });
-      throw this.heldError('flood', message);
-    }
-    const toolCallId = `${HOSTED_PREFIX}effect-${randomUUID()}`;
-    const boundTo = randomUUID();
-    this.dispatch({ type: 'update', update: { sessionUpdate: 'tool_call', toolCallId, ...card.toolCall }, at: this.now() });
-    const intent = this.policy.effectIntent(this.actor(), check.effect, toolCallId);
-    const wait = new AbortController();
-    let end: HeldEnd | undefined;
-    const timer = setTimeout(() => {
-      end ??= 'timeout';
-      wait.abort();
-    }, this.policy.holdMs());
-    const onAbort = () => {
-      end ??= 'withdrawn';
-      wait.abort();
-    };
-    signal?.addEventListener('abort', onAbort, { once: true });
-    let answer: acp.RequestPermissionResponse;
-    try {
-      const view = this.state.toolCalls[toolCallId];
-      answer = await this.openCard({ sessionId: this.state.sessionId ?? '', toolCall: { toolCallId }, options: HELD_OPTIONS }, { intent, undeclared: card.notes, display: card.display }, view, wait.signal, boundTo);
-    } finally {
-      clearTimeout(timer);
-      signal?.removeEventListener('abort', onAbort);
-    }
-    if (answer.outcome.outcome === 'selected' && answer.outcome.optionId === 'allow' && !this.disposed) return { toolCallId, boundTo };
-    if (answer.outcome.outcome === 'selected') end = 'rejected';
-    else end ??= this.disposed ? 'closed' : 'stopped';
-    throw this.endHeld(toolCallId, end, check.description);
-  }
-
-  /** Ends a held effect's card that was not performed (its reason on the card) and returns the agent's error. */
-  private endHeld(toolCallId: string, end: HeldEnd, what: string): Error {
-    const message = heldRefusal(end, what, this.policy.holdMs() / 60_000);
-    const tc = this.state.toolCalls[toolCallId];
-    if (tc && !this.disposed) {
-      // A rejected or cancelled card has its status from the answer already; a write that no longer
-      // matches what the person saw failed after their yes.
-      this.dispatch({ type: 'update', update: { sessionUpdate: 'tool_call_update', toolCallId, ...(end === 'changed' ? { status: 'failed' as const } : {}), content: [...tc.content, { type: 'content', content: { type: 'text', text: message } }] as acp.ToolCallContent[] }, at: this.now() });
-    }
-    return this.heldError(end, message);
-  }
-
-  private heldError(end: HeldEnd, message: string): Error {
-    const data = { reason: HELD_REASON[end] };
-    if (end === 'closed') return acpSdk().RequestError.internalError(data, 'The session is closed.');
-    if (end === 'withdrawn' || end === 'stopped') return new (acpSdk().RequestError)(-32800, message, data);
-    return new (acpSdk().RequestError)(ErrorCodes.notApproved, message, data);
-  }
-
-  /**
-   * Runs a held effect's performance and closes its card: completed (unless `open`: a command's
-   * card stays open until its terminal exits), or failed with the error.
-   */
-  private async performHeld<T>(toolCallId: string | undefined, run: () => Promise<T>, open = false): Promise<T> {
-    if (!toolCallId) return run();
-    try {
-      const result = await run();
-      if (!open) this.dispatch({ type: 'update', update: { sessionUpdate: 'tool_call_update', toolCallId, status: 'completed' }, at: this.now() });
-      return result;
-    } catch (err) {
-      const tc = this.state.toolCalls[toolCallId];
-      this.dispatch({ type: 'update', update: { sessionUpdate: 'tool_call_update', toolCallId, status: 'failed', content: [...(tc?.content ?? []), { type: 'content', content: { type: 'text', text: errorMessage(err) } }] as acp.ToolCallContent[] }, at: this.now() });
-      throw err;
-    }
   }
 
   /** Refuses every effect of a session that was closed (its requests may still be in flight). */
@@ -913,27 +825,16 @@ export class SessionController implements SessionHandlers {
 
   async createTerminal(params: acp.CreateTerminalRequest, signal?: AbortSignal): Promise<acp.CreateTerminalResponse> {
     this.mustBeOpen();
-    let check = this.policy.checkCommand(this.actor(), params);
-    let held: string | undefined;
-    if (this.policy.holdable(check)) {
-      const first = check;
-      const token = await this.holdEffect(first, heldCommandCard(params, first.effect as Extract<EffectCheck['effect'], { type: 'command' }>), signal);
-      held = token.toolCallId;
-      check = this.policy.checkCommand(this.actor(), params, token.boundTo);
-      if (signal?.aborted) throw this.endHeld(held, 'withdrawn', first.description);
-    }
-    const allowed = check;
-    const terminalId = await this.performHeld(held, async () => {
+    const check = this.policy.checkCommand(this.actor(), params);
+    const held = this.policy.holdable(check) ? await this.held.command(params, check, signal) : undefined;
+    const allowed = held?.check ?? check;
+    // A held card shows the terminal it let run, like an agent's execute card, until it exits.
+    const terminalId = await this.held.perform(held, async () => {
       const toolCallId = this.gate(allowed, (tc) => tc.kind === 'execute');
       const id = await this.perform(allowed, toolCallId, () => this.terminals.create(params));
       this.markVerified(toolCallId);
       return id;
-    }, true);
-    if (held) {
-      // The held card shows the terminal it let run, like an agent's execute card, and runs until it exits.
-      this.heldTerminals.set(terminalId, held);
-      this.dispatch({ type: 'update', update: { sessionUpdate: 'tool_call_update', toolCallId: held, status: 'in_progress', content: [{ type: 'terminal', terminalId }] }, at: this.now() });
-    }
+    }, (id) => id);
     return { terminalId };
   }
 

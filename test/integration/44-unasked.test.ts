@@ -12,7 +12,7 @@ import * as path from 'path';
 import * as vscode from 'vscode';
 import { FILE_CONTENT, FILE_NAME, startFakeModelServer, type FakeModelServer } from '../fakes/fake-model-server.mjs';
 import { geminiCliLaunch } from '../fakes/agents';
-import { api, scenarioAgent, setAgents, waitForState, workspaceDir } from './util';
+import { api, scenarioAgent, setAgents, until, waitForState, workspaceDir } from './util';
 import { click, evaluateInFrames, screenshot } from './screenshot';
 import type { SessionState } from '../../src/acp/session/types';
 
@@ -113,6 +113,33 @@ describe('agents that do not ask: asked at the effect (issue 19)', () => {
     assert.strictEqual((answer.match(/: refused .*the person rejected it/g) ?? []).length, names.length, answer);
     for (const n of names) assert.ok(!fs.existsSync(path.join(dir, n)), `${n} not written`);
     assert.ok((await bar()).length === 0, 'the bar is gone with the cards');
+    await a.closeSession(key);
+  });
+
+  it('a held write the card shows only in part offers the whole diff first: it opens in the diff editor, from the session\'s own copy', async function () {
+    this.timeout(60_000);
+    const a = await api();
+    const dir = freshDir('unasked-long');
+    const key = await a.startSession({ agentId: 'unasked-writes', cwd: dir });
+    await vscode.commands.executeCommand('agentSwitchboard.session.focus');
+    const turn = a.prompt(key, JSON.stringify({ files: ['long.txt'], lines: 40 }));
+    await waitForState(a, key, (s) => heldWaiting(s).length === 1, 'the held write of 40 lines');
+    await screenshot('held-write-cut', 30000, { waitForSelector: '.tool-card.waiting .perm-cut .open-full-diff', sidebarWidth: 300 });
+    await click('.tool-card.waiting .perm-cut .open-full-diff');
+    const tab = await until('the diff editor', () => {
+      const t = vscode.window.tabGroups.activeTabGroup.activeTab;
+      return t?.input instanceof vscode.TabInputTextDiff ? t : undefined;
+    });
+    const input = tab.input as vscode.TabInputTextDiff;
+    assert.match(tab.label, /long\.txt: new file ↔ the agent's change/);
+    const right = await vscode.workspace.openTextDocument(input.modified);
+    assert.strictEqual(right.lineCount - 1, 40, 'the whole content, every line');
+    assert.match(right.getText(), /line 40\n$/);
+    assert.strictEqual((await vscode.workspace.openTextDocument(input.original)).getText(), '', 'a new file: nothing on the left');
+    await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
+    await click('.tool-card.waiting .perm-option[data-kind="reject_once"]');
+    await turn;
+    assert.ok(!fs.existsSync(path.join(dir, 'long.txt')));
     await a.closeSession(key);
   });
 

@@ -6,11 +6,19 @@ import type { TerminalView, ToolContentView } from '../../src/acp/session/types'
 import type { Ctx } from './context';
 import { diffPreview } from './diffPreview';
 import { basename, clip as clipShown, icon, MAX_SHOWN_CHARS } from './dom';
+import { hasInvisible, visibleText } from './visibleText';
+
+/** Where a diff sits in the session: a tool call's content item (the full diff opens from there). */
+export interface DiffPlace {
+  toolCallId: string;
+  index: number;
+}
 
 /**
  * @param cacheKey stable per place in the UI (e.g. `toolCallId:index`), used to cache diff previews.
+ * @param place for a tool call's diff: where it is, so a preview cut short offers the full diff.
  */
-export function renderContent(ctx: Ctx, c: ToolContentView, cacheKey: string): HTMLElement {
+export function renderContent(ctx: Ctx, c: ToolContentView, cacheKey: string, place?: DiffPlace): HTMLElement {
   const { h } = ctx;
   switch (c.type) {
     case 'text': {
@@ -30,7 +38,7 @@ export function renderContent(ctx: Ctx, c: ToolContentView, cacheKey: string): H
     case 'image':
       return h('div', { className: 'content-image muted' }, icon(h, 'file-media'), ` Image (${c.mimeType}, ${formatBytes(c.dataLength)})`);
     case 'diff':
-      return renderDiff(ctx, c, cacheKey);
+      return renderDiff(ctx, c, cacheKey, place);
     case 'terminal':
       return renderTerminal(ctx, c.terminalId, c.unavailable);
   }
@@ -53,9 +61,31 @@ export function locationLink(ctx: Ctx, path: string, line?: number, label?: stri
   );
 }
 
-function renderDiff(ctx: Ctx, c: Extract<ToolContentView, { type: 'diff' }>, cacheKey: string): HTMLElement {
+/** "Open full diff": the whole diff in VS Code's diff editor, from the session's own copy of it. */
+export function openFullDiffButton(ctx: Ctx, place: DiffPlace, label = 'Open full diff'): HTMLElement | null {
+  const key = ctx.state()?.key;
+  if (!key) return null;
+  const { h } = ctx;
+  return h(
+    'button',
+    { type: 'button', className: 'link open-full-diff', title: 'Open the whole change in the diff editor', onClick: () => ctx.post({ type: 'openToolDiff', key, toolCallId: place.toolCallId, index: place.index }) },
+    icon(h, 'diff'),
+    ` ${label}`,
+  );
+}
+
+/** True when the card's preview of this diff leaves some of it out (capped, or too large to compute). */
+export function previewCut(c: Extract<ToolContentView, { type: 'diff' }>, cacheKey: string): boolean {
+  const p = diffPreview(cacheKey, c.oldText, c.newText);
+  return p.tooLarge || p.moreChanges > 0;
+}
+
+function renderDiff(ctx: Ctx, c: Extract<ToolContentView, { type: 'diff' }>, cacheKey: string, place?: DiffPlace): HTMLElement {
   const { h } = ctx;
   const preview = diffPreview(cacheKey, c.oldText, c.newText);
+  // Bidi controls and invisible characters would make a line read other than it is (Trojan Source):
+  // shown as ⟨U+…⟩, and said.
+  const hidden = hasInvisible(c.newText) || (c.oldText !== null && hasInvisible(c.oldText));
   const firstLine = preview.lines.find((l) => l.type === 'add' || l.type === 'del')?.line;
   const head = h(
     'div',
@@ -84,7 +114,7 @@ function renderDiff(ctx: Ctx, c: Extract<ToolContentView, { type: 'diff' }>, cac
               { className: `dl ${l.type}` },
               h('span', { className: 'ln' }, l.line !== undefined ? String(l.line) : ''),
               h('span', { className: 'sign' }, l.type === 'add' ? '+' : l.type === 'del' ? '−' : ' '),
-              h('span', { className: 'code' }, l.text || ' '),
+              h('span', { className: 'code' }, visibleText(l.text) || ' '),
             ),
       ),
     );
@@ -93,8 +123,11 @@ function renderDiff(ctx: Ctx, c: Extract<ToolContentView, { type: 'diff' }>, cac
     'div',
     { className: 'content-diff' },
     head,
+    hidden ? h('div', { className: 'perm-hidden-chars' }, icon(h, 'warning'), h('span', null, 'This change holds invisible or direction-changing characters, shown as ⟨U+…⟩.')) : null,
     body,
-    preview.moreChanges > 0 ? h('div', { className: 'diff-note muted' }, `… ${preview.moreChanges} more changed lines`) : null,
+    preview.moreChanges > 0 || preview.tooLarge
+      ? h('div', { className: 'diff-note muted' }, preview.moreChanges > 0 ? `… ${preview.moreChanges} more changed lines` : '', place ? openFullDiffButton(ctx, place) : null)
+      : null,
   );
 }
 

@@ -8,7 +8,7 @@
  */
 import type { PermissionOptionKind, ToolKind } from '@agentclientprotocol/sdk';
 import type { IntentDisplayView, PermissionView, ToolCallStatusView, ToolCallView } from '../../src/acp/session/types';
-import { locationLink, renderContent, renderTerminal } from './content';
+import { locationLink, openFullDiffButton, previewCut, renderContent, renderTerminal } from './content';
 import type { Ctx } from './context';
 import { icon, prettyJson } from './dom';
 import { hasInvisible, visibleText } from './visibleText';
@@ -175,7 +175,7 @@ export class ToolCardNode {
       covers,
       covers && waiting && tc.content.length && !(perm?.unrequested && tc.kind === 'execute') ? h('div', { className: 'agent-shown muted' }, icon(h, perm?.unrequested ? 'diff' : 'comment'), h('span', null, shownBy)) : null,
       tc.content.length
-        ? h('div', { className: 'tool-content' }, tc.content.map((c, i) => renderContent(this.ctx, c, `${tc.toolCallId}:${i}`)))
+        ? h('div', { className: 'tool-content' }, tc.content.map((c, i) => renderContent(this.ctx, c, `${tc.toolCallId}:${i}`, { toolCallId: tc.toolCallId, index: i })))
         : null,
       perm && !waiting ? this.permission(tc, perm) : null,
       tc.verification === 'agent'
@@ -392,7 +392,12 @@ function intentSummary(ctx: Ctx, tc: ToolCallView, perm: PermissionView): HTMLEl
     }
     return [];
   });
-  return lines.length ? h('div', { className: 'perm-summary' }, lines) : null;
+  // Before the buttons: a change the preview below shows only in part is opened whole first.
+  const cut = tc.content.findIndex((c, i) => c.type === 'diff' && previewCut(c, `${tc.toolCallId}:${i}`));
+  const note = cut >= 0
+    ? h('div', { className: 'perm-summary-line perm-cut' }, icon(h, 'warning'), h('span', { className: 'perm-summary-text' }, 'The card shows only part of this change. '), openFullDiffButton(ctx, { toolCallId: tc.toolCallId, index: cut }, 'Open the full diff'))
+    : null;
+  return lines.length || note ? h('div', { className: 'perm-summary' }, lines, note) : null;
 }
 
 /** "Intent 1a2b3c4d5e6f": the short hash of what the person approves; the full one in the tooltip. */

@@ -99,6 +99,8 @@ export type WebviewMessage =
   | { type: 'openLocation'; path: string; line?: number }
   | { type: 'showTerminal'; key: string; terminalId: string }
   | { type: 'reviewToolCall'; key: string; toolCallId: string }
+  /** Open the whole diff of a card's content item `index` (the preview shows part of it). */
+  | { type: 'openToolDiff'; key: string; toolCallId: string; index: number }
   | { type: 'closeSession'; key: string }
   /** Take a closed or restored session up again (`session/resume` or `session/load`). */
   | { type: 'resumeSession'; key: string }

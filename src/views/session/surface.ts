@@ -9,6 +9,7 @@
  */
 import path from 'node:path';
 import * as vscode from 'vscode';
+import { openCardDiff } from './cardDiff';
 import { isWithin, relativePathReason } from '../../fs/containment';
 import { checkOpenable } from '../../fs/fileIdentity';
 import type { SessionPatch } from '../../acp/session/types';
@@ -342,6 +343,9 @@ export class SessionSurface {
       }
       case 'showTerminal':
         this.host.showTerminal(m.key, m.terminalId);
+        return;
+      case 'openToolDiff':
+        await openCardDiff(this.host.session(m.key)?.state, m.key, m.toolCallId, m.index);
         return;
       case 'reviewToolCall':
         await this.host.reviewToolCall(m.key, m.toolCallId);

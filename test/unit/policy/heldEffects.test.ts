@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { mergePolicy } from '../../../src/config/settingsLayers';
 import { ApprovalStore, decide, sameEffect, type PolicyDefaults } from '../../../src/policy/gate';
 import { sha256, type CommandEffect, type Intent, type WriteEffect } from '../../../src/policy/intent';
-import { heldCommandCard, heldRefusal, heldWriteCard } from '../../../src/acp/heldEffects';
+import { heldCommandCard, heldRefusal, heldWriteCard, isCredentialName, unshowable } from '../../../src/acp/heldEffects';
 import { autonomousMode } from '../../../src/acp/session/autonomy';
 
 const ws = (value: unknown) => [{ where: 'workspace settings', value }];
@@ -65,18 +65,38 @@ describe('asking at the effect: settings, the bound approval, the card (issue 19
     assert.match(heldWriteCard('/w/a', 'x', 'y', { ...write('x', 'y'), hardLinked: true }).notes.join(' '), /hard link/);
   });
 
-  it('the card of a held command shows NAME=value, with secrets redacted by name and by form, bounded', () => {
-    const c = heldCommandCard(
-      { sessionId: 's', command: 'make', args: ['deploy'], env: [{ name: 'DEBUG', value: '1' }, { name: 'AWS_SECRET_ACCESS_KEY', value: 'abc/def+ghi' }, { name: 'X', value: 'ghp_0123456789abcdefghijABCDEFGHIJ' }, { name: 'LONG', value: 'y'.repeat(10_000) }] },
-      command({ command: 'make', args: ['deploy'], envNames: ['DEBUG', 'AWS_SECRET_ACCESS_KEY', 'X', 'LONG'] }),
-    );
+  it('the card of a held command shows NAME=value whole; a credential\'s value is hidden by its name, never kept', () => {
+    const params = { sessionId: 's', command: 'make', args: ['deploy'], env: [{ name: 'DEBUG', value: '1' }, { name: 'AWS_SECRET_ACCESS_KEY', value: 'abc/def+ghi' }, { name: 'GIT_CONFIG_KEY_0', value: 'core.hooksPath' }, { name: 'NODE_OPTIONS', value: '--require ./x.js' }] };
+    const effect = command({ command: 'make', args: ['deploy'], envNames: params.env.map((e) => e.name) });
+    const c = heldCommandCard(params, effect);
     const d = c.display[0];
     assert.equal(d.type, 'command');
     if (d.type !== 'command') return;
-    assert.deepEqual(d.env?.slice(0, 3), ['DEBUG=1', 'AWS_SECRET_ACCESS_KEY=[redacted]', 'X=[redacted]']);
-    assert.ok((d.env?.[3].length ?? 0) <= 4000);
+    assert.deepEqual(d.env, ['DEBUG=1', 'AWS_SECRET_ACCESS_KEY=⟨value hidden: the name says it is a credential; 11 characters⟩', 'GIT_CONFIG_KEY_0=core.hooksPath', 'NODE_OPTIONS=--require ./x.js']);
     assert.equal(c.toolCall.title, 'Run make deploy');
     assert.ok(!JSON.stringify(c).includes('abc/def'));
+    assert.equal(unshowable(c, effect, null, undefined, params), undefined);
+  });
+
+  it('credential names by their words, not by the value: PASSWORD, TOKEN, SECRET, PWD, API_KEY…; not GIT_CONFIG_KEY_0, PATH, KEYBOARD', () => {
+    for (const n of ['DB_PASSWORD', 'PGPASSWORD', 'MYSQL_PWD', 'DB_PASS', 'NPM_TOKEN', 'GITHUB_TOKEN', 'AWS_SECRET_ACCESS_KEY', 'API_KEY', 'OPENAI_API_KEY', 'x-api-key', 'PRIVATE_KEY', 'BASIC_AUTH', 'AZURE_CREDENTIALS', 'apikey']) assert.ok(isCredentialName(n), n);
+    for (const n of ['GIT_CONFIG_KEY_0', 'PATH', 'NODE_OPTIONS', 'LD_PRELOAD', 'KEYBOARD_LAYOUT', 'MONKEY', 'CI', 'HOME', 'PASSTHROUGH']) assert.ok(!isCredentialName(n), n);
+  });
+
+  it('a card that would cut, drop or hide part of the effect is not held: past the limits, outside the workspace, a file whose text was not read', () => {
+    const req = (env: { name: string; value: string }[], cmd = 'npm test') => ({ sessionId: 's', command: cmd, env });
+    const eff = (r: ReturnType<typeof req>) => command({ command: r.command, args: [], envNames: r.env.map((e) => e.name) });
+    const why = (r: ReturnType<typeof req>) => unshowable(heldCommandCard(r, eff(r)), eff(r), null, undefined, r);
+    assert.match(why(req(Array.from({ length: 101 }, (_, i) => ({ name: `V${i}`, value: '1' })))) ?? '', /101 environment variables/);
+    assert.match(why(req([{ name: 'NODE_OPTIONS', value: 'x'.repeat(4000) }])) ?? '', /longer than a card shows whole/);
+    assert.match(why(req([], 'x'.repeat(20_001))) ?? '', /command line is longer/);
+    assert.equal(why(req([{ name: 'A', value: 'x'.repeat(3990) }])), undefined);
+    const w = heldWriteCard('/w/a', 'x', 'y', write('x', 'y'));
+    assert.match(unshowable(w, { ...write('x'), path: '/etc/passwd' }, null, false) ?? '', /outside the workspace/);
+    assert.match(unshowable(w, write('x'), null, true) ?? '', /text could not be read/);
+    assert.match(unshowable(w, write('x'), undefined, undefined) ?? '', /text could not be read/);
+    assert.equal(unshowable(w, write('x'), null, false), undefined, 'no file: a Create');
+    assert.equal(unshowable(w, write('x'), 'y', true), undefined);
   });
 
   it('every way a held effect can end has its own sentence', () => {
