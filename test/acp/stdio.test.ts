@@ -43,9 +43,17 @@ function liveInGroup(pgid: number): number {
 }
 
 /** Live processes whose command line is exactly `cmd`. */
-function liveCommands(cmd: string): number {
-  const table = execFileSync('ps', ['-eo', 'stat=,args='], { encoding: 'utf8' });
-  return table.split('\n').map((l) => l.trim()).filter((l) => !l.startsWith('Z') && l.replace(/^\S+\s+/, '') === cmd).length;
+/**
+ * Live processes running exactly `cmd`, other than those in `before` (a process another test left
+ * to be reaped must not count as this test's).
+ */
+function liveCommands(cmd: string, before: ReadonlySet<string> = new Set()): number {
+  return livePids(cmd).filter((p) => !before.has(p)).length;
+}
+
+function livePids(cmd: string): string[] {
+  const table = execFileSync('ps', ['-eo', 'pid=,stat=,args='], { encoding: 'utf8' });
+  return table.split('\n').map((l) => l.trim().split(/\s+/)).filter(([, st, ...args]) => st !== undefined && !st.startsWith('Z') && args.join(' ') === cmd).map(([pid]) => pid);
 }
 
 describe('ACP client over real stdio', function () {
@@ -206,17 +214,18 @@ describe('ACP client over real stdio', function () {
   it('cancel and close leave no terminal grandchild and no agent process', async () => {
     // This scenario runs its command without asking: let commands through for this test.
     defaults = { command: 'allow' };
+    const earlier = new Set(livePids('sleep 300'));
     const c: SessionController = await manager.start('grandchild', cwd);
     const agentPid = (c as unknown as { connection: { pid: number } }).connection.pid;
     assert.ok(liveInGroup(agentPid) >= 1);
     const turn = c.prompt('start it');
     const deadline = Date.now() + 10_000;
     while (!Object.values(c.state.terminals).some((t) => t.output.includes('READY')) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
-    assert.equal(liveCommands('sleep 300'), 2, 'child and grandchild are running');
+    assert.equal(liveCommands('sleep 300', earlier), 2, 'child and grandchild are running');
     await c.cancel();
     assert.equal((await turn).stopReason, 'cancelled');
     await manager.close(c.state.key);
-    assert.equal(liveCommands('sleep 300'), 0);
+    assert.equal(liveCommands('sleep 300', earlier), 0);
     assert.equal(liveInGroup(agentPid), 0, 'agent process group gone');
   });
 
