@@ -20,6 +20,16 @@ const node = { command: process.execPath, env: { ELECTRON_RUN_AS_NODE: '1' } };
 
 const server = (a: SwitchboardApi, id: string) => a.mcpServers().find((s) => s.id === id);
 
+/**
+ * Every server's row in view: the MCP view sits in a short panel column and draws only the rows in
+ * view, so a server expanded by an earlier step (server-everything's 14 tools) pushes the others out
+ * of it. Folding every server first is what a person would do to see them all.
+ */
+async function allServersInView(): Promise<void> {
+  await vscode.commands.executeCommand('agentSwitchboard.mcp.focus');
+  await vscode.commands.executeCommand('workbench.actions.treeView.agentSwitchboard.mcp.collapseAll');
+}
+
 describe('MCP host in the editor', () => {
   after(async () => {
     await vscode.workspace.getConfiguration('agentSwitchboard').update('mcpServers', undefined, vscode.ConfigurationTarget.Global);
@@ -54,6 +64,7 @@ describe('MCP host in the editor', () => {
     const held = await until('the workspace server listed', () => server(a, 'vscode-mcp.json:workspace-fake'));
     assert.match(held.held ?? '', /approve/);
     assert.strictEqual(held.state, undefined, 'not started before approval');
+    await allServersInView();
     await screenshot('mcp-explorer', 30000, { waitForSelector: '.monaco-list-row:has-text("fake-modern")', sidebarWidth: 520 });
 
     // The person approves it (the notification's button; tests pass the confirmation along).
@@ -137,6 +148,7 @@ describe('MCP host in the editor', () => {
     const changed = await until('the changed catalog noticed', () => (server(a, 'settings:fake-modern')?.catalogChanged ? server(a, 'settings:fake-modern') : undefined));
     assert.match(changed.catalogChanged ?? '', /changed: add/);
     assert.deepStrictEqual(changed.catalogChangeDetails, [`add: was "Adds two numbers." — now "${rewritten}"`], 'the person sees the old and the new description');
+    await allServersInView();
     await screenshot('mcp-catalog-changed', 30000, { waitForSelector: '.monaco-list-row:has-text("tools changed")', sidebarWidth: 520 });
     const warned = await until('the open session told', () => a.session(before)!.entries.find((e) => e.kind === 'notice' && /"fake-modern" that this agent was given: its tools changed/.test(e.text)));
     assert.ok(warned);
