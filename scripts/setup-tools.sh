@@ -29,6 +29,8 @@ command -v python3 >/dev/null || need_apt+=(python3)
 command -v curl >/dev/null || need_apt+=(curl)
 # codex-acp runs its own shell in bubblewrap (the real-agent tests); the sandbox room uses it too
 command -v bwrap >/dev/null || need_apt+=(bubblewrap)
+# Sessions in worktrees of their own (issue 20) run the git command line.
+command -v git >/dev/null || need_apt+=(git)
 if [ ${#need_apt[@]} -gt 0 ]; then
   log "apt-get install ${need_apt[*]}"
   SUDO=""; [ "$(id -u)" = 0 ] || SUDO=sudo

@@ -10,6 +10,7 @@
  * const { stopReason } = await api.prompt(key, 'Create hello.md');
  * ```
  */
+import type { CompareView } from './worktrees/compare';
 import type { SessionPatch, SessionState } from './acp/session/types';
 import type { AgentChoice, SessionSummary } from './views/session/protocol';
 import type { TurnChanges } from './edits/review';
@@ -72,8 +73,13 @@ export interface SwitchboardApi {
    * the sidebar. Resolves with the session key once `session/new` has answered.
    * @throws Error for an unknown or unavailable agent, an untrusted workspace, no folder, a relative
    *   `cwd`, or a launch failure (the message then carries the exit code/signal and stderr tail).
+   *
+   * `worktree` (issue 20): the session works in a new git worktree of `cwd`'s repository, outside
+   * the workspace, on a branch of its own: from `head`, or `head+changes` (HEAD plus the uncommitted
+   * changes of tracked files); its files and terminals are contained there. Throws with the reason
+   * when the folder cannot have one (not a git repository, submodules, Git LFS, a sparse checkout).
    */
-  startSession(options: { agentId: string; cwd?: string }): Promise<string>;
+  startSession(options: { agentId: string; cwd?: string; worktree?: 'head' | 'head+changes' }): Promise<string>;
   /**
    * Sends a prompt turn and resolves when it ends.
    * @throws Error when the session is unknown, busy or not ready, or the agent fails the turn.
@@ -197,6 +203,21 @@ export interface SwitchboardApi {
    * @throws Error when the agent can neither resume nor load sessions, or refuses this one.
    */
   resumeSession(target: { key: string } | { journalId: string } | { agentId: string; sessionId: string }): Promise<string>;
+  /**
+   * The worktrees made for sessions (issue 20) and still on disk: `state` says whether they were
+   * applied to the main folder or committed; `sessionKey` names the session working there. Apply,
+   * commit and discard with `runCommand('agentSwitchboard.worktree.apply' | '.commit' | '.discard',
+   * { worktreeId, message?, confirmed? })`.
+   */
+  worktrees(): Promise<{ id: string; branch: string; dir: string; repo: string; base: string; state: string; sessionKey?: string }[]>;
+  /**
+   * A comparison started with `runCommand('agentSwitchboard.sendToSeveral', { agentIds, prompt,
+   * cwd?, testCommand?, from? })` (which returns its id): per agent its session, worktree, status, time,
+   * usage, changed files with diffs and the test command's exit code. `settled`: wait until every
+   * agent's turn ended and its test ran. Keep one with `runCommand('agentSwitchboard.compare.keep',
+   * { compareId, worktreeId, discardOthers? })`.
+   */
+  comparison(id: string, opts?: { settled?: boolean }): Promise<CompareView | undefined>;
   /** The agent's own sessions in the workspace folder (`session/list`); `supported` false when it lists none. */
   agentSessions(agentId: string): Promise<{ supported: boolean; sessions: { sessionId: string; cwd: string; title?: string | null; updatedAt?: string | null }[] }>;
 }

@@ -5,7 +5,7 @@
  */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { isWithin } from './fs/containment';
+import { checkContained, isWithin } from './fs/containment';
 import { SessionManager } from './acp/sessionManager';
 import { SessionTerminals } from './acp/sessionTerminals';
 import type { SessionController } from './acp/sessionController';
@@ -35,11 +35,17 @@ import { AgentLogin } from './views/agentLogin';
 import { PromptContextCenter } from './views/promptContext';
 import { SessionAttention } from './views/attention';
 import { CapabilityBook, capabilitiesMarkdown } from './acp/capabilityBook';
-import { buildPromptContext, ContextItemSchema, type ContextItem } from './acp/promptContext';
+import { buildPromptContext, ContextItemSchema, type ContextItem, type ContextPort } from './acp/promptContext';
 import { showTerminal } from './views/terminalView';
 import { showUnavailableAgents } from './views/unavailableAgents';
 import { ApprovalsTree, GrantsTree } from './views/policyViews';
 import { registerCardDiffs } from './views/session/cardDiff';
+import { WorktreeCenter } from './views/worktrees';
+import { registerWorktreeCommands } from './views/worktreeCommands';
+import { DiffFeedback } from './views/feedback';
+import { CompareCenter } from './views/compare/panel';
+import { registerCompareCommands } from './views/compare/commands';
+import type { WorktreeFrom } from './worktrees/worktrees';
 import { WorkspaceSettingsNotes } from './views/workspaceSettings';
 import { ConflictCenter } from './views/conflicts';
 import { ReviewCenter } from './views/review';
@@ -67,6 +73,8 @@ export class App implements vscode.Disposable {
   readonly capabilityBook: CapabilityBook;
   readonly policy: EffectPolicy;
   readonly conflicts: ConflictCenter;
+  readonly worktrees: WorktreeCenter;
+  readonly compare: CompareCenter;
   readonly review: ReviewCenter;
   readonly mcp: McpCenter;
   readonly editorMcp: EditorMcpServer;
@@ -111,6 +119,10 @@ export class App implements vscode.Disposable {
     });
     const roots = () => (vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.fsPath);
     this.conflicts = new ConflictCenter(vscode.Uri.joinPath(context.storageUri ?? context.globalStorageUri, 'merges'));
+    // Worktrees live in the person's profile storage, outside every workspace folder (issue 20).
+    this.worktrees = new WorktreeCenter({ storage: context.globalStorageUri.fsPath, conflicts: this.conflicts, log: (m) => this.log.warn(m) });
+    // What a person reviews, undoes and restores: the workspace folders and the worktrees sessions work in.
+    const reviewRoots = () => [...roots(), ...this.manager.list().flatMap((c) => (c.state.worktree ? [c.state.worktree.dir] : []))];
     this.auditPath = vscode.Uri.joinPath(context.storageUri ?? context.globalStorageUri, 'audit.jsonl');
     this.tracing = new TracingCenter(context.extensionUri, {
       archiveDir: vscode.Uri.joinPath(context.storageUri ?? context.globalStorageUri, 'traces').fsPath,
@@ -154,7 +166,7 @@ export class App implements vscode.Disposable {
     this.review = new ReviewCenter({
       agentName: (key) => this.manager.get(key)?.state.agentName ?? 'closed session',
       agentId: (key) => this.manager.get(key)?.state.agentId ?? 'closed session',
-      roots,
+      roots: reviewRoots,
       protectedTargets: () => this.settings().policy.protectedTargets,
       // Undo and Restore writes are effects the person decided: in the same audit log as the gate's.
       audit: (e) => void this.audit.append(e),
@@ -173,7 +185,11 @@ export class App implements vscode.Disposable {
       clientInfo: { name: 'agent-switchboard', title: 'Agent Switchboard', version },
       filesFor: (key) =>
         new EditorFiles(
-          roots,
+          // A session in a worktree of its own writes there and nowhere else.
+          () => {
+            const w = this.manager.get(key)?.state.worktree;
+            return w ? [w.dir] : roots();
+          },
           (change, current) => this.conflicts.report(change, current),
           (file, base, after) => {
             const state = this.manager.get(key)?.state;
@@ -239,8 +255,63 @@ export class App implements vscode.Disposable {
       cwd: () => vscode.workspace.workspaceFolders?.[0]?.uri.fsPath,
       within: (folder) => (vscode.workspace.workspaceFolders ?? []).some((f) => isWithin(f.uri.fsPath, path.normalize(folder))),
       log: (m) => this.log.warn(m),
+      board: {
+        changes: (key) => {
+          const files = this.review.model.turns(key).flatMap((t) => t.files);
+          const lines = (sign: string) => files.reduce((n, f) => n + f.hunks.reduce((m, h) => m + h.lines.filter((l) => l[0] === sign).length, 0), 0);
+          return { files: new Set(files.map((f) => f.path)).size, added: lines('+'), removed: lines('-') };
+        },
+        worktrees: () => this.worktrees.listed(),
+        onDidChange: (listener) => {
+          const a = this.worktrees.onDidChange(listener);
+          const b = this.review.model.onDidChange(listener);
+          return { dispose: () => (a.dispose(), b.dispose()) };
+        },
+      },
+    });
+    this.worktrees.load();
+    this.compare = new CompareCenter({
+      extensionUri: context.extensionUri,
+      worktrees: this.worktrees,
+      startSession: (agentId, cwd, from) => this.startSession(agentId, cwd, false, from),
+      prompt: (key, prompt) => this.prompt(key, prompt),
+      session: (key) => this.manager.get(key),
+      closeSession: (key) => this.closeSession(key),
+      show: (key) => void this.view.show(key),
+      env: () => this.agentBaseEnv(),
+      // The person named the test command: their approval, recorded as such.
+      audit: (key, command, cwd, result) => this.auditLater({ sessionId: key, agentId: this.manager.get(key)?.state.agentId ?? 'compare', event: 'effect', decision: result === 'ok' ? 'performed' : 'failed', decidedBy: 'person:compare-test-command', detail: { command, cwd, result } }),
+      log: (m) => this.log.warn(m),
     });
     this.disposables.push(
+      this.worktrees,
+      this.compare,
+      ...registerCompareCommands({
+        compare: this.compare,
+        agents: () => this.resolvedAgents(),
+        cwd: () => vscode.workspace.workspaceFolders?.[0]?.uri.fsPath,
+      }),
+      // A comment on a line an agent changed goes back to that agent as its next prompt.
+      new DiffFeedback({
+        sessionFor: (file) => {
+          const changes = this.review.model.turns().flatMap((t) => t.files).filter((f) => f.path === file);
+          for (const f of changes.reverse()) {
+            const c = this.manager.get(f.sessionKey);
+            if (c?.connected && c.state.status !== 'closed') return c;
+          }
+          return undefined;
+        },
+        send: (key, prompt, context) => this.sendWithContext(key, prompt, context),
+      }),
+      ...registerWorktreeCommands({
+        worktrees: this.worktrees,
+        agents: () => this.resolvedAgents(),
+        startSession: (agentId, cwd, interactive, from) => this.startSession(agentId, cwd, interactive, from),
+        session: (key) => this.manager.get(key),
+        closeSession: (key) => this.closeSession(key),
+        current: () => this.view.current,
+        cwd: () => vscode.workspace.workspaceFolders?.[0]?.uri.fsPath,
+      }),
       this.tracing,
       vscode.commands.registerCommand('agentSwitchboard.showTrace', (key?: unknown) => this.showTrace(typeof key === 'string' ? key : undefined)),
       vscode.commands.registerCommand('agentSwitchboard.showInspector', (key?: unknown) => this.showInspector(typeof key === 'string' ? key : undefined)),
@@ -404,21 +475,24 @@ export class App implements vscode.Disposable {
    * "authentication required" gets its login methods offered and one more try (SessionManager.start).
    * @throws Error with an actionable message.
    */
-  async startSession(agentId: string, cwd?: string, interactive = false): Promise<string> {
+  async startSession(agentId: string, cwd?: string, interactive = false, worktree?: WorktreeFrom): Promise<string> {
     if (!vscode.workspace.isTrusted) throw new Error('Agent Switchboard starts agents only in a trusted workspace: agents run programs and edit files. Trust this workspace first.');
     // ACP needs an absolute working folder; a relative one would mean the extension host's own.
     if (cwd !== undefined && !path.isAbsolute(cwd)) throw new Error(`The session's folder must be an absolute path (ACP session/new requires one); "${cwd}" is relative.`);
     const folder = cwd ?? vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
     if (!folder) throw new Error('Open a folder first: an agent session works in a workspace folder.');
+    // In a worktree of its own (issue 20): made before the agent starts, which then works only there.
+    const wt = worktree ? await this.worktrees.create(folder, agentId, worktree) : undefined;
     // `interactive`: the person started it, so a login the agent asks for is offered at once (the
     // API's starts ask nobody and fail with the agent's error).
-    const pending = this.manager.start(agentId, folder, interactive ? this.login?.authPort() : undefined);
+    const pending = this.manager.start(agentId, wt?.cwd ?? folder, interactive ? this.login?.authPort() : undefined, wt && { id: wt.id, dir: wt.dir, branch: wt.branch, repo: wt.repo });
     // Show the session (status "starting") at once, so launch errors appear in the sidebar.
     const latest = this.manager.list().at(-1);
     if (latest) void this.view.show(latest.state.key);
     // The thread says when the workspace's settings changed the gate this session runs under.
     const note = this.workspaceSettings.sessionNotice();
     if (latest && note) latest.notice(note.severity, note.text);
+    if (wt && latest) void this.worktrees.attach(wt.id, latest.state.key);
     try {
       return (await pending).state.key;
     } catch (err) {
@@ -440,7 +514,12 @@ export class App implements vscode.Disposable {
   private async sendWithContext(key: string, text: string, context?: ContextItem[]): Promise<'sent' | 'queued'> {
     const c = this.session(key);
     if (!context?.length) return c.send(text);
-    const build = () => buildPromptContext(context, c.state.promptCapabilities, this.promptContext);
+    // A session in a worktree attaches files of its worktree too (the workspace's as everywhere).
+    const w = c.state.worktree;
+    const port: ContextPort = w
+      ? { contained: (f) => checkContained(f, [w.dir, ...(vscode.workspace.workspaceFolders ?? []).map((x) => x.uri.fsPath)]), readText: (f, max) => this.promptContext.readText(f, max), relative: (f) => (isWithin(w.dir, f) ? path.relative(w.dir, f) : this.promptContext.relative(f)) }
+      : this.promptContext;
+    const build = () => buildPromptContext(context, c.state.promptCapabilities, port);
     const { labels } = await build();
     return c.send(text, { labels, blocks: async () => (await build()).blocks });
   }
@@ -531,7 +610,9 @@ export class App implements vscode.Disposable {
     return {
       apiVersion: 1,
       agents: () => this.agents(),
-      startSession: ({ agentId, cwd }) => this.startSession(agentId, cwd),
+      startSession: ({ agentId, cwd, worktree }) => this.startSession(agentId, cwd, false, worktree),
+      worktrees: async () => (await this.worktrees.worktrees()).list().map(({ id, branch, dir, repo, base, state, sessionKey }) => ({ id, branch, dir, repo, base, state, ...(sessionKey ? { sessionKey } : {}) })),
+      comparison: (id, opts) => (opts?.settled ? this.compare.settled(id) : Promise.resolve(this.compare.get(id))),
       prompt: (key, text) => this.prompt(key, text),
       send: (key, text) => this.session(key).send(text),
       sendWithContext: (key, text, context) => this.sendWithContext(key, text, ContextItemSchema.array().max(50).parse(context)),

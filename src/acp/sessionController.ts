@@ -24,7 +24,7 @@ import { forwardNotice, type ForwardResult } from '../mcp/forward';
 import { mergeToolCall, reduce, type SessionAction } from './session/reducer';
 import { narrowestOption } from './session/permissionChoice';
 import { autonomousMode, autonomySentence } from './session/autonomy';
-import { createSessionState, type SessionPatch, type SessionState, type TerminalView, type ToolCallView } from './session/types';
+import { createSessionState, type SessionPatch, type SessionState, type TerminalView, type ToolCallView, type WorktreeView } from './session/types';
 import type { SessionSpans } from '../trace/sessionSpans';
 import type { Span } from '@opentelemetry/api';
 import { randomUUID } from 'node:crypto';
@@ -843,7 +843,16 @@ export class SessionController implements SessionHandlers {
 
   /** Who acts in this session, for the policy. */
   private actor(): Actor {
-    return { sessionId: this.state.key, acpSessionId: this.state.sessionId, agentId: this.state.agentId, agentFingerprint: this.agentFingerprint, cwd: this.state.cwd };
+    const w = this.state.worktree;
+    return { sessionId: this.state.key, acpSessionId: this.state.sessionId, agentId: this.state.agentId, agentFingerprint: this.agentFingerprint, cwd: this.state.cwd, ...(w ? { roots: [w.dir] } : {}) };
+  }
+
+  /**
+   * The session works in a git worktree of its own (issue 20): from now on its effects are contained
+   * in the worktree's folder, not the workspace's. Set once, before the agent starts.
+   */
+  setWorktree(worktree: WorktreeView): void {
+    this.dispatch({ type: 'worktree', worktree });
   }
 
   /**

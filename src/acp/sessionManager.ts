@@ -10,7 +10,7 @@ import type { SessionJournal } from './session/journal';
 import type { CapabilityBook } from './capabilityBook';
 import { isReservedEnvName } from '../registry/registry';
 import { reduce } from './session/reducer';
-import type { SessionState } from './session/types';
+import type { SessionState, WorktreeView } from './session/types';
 import type { ForwardResult } from '../mcp/forward';
 import { Emitter, type Event } from '../common/lifecycle';
 import { agentEnv, type ResolvedAgent } from '../config/agents';
@@ -113,16 +113,19 @@ export class SessionManager {
    * one login: the person picks one of its `authMethods`; an agent method is sent as `authenticate`
    * on the same connection, a terminal method runs its login (`auth.runTerminal`) and the agent is
    * then started again (a new process, `initialize` again) and never sent `authenticate`. Then
-   * `session/new` is tried once more.
+   * `session/new` is tried once more. With `worktree` (issue 20) the session works in that git
+   * worktree: `cwd` is inside it, and its effects are contained there.
    * @throws {UnknownAgentError} for an unknown or unavailable agent (nothing is listed then).
    * @throws {AgentLaunchError} when the agent cannot start; the session stays listed with the error.
    *   The agent's JSON-RPC error when `session/new` (or the one retry, or `authenticate`) fails.
    */
-  async start(agentId: string, cwd: string, auth?: AuthPort): Promise<SessionController> {
+  async start(agentId: string, cwd: string, auth?: AuthPort, worktree?: WorktreeView): Promise<SessionController> {
     const agent = this.agent(agentId);
     const key = newSessionKey();
     const journalId = this.deps.journal?.create({ agentId: agent.id, agentName: agent.name, cwd });
     const controller = this.add(key, agent, cwd, journalId);
+    // Before the agent starts: its first effect is already contained in the worktree.
+    if (worktree) controller.setWorktree(worktree);
     let connection = await this.launch(agent, controller);
     try {
       let mcp = await this.deps.mcpServers?.(connection.mcpCapabilities, key);

@@ -30,6 +30,11 @@ export interface Actor {
   /** `agentFingerprint` of the agent process (its resolved command, args, env): grants are bound to it. */
   agentFingerprint?: string;
   cwd: string;
+  /**
+   * The folders this session's effects are contained in, when not the workspace folders: a session
+   * in a git worktree of its own has the worktree only (issue 20).
+   */
+  roots?: readonly string[];
 }
 
 /** What the gate needs from its host. */
@@ -83,14 +88,20 @@ export class EffectPolicy {
     this.grants = new GrantStore(deps.grantStorage, deps.log);
   }
 
-  private rootsCache: { key: string; real: Promise<string[]> } | undefined;
+  /** Resolved sets of folders, by their paths joined (the workspace's, and each worktree session's). */
+  private readonly rootsCache = new Map<string, Promise<string[]>>();
 
-  /** The workspace folders' real paths, resolved once per set of folders rather than per effect. */
-  private realRoots(): Promise<string[]> {
-    const roots = this.deps.roots();
+  /** The session's folders' real paths (`who.roots`, else the workspace folders), resolved once per set of folders rather than per effect. */
+  private realRoots(who?: Actor): Promise<string[]> {
+    const roots = who?.roots ?? this.deps.roots();
     const key = roots.join('\0');
-    if (this.rootsCache?.key !== key) this.rootsCache = { key, real: Promise.all(roots.map((r) => realpathAllowMissing(r))) };
-    return this.rootsCache.real;
+    let real = this.rootsCache.get(key);
+    if (!real) {
+      if (this.rootsCache.size >= 32) this.rootsCache.clear();
+      real = Promise.all(roots.map((r) => realpathAllowMissing(r)));
+      this.rootsCache.set(key, real);
+    }
+    return real;
   }
 
   private now(): number {
@@ -100,7 +111,7 @@ export class EffectPolicy {
   /** The declared intent of a tool call behind a permission request. Never throws. */
   async declare(tc: ToolCallView, who: Actor): Promise<DeclaredIntent> {
     try {
-      const roots = await this.realRoots();
+      const roots = await this.realRoots(who);
       return await declareIntent(tc, { ...who, roots, readCurrent: (p) => this.deps.readCurrent(p, roots), realpath: realpathAllowMissing, identity: (real) => this.identity(real) });
     } catch (err) {
       this.deps.log?.(`Could not build the intent of tool call ${tc.toolCallId}: ${String(err)}`);
@@ -227,7 +238,7 @@ export class EffectPolicy {
     // The path as it resolves on disk: a symlink inside the workspace must not hide a protected
     // target (`link -> .git`) from the gate.
     const real = await realpathAllowMissing(path.normalize(absPath));
-    const roots = await this.realRoots();
+    const roots = await this.realRoots(who);
     const rel = relativePath(real, roots);
     let target: FileIdentity | null | undefined;
     let base: string | null = null;

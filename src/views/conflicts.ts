@@ -68,6 +68,16 @@ export class ConflictCenter implements vscode.Disposable {
     return id;
   }
 
+  /**
+   * Records a change to merge by hand without a notification (a worktree being applied opens the
+   * merge editor on it at once). @returns its id, for {@link openMerge}.
+   */
+  add(change: ProposedChange): string {
+    const id = `c${++this.seq}`;
+    this.conflicts.set(id, { id, change, at: Date.now() });
+    return id;
+  }
+
   /** The newest conflict's id, if any. */
   latest(): string | undefined {
     return [...this.conflicts.keys()].at(-1);
@@ -115,12 +125,13 @@ export class ConflictCenter implements vscode.Disposable {
 
   /**
    * Opens VS Code's merge editor on the conflict: base = the text the agent read, "Yours" = the
-   * document now, "Agent" = its refused proposal. The result is edited in a scratch copy; completing
+   * document now, "Agent" = its refused proposal (`agentSide` names it otherwise, e.g. a worktree's
+   * version). The result is edited in a scratch copy; completing
    * the merge (which saves that copy) carries it into the document as one undoable edit.
    * @returns the scratch result's URI.
    * @throws Error when the conflict is unknown or the merge editor is unavailable.
    */
-  async openMerge(id: string): Promise<vscode.Uri> {
+  async openMerge(id: string, agentSide: { title: string; description: string } = { title: 'Agent', description: "the agent's refused proposal" }): Promise<vscode.Uri> {
     const c = this.get(id);
     const file = vscode.Uri.parse(c.change.uri);
     const doc = await vscode.workspace.openTextDocument(file);
@@ -148,7 +159,7 @@ export class ConflictCenter implements vscode.Disposable {
     await vscode.commands.executeCommand('_open.mergeEditor', {
       base: side('base'),
       input1: { uri: side('yours'), title: 'Yours', description: 'your text now' },
-      input2: { uri: side('proposal'), title: 'Agent', description: "the agent's refused proposal" },
+      input2: { uri: side('proposal'), ...agentSide },
       output: result,
     });
     void vscode.window.showInformationMessage(text`Resolve the conflicts in the merge editor, then save the result (Ctrl+S / Cmd+S) to put it into ${name}, unsaved. Closing without saving changes nothing.`);

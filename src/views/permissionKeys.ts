@@ -29,10 +29,13 @@ function oldestWaiting(c: SessionController): PermissionView | undefined {
 
 /** Registers approve / reject of the waiting card. */
 export function registerPermissionKeys(host: PermissionKeysHost): vscode.Disposable[] {
-  const answer = (kind: 'allow' | 'reject'): boolean => {
+  const answer = (kind: 'allow' | 'reject', node?: unknown): boolean => {
     const all = host.sessions();
+    // From a row of the Sessions board: that session's oldest waiting request.
+    const named = node && typeof node === 'object' && (node as { kind?: unknown }).kind === 'live' ? all.find((c) => c.state.key === (node as { key?: unknown }).key) : undefined;
     const inView = all.find((c) => c.state.key === host.inView());
-    const c = (inView && oldestWaiting(inView) ? inView : undefined) ?? all.find((s) => oldestWaiting(s));
+    // A row names its session: that one only, never another session's request.
+    const c = named ?? ((inView && oldestWaiting(inView) ? inView : undefined) ?? all.find((s) => oldestWaiting(s)));
     const p = c && oldestWaiting(c);
     if (!c || !p) {
       void vscode.window.showInformationMessage(text`No permission request waits.`);
@@ -47,8 +50,8 @@ export function registerPermissionKeys(host: PermissionKeysHost): vscode.Disposa
     return c.answerPermission(p.permissionId, option, 'person');
   };
   return [
-    registerGuardedCommand('agentSwitchboard.approveWaiting', () => answer('allow'), { refused: false }),
-    registerGuardedCommand('agentSwitchboard.rejectWaiting', () => answer('reject'), { refused: false }),
+    registerGuardedCommand('agentSwitchboard.approveWaiting', (node?: unknown) => answer('allow', node), { refused: false, nodes: true }),
+    registerGuardedCommand('agentSwitchboard.rejectWaiting', (node?: unknown) => answer('reject', node), { refused: false, nodes: true }),
     // A flood of cards (an agent in an automatic mode sending write after write): every waiting
     // request of every session, each with its narrowest reject.
     registerGuardedCommand('agentSwitchboard.rejectAllWaiting', () => {

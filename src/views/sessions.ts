@@ -8,7 +8,7 @@ import * as vscode from 'vscode';
 import { registerGuardedCommand } from './guardedCommands';
 import type { SessionManager } from '../acp/sessionManager';
 import type { SessionJournal } from '../acp/session/journal';
-import { SessionsNodeSchema, SessionsTree, type SessionsNode } from './sessionsTree';
+import { SessionsNodeSchema, SessionsTree, type BoardSource, type SessionsNode } from './sessionsTree';
 import type { SessionPanels } from './session/panels';
 import type { SessionViewProvider } from './session/provider';
 import { errorText, text } from '../common/untrustedText';
@@ -26,6 +26,8 @@ export interface SessionsHost {
   cwd(): string | undefined;
   /** True when `folder` is (inside) a workspace folder. */
   within(folder: string): boolean;
+  /** What the board shows beside each session (changes, worktrees). */
+  board?: BoardSource;
   log(message: string): void;
 }
 
@@ -38,7 +40,7 @@ export class SessionsCenter implements vscode.Disposable {
   private readonly disposables: vscode.Disposable[] = [];
 
   constructor(private readonly host: SessionsHost) {
-    this.tree = new SessionsTree(host.manager, host.journal, host.agents);
+    this.tree = new SessionsTree(host.manager, host.journal, host.agents, host.board);
     const node = (raw: unknown): SessionsNode => {
       const parsed = SessionsNodeSchema.safeParse(typeof raw === 'string' ? { kind: 'live', key: raw } : raw);
       if (!parsed.success) throw new Error('Pick a session in the Sessions view first.');

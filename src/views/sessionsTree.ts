@@ -11,6 +11,8 @@ import * as z from 'zod';
 import type { SessionManager } from '../acp/sessionManager';
 import { JOURNAL_ID, type JournalEntry, type SessionJournal } from '../acp/session/journal';
 import type { SessionState } from '../acp/session/types';
+import { boardLine, type BoardChanges } from '../acp/session/board';
+import type { WorktreeRecord } from '../worktrees/worktrees';
 
 /** A node of the Sessions view (also what its commands receive). */
 export type SessionsNode =
@@ -18,7 +20,10 @@ export type SessionsNode =
   | { kind: 'live'; key: string }
   | { kind: 'past'; journalId: string }
   | { kind: 'listed'; agentId: string; sessionId: string; cwd: string; title?: string }
-  | { kind: 'note'; agentId: string; text: string };
+  | { kind: 'note'; agentId: string; text: string }
+  /** The worktrees whose session ended (issue 20): still on disk until applied, committed or discarded. */
+  | { kind: 'worktrees' }
+  | { kind: 'worktree'; id: string };
 
 /** Validates a node handed to a command (from the view, a keybinding or another extension). */
 export const SessionsNodeSchema: z.ZodType<SessionsNode> = z.discriminatedUnion('kind', [
@@ -27,7 +32,17 @@ export const SessionsNodeSchema: z.ZodType<SessionsNode> = z.discriminatedUnion(
   z.object({ kind: z.literal('past'), journalId: z.string().regex(JOURNAL_ID) }),
   z.object({ kind: z.literal('listed'), agentId: z.string().max(200), sessionId: z.string().max(500), cwd: z.string().max(4096), title: z.string().max(2000).optional() }),
   z.object({ kind: z.literal('note'), agentId: z.string().max(200), text: z.string().max(2000) }),
+  z.object({ kind: z.literal('worktrees') }),
+  z.object({ kind: z.literal('worktree'), id: z.string().regex(/^[0-9a-f]{8}$/) }),
 ]);
+
+/** What the board shows beside the sessions: what each changed, and the worktrees whose session ended. */
+export interface BoardSource {
+  changes(key: string): BoardChanges | undefined;
+  /** Worktrees on disk (newest first), as last read. */
+  worktrees(): readonly WorktreeRecord[];
+  onDidChange(listener: () => void): { dispose(): void };
+}
 
 const STATUS_ICON: Record<SessionState['status'], string> = {
   starting: 'loading~spin',
@@ -50,13 +65,22 @@ export class SessionsTree implements vscode.TreeDataProvider<SessionsNode>, vsco
     private readonly manager: SessionManager,
     private readonly journal: SessionJournal,
     private readonly agents: () => { id: string; name: string }[],
+    private readonly board?: BoardSource,
   ) {
     this.subs = [
       manager.onDidChangeSessions(() => this.refresh()),
       manager.onDidChangeSession((c) => {
-        if (c.patches.some((p) => p.op === 'meta' && ('status' in p.meta || 'title' in p.meta || 'updatedAt' in p.meta))) this.refresh();
+        // The board follows status, title, usage and waiting requests as they change.
+        if (c.patches.some((p) => p.op === 'permission' || (p.op === 'meta' && ('status' in p.meta || 'title' in p.meta || 'updatedAt' in p.meta || 'usage' in p.meta || 'lastStopReason' in p.meta || 'worktree' in p.meta)))) this.refresh();
       }),
+      ...(board ? [board.onDidChange(() => this.refresh())] : []),
     ];
+  }
+
+  /** Worktrees whose session is no longer live in this window. */
+  private orphanWorktrees(): readonly WorktreeRecord[] {
+    const live = new Set(this.manager.list().flatMap((c) => (c.state.worktree && c.connected ? [c.state.worktree.id] : [])));
+    return (this.board?.worktrees() ?? []).filter((w) => !live.has(w.id));
   }
 
   refresh(): void {
@@ -85,8 +109,11 @@ export class SessionsTree implements vscode.TreeDataProvider<SessionsNode>, vsco
       const agents = new Map(this.agents().map((a) => [a.id, a.name]));
       for (const e of this.journal.list()) if (!agents.has(e.agentId)) agents.set(e.agentId, e.agentName);
       for (const c of this.manager.list()) if (!agents.has(c.state.agentId)) agents.set(c.state.agentId, c.state.agentName);
-      return [...agents].map(([agentId, agentName]) => ({ kind: 'agent', agentId, agentName }));
+      const groups: SessionsNode[] = [...agents].map(([agentId, agentName]) => ({ kind: 'agent', agentId, agentName }));
+      if (this.orphanWorktrees().length) groups.push({ kind: 'worktrees' });
+      return groups;
     }
+    if (node.kind === 'worktrees') return this.orphanWorktrees().map((w) => ({ kind: 'worktree', id: w.id }));
     if (node.kind !== 'agent') return [];
     const live = this.manager.list().filter((c) => c.state.agentId === node.agentId);
     const shownJournals = new Set(live.map((c) => this.manager.journalIdOf(c.state.key)).filter(Boolean));
@@ -128,11 +155,14 @@ export class SessionsTree implements vscode.TreeDataProvider<SessionsNode>, vsco
         const s = c?.state;
         const item = new vscode.TreeItem(s ? titleOf(s.title, s.entries) : node.key);
         item.id = `live:${node.key}`;
-        // The agent's own "last activity" (`session_info_update.updatedAt`), when it sent one.
-        item.description = s ? `${s.status === 'closed' ? 'transcript' : s.status}${s.updatedAt ? ` · ${relativeTime(s.updatedAt)}` : ''}` : '';
-        item.iconPath = new vscode.ThemeIcon(s ? STATUS_ICON[s.status] : 'circle-outline');
-        item.tooltip = s ? `${s.agentName} · ${s.status}${s.sessionId ? `\nsession ${s.sessionId}` : ''}\n${s.cwd}` : undefined;
-        item.contextValue = s && c?.connected ? 'session-live' : 'session-closed';
+        // The board: live status (waiting requests counted), worktree or folder, files changed,
+        // tokens and cost; then the agent's own "last activity" (`session_info_update.updatedAt`).
+        const line = s ? boardLine(s, this.board?.changes(node.key)) : undefined;
+        item.description = s && line ? `${s.status === 'closed' ? 'transcript' : line.text}${s.updatedAt ? ` · ${relativeTime(s.updatedAt)}` : ''}` : '';
+        item.iconPath = line?.status === 'waiting' ? new vscode.ThemeIcon('bell-dot') : new vscode.ThemeIcon(s ? STATUS_ICON[s.status] : 'circle-outline');
+        item.tooltip = s ? `${s.agentName} · ${line?.statusText ?? s.status}${s.sessionId ? `\nsession ${s.sessionId}` : ''}${s.worktree ? `\nworktree ${s.worktree.dir} (branch ${s.worktree.branch})` : ''}\n${s.cwd}` : undefined;
+        // `.worktree`: Apply / Commit / Discard; `.waiting`: the oldest waiting request is answered from the row.
+        item.contextValue = `${s && c?.connected ? 'session-live' : 'session-closed'}${s?.worktree ? '.worktree' : ''}${line?.status === 'waiting' && c?.connected ? '.waiting' : ''}`;
         item.command = { command: 'agentSwitchboard.sessions.open', title: 'Show', arguments: [node] };
         return item;
       }
@@ -160,6 +190,25 @@ export class SessionsTree implements vscode.TreeDataProvider<SessionsNode>, vsco
       case 'note': {
         const item = new vscode.TreeItem(node.text);
         item.iconPath = new vscode.ThemeIcon('info');
+        return item;
+      }
+      case 'worktrees': {
+        const n = this.orphanWorktrees().length;
+        const item = new vscode.TreeItem('Worktrees', vscode.TreeItemCollapsibleState.Expanded);
+        item.id = 'worktrees';
+        item.description = `${n} whose session ended`;
+        item.tooltip = 'Worktrees stay on disk until you apply, commit or discard them: closing a window never deletes one.';
+        item.iconPath = new vscode.ThemeIcon('git-branch');
+        return item;
+      }
+      case 'worktree': {
+        const w = this.board?.worktrees().find((x) => x.id === node.id);
+        const item = new vscode.TreeItem(w?.branch ?? node.id);
+        item.id = `worktree:${node.id}`;
+        item.description = w ? `${w.state} · ${w.agentId} · ${relativeTime(w.createdAt)}` : '';
+        item.tooltip = w ? `${w.dir}\nfrom ${w.base.slice(0, 12)} of ${w.repo}` : undefined;
+        item.iconPath = new vscode.ThemeIcon('git-branch');
+        item.contextValue = 'worktree';
         return item;
       }
     }

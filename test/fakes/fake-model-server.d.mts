@@ -57,6 +57,8 @@ export interface FakeModelServer {
   stray: string[];
   /** Every request served, in order. */
   requests: FakeModelRequest[];
+  /** Points the scripted tool calls into another absolute directory (a session's worktree made later). */
+  setWorkspace(dir: string): void;
   /** Stops listening and drops open connections. */
   close(): Promise<void>;
 }

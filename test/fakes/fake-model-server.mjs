@@ -279,8 +279,10 @@ function redactHeaders(headers) {
  * @param {string} [options.logFile] JSONL file receiving every request (secrets redacted)
  * @param {number} [options.port] port to listen on; 0 (default) picks a free one
  */
-export async function startFakeModelServer({ workspace, scenario = 'write-shell', logFile, port = 0 } = {}) {
-  if (!workspace || !path.isAbsolute(workspace)) throw new Error('startFakeModelServer: workspace must be an absolute path');
+export async function startFakeModelServer({ workspace: firstWorkspace, scenario = 'write-shell', logFile, port = 0 } = {}) {
+  if (!firstWorkspace || !path.isAbsolute(firstWorkspace)) throw new Error('startFakeModelServer: workspace must be an absolute path');
+  // Where the scripted tool calls point; a test may move it (a session in a worktree made later).
+  let workspace = firstWorkspace;
   if (!SCENARIOS.includes(scenario)) throw new Error(`startFakeModelServer: unknown scenario "${scenario}"`);
   const requests = [];
   const stray = [];
@@ -382,6 +384,10 @@ export async function startFakeModelServer({ workspace, scenario = 'write-shell'
     port: actualPort,
     stray,
     requests,
+    setWorkspace: (dir) => {
+      if (!dir || !path.isAbsolute(dir)) throw new Error('setWorkspace: an absolute path');
+      workspace = dir;
+    },
     close: () =>
       new Promise((resolve) => {
         server.closeAllConnections();

@@ -44,6 +44,7 @@ import type {
   ToolCallStatusView,
   ToolCallView,
   ToolContentView,
+  WorktreeView,
 } from './types';
 
 /** Everything that can change a session. `update` carries a validated ACP `SessionUpdate`. */
@@ -119,6 +120,8 @@ export type SessionAction =
   | { type: 'reattaching' }
   /** What the gate does with effects the agent did not ask about (the setting, when the session starts and when it changes). */
   | { type: 'gateSettings'; unrequestedEffects: 'ask' | 'refuse' }
+  /** The session works in a git worktree of its own (set once, when it starts). */
+  | { type: 'worktree'; worktree: WorktreeView }
   | { type: 'closed' };
 
 const EFFECT_KINDS: ReadonlySet<string> = new Set(['edit', 'delete', 'move', 'execute']);
@@ -227,6 +230,12 @@ function derive(state: SessionState, action: SessionAction): SessionPatch[] {
       return [{ op: 'entry', entry: { kind: 'notice', id: newEntryId(state), severity: action.severity, text: action.text } }];
     case 'queue':
       return [{ op: 'meta', meta: { queued: action.queued } }];
+    case 'worktree': {
+      const w = action.worktree;
+      // From a journal, as untrusted as any file: four bounded strings or nothing.
+      const ok = !!w && [w.id, w.dir, w.branch, w.repo].every((x) => typeof x === 'string' && x.length > 0 && x.length <= 4096);
+      return ok && !state.worktree ? [{ op: 'meta', meta: { worktree: { id: w.id, dir: w.dir, branch: w.branch, repo: w.repo } } }] : [];
+    }
     case 'gateSettings':
       if (action.unrequestedEffects !== 'ask' && action.unrequestedEffects !== 'refuse') return [];
       return state.unrequestedEffects === action.unrequestedEffects ? [] : [{ op: 'meta', meta: { unrequestedEffects: action.unrequestedEffects } }];

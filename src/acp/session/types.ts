@@ -307,6 +307,12 @@ export interface SessionState {
    * note on an agent mode that does not ask says which (see `autonomy.ts`).
    */
   unrequestedEffects?: 'ask' | 'refuse';
+  /**
+   * The git worktree the session works in (issue 20): its folder (the session's files and terminals
+   * are contained there, not in the workspace folder), branch and main repository. Absent for a
+   * session in the workspace folder itself.
+   */
+  worktree?: WorktreeView;
   /** Incremented for every patch; the webview uses it to detect a gap and ask for a snapshot. */
   rev: number;
   /** Counter for entry ids, kept in the state so ids survive a snapshot round trip. */
@@ -327,9 +333,19 @@ export type SessionPatch =
   | {
       op: 'meta';
       meta: Partial<
-        Pick<SessionState, 'status' | 'title' | 'updatedAt' | 'usage' | 'sessionId' | 'lastStopReason' | 'error' | 'currentModeId' | 'availableModes' | 'availableCommands' | 'queued' | 'configOptions' | 'promptCapabilities' | 'stopping' | 'unrequestedEffects'>
+        Pick<SessionState, 'status' | 'title' | 'updatedAt' | 'usage' | 'sessionId' | 'lastStopReason' | 'error' | 'currentModeId' | 'availableModes' | 'availableCommands' | 'queued' | 'configOptions' | 'promptCapabilities' | 'stopping' | 'unrequestedEffects' | 'worktree'>
       >;
     };
+
+/** A session's git worktree (see `SessionState.worktree`; `src/worktrees/`). */
+export interface WorktreeView {
+  id: string;
+  /** The worktree's folder: the only root of the session's files and terminals. */
+  dir: string;
+  branch: string;
+  /** The main working tree it will be applied to. */
+  repo: string;
+}
 
 /** Longest session title kept from an agent's `session_info_update` (longer is cut, with "…"). */
 export const MAX_TITLE_CHARS = 200;

@@ -1,0 +1,56 @@
+/**
+ * One session as the Sessions board says it (issue 20): its live status in words — working, waiting
+ * for you (with how many requests wait), done, failed, closed —, where it works (its worktree's
+ * branch, or its folder), what it changed (files, +/− lines), and its tokens and cost when the agent
+ * sends `usage_update`. Pure: the Sessions view (and anything else) draws these words.
+ */
+import path from 'node:path';
+import type { SessionState } from './types';
+import { formatTokens } from './usage';
+
+/** A session's status on the board. */
+export type BoardStatus = 'starting' | 'working' | 'waiting' | 'stopping' | 'done' | 'ready' | 'failed' | 'closed';
+
+/** What the session changed (from the review of its turns). */
+export interface BoardChanges {
+  files: number;
+  added: number;
+  removed: number;
+}
+
+/** The board's words for one session. */
+export interface BoardLine {
+  status: BoardStatus;
+  /** "waiting for you (2)", "working", "done"… */
+  statusText: string;
+  /** Requests that wait for the person. */
+  waiting: number;
+  /** "⎇ switchboard/demo-1a2b3c4d" for a worktree, else the folder's name. */
+  where: string;
+  /** "3 files +12 −4", or empty. */
+  changes: string;
+  /** "53k tokens · 0.42 USD", or empty. */
+  usage: string;
+  /** Everything above, joined with " · " (the tree row's description). */
+  text: string;
+}
+
+/** The board's line for `s`; `changes` from the review of its turns, when known. */
+export function boardLine(s: Pick<SessionState, 'status' | 'permissions' | 'worktree' | 'cwd' | 'usage' | 'lastStopReason' | 'entries'>, changes?: BoardChanges): BoardLine {
+  const waiting = Object.values(s.permissions).filter((p) => p.state === 'waiting').length;
+  const status: BoardStatus =
+    s.status === 'closed' ? 'closed'
+    : s.status === 'error' ? 'failed'
+    : waiting > 0 ? 'waiting'
+    : s.status === 'prompting' ? 'working'
+    : s.status === 'cancelling' ? 'stopping'
+    : s.status === 'starting' ? 'starting'
+    : s.lastStopReason || s.entries.some((e) => e.kind === 'turn_end') ? 'done'
+    : 'ready';
+  const statusText = status === 'waiting' ? `waiting for you (${waiting})` : status;
+  const where = s.worktree ? `⎇ ${s.worktree.branch}` : path.basename(s.cwd) || s.cwd;
+  const changed = changes && changes.files ? `${changes.files} file${changes.files === 1 ? '' : 's'} +${changes.added} −${changes.removed}` : '';
+  const cost = s.usage?.cost ? `${s.usage.cost.amount.toFixed(s.usage.cost.amount !== 0 && s.usage.cost.amount < 0.01 ? 4 : 2)} ${s.usage.cost.currency}` : '';
+  const usage = [s.usage && s.usage.used > 0 ? `${formatTokens(s.usage.used)} tokens` : '', cost].filter(Boolean).join(' · ');
+  return { status, statusText, waiting, where, changes: changed, usage, text: [statusText, where, changed, usage].filter(Boolean).join(' · ') };
+}

@@ -1,0 +1,305 @@
+/**
+ * Sessions in worktrees of their own (issue 20): a git worktree per session, outside the workspace
+ * folder, on a branch of its own, from HEAD or from HEAD plus the uncommitted changes of tracked
+ * files. The record of each worktree is kept in the extension's storage, so a worktree with changes
+ * nobody applied survives the window; only the person's Discard removes one (and its branch).
+ *
+ * Everything goes through the `git` command line (a {@link GitRunner}: VS Code's Git extension API
+ * offers no worktrees). No `vscode`.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { randomBytes } from 'node:crypto';
+import * as z from 'zod';
+import { GitError, type GitRunner } from './gitCli';
+import { checkContained } from '../fs/containment';
+import { readRegularFileOrNull, UnreadableFileError } from '../fs/safeRead';
+
+/** Where a worktree starts: HEAD, or HEAD plus the uncommitted changes of tracked files (`git stash create`). */
+export type WorktreeFrom = 'head' | 'head+changes';
+
+/** One worktree made for a session. */
+export interface WorktreeRecord {
+  id: string;
+  /** The repository's top folder (the main working tree). */
+  repo: string;
+  /** The worktree's folder (outside the workspace). */
+  dir: string;
+  /** The session's folder inside it: `dir` plus where the person's folder sits in the repository. */
+  cwd: string;
+  branch: string;
+  /** The commit it started from (for `head+changes`, the commit `git stash create` made of them). */
+  base: string;
+  from: WorktreeFrom;
+  agentId: string;
+  createdAt: number;
+  /** `active` until applied, committed or discarded (an applied one may be applied again after more work). */
+  state: 'active' | 'applied' | 'committed' | 'discarded';
+  /** The session that works in it, while one does. */
+  sessionKey?: string;
+}
+
+const RecordSchema = z.object({
+  id: z.string().regex(/^[0-9a-f]{8}$/),
+  repo: z.string().min(1).max(4096),
+  dir: z.string().min(1).max(4096),
+  cwd: z.string().min(1).max(4096),
+  branch: z.string().min(1).max(300),
+  base: z.string().regex(/^[0-9a-f]{40,64}$/),
+  from: z.enum(['head', 'head+changes']),
+  agentId: z.string().max(200),
+  createdAt: z.number(),
+  state: z.enum(['active', 'applied', 'committed', 'discarded']),
+  sessionKey: z.string().max(100).optional(),
+});
+
+/** A file that differs between a worktree's base and its working tree. */
+export interface ChangedFile {
+  /** Path relative to the repository, `/` separators. */
+  rel: string;
+  /** Its bytes at the base commit; null when the worktree added it. */
+  before: Buffer | null;
+  /** Its bytes in the worktree now; null when the worktree deleted it. */
+  after: Buffer | null;
+  /**
+   * Why the worktree's version is not an ordinary file that may be carried over: a symlink, a FIFO or
+   * another special file, one that leads outside the worktree, or one too large to read. Such a file
+   * is never applied (its `after` is null then).
+   */
+  special?: string;
+}
+
+/** Why worktrees cannot be offered for a folder, or the repository they would be made of. */
+export type WorktreeCheck = { ok: true; repo: string } | { ok: false; reason: string };
+
+/** The worktrees of this window's repositories. */
+export class Worktrees {
+  private records: WorktreeRecord[];
+
+  /**
+   * @param git runs git (see `gitCli.ts`)
+   * @param storage the folder worktrees are made in and their records kept (the extension's storage)
+   */
+  constructor(
+    private readonly git: GitRunner,
+    private readonly storage: string,
+    private readonly now: () => number = Date.now,
+  ) {
+    this.records = readRecords(path.join(storage, 'worktrees.json'));
+  }
+
+  /** Every worktree still on disk (not discarded), newest first. */
+  list(): WorktreeRecord[] {
+    return this.records.filter((r) => r.state !== 'discarded').sort((a, b) => b.createdAt - a.createdAt);
+  }
+
+  /** The record of worktree `id`. */
+  get(id: string): WorktreeRecord | undefined {
+    return this.records.find((r) => r.id === id);
+  }
+
+  /**
+   * Can `cwd` get a worktree? Not outside a git repository, nor in one without a commit; refused,
+   * each with its reason, where a new worktree would not hold what the folder holds: submodules (not
+   * checked out in a new worktree), Git LFS files (pointers only), a sparse checkout.
+   */
+  async check(cwd: string): Promise<WorktreeCheck> {
+    let repo: string;
+    try {
+      repo = (await this.git.run(['rev-parse', '--show-toplevel'], cwd)).trim();
+    } catch {
+      return { ok: false, reason: `${cwd} is not in a git repository: a worktree needs one (run git init, or start the session in this folder)` };
+    }
+    try {
+      await this.git.run(['rev-parse', '--verify', '--quiet', 'HEAD^{commit}'], repo);
+    } catch {
+      return { ok: false, reason: 'the repository has no commit yet: a worktree starts from one' };
+    }
+    if (fs.existsSync(path.join(repo, '.gitmodules'))) return { ok: false, reason: 'the repository has submodules, which a new worktree would not have checked out' };
+    const sparse = await this.git.run(['config', '--get', 'core.sparseCheckout'], repo).catch(() => '');
+    if (sparse.trim() === 'true') return { ok: false, reason: 'the repository uses a sparse checkout, which a new worktree would not share' };
+    const lfs = await this.git.run(['grep', '-l', '-I', '-e', 'filter=lfs', 'HEAD', '--', '.gitattributes', '*/.gitattributes'], repo).catch(() => '');
+    if (lfs.trim()) return { ok: false, reason: 'the repository keeps files in Git LFS, which a new worktree would hold only as pointers' };
+    return { ok: true, repo: path.normalize(repo) };
+  }
+
+  /**
+   * Makes a worktree for a session of `agentId` started in `cwd`, on a new branch
+   * `switchboard/<agent>-<id>`, in this extension's storage.
+   * @throws Error with the reason when {@link check} refuses, or git's own error.
+   */
+  async create(cwd: string, agentId: string, from: WorktreeFrom): Promise<WorktreeRecord> {
+    const checked = await this.check(cwd);
+    if (!checked.ok) throw new Error(`No worktree: ${checked.reason}.`);
+    const { repo } = checked;
+    const head = (await this.git.run(['rev-parse', 'HEAD'], repo)).trim();
+    // The uncommitted changes of tracked files, as a commit that is on no branch (the stash list is untouched).
+    const stash = from === 'head+changes' ? (await this.git.run(['stash', 'create', 'Agent Switchboard: the uncommitted changes a worktree starts from'], repo)).trim() : '';
+    const base = stash || head;
+    const id = randomBytes(4).toString('hex');
+    const branch = `switchboard/${slug(agentId)}-${id}`;
+    const dir = path.join(this.storage, 'worktrees', `${slug(path.basename(repo))}-${id}`);
+    fs.mkdirSync(path.dirname(dir), { recursive: true });
+    await this.git.run(['worktree', 'add', '-b', branch, dir, base], repo);
+    const inside = path.relative(fs.realpathSync(repo), fs.realpathSync(cwd));
+    const record: WorktreeRecord = { id, repo, dir, cwd: inside && !inside.startsWith('..') ? path.join(dir, inside) : dir, branch, base, from, agentId, createdAt: this.now(), state: 'active' };
+    this.records.push(record);
+    this.save();
+    return record;
+  }
+
+  /** Notes which session works in worktree `id` (or none). */
+  attach(id: string, sessionKey: string | undefined): void {
+    const r = this.get(id);
+    if (!r) return;
+    r.sessionKey = sessionKey;
+    this.save();
+  }
+
+  /** Marks worktree `id` applied or committed (it stays on disk: only Discard removes it). */
+  mark(id: string, state: 'applied' | 'committed'): void {
+    const r = this.get(id);
+    if (!r || r.state === 'discarded') return;
+    r.state = state;
+    this.save();
+  }
+
+  /**
+   * What the worktree changed against its base: tracked files modified, added or deleted, and new
+   * files git does not ignore. Paths in the repository, with both sides' bytes.
+   */
+  async changes(id: string): Promise<ChangedFile[]> {
+    const r = this.must(id);
+    const tracked = await this.git.run(['diff', '--name-status', '-z', '--no-renames', r.base, '--'], r.dir);
+    const parts = tracked.split('\0').filter(Boolean);
+    const names = new Map<string, string>();
+    for (let i = 0; i + 1 < parts.length; i += 2) names.set(parts[i + 1], parts[i]);
+    for (const rel of (await this.git.run(['ls-files', '--others', '--exclude-standard', '-z'], r.dir)).split('\0').filter(Boolean)) names.set(rel, 'A');
+    const out: ChangedFile[] = [];
+    for (const [rel, status] of [...names].sort(([a], [b]) => a.localeCompare(b))) {
+      const before = status === 'A' ? null : await this.show(r, rel);
+      const read = status === 'D' ? { bytes: null } : await readInside(r.dir, rel);
+      if ('special' in read) {
+        out.push({ rel, before, after: null, special: read.special });
+        continue;
+      }
+      if (before && read.bytes && before.equals(read.bytes)) continue;
+      out.push({ rel, before, after: read.bytes });
+    }
+    return out;
+  }
+
+  /**
+   * Commits everything the worktree changed on its branch (`git add -A`, then `git commit`). A
+   * repository without an author configured commits as "Agent Switchboard".
+   * @returns the new commit's hash.
+   * @throws GitError when git refuses (nothing to commit, a hook).
+   */
+  async commit(id: string, message: string): Promise<string> {
+    const r = this.must(id);
+    await this.git.run(['add', '-A'], r.dir);
+    const email = (await this.git.run(['config', '--get', 'user.email'], r.dir).catch(() => '')).trim();
+    const who = email ? [] : ['-c', 'user.name=Agent Switchboard', '-c', 'user.email=agent-switchboard@localhost'];
+    await this.git.run([...who, 'commit', '--no-verify', '-m', message], r.dir);
+    this.mark(id, 'committed');
+    return (await this.git.run(['rev-parse', 'HEAD'], r.dir)).trim();
+  }
+
+  /**
+   * What Discard would lose: the files changed against the base, and the commits on the branch
+   * that no other branch holds.
+   */
+  async losses(id: string): Promise<{ files: string[]; commits: number }> {
+    const r = this.must(id);
+    const files = (await this.changes(id).catch(() => [])).map((f) => f.rel);
+    const count = await this.git.run(['rev-list', '--count', r.branch, '--not', '--exclude', r.branch, '--branches'], r.repo).catch(() => '0');
+    return { files, commits: Number(count.trim()) || 0 };
+  }
+
+  /**
+   * Removes the worktree's folder and deletes its branch. Called only on the person's Discard.
+   * @throws GitError when git refuses; the record stays, so nothing is forgotten half done.
+   */
+  async discard(id: string): Promise<void> {
+    const r = this.must(id);
+    if (fs.existsSync(r.dir)) await this.git.run(['worktree', 'remove', '--force', r.dir], r.repo);
+    else await this.git.run(['worktree', 'prune'], r.repo);
+    await this.git.run(['branch', '-D', r.branch], r.repo).catch((err: unknown) => {
+      // A branch already gone is what Discard wants.
+      if (!(err instanceof GitError) || !/not found/.test(err.stderr)) throw err;
+    });
+    r.state = 'discarded';
+    r.sessionKey = undefined;
+    this.save();
+  }
+
+  /** The text of `rel` at worktree `id`'s base commit; null when it was not there. */
+  async baseText(id: string, rel: string): Promise<string | null> {
+    const b = await this.show(this.must(id), rel);
+    return b === null ? null : b.toString('utf8');
+  }
+
+  private async show(r: WorktreeRecord, rel: string): Promise<Buffer | null> {
+    try {
+      return await this.git.bytes(['show', `${r.base}:${rel}`], r.repo);
+    } catch {
+      return null;
+    }
+  }
+
+  private must(id: string): WorktreeRecord {
+    const r = this.get(id);
+    if (!r || r.state === 'discarded') throw new Error(`No worktree "${id}".`);
+    return r;
+  }
+
+  private save(): void {
+    fs.mkdirSync(this.storage, { recursive: true });
+    const file = path.join(this.storage, 'worktrees.json');
+    fs.writeFileSync(`${file}.tmp`, JSON.stringify({ v: 1, worktrees: this.records }, null, 1));
+    fs.renameSync(`${file}.tmp`, file);
+  }
+}
+
+/**
+ * A file of the worktree as it is now, read only if it is an ordinary file inside the worktree: the
+ * agent chose the name, so a symlink (to `~/.ssh/…`), a FIFO, a device or a path through a linked
+ * folder is named, never followed or opened. Null bytes for a file that is not there.
+ */
+async function readInside(dir: string, rel: string): Promise<{ bytes: Buffer | null } | { special: string }> {
+  const abs = path.join(dir, rel);
+  try {
+    await checkContained(abs, [dir]);
+  } catch {
+    return { special: 'it leads outside the worktree (through a symlink)' };
+  }
+  try {
+    const f = await readRegularFileOrNull(abs, { maxBytes: 64 * 1024 * 1024 });
+    return { bytes: f ? f.bytes : null };
+  } catch (err) {
+    if (err instanceof UnreadableFileError) return { special: err.reason === 'symlink' ? 'it is a symlink in the worktree' : err.reason === 'too_large' ? 'it is larger than 64 MiB' : 'it is not a regular file' };
+    throw err;
+  }
+}
+
+/** The worktree records kept in `storage` (no git needed: the board reads them at start-up). */
+export function storedWorktrees(storage: string): WorktreeRecord[] {
+  return readRecords(path.join(storage, 'worktrees.json')).filter((r) => r.state !== 'discarded').sort((a, b) => b.createdAt - a.createdAt);
+}
+
+function readRecords(file: string): WorktreeRecord[] {
+  try {
+    const raw = JSON.parse(fs.readFileSync(file, 'utf8')) as { worktrees?: unknown[] };
+    return (raw.worktrees ?? []).flatMap((r) => {
+      const p = RecordSchema.safeParse(r);
+      return p.success ? [p.data] : [];
+    });
+  } catch {
+    return [];
+  }
+}
+
+/** A branch- and folder-safe word from a name: letters, digits and `-`, at most 40 characters. */
+export function slug(name: string): string {
+  return name.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 40) || 'agent';
+}
