@@ -120,7 +120,7 @@ export class App implements vscode.Disposable {
     const roots = () => (vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.fsPath);
     this.conflicts = new ConflictCenter(vscode.Uri.joinPath(context.storageUri ?? context.globalStorageUri, 'merges'));
     // Worktrees live in the person's profile storage, outside every workspace folder (issue 20).
-    this.worktrees = new WorktreeCenter({ storage: context.globalStorageUri.fsPath, conflicts: this.conflicts, log: (m) => this.log.warn(m) });
+    this.worktrees = new WorktreeCenter({ storage: context.globalStorageUri.fsPath, conflicts: this.conflicts, log: (m) => this.log.warn(m), busy: (key) => ['prompting', 'cancelling'].includes(this.manager?.get(key)?.state.status ?? '') });
     // What a person reviews, undoes and restores: the workspace folders and the worktrees sessions work in.
     const reviewRoots = () => [...roots(), ...this.manager.list().flatMap((c) => (c.state.worktree ? [c.state.worktree.dir] : []))];
     this.auditPath = vscode.Uri.joinPath(context.storageUri ?? context.globalStorageUri, 'audit.jsonl');
@@ -186,9 +186,10 @@ export class App implements vscode.Disposable {
       filesFor: (key) =>
         new EditorFiles(
           // A session in a worktree of its own writes there and nowhere else.
+          // Its folder in the worktree: the part of the repository the person opened, not the whole checkout.
           () => {
-            const w = this.manager.get(key)?.state.worktree;
-            return w ? [w.dir] : roots();
+            const state = this.manager.get(key)?.state;
+            return state?.worktree ? [state.cwd] : roots();
           },
           (change, current) => this.conflicts.report(change, current),
           (file, base, after) => {

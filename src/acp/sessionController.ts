@@ -825,7 +825,7 @@ export class SessionController implements SessionHandlers {
 
   async createTerminal(params: acp.CreateTerminalRequest, signal?: AbortSignal): Promise<acp.CreateTerminalResponse> {
     this.mustBeOpen();
-    const check = this.policy.checkCommand(this.actor(), params);
+    const check = await this.policy.checkCommand(this.actor(), params);
     const held = this.policy.holdable(check) ? await this.held.command(params, check, signal) : undefined;
     const allowed = held?.check ?? check;
     // A held card shows the terminal it let run, like an agent's execute card, until it exits.
@@ -844,7 +844,7 @@ export class SessionController implements SessionHandlers {
   /** Who acts in this session, for the policy. */
   private actor(): Actor {
     const w = this.state.worktree;
-    return { sessionId: this.state.key, acpSessionId: this.state.sessionId, agentId: this.state.agentId, agentFingerprint: this.agentFingerprint, cwd: this.state.cwd, ...(w ? { roots: [w.dir] } : {}) };
+    return { sessionId: this.state.key, acpSessionId: this.state.sessionId, agentId: this.state.agentId, agentFingerprint: this.agentFingerprint, cwd: this.state.cwd, ...(w ? { roots: [this.state.cwd] } : {}) };
   }
 
   /**

@@ -72,7 +72,7 @@ export class SessionHeld {
   async command(params: acp.CreateTerminalRequest, first: EffectCheck, signal?: AbortSignal): Promise<Allowed> {
     const card = heldCommandCard(params, first.effect as CommandEffect);
     const { toolCallId, boundTo } = await this.hold(first, card, signal, unshowable(card, first.effect, null, undefined, params));
-    const check = this.host.policy.checkCommand(this.host.actor(), params, boundTo);
+    const check = await this.host.policy.checkCommand(this.host.actor(), params, boundTo);
     if (signal?.aborted) throw this.end(toolCallId, 'withdrawn', first.description);
     return { toolCallId, check };
   }

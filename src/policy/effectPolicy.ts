@@ -32,7 +32,8 @@ export interface Actor {
   cwd: string;
   /**
    * The folders this session's effects are contained in, when not the workspace folders: a session
-   * in a git worktree of its own has the worktree only (issue 20).
+   * in a git worktree of its own has its folder in the worktree only (the part of the repository the
+   * person opened), for writes and for the folders its commands run in (issue 20).
    */
   roots?: readonly string[];
 }
@@ -255,8 +256,13 @@ export class EffectPolicy {
     return this.deps.identity ? this.deps.identity(real) : fileIdentity(real);
   }
 
-  /** Decides on `terminal/create`. A request without cwd runs in the session's cwd. `boundTo`: see {@link checkWrite}. */
-  checkCommand(who: Actor, params: acp.CreateTerminalRequest, boundTo?: string): EffectCheck {
+  /**
+   * Decides on `terminal/create`. A request without cwd runs in the session's cwd. `boundTo`: see
+   * {@link checkWrite}. A session contained in folders of its own (`who.roots`: its worktree) runs
+   * commands only in a folder inside them: one elsewhere (the main folder, `/`) is refused before any
+   * rule or grant is consulted, since a grant made in the main folder names the main folder.
+   */
+  async checkCommand(who: Actor, params: acp.CreateTerminalRequest, boundTo?: string): Promise<EffectCheck> {
     const effect: CommandEffect = {
       type: 'command',
       command: params.command,
@@ -264,6 +270,15 @@ export class EffectPolicy {
       cwd: params.cwd ? path.resolve(who.cwd, params.cwd) : who.cwd,
       envNames: (params.env ?? []).map((e) => e.name),
     };
+    if (who.roots) {
+      const real = await realpathAllowMissing(path.normalize(effect.cwd));
+      if (path.isAbsolute(relativePath(real, await this.realRoots(who)))) {
+        const description = describe(effect);
+        const message = `${description} was refused: this session works in its own worktree (${who.roots.join(', ')}) and runs commands only there.`;
+        this.audit({ ...who3(who), event: 'effect', decision: 'refused', decidedBy: 'outside_worktree', detail: { effect, description } });
+        return { allowed: false, reason: 'denied_by_policy', message, effect, description };
+      }
+    }
     return this.check(who, effect, boundTo);
   }
 

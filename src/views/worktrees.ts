@@ -6,6 +6,7 @@
  * what will be lost). Nothing here deletes a worktree but Discard.
  */
 import * as vscode from 'vscode';
+import fs from 'node:fs';
 import path from 'node:path';
 import { TextDecoder } from 'node:util';
 import { gitRunner } from '../worktrees/gitCli';
@@ -37,6 +38,8 @@ export interface WorktreeHost {
   storage: string;
   conflicts: ConflictCenter;
   log(message: string): void;
+  /** True while the session `key` is in a turn (its agent may still be writing the worktree). */
+  busy?(key: string): boolean;
 }
 
 /** Owns the worktrees of this window. */
@@ -109,6 +112,8 @@ export class WorktreeCenter implements vscode.Disposable {
     const core = await this.worktrees();
     const r = core.get(id);
     if (!r || r.state === 'discarded') throw new Error('That worktree is gone.');
+    // Half a turn is not what anyone reviewed: the agent may still be writing.
+    if (r.sessionKey && this.host.busy?.(r.sessionKey)) throw new Error(`Nothing was applied: the agent is still working in ${r.branch}. Stop it or wait for its turn to end, then apply.`);
     const changes = await core.changes(id);
     const decoder = new TextDecoder('utf-8', { fatal: true });
     const asText = (b: Buffer | null): string | null | undefined => {
@@ -128,7 +133,7 @@ export class WorktreeCenter implements vscode.Disposable {
       const uri = vscode.Uri.file(abs);
       // The worktree named this path: it must stay in the main folder (no linked folder out of it),
       // and only an ordinary file is read there.
-      const where = await checkContained(abs, [r.repo]).then(() => undefined, () => 'it leads outside the main folder (through a symlink)');
+      const where = (await checkContained(abs, [r.repo]).then(() => undefined, () => 'it leads outside the main folder (through a symlink)')) ?? (await linkedOnTheWay(r.repo, c.rel));
       if (c.special || where) {
         inputs.push({ rel: c.rel, base: null, worktree: null, main: null, special: c.special ?? where });
         continue;
@@ -168,6 +173,16 @@ export class WorktreeCenter implements vscode.Disposable {
       const choice = answer === 'apply' || answer === 'Apply Them Too' ? 'apply' : answer === 'skip' || answer === 'Apply the Rest' ? 'skip' : undefined;
       if (!choice) throw new Error('Nothing was applied: the changes to protected files were not confirmed.');
       if (choice === 'skip') steps = steps.map((s) => (touching.includes(s) ? { rel: s.rel, kind: 'conflict', why: 'a protected file you chose not to apply' } : s));
+    }
+    // A file no document holds may have changed on disk while the person answered: what is deleted,
+    // copied or created must still be what was read.
+    for (const s of steps) {
+      if (docs.has(s.rel) || s.kind === 'conflict') continue;
+      const input = inputs.find((i) => i.rel === s.rel);
+      if (!input) continue;
+      const now = await readRegularFileOrNull(path.join(r.repo, s.rel)).then((f) => f?.bytes ?? null, () => undefined);
+      const key = now === undefined ? undefined : input.binary ? bytesKey(now) : now === null ? null : now.toString('utf8');
+      if (key !== input.main) throw new Error(`${s.rel} changed in the main folder while the change was being prepared; nothing was applied. Apply again.`);
     }
     const versions = new Map([...docs].map(([rel, d]) => [rel, { version: d.version, text: d.getText(), dirty: d.isDirty }]));
     // From here to applyEdit nothing is awaited: the versions checked are the versions edited.
@@ -257,4 +272,21 @@ export class WorktreeCenter implements vscode.Disposable {
 /** A stand-in text for binary bytes, so the plan compares them (equal bytes, equal keys). */
 function bytesKey(b: Buffer | null): string | null {
   return b === null ? null : `\0bytes:${b.toString('base64')}`;
+}
+
+/**
+ * Why `rel` may not be written in the main folder `repo` although its real path stays inside: a
+ * folder on its way (or the file itself) is a symlink there, so a write would land under another
+ * name, e.g. `editor/tasks.json` through `editor -> .vscode`, which no protected-path check of
+ * `editor/…` would see. Undefined when every part is an ordinary folder or absent.
+ */
+async function linkedOnTheWay(repo: string, rel: string): Promise<string | undefined> {
+  const parts = rel.split('/');
+  for (let i = 1; i <= parts.length; i++) {
+    const at = path.join(repo, ...parts.slice(0, i));
+    const st = await fs.promises.lstat(at).catch(() => undefined);
+    if (!st) return undefined;
+    if (st.isSymbolicLink()) return `${parts.slice(0, i).join('/')} is a symlink in the main folder`;
+  }
+  return undefined;
 }

@@ -37,6 +37,14 @@ export interface WorktreeRecord {
   state: 'active' | 'applied' | 'committed' | 'discarded';
   /** The session that works in it, while one does. */
   sessionKey?: string;
+  /**
+   * The worktree's own git folder (`<repo>/.git/worktrees/<name>`), read once when it was made. Every
+   * git command on the worktree names it (with `--work-tree`), so the worktree's `.git` file, which
+   * its agent can rewrite, never chooses which repository or configuration git reads.
+   */
+  gitDir?: string;
+  /** When the record last changed (ms): two windows' records are merged by it. */
+  updatedAt?: number;
 }
 
 const RecordSchema = z.object({
@@ -51,6 +59,8 @@ const RecordSchema = z.object({
   createdAt: z.number(),
   state: z.enum(['active', 'applied', 'committed', 'discarded']),
   sessionKey: z.string().max(100).optional(),
+  gitDir: z.string().min(1).max(4096).optional(),
+  updatedAt: z.number().optional(),
 });
 
 /** A file that differs between a worktree's base and its working tree. */
@@ -88,8 +98,9 @@ export class Worktrees {
     this.records = readRecords(path.join(storage, 'worktrees.json'));
   }
 
-  /** Every worktree still on disk (not discarded), newest first. */
+  /** Every worktree still on disk (not discarded), newest first; other windows' records included. */
   list(): WorktreeRecord[] {
+    this.sync();
     return this.records.filter((r) => r.state !== 'discarded').sort((a, b) => b.createdAt - a.createdAt);
   }
 
@@ -140,9 +151,11 @@ export class Worktrees {
     const branch = `switchboard/${slug(agentId)}-${id}`;
     const dir = path.join(this.storage, 'worktrees', `${slug(path.basename(repo))}-${id}`);
     fs.mkdirSync(path.dirname(dir), { recursive: true });
-    await this.git.run(['worktree', 'add', '-b', branch, dir, base], repo);
+    await this.git.run([...SAFE, 'worktree', 'add', '-b', branch, dir, base], repo);
+    // Read now, before any agent has touched the worktree's `.git` file.
+    const gitDir = path.normalize((await this.git.run([...SAFE, 'rev-parse', '--absolute-git-dir'], dir)).trim());
     const inside = path.relative(fs.realpathSync(repo), fs.realpathSync(cwd));
-    const record: WorktreeRecord = { id, repo, dir, cwd: inside && !inside.startsWith('..') ? path.join(dir, inside) : dir, branch, base, from, agentId, createdAt: this.now(), state: 'active' };
+    const record: WorktreeRecord = { id, repo, dir, cwd: inside && !inside.startsWith('..') ? path.join(dir, inside) : dir, branch, base, from, agentId, createdAt: this.now(), state: 'active', gitDir, updatedAt: this.now() };
     this.records.push(record);
     this.save();
     return record;
@@ -153,7 +166,7 @@ export class Worktrees {
     const r = this.get(id);
     if (!r) return;
     r.sessionKey = sessionKey;
-    this.save();
+    this.touch(r);
   }
 
   /** Marks worktree `id` applied or committed (it stays on disk: only Discard removes it). */
@@ -161,7 +174,7 @@ export class Worktrees {
     const r = this.get(id);
     if (!r || r.state === 'discarded') return;
     r.state = state;
-    this.save();
+    this.touch(r);
   }
 
   /**
@@ -170,11 +183,14 @@ export class Worktrees {
    */
   async changes(id: string): Promise<ChangedFile[]> {
     const r = this.must(id);
-    const tracked = await this.git.run(['diff', '--name-status', '-z', '--no-renames', r.base, '--'], r.dir);
+    const tree = this.tree(r);
+    // Only the part of the repository the person opened: the rest is not theirs to bring back here.
+    const scope = folderScope(r);
+    const tracked = await this.git.run([...tree, 'diff', '--name-status', '-z', '--no-renames', r.base, '--', scope], r.dir);
     const parts = tracked.split('\0').filter(Boolean);
     const names = new Map<string, string>();
     for (let i = 0; i + 1 < parts.length; i += 2) names.set(parts[i + 1], parts[i]);
-    for (const rel of (await this.git.run(['ls-files', '--others', '--exclude-standard', '-z'], r.dir)).split('\0').filter(Boolean)) names.set(rel, 'A');
+    for (const rel of (await this.git.run([...tree, 'ls-files', '--others', '--exclude-standard', '-z', '--', scope], r.dir)).split('\0').filter(Boolean)) names.set(rel, 'A');
     const out: ChangedFile[] = [];
     for (const [rel, status] of [...names].sort(([a], [b]) => a.localeCompare(b))) {
       const before = status === 'A' ? null : await this.show(r, rel);
@@ -197,12 +213,13 @@ export class Worktrees {
    */
   async commit(id: string, message: string): Promise<string> {
     const r = this.must(id);
-    await this.git.run(['add', '-A'], r.dir);
-    const email = (await this.git.run(['config', '--get', 'user.email'], r.dir).catch(() => '')).trim();
+    const tree = this.tree(r);
+    await this.git.run([...tree, 'add', '-A', '--', folderScope(r)], r.dir);
+    const email = (await this.git.run([...tree, 'config', '--get', 'user.email'], r.dir).catch(() => '')).trim();
     const who = email ? [] : ['-c', 'user.name=Agent Switchboard', '-c', 'user.email=agent-switchboard@localhost'];
-    await this.git.run([...who, 'commit', '--no-verify', '-m', message], r.dir);
+    await this.git.run([...tree, ...who, 'commit', '--no-verify', '-m', message], r.dir);
     this.mark(id, 'committed');
-    return (await this.git.run(['rev-parse', 'HEAD'], r.dir)).trim();
+    return (await this.git.run([...tree, 'rev-parse', 'HEAD'], r.dir)).trim();
   }
 
   /**
@@ -212,7 +229,7 @@ export class Worktrees {
   async losses(id: string): Promise<{ files: string[]; commits: number }> {
     const r = this.must(id);
     const files = (await this.changes(id).catch(() => [])).map((f) => f.rel);
-    const count = await this.git.run(['rev-list', '--count', r.branch, '--not', '--exclude', r.branch, '--branches'], r.repo).catch(() => '0');
+    const count = await this.git.run([...SAFE, 'rev-list', '--count', r.branch, '--not', '--exclude', r.branch, '--branches'], r.repo).catch(() => '0');
     return { files, commits: Number(count.trim()) || 0 };
   }
 
@@ -222,15 +239,15 @@ export class Worktrees {
    */
   async discard(id: string): Promise<void> {
     const r = this.must(id);
-    if (fs.existsSync(r.dir)) await this.git.run(['worktree', 'remove', '--force', r.dir], r.repo);
-    else await this.git.run(['worktree', 'prune'], r.repo);
-    await this.git.run(['branch', '-D', r.branch], r.repo).catch((err: unknown) => {
+    if (fs.existsSync(r.dir)) await this.git.run([...SAFE, 'worktree', 'remove', '--force', r.dir], r.repo);
+    else forgetAdminFolder(r);
+    await this.git.run([...SAFE, 'branch', '-D', r.branch], r.repo).catch((err: unknown) => {
       // A branch already gone is what Discard wants.
       if (!(err instanceof GitError) || !/not found/.test(err.stderr)) throw err;
     });
     r.state = 'discarded';
     r.sessionKey = undefined;
-    this.save();
+    this.touch(r);
   }
 
   /** The text of `rel` at worktree `id`'s base commit; null when it was not there. */
@@ -241,7 +258,7 @@ export class Worktrees {
 
   private async show(r: WorktreeRecord, rel: string): Promise<Buffer | null> {
     try {
-      return await this.git.bytes(['show', `${r.base}:${rel}`], r.repo);
+      return await this.git.bytes([...SAFE, 'show', `${r.base}:${rel}`], r.repo);
     } catch {
       return null;
     }
@@ -253,11 +270,44 @@ export class Worktrees {
     return r;
   }
 
+  /**
+   * The options that pin a git command to worktree `r`: its own git folder and working tree (never
+   * what its `.git` file says now), with the fsmonitor and hooks off, so nothing the agent wrote in
+   * the worktree runs when we read or commit it.
+   * @throws Error when the worktree's git folder cannot be established (a record from before it was kept, whose `.git` points elsewhere).
+   */
+  private tree(r: WorktreeRecord): string[] {
+    const gitDir = r.gitDir ?? legacyGitDir(r);
+    if (!gitDir) throw new Error(`The git folder of worktree ${r.branch} could not be established safely; discard it and start a new one.`);
+    return [...SAFE, `--git-dir=${gitDir}`, `--work-tree=${r.dir}`];
+  }
+
+  /** Notes that `r` changed now and writes the records. */
+  private touch(r: WorktreeRecord): void {
+    r.updatedAt = this.now();
+    this.save();
+  }
+
+  /**
+   * Takes in what other windows wrote: a record this window does not have, or one they changed later
+   * than this window did. Two windows each making a worktree keep both.
+   */
+  private sync(): void {
+    const byId = new Map(this.records.map((r) => [r.id, r]));
+    for (const d of readRecords(path.join(this.storage, 'worktrees.json'))) {
+      const mine = byId.get(d.id);
+      if (!mine) this.records.push(d);
+      else if ((d.updatedAt ?? d.createdAt) > (mine.updatedAt ?? mine.createdAt)) Object.assign(mine, d);
+    }
+  }
+
   private save(): void {
+    this.sync();
     fs.mkdirSync(this.storage, { recursive: true });
     const file = path.join(this.storage, 'worktrees.json');
-    fs.writeFileSync(`${file}.tmp`, JSON.stringify({ v: 1, worktrees: this.records }, null, 1));
-    fs.renameSync(`${file}.tmp`, file);
+    const tmp = `${file}.${process.pid}.${randomBytes(3).toString('hex')}.tmp`;
+    fs.writeFileSync(tmp, JSON.stringify({ v: 1, worktrees: this.records }, null, 1));
+    fs.renameSync(tmp, file);
   }
 }
 
@@ -297,6 +347,45 @@ function readRecords(file: string): WorktreeRecord[] {
   } catch {
     return [];
   }
+}
+
+/**
+ * Options on every git command of ours: no fsmonitor program and no hooks (a repository's or a
+ * worktree's configuration must not make reading or committing run something).
+ */
+const SAFE: readonly string[] = ['-c', 'core.fsmonitor=false', '-c', `core.hooksPath=${process.platform === 'win32' ? 'NUL' : '/dev/null'}`];
+
+/** The pathspec of the person's folder inside the worktree (`:/` for the whole repository, when they opened its top). */
+function folderScope(r: WorktreeRecord): string {
+  const rel = path.relative(r.dir, r.cwd).split(path.sep).join('/');
+  return rel && !rel.startsWith('..') ? `:(top,literal)${rel}` : ':/';
+}
+
+/** A record made before `gitDir` was kept: `<repo>/.git/worktrees/<name>` when that folder names this worktree back. */
+function legacyGitDir(r: WorktreeRecord): string | undefined {
+  const candidate = path.join(r.repo, '.git', 'worktrees', path.basename(r.dir));
+  try {
+    const back = fs.readFileSync(path.join(candidate, 'gitdir'), 'utf8').trim();
+    return path.resolve(back) === path.join(r.dir, '.git') ? candidate : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The worktree's folder is already gone: only its own bookkeeping in the repository is removed (not
+ * `git worktree prune`, which would also forget the person's worktrees on a drive that is away).
+ */
+function forgetAdminFolder(r: WorktreeRecord): void {
+  const admin = r.gitDir ?? legacyGitDir(r);
+  if (!admin) return;
+  try {
+    const back = fs.readFileSync(path.join(admin, 'gitdir'), 'utf8').trim();
+    if (path.resolve(back) !== path.join(r.dir, '.git')) return;
+  } catch {
+    return;
+  }
+  fs.rmSync(admin, { recursive: true, force: true });
 }
 
 /** A branch- and folder-safe word from a name: letters, digits and `-`, at most 40 characters. */

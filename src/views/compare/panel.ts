@@ -133,6 +133,8 @@ export class CompareCenter implements vscode.Disposable {
         const r = await runTestCommand(testCommand, cwd, { env: this.host.env(), signal: this.stop.signal });
         e.test = { state: 'done', exitCode: r.exitCode, output: r.output, ms: r.ms, ...(r.stopped ? { stopped: r.stopped } : {}) };
         this.host.audit(e.sessionKey, testCommand, cwd, r.stopped ?? (r.exitCode === 0 ? 'ok' : `exit ${r.exitCode ?? r.signal}`));
+        // The test run may have written files too: the diffs shown are what Keep This One would apply.
+        await this.readFiles(e);
       }
     }
     this.post(c);

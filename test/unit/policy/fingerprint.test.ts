@@ -20,19 +20,19 @@ describe('grants are bound to the agent\'s resolved command, not only its id', (
     assert.notEqual(fp('/usr/bin/claude-code-acp', ['--x'], { A: '1' }), one);
   });
 
-  it('a grant made for claude-code-acp running /usr/bin/claude-code-acp does not cover the same id running something else', () => {
+  it('a grant made for claude-code-acp running /usr/bin/claude-code-acp does not cover the same id running something else', async () => {
     const policy = new EffectPolicy({ defaults: () => ask, roots: () => ['/w'], readCurrent: async () => null });
     const actor = { sessionId: 's1', agentId: 'claude-code-acp', agentFingerprint: claude, cwd: '/w' };
     const intent: Intent = { sessionId: 's1', agentId: 'claude-code-acp', toolCallId: 't', kind: 'execute', effects: [cmd('make')] };
     const [g] = policy.recordDecision(actor, intent, { kind: 'allow_once', optionId: 'once' }, { kind: 'person', grant: 'workspace' });
     assert.equal(g.agentFingerprint, claude);
-    policy.checkCommand(actor, { sessionId: 'x', command: 'make' }); // consumes the once approval
-    assert.equal(policy.checkCommand({ ...actor, sessionId: 's2' }, { sessionId: 'x', command: 'make' }).allowed, true, 'the grant, in another session of the same agent');
+    await policy.checkCommand(actor, { sessionId: 'x', command: 'make' }); // consumes the once approval
+    assert.equal((await policy.checkCommand({ ...actor, sessionId: 's2' }, { sessionId: 'x', command: 'make' })).allowed, true, 'the grant, in another session of the same agent');
     const replaced = { ...actor, sessionId: 's3', agentFingerprint: agentFingerprint({ command: '/repo/evil.sh', args: [], env: {} }) };
-    const d = policy.checkCommand(replaced, { sessionId: 'x', command: 'make' });
+    const d = await policy.checkCommand(replaced, { sessionId: 'x', command: 'make' });
     assert.equal(d.allowed, false, 'same id, another command');
     assert.equal(policy.grantFor(replaced, { ...intent, sessionId: 's3' }), undefined, 'and no permission request is answered by it');
-    assert.equal(policy.checkCommand({ ...actor, sessionId: 's4', agentFingerprint: undefined }, { sessionId: 'x', command: 'make' }).allowed, false, 'nor an agent of unknown command');
+    assert.equal((await policy.checkCommand({ ...actor, sessionId: 's4', agentFingerprint: undefined }, { sessionId: 'x', command: 'make' })).allowed, false, 'nor an agent of unknown command');
     // The person granting again for the new command makes a new grant rather than finding the old one.
     const again = policy.recordDecision(replaced, { ...intent, sessionId: 's3' }, { kind: 'allow_once', optionId: 'once' }, { kind: 'person', grant: 'workspace' });
     assert.equal(again.length, 1);

@@ -98,32 +98,32 @@ describe('grants and pattern rules', () => {
     const later = await policy.checkWrite(actor, '/w/src/b.ts', 'never shown to the person');
     assert.equal(later.allowed && later.source, 'grant', 'a later write the agent no longer asks for');
     assert.equal((await policy.checkWrite(actor, '/w/.git/config', 'x')).allowed, false, 'but not a protected path');
-    assert.equal(policy.checkCommand(actor, { sessionId: 'x', command: 'ls' }).allowed, false, 'an edit grant does not cover commands');
+    assert.equal((await policy.checkCommand(actor, { sessionId: 'x', command: 'ls' })).allowed, false, 'an edit grant does not cover commands');
     assert.ok(policy.revokeGrant(made[0].id, 'person'));
     assert.equal((await policy.checkWrite(actor, '/w/src/b.ts', 'x')).allowed, false, 'revoked');
     const mine = policy.recordDecision(actor, { ...intent, kind: 'execute', effects: [cmd('npm test')] }, { kind: 'allow_once', optionId: 'once' }, { kind: 'person', grant: 'workspace' });
     assert.deepEqual(mine.map((g) => [g.scope, g.pattern.commandExact, g.expiresAt]), [['workspace', 'npm test', undefined]]);
   });
 
-  it('grants made from cards and by the agent\'s "always" cover exactly the command, not added options', () => {
+  it('grants made from cards and by the agent\'s "always" cover exactly the command, not added options', async () => {
     const policy = new EffectPolicy({ defaults: () => ask, roots: () => ['/w'], readCurrent: async () => null });
     const actor = { sessionId: 's1', agentId: 'a', cwd: '/w' };
     policy.recordDecision(actor, { sessionId: 's1', agentId: 'a', toolCallId: 't', kind: 'execute', effects: [cmd('npm test')] }, { kind: 'allow_always', optionId: 'always' }, { kind: 'person' });
-    assert.equal(policy.checkCommand(actor, { sessionId: 'x', command: 'npm test' }).allowed, true);
-    assert.equal(policy.checkCommand(actor, { sessionId: 'x', command: 'npm test --script-shell=/tmp/evil' }).allowed, false);
+    assert.equal((await policy.checkCommand(actor, { sessionId: 'x', command: 'npm test' })).allowed, true);
+    assert.equal((await policy.checkCommand(actor, { sessionId: 'x', command: 'npm test --script-shell=/tmp/evil' })).allowed, false);
   });
 
-  it('grants from cards expire after agentSwitchboard.policy.grantMinutes', () => {
+  it('grants from cards expire after agentSwitchboard.policy.grantMinutes', async () => {
     let now = 1_000;
     const policy = new EffectPolicy({ defaults: () => ({ ...ask, grantMinutes: 10 }), roots: () => ['/w'], readCurrent: async () => null, now: () => now });
     const actor = { sessionId: 's1', agentId: 'a', cwd: '/w' };
     const [g] = policy.recordDecision(actor, { sessionId: 's1', agentId: 'a', toolCallId: 't', kind: 'execute', effects: [cmd('make')] }, { kind: 'allow_once', optionId: 'once' }, { kind: 'person', grant: 'session' });
     assert.equal(g.expiresAt, 1_000 + 600_000);
-    policy.checkCommand(actor, { sessionId: 'x', command: 'make' }); // consumes the allow-once approval
+    await policy.checkCommand(actor, { sessionId: 'x', command: 'make' }); // consumes the allow-once approval
     now = 1_000 + 599_999;
-    assert.equal(policy.checkCommand(actor, { sessionId: 'x', command: 'make' }).allowed, true, 'the grant within 10 minutes');
+    assert.equal((await policy.checkCommand(actor, { sessionId: 'x', command: 'make' })).allowed, true, 'the grant within 10 minutes');
     now = 1_000 + 600_000;
-    assert.equal(policy.checkCommand(actor, { sessionId: 'x', command: 'make' }).allowed, false, 'expired');
+    assert.equal((await policy.checkCommand(actor, { sessionId: 'x', command: 'make' })).allowed, false, 'expired');
   });
   it('a grant for exactly one file covers that file only, whatever characters its name holds (the escape character included)', () => {
     const policy = new EffectPolicy({ defaults: () => ({ write: 'ask', command: 'ask', dryRun: false }), roots: () => ['/w'], readCurrent: async () => null });

@@ -111,6 +111,63 @@ describe('worktrees for sessions (issue 20)', function () {
     assert.deepEqual(w.list(), []);
   });
 
+  it('reads only the folder the person opened: files elsewhere in the repository are not its changes (review F2)', async () => {
+    fs.writeFileSync(path.join(repo, 'top.txt'), 'top\n');
+    git(repo, 'add', '-A');
+    git(repo, 'commit', '-q', '-m', 'top');
+    const w = new Worktrees(gitRunner(), storage);
+    const r = await w.create(path.join(repo, 'src'), 'demo', 'head');
+    fs.writeFileSync(path.join(r.dir, 'top.txt'), 'changed outside the opened folder\n');
+    fs.writeFileSync(path.join(r.dir, 'new-at-top.txt'), 'new\n');
+    fs.writeFileSync(path.join(r.cwd, 'a.txt'), 'one\n');
+    fs.writeFileSync(path.join(r.cwd, 'b.txt'), 'new inside\n');
+    assert.deepEqual((await w.changes(r.id)).map((c) => c.rel), ['src/a.txt', 'src/b.txt']);
+    await w.commit(r.id, 'inside only');
+    assert.equal(git(r.dir, 'show', '--name-only', '--format=', 'HEAD').trim().split('\n').sort().join(','), 'src/a.txt,src/b.txt');
+  });
+
+  it('git reads the worktree through the folder it made, whatever its .git file says now; no fsmonitor or hook the agent wrote runs (review F4)', async () => {
+    const w = new Worktrees(gitRunner(), storage);
+    const r = await w.create(repo, 'demo', 'head');
+    assert.ok(r.gitDir && r.gitDir.startsWith(path.join(repo, '.git', 'worktrees')), 'the worktree\'s own git folder is kept');
+    const ran = path.join(tmp, 'ran');
+    // A git folder of the agent's making, with a monitor program and hooks, named by the worktree's .git file.
+    const evil = path.join(r.dir, 'evil-git');
+    git(tmp, 'init', '-q', '--bare', evil);
+    git(evil, 'config', 'core.fsmonitor', `touch ${ran}-fsmonitor; false`);
+    fs.writeFileSync(path.join(r.dir, '.git'), `gitdir: ${evil}\n`);
+    // And hooks in the real repository's hooks path, relative, inside the worktree (husky-style).
+    git(repo, 'config', 'core.hooksPath', '.githooks');
+    fs.mkdirSync(path.join(r.dir, '.githooks'));
+    for (const hook of ['prepare-commit-msg', 'post-commit', 'pre-commit']) {
+      fs.writeFileSync(path.join(r.dir, '.githooks', hook), `#!/bin/sh\ntouch ${ran}-${hook}\n`, { mode: 0o755 });
+    }
+    fs.writeFileSync(path.join(r.dir, 'src', 'a.txt'), 'changed\n');
+    const rels = (await w.changes(r.id)).map((c) => c.rel);
+    assert.ok(rels.includes('src/a.txt'), 'the real worktree\'s changes, read through its own git folder');
+    await w.commit(r.id, 'commit without hooks');
+    assert.deepEqual(fs.readdirSync(tmp).filter((f) => f.startsWith('ran')), [], 'nothing the agent wrote ran');
+  });
+
+  it('two windows that each make a worktree keep both records; a folder already gone is forgotten without pruning other worktrees (review F6, F7)', async () => {
+    const a = new Worktrees(gitRunner(), storage);
+    const b = new Worktrees(gitRunner(), storage);
+    const ra = await a.create(repo, 'demo', 'head');
+    const rb = await b.create(repo, 'demo', 'head');
+    assert.deepEqual(new Worktrees(gitRunner(), storage).list().map((x) => x.id).sort(), [ra.id, rb.id].sort());
+    assert.deepEqual(a.list().map((x) => x.id).sort(), [ra.id, rb.id].sort(), 'window A sees B\'s too');
+    // The person's own worktree on a drive that is away: its folder is missing for now.
+    const mine = path.join(tmp, 'mine');
+    git(repo, 'worktree', 'add', '-q', '-b', 'mine', mine);
+    const away = path.join(tmp, 'away');
+    fs.renameSync(mine, away);
+    fs.rmSync(ra.dir, { recursive: true, force: true });
+    await a.discard(ra.id);
+    fs.renameSync(away, mine);
+    assert.equal(git(mine, 'rev-parse', '--abbrev-ref', 'HEAD').trim(), 'mine', 'the person\'s worktree still works');
+    assert.doesNotMatch(git(repo, 'worktree', 'list'), new RegExp(ra.branch.replace(/\//g, '\\/')));
+  });
+
   it('refuses, with the reason, a folder outside git, a repository without commits, submodules, LFS and sparse checkouts', async () => {
     const w = new Worktrees(gitRunner(), storage);
     const plain = path.join(tmp, 'plain');
