@@ -99,6 +99,10 @@ describe('real agent that patches and runs its shell itself: codex-acp', functio
 
     assert.strictEqual(fs.readFileSync(file, 'utf8'), FILE_CONTENT, 'codex applied its patch to disk');
     assert.match(fs.readFileSync(marker, 'utf8'), /ACP_SHELL_OK/, 'its shell ran inside bubblewrap');
+    // codex-acp may send a call's last update just after its answer to the prompt (seen on a loaded
+    // machine): the thread takes it whenever it comes.
+    const finished = (x: typeof ready) => Object.values(x.toolCalls).filter((t) => t.kind === 'edit' || t.kind === 'execute').every((t) => t.status === 'completed');
+    await waitForState(a, key, finished, 'both calls completed', 15_000).catch(() => undefined);
     const s = a.session(key)!;
     const write = Object.values(s.toolCalls).find((t) => t.kind === 'edit');
     const run = Object.values(s.toolCalls).find((t) => t.kind === 'execute');
@@ -128,6 +132,9 @@ describe('real agent that patches and runs its shell itself: codex-acp', functio
   });
 
   it('reject: the agent\'s reject option is given back, nothing is written and the turn ends', async () => {
+    // Each test starts from a folder without the file and the marker, whatever an earlier one left.
+    fs.rmSync(file, { force: true });
+    fs.rmSync(marker, { force: true });
     const key = await a.startSession({ agentId: 'codex-test', cwd: dir });
     const answered: string[] = [];
     const sub = autoAnswer(a, key, 'reject_once', answered);
@@ -149,6 +156,9 @@ describe('real agent that patches and runs its shell itself: codex-acp', functio
   });
 
   it('cancel: Stop at a waiting card answers it cancelled, and Stop while the model streams ends the turn', async () => {
+    // Each test starts from a folder without the file and the marker, whatever an earlier one left.
+    fs.rmSync(file, { force: true });
+    fs.rmSync(marker, { force: true });
     // At the card: exactly one answer, `cancelled`, and nothing written.
     const key = await a.startSession({ agentId: 'codex-test', cwd: dir });
     const turn = a.prompt(key, PROMPT);
