@@ -16,7 +16,7 @@ const node = {
 // src/edits/encoding.ts):
 // loading the extension then parses and evaluates far less (PF6 in bench/inEditor.ts).
 const vendor = fs.readdirSync('src/vendor').filter((f) => f.endsWith('.ts')).map((f) => f.slice(0, -3));
-const vendorPackages = ['@agentclientprotocol/sdk', '@modelcontextprotocol/', 'iconv-lite', '@hono/', '@a2a-js/', 'jose'];
+const vendorPackages = ['@agentclientprotocol/sdk', '@modelcontextprotocol/', 'iconv-lite', '@hono/', '@a2a-js/', 'jose', '@anthropic-ai/sandbox-runtime'];
 const vendorExternal = {
   name: 'vendor-external',
   setup(build) {
@@ -42,7 +42,20 @@ if (leaked.length) {
   console.error(`esbuild: dist/extension.js must not contain the lazily loaded libraries; a value import brought in:\n  ${leaked.slice(0, 10).join('\n  ')}\nUse the loaders in src/acp/sdk.ts, src/mcp/sdk.ts, src/a2a/sdk.ts or src/edits/encoding.ts (and \`import type\`).`);
   process.exit(1);
 }
-await esbuild.build({ ...node, entryPoints: vendor.map((v) => `src/vendor/${v}.ts`), outdir: 'dist/vendor' });
+await esbuild.build({
+  ...node, entryPoints: vendor.map((v) => `src/vendor/${v}.ts`), outdir: 'dist/vendor',
+  // sandbox-runtime is ESM and finds its seccomp helper from import.meta.url (dist/vendor/sandbox.js →
+  // dist/vendor/seccomp/<arch>/apply-seccomp, copied below); in a CJS bundle that is the file's own URL.
+  define: { 'import.meta.url': '__importMetaUrl' },
+  banner: { js: 'var __importMetaUrl = require("url").pathToFileURL(__filename).href;' },
+});
+for (const arch of ['x64', 'arm64']) {
+  const from = `node_modules/@anthropic-ai/sandbox-runtime/vendor/seccomp/${arch}/apply-seccomp`;
+  if (!fs.existsSync(from)) continue;
+  fs.mkdirSync(`dist/vendor/seccomp/${arch}`, { recursive: true });
+  fs.copyFileSync(from, `dist/vendor/seccomp/${arch}/apply-seccomp`);
+  fs.chmodSync(`dist/vendor/seccomp/${arch}/apply-seccomp`, 0o755);
+}
 // The offline demo agent runs as its own process (`node dist/demo-agent.js`), like any ACP agent.
 await esbuild.build({ ...node, external: [], entryPoints: ['src/demo/demoAgent.ts'], outfile: 'dist/demo-agent.js' });
 // The stdio bridge to the editor's MCP server, started by agents that take only stdio MCP servers.

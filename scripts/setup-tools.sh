@@ -31,6 +31,12 @@ command -v curl >/dev/null || need_apt+=(curl)
 command -v bwrap >/dev/null || need_apt+=(bubblewrap)
 # Sessions in worktrees of their own (issue 20) run the git command line.
 command -v git >/dev/null || need_apt+=(git)
+# The sandbox of agents' commands (issue 21, @anthropic-ai/sandbox-runtime on Linux): bubblewrap
+# (above), socat for its network bridge, ripgrep for its scan of denied paths; curl is what the
+# sandbox tests reach a loopback server with.
+command -v socat >/dev/null || need_apt+=(socat)
+command -v rg >/dev/null || need_apt+=(ripgrep)
+command -v curl >/dev/null || need_apt+=(curl)
 if [ ${#need_apt[@]} -gt 0 ]; then
   log "apt-get install ${need_apt[*]}"
   SUDO=""; [ "$(id -u)" = 0 ] || SUDO=sudo

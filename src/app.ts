@@ -8,6 +8,7 @@ import * as vscode from 'vscode';
 import { checkContained, isWithin } from './fs/containment';
 import { SessionManager } from './acp/sessionManager';
 import { SessionTerminals } from './acp/sessionTerminals';
+import { Sandboxes } from './sandbox/sandboxes';
 import type { SessionController } from './acp/sessionController';
 import type { SwitchboardApi } from './api';
 import { resolveAgents, type ResolvedAgent } from './config/agents';
@@ -80,6 +81,8 @@ export class App implements vscode.Disposable {
   readonly editorMcp: EditorMcpServer;
   readonly audit: AuditLog;
   private readonly terminals = new Map<string, SessionTerminals>();
+  /** The sandbox of agents' commands and stdio MCP servers (issue 21). */
+  readonly sandboxes: Sandboxes;
   /** MCP server ids each session's agent received in `session/new`. */
   private readonly mcpGiven = new Map<string, Set<string>>();
   private readonly disposables: vscode.Disposable[] = [];
@@ -105,7 +108,24 @@ export class App implements vscode.Disposable {
     // Its head and signing key live outside the file (workspace state, SecretStorage).
     const auditKept = auditStores(context);
     this.audit = new AuditLog(vscode.Uri.joinPath(context.storageUri ?? context.globalStorageUri, 'audit.jsonl').fsPath, undefined, auditKept.head, auditKept.keys);
+    // The sandbox of agents' commands (issue 21): what they may touch is part of what is approved.
+    const userDir = path.dirname(path.dirname(context.globalStorageUri.fsPath));
+    this.sandboxes = new Sandboxes({
+      settings: () => this.settings().sandbox,
+      workspaceRoots: () => (vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.fsPath),
+      // The editor's own state: settings (which may hold keys), other workspaces' storage (audit logs,
+      // journals), the state database behind SecretStorage.
+      editorStorage: () => [
+        path.join(userDir, 'settings.json'),
+        path.join(userDir, 'workspaceStorage'),
+        path.join(userDir, 'globalStorage', 'state.vscdb'),
+        path.join(userDir, 'globalStorage', 'state.vscdb.backup'),
+        ...(context.storageUri ? [context.storageUri.fsPath] : []),
+      ],
+      log: (m) => this.log.info(m),
+    });
     this.policy = new EffectPolicy({
+      sandbox: (who) => this.sandboxes.plan(who.roots),
       defaults: () => this.settings().policy,
       roots: () => (vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.fsPath),
       readCurrent: readCurrentText,
@@ -138,6 +158,10 @@ export class App implements vscode.Disposable {
       tracer: this.tracing.mcpSpans,
       // A fresh token for each start: a stopped server's token stops working.
       otelEnv: (serverId) => this.tracing.mcpServerEnv(serverId),
+    }, {
+      // A stdio server whose definition asks for it, or every one when the setting says so (issue 21).
+      wanted: (t) => t.type === 'stdio' && (t.sandbox === true || this.settings().sandboxMcpServers),
+      launch: (l, requested) => (requested || this.settings().sandboxMcpServers ? this.sandboxes.launch(l) : Promise.resolve(l)),
     });
     this.editorMcp = new EditorMcpServer(
       new VscodeLanguagePort(roots),
@@ -205,7 +229,7 @@ export class App implements vscode.Disposable {
       },
       terminalsFor: (key, cwd) => {
         // Terminals see the same PATH as the agents that ask for them (the login shell's included).
-        const t = new SessionTerminals(cwd, () => this.agentBaseEnv());
+        const t = new SessionTerminals(cwd, () => this.agentBaseEnv(), undefined, (profile) => this.sandboxes.wrapper(profile));
         this.terminals.set(key, t);
         return t;
       },
@@ -780,5 +804,6 @@ export class App implements vscode.Disposable {
     this.journal.flush(true);
     this.capabilityBook.save();
     this.disposables.forEach((d) => d.dispose());
+    void this.sandboxes.dispose();
   }
 }

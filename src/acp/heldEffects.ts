@@ -9,10 +9,12 @@
  * This file builds the card and the sentences; `sessionController.ts` holds the request and asks.
  * Pure: no `vscode`, no I/O.
  */
+import os from 'node:os';
 import type * as acp from '@agentclientprotocol/sdk';
 import type { IntentDisplayView, PermissionView } from './session/types';
 import { intentDisplaySchema } from './session/intentDisplay';
 import type { CommandEffect, WriteEffect } from '../policy/intent';
+import { describeProfile } from '../sandbox/profile';
 
 /** Held effects of one session that may wait at once; more are refused at once (a flood would bury the thread). */
 export const MAX_HELD_EFFECTS = 100;
@@ -88,7 +90,7 @@ export function heldCommandCard(params: acp.CreateTerminalRequest, effect: Comma
   const env = (params.env ?? []).map((e) => (isCredentialName(e.name) ? `${e.name}=⟨value hidden: the name says it is a credential; ${e.value.length} characters⟩` : `${e.name}=${e.value}`));
   return {
     toolCall: { title: `Run ${line.length > 200 ? `${line.slice(0, 199)}…` : line}`, kind: 'execute', status: 'pending' },
-    display: [{ type: 'command', line, argv, cwd: effect.cwd, envNames: [...effect.envNames], ...(env.length ? { env } : {}) }],
+    display: [{ type: 'command', line, argv, cwd: effect.cwd, envNames: [...effect.envNames], ...(env.length ? { env } : {}), ...(effect.sandbox ? { sandbox: { sandboxed: true, text: describeProfile(effect.sandbox, os.homedir()) } } : {}) }],
     notes: [],
   };
 }

@@ -30,6 +30,7 @@ import type { Span } from '@opentelemetry/api';
 import { randomUUID } from 'node:crypto';
 import { ElicitationBroker, type ElicitationAnswerResult } from './sessionElicitation';
 import { SessionHeld } from './sessionHeld';
+import type { SandboxProfile } from '../sandbox/profile';
 
 /**
  * True when an agent's error to `session/load` or `session/resume` says it does not know the
@@ -62,7 +63,11 @@ export interface FileSystemPort {
 
 /** Client-hosted terminals for one session (ACP `terminal/*`). */
 export interface TerminalsPort {
-  create(params: acp.CreateTerminalRequest): Promise<string>;
+  /**
+   * Starts the checked command. `sandbox`: the profile its check carried (issue 21); the command runs
+   * in exactly that profile, or (when it cannot be set up) not at all.
+   */
+  create(params: acp.CreateTerminalRequest, sandbox?: SandboxProfile): Promise<string>;
   output(terminalId: string): acp.TerminalOutputResponse;
   waitForExit(terminalId: string, signal: AbortSignal): Promise<acp.WaitForTerminalExitResponse>;
   kill(terminalId: string): Promise<void>;
@@ -831,7 +836,9 @@ export class SessionController implements SessionHandlers {
     // A held card shows the terminal it let run, like an agent's execute card, until it exits.
     const terminalId = await this.held.perform(held, async () => {
       const toolCallId = this.gate(allowed, (tc) => tc.kind === 'execute');
-      const id = await this.perform(allowed, toolCallId, () => this.terminals.create(params));
+      // The profile the check carried is the one the command runs in (issue 21).
+      const sandbox = allowed.effect.type === 'command' ? allowed.effect.sandbox : undefined;
+      const id = await this.perform(allowed, toolCallId, () => this.terminals.create(params, sandbox));
       this.markVerified(toolCallId);
       return id;
     }, (id) => id);

@@ -8,6 +8,8 @@ import { acpSdk } from './sdk';
 import { TerminalManager, TerminalNotFoundError, type TerminalManagerOptions } from '../terminals';
 import type { TerminalView } from './session/types';
 import type { TerminalsPort } from './sessionController';
+import type { SpawnPlan } from '../terminals/command';
+import type { SandboxProfile } from '../sandbox/profile';
 
 /** The terminals of one session. */
 export class SessionTerminals implements TerminalsPort {
@@ -17,12 +19,17 @@ export class SessionTerminals implements TerminalsPort {
     private readonly cwd: string,
     private readonly baseEnv: () => NodeJS.ProcessEnv,
     options?: TerminalManagerOptions,
+    /** Runs a plan inside a sandbox profile (issue 21); absent: a sandboxed command cannot run here. */
+    private readonly sandboxWrap?: (profile: SandboxProfile) => (plan: SpawnPlan) => Promise<SpawnPlan>,
   ) {
     this.manager = new TerminalManager(options);
   }
 
-  async create(params: acp.CreateTerminalRequest): Promise<string> {
-    return this.manager.create(params, { defaultCwd: this.cwd, baseEnv: this.baseEnv() });
+  async create(params: acp.CreateTerminalRequest, sandbox?: SandboxProfile): Promise<string> {
+    const wrap = sandbox
+      ? (this.sandboxWrap?.(sandbox) ?? (() => Promise.reject(new Error('this window has no sandbox to run it in'))))
+      : undefined;
+    return this.manager.create(params, { defaultCwd: this.cwd, baseEnv: this.baseEnv(), ...(wrap ? { wrap } : {}) });
   }
 
   output(terminalId: string): acp.TerminalOutputResponse {

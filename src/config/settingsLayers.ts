@@ -33,6 +33,11 @@ export const SETTING_CLASSES: Readonly<Record<string, { cls: SettingClass; why: 
   'agentSwitchboard.initializeTimeoutSeconds': { cls: 'workspace', why: 'how long to wait for an agent; neither loosens the gate nor sends data' },
   'agentSwitchboard.cancelGraceSeconds': { cls: 'workspace', why: 'when Restart Agent is offered after Stop; display only' },
   'agentSwitchboard.mcpStartupTimeoutSeconds': { cls: 'workspace', why: 'when a starting server is shown as slow; display only' },
+  'agentSwitchboard.sandbox': { cls: 'tighten', why: 'whether commands run sandboxed (off → ask → always)' },
+  'agentSwitchboard.sandboxAllowedHosts': { cls: 'user', why: 'hosts a sandboxed command may reach' },
+  'agentSwitchboard.sandboxAutoApprove': { cls: 'user', why: 'sandboxed commands that need no prompt' },
+  'agentSwitchboard.sandboxBubblewrapPath': { cls: 'user', why: 'the program that enforces the sandbox' },
+  'agentSwitchboard.sandboxMcpServers': { cls: 'tighten', why: 'whether stdio MCP servers start sandboxed' },
 };
 
 /** One workspace layer of a setting: where it was written (for messages) and its raw value. */
@@ -249,5 +254,25 @@ export function mergeFlag(key: string, user: unknown, fallback: boolean, strict:
 export function userOnly<T>(key: string, user: T, workspace: readonly WorkspaceLayer[]): Layered<T> {
   const out: Layered<T> = { value: user, problems: [], tightened: [], ignored: [] };
   for (const layer of workspace) if (layer.value !== undefined && layer.value !== null) out.ignored.push(`${key} (${layer.where}); it is read only from your user settings`);
+  return out;
+}
+
+/**
+ * A setting whose values are ordered from loose to strict (`agentSwitchboard.sandbox`: off, ask,
+ * always): the person's value (invalid: `fallback`, reported), which a workspace may only move toward
+ * the strict end.
+ */
+export function mergeLevel<T extends string>(key: string, order: readonly T[], user: unknown, fallback: T, workspace: readonly WorkspaceLayer[]): Layered<T> {
+  const valid = (v: unknown): v is T => typeof v === 'string' && (order as readonly string[]).includes(v);
+  const out: Layered<T> = { value: valid(user) ? user : fallback, problems: [], tightened: [], ignored: [] };
+  if (user !== undefined && !valid(user)) out.problems.push(`${key} in your user settings must be one of ${order.join(', ')}; using ${fallback}.`);
+  for (const layer of workspace) {
+    if (layer.value === undefined || layer.value === null) continue;
+    if (!valid(layer.value)) out.problems.push(`${key} in ${layer.where} must be one of ${order.join(', ')}; it was ignored.`);
+    else if (order.indexOf(layer.value) > order.indexOf(out.value)) {
+      out.tightened.push(`${key}: ${out.value} → ${layer.value} (${layer.where})`);
+      out.value = layer.value;
+    } else if (layer.value !== out.value) out.ignored.push(`${key}: ${layer.value} (${layer.where}); your settings say ${out.value}`);
+  }
   return out;
 }

@@ -13,7 +13,9 @@ import * as vscode from 'vscode';
 import * as z from 'zod';
 import { parse as parseJsonc } from 'jsonc-parser';
 import { readRegularFileOrNull } from '../fs/safeRead';
-import { mergeFlag, mergePolicy, SETTING_CLASSES, userOnly, type EffectivePolicy, type Layered, type WorkspaceLayer } from './settingsLayers';
+import { mergeFlag, mergeLevel, mergePolicy, SETTING_CLASSES, userOnly, type EffectivePolicy, type Layered, type WorkspaceLayer } from './settingsLayers';
+import type { SandboxSettings } from '../sandbox/sandboxes';
+import type { EffectPattern } from '../policy/grants';
 
 const SECTION = 'agentSwitchboard';
 
@@ -44,6 +46,12 @@ export interface Settings {
   exportEndpoint: string;
   /** Where the agent registry is read; empty: the public one. */
   registryUrl: string;
+  /** The sandbox of agents' commands (issue 21): mode (a workspace only tightens), hosts and bubblewrap (the person's). */
+  sandbox: SandboxSettings;
+  /** Allow rules for sandboxed commands that need no prompt (`sandboxAutoApprove`, the person's). */
+  sandboxAutoApprove: EffectPattern[];
+  /** Start stdio MCP servers sandboxed (a workspace may turn it on). */
+  sandboxMcpServers: boolean;
   /** What the workspace tightened, and what it tried and was ignored. */
   workspace: WorkspaceSettingsReport;
 }
@@ -96,8 +104,25 @@ export function readSettings(report: (problem: string) => void): Settings {
   if (!timeout.success) report('agentSwitchboard.initializeTimeoutSeconds must be a number from 1 to 600; using 60.');
   const grace = TimeoutSchema.safeParse(c.get('cancelGraceSeconds', 10));
   if (!grace.success) report('agentSwitchboard.cancelGraceSeconds must be a number from 1 to 600; using 10.');
+  const sm = layers('sandbox');
+  const mode = take(mergeLevel(`${SECTION}.sandbox`, ['off', 'ask', 'always'] as const, sm.user, 'off', sm.workspace));
+  const words = (key: string): string[] => {
+    const l = layers(key);
+    const v = take(userOnly(`${SECTION}.${key}`, l.user, l.workspace));
+    if (v === undefined) return [];
+    if (!Array.isArray(v) || !v.every((x) => typeof x === 'string')) {
+      report(`${SECTION}.${key} must be a list of strings; it was ignored.`);
+      return [];
+    }
+    return v.map((x) => x.trim()).filter((x) => x !== '').slice(0, 200);
+  };
+  const sandbox: SandboxSettings = { mode, allowedHosts: words('sandboxAllowedHosts'), bwrapPath: user('sandboxBubblewrapPath') };
+  const sandboxAutoApprove = words('sandboxAutoApprove').map((commandPrefix): EffectPattern => ({ kind: 'command', commandPrefix, sandboxed: true }));
   return {
-    policy,
+    policy: sandboxAutoApprove.length ? { ...policy, allow: [...policy.allow, ...sandboxAutoApprove] } : policy,
+    sandbox,
+    sandboxAutoApprove,
+    sandboxMcpServers: flag('sandboxMcpServers', false, true),
     agents,
     initializeTimeoutMs: (timeout.success ? timeout.data : 60) * 1000,
     cancelGraceMs: (grace.success ? grace.data : 10) * 1000,

@@ -68,6 +68,7 @@ export const DEMO_SCENARIOS: readonly DemoScenario[] = [
   'elicit',
   'lenient-cards',
   'unasked-writes',
+  'run-commands',
 ];
 
 /** Environment variables the demo agent reads. */

@@ -15,12 +15,13 @@ import { editorMcpTurn } from './editorMcp';
 import { fsProbeTurn } from './fsProbe';
 import { elicitTurn } from './elicit';
 import { unaskedWritesTurn } from './unasked';
+import { runCommandsTurn } from './runCommands';
 import { promptTarget, targetContent } from './promptTarget';
 import type { PlanEntry, StopReason, ToolCallContent, ToolCallUpdate } from '@agentclientprotocol/sdk';
 import { type DemoTurn, TurnCancelled, errorText, textContent } from './turn';
 
 /** Scenario names that run over the protocol (the others fail before speaking ACP at all). */
-export type ProtocolScenario = 'demo' | 'grandchild-terminal' | 'write-conflict' | 'permission-only' | 'echo' | 'chunks' | 'many-entries' | 'gate-probe' | 'gate-borrow' | 'disk-writer' | 'editor-mcp' | 'fs-probe' | 'elicit' | 'lenient-cards' | 'unasked-writes';
+export type ProtocolScenario = 'demo' | 'grandchild-terminal' | 'write-conflict' | 'permission-only' | 'echo' | 'chunks' | 'many-entries' | 'gate-probe' | 'gate-borrow' | 'disk-writer' | 'editor-mcp' | 'fs-probe' | 'elicit' | 'lenient-cards' | 'unasked-writes' | 'run-commands';
 
 /** File the `demo` turn writes, relative to the session's cwd. */
 export const DEMO_FILE = 'demo/hello.md';
@@ -70,6 +71,7 @@ export const SCENARIOS: Record<ProtocolScenario, ScenarioScript> = {
   'fs-probe': fsProbeTurn,
   elicit: elicitTurn,
   'unasked-writes': unaskedWritesTurn,
+  'run-commands': runCommandsTurn,
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -258,7 +260,7 @@ type TerminalRun =
  * `terminal/output` → `terminal/release`, the sequence claude-code-acp uses. On cancellation the
  * terminal is released without waiting, so the `cancelled` answer is not held up.
  */
-async function runInClientTerminal(turn: DemoTurn, toolCallId: string, command: string): Promise<TerminalRun> {
+export async function runInClientTerminal(turn: DemoTurn, toolCallId: string, command: string): Promise<TerminalRun> {
   const sessionId = turn.sessionId;
   let terminalId: string;
   try {

@@ -17,7 +17,15 @@ export type McpSource = 'settings' | 'vscode-mcp.json' | 'mcp.json';
 
 /** How to reach a server. Values may hold `${input:id}`, `${env:NAME}`, `${workspaceFolder}`. */
 export type McpTransportSpec =
-  | { type: 'stdio'; command: string; args: string[]; env: Record<string, string | null>; cwd?: string }
+  | {
+      type: 'stdio';
+      command: string;
+      args: string[];
+      env: Record<string, string | null>;
+      cwd?: string;
+      /** `"sandbox": true` in the definition: start it in the sandbox (issue 21), or not at all. */
+      sandbox?: boolean;
+    }
   | { type: 'http'; url: string; headers: Record<string, string>; oauth?: OAuthClientSettings };
 
 /** One MCP server the person configured. */
@@ -48,6 +56,7 @@ const StdioEntry = z.object({
   args: z.array(z.string()).default([]),
   env: Env,
   cwd: z.string().optional(),
+  sandbox: z.boolean().optional(),
   enabled: z.boolean().optional(),
   disabled: z.boolean().optional(),
 });
@@ -96,7 +105,7 @@ export function parseServerMap(raw: unknown, source: McpSource, where: string, f
     const e = r.data;
     const enabled = e.enabled !== false && e.disabled !== true;
     const transport: McpTransportSpec =
-      'command' in e ? { type: 'stdio', command: e.command, args: e.args, env: e.env, cwd: e.cwd } : { type: 'http', url: e.url, headers: e.headers, ...(e.oauth ? { oauth: e.oauth } : {}) };
+      'command' in e ? { type: 'stdio', command: e.command, args: e.args, env: e.env, cwd: e.cwd, ...(e.sandbox ? { sandbox: true } : {}) } : { type: 'http', url: e.url, headers: e.headers, ...(e.oauth ? { oauth: e.oauth } : {}) };
     out.servers.push({ id: `${source}:${name}`, name, source, file, transport, enabled });
   }
   return out;
@@ -201,6 +210,7 @@ export function resolveTransport(t: McpTransportSpec, vars: { inputs: Record<str
       args: t.args.map(sub),
       env: Object.fromEntries(Object.entries(t.env).map(([k, v]) => [k, v === null ? null : sub(v)])),
       cwd: t.cwd === undefined ? undefined : sub(t.cwd),
+      ...(t.sandbox ? { sandbox: true } : {}),
     };
   }
   const oauth = t.oauth && { ...t.oauth, ...(t.oauth.clientSecret !== undefined ? { clientSecret: sub(t.oauth.clientSecret) } : {}) };

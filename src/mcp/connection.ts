@@ -11,7 +11,7 @@
  */
 import type { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { mcpSdk } from './sdk';
-import { GroupStdioTransport } from './stdioTransport';
+import { GroupStdioTransport, type StdioLaunch } from './stdioTransport';
 import type { CallToolResult } from '@modelcontextprotocol/client';
 import { EMPTY_CATALOG, listTolerant, type ListSource, type McpCatalog, type McpListKind } from './catalog';
 import { Emitter, type Event } from '../common/lifecycle';
@@ -59,6 +59,12 @@ export interface McpConnectionOptions {
    * undefined to give none. The server also gets `TRACEPARENT`. Its own definition wins.
    */
   otelEnv?: (serverId: string) => Promise<Record<string, string> | undefined>;
+  /**
+   * Starts a stdio server inside the sandbox when its definition asks for it (`"sandbox": true`) or
+   * the settings do (issue 21): returns the launch to start (unchanged when not sandboxed), or throws
+   * with the reason the server cannot be started sandboxed; it is then not started at all.
+   */
+  sandboxLaunch?: (launch: StdioLaunch, requested: boolean) => Promise<StdioLaunch>;
 }
 
 
@@ -554,12 +560,14 @@ export class McpServerConnection {
     }
     const max = this.options.stderrLines ?? 40;
     let partial = '';
+    const sandbox = this.options.sandboxLaunch;
+    const prepare = sandbox && ((l: StdioLaunch) => sandbox(l, t.sandbox === true));
     const transport = (this.stdio = new GroupStdioTransport({ command: t.command, args: t.args, env, cwd: t.cwd }, (chunk) => {
       const lines = (partial + chunk.toString('utf8')).split(/\r?\n/);
       partial = lines.pop() ?? '';
       this.stderr.push(...lines.filter((l) => l.length));
       if (this.stderr.length > max) this.stderr.splice(0, this.stderr.length - max);
-    }));
+    }, undefined, prepare));
     return transport;
   }
 

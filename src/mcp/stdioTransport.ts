@@ -36,6 +36,11 @@ export class GroupStdioTransport implements Transport {
     private readonly launch: StdioLaunch,
     private readonly onStderr: (chunk: Buffer) => void,
     private readonly graceMs = 2000,
+    /**
+     * Turns the launch into the one actually started (issue 21: the same server inside a sandbox).
+     * Throwing means the server is not started at all: never an unsandboxed start instead.
+     */
+    private readonly prepare?: (launch: StdioLaunch) => Promise<StdioLaunch>,
   ) {}
 
   /** The server's process id (also its process-group id on POSIX). */
@@ -53,11 +58,12 @@ export class GroupStdioTransport implements Transport {
   }
 
   /** Spawns the server. @throws Error when it cannot be started (e.g. the command does not exist). */
-  start(): Promise<void> {
+  async start(): Promise<void> {
+    const launch = this.prepare ? await this.prepare(this.launch) : this.launch;
     return new Promise((resolve, reject) => {
-      const proc = spawn(this.launch.command, this.launch.args, {
-        env: this.launch.env,
-        cwd: this.launch.cwd,
+      const proc = spawn(launch.command, launch.args, {
+        env: launch.env,
+        cwd: launch.cwd,
         stdio: ['pipe', 'pipe', 'pipe'],
         detached: process.platform !== 'win32',
         windowsHide: true,

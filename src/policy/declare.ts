@@ -9,10 +9,12 @@
  * that declares no content is approved at path level, and {@link DeclaredIntent.undeclared} says so.
  * Pure; the current text comes through `readCurrent`.
  */
+import os from 'node:os';
 import path from 'node:path';
 import { relativePathReason } from '../fs/containment';
 import { MAX_DISPLAY_CONTENT, MAX_TOOL_URL, type IntentDisplayView, type ToolCallView } from '../acp/session/types';
 import { sha256, type CommandEffect, type Effect, type Intent, type WriteEffect } from './intent';
+import { describeProfile, describeUnsandboxed, type SandboxPlan } from '../sandbox/profile';
 
 /** What declaring needs to know about the session and the files. */
 export interface DeclareContext {
@@ -32,6 +34,8 @@ export interface DeclareContext {
   realpath?(absPath: string): Promise<string>;
   /** The file at a resolved path (type, hard links) from a handle that does not block; not examined when absent. */
   identity?(real: string): Promise<{ regular: boolean; kind: string; links: number } | null>;
+  /** Where the sandbox stands for the session's commands (issue 21); absent: off. */
+  sandbox?: SandboxPlan;
 }
 
 /** An intent plus plain-language notes on what the agent left undeclared. */
@@ -87,6 +91,8 @@ export async function declareIntent(tc: ToolCallView, ctx: DeclareContext): Prom
     for (const [p, list] of byPath) effects.push(await writeFromDiffs(p, list, ctx, undeclared));
   } else if (tc.kind === 'execute') {
     const cmd = commandFromRaw(raw, ctx.cwd);
+    if (ctx.sandbox && 'profile' in ctx.sandbox) cmd.sandbox = ctx.sandbox.profile;
+    else if (ctx.sandbox?.mode === 'always') undeclared.push(describeUnsandboxed(ctx.sandbox)!);
     if (cmd.unmatchable) undeclared.push('The agent declared a command the client cannot read (not text or a list of words): no command will be let through.');
     else if (cmd.command === null) undeclared.push('The agent did not show the command it will run.');
     effects.push(cmd);
@@ -106,7 +112,7 @@ export async function declareIntent(tc: ToolCallView, ctx: DeclareContext): Prom
     }
   }
   if (!effects.length) effects.push({ type: 'tool', title: tc.title });
-  const display = displayOf(effects, diffs.length ? 'diff' : 'rawInput', rawContent);
+  const display = displayOf(effects, diffs.length ? 'diff' : 'rawInput', rawContent, ctx.sandbox && describeUnsandboxed(ctx.sandbox));
   // A fetch's URL and a mode switch's plan are shown whatever else the call carries.
   const detail = toolDetail(tc.kind, raw);
   if (detail.url || detail.plan) {
@@ -126,11 +132,13 @@ export async function declareIntent(tc: ToolCallView, ctx: DeclareContext): Prom
  * raw input rather than from diff blocks the card shows, that content (cut to
  * {@link MAX_DISPLAY_CONTENT} characters, `totalChars` telling how many there are).
  */
-export function displayOf(effects: readonly Effect[], source: 'diff' | 'rawInput', rawContent?: string): IntentDisplayView[] {
+export function displayOf(effects: readonly Effect[], source: 'diff' | 'rawInput', rawContent?: string, unsandboxed?: string): IntentDisplayView[] {
   return effects.map((e): IntentDisplayView => {
     if (e.type === 'command') {
       const argv = e.command === null ? [] : [e.command, ...e.args];
-      return { type: 'command', line: e.command === null ? null : argv.join(' '), argv, cwd: e.cwd, envNames: [...e.envNames], ...(e.unmatchable ? { unreadable: true as const } : {}) };
+      // The sandbox in words: the profile the hash covers, or (sandbox on but unavailable) that there is none.
+      const sandbox = e.sandbox ? { sandboxed: true, text: describeProfile(e.sandbox, os.homedir()) } : unsandboxed ? { sandboxed: false, text: unsandboxed } : undefined;
+      return { type: 'command', line: e.command === null ? null : argv.join(' '), argv, cwd: e.cwd, envNames: [...e.envNames], ...(e.unmatchable ? { unreadable: true as const } : {}), ...(sandbox ? { sandbox } : {}) };
     }
     if (e.type === 'write') {
       const shown = source === 'rawInput' && rawContent !== undefined && e.contentSha256.length > 0 && !e.contentSha256.includes(UNMATCHABLE);

@@ -15,8 +15,9 @@ import { declareIntent, relativePath, type DeclaredIntent } from './declare';
 import { broadWriteGrantNote } from './protectedPaths';
 import { deciderText, grantScopeOf, mayWiden, onceOnlyReason, type Decider } from './decider';
 import { ApprovalStore, decide, describe, isProtected, type GateDecision, type PolicyDefaults } from './gate';
-import { commandLine, denyMatches, GrantStore, type EffectPattern, type Grant, type GrantScope, type GrantStorage } from './grants';
+import { commandLine, denyMatches, GrantStore, patternMatches, type EffectPattern, type Grant, type GrantScope, type GrantStorage } from './grants';
 import { intentHash, sha256, type CommandEffect, type Intent, type WriteEffect } from './intent';
+import { describeUnsandboxed, profileHash, type SandboxPlan } from '../sandbox/profile';
 
 /**
  * Who acts: the session, our agent id, and the session's working directory. `sessionId` is the
@@ -56,6 +57,11 @@ export interface EffectPolicyDeps {
   grantStorage?: GrantStorage;
   now?: () => number;
   log?: (message: string) => void;
+  /**
+   * Where the sandbox stands for a session's commands (issue 21): off, the profile they run in, or why
+   * it cannot run. Absent: off.
+   */
+  sandbox?(who: Actor): Promise<SandboxPlan>;
 }
 
 /**
@@ -113,7 +119,8 @@ export class EffectPolicy {
   async declare(tc: ToolCallView, who: Actor): Promise<DeclaredIntent> {
     try {
       const roots = await this.realRoots(who);
-      return await declareIntent(tc, { ...who, roots, readCurrent: (p) => this.deps.readCurrent(p, roots), realpath: realpathAllowMissing, identity: (real) => this.identity(real) });
+      const sandbox = tc.kind === 'execute' ? await this.sandboxPlan(who) : undefined;
+      return await declareIntent(tc, { ...who, roots, readCurrent: (p) => this.deps.readCurrent(p, roots), realpath: realpathAllowMissing, identity: (real) => this.identity(real), sandbox });
     } catch (err) {
       this.deps.log?.(`Could not build the intent of tool call ${tc.toolCallId}: ${String(err)}`);
       const intent: Intent = { sessionId: who.sessionId, agentId: who.agentId, toolCallId: tc.toolCallId, kind: tc.kind, effects: [{ type: 'tool', title: tc.title }] };
@@ -202,11 +209,23 @@ export class EffectPolicy {
       if (e.type === 'write' && (isProtected(e.path) || e.hardLinked)) return undefined;
       if ((e.type === 'write' ? d.write : d.command) === 'deny') return undefined;
       if (d.deny?.some((r) => denyMatches(r, who.agentId, e))) return undefined;
-      const g = this.grants.find(who, e, this.now());
+      const g = this.grants.find(who, e, this.now()) ?? this.sandboxRule(who, e);
       if (!g) return undefined;
       found ??= g;
     }
     return found;
+  }
+
+  /**
+   * A sandboxed command that `agentSwitchboard.sandboxAutoApprove` names (an allow rule marked
+   * `sandboxed`), as the grant that answers its request: never for an unsandboxed command (issue 21).
+   * The same rule lets the command through at the effect, in the profile the request was declared in.
+   */
+  private sandboxRule(who: Actor, e: WriteEffect | CommandEffect): Grant | undefined {
+    if (e.type !== 'command' || !e.sandbox) return undefined;
+    const rule = this.deps.defaults().allow?.find((r) => r.sandboxed && patternMatches(r, who.agentId, e));
+    if (!rule) return undefined;
+    return { id: 'sandbox-auto-approve', scope: 'always', pattern: rule, createdAt: 0, source: 'person', description: `a sandboxed \`${rule.commandPrefix ?? rule.commandExact ?? 'command'}\` (agentSwitchboard.sandboxAutoApprove)` };
   }
 
   /**
@@ -260,15 +279,20 @@ export class EffectPolicy {
    * Decides on `terminal/create`. A request without cwd runs in the session's cwd. `boundTo`: see
    * {@link checkWrite}. A session contained in folders of its own (`who.roots`: its worktree) runs
    * commands only in a folder inside them: one elsewhere (the main folder, `/`) is refused before any
-   * rule or grant is consulted, since a grant made in the main folder names the main folder.
+   * rule or grant is consulted, since a grant made in the main folder names the main folder. The
+   * effect carries the sandbox profile the command will run in (issue 21), so an approval of another
+   * profile does not cover it; under `agentSwitchboard.sandbox: always` with no sandbox here, it is
+   * refused (`sandbox_unavailable`) whatever was approved.
    */
   async checkCommand(who: Actor, params: acp.CreateTerminalRequest, boundTo?: string): Promise<EffectCheck> {
+    const plan = await this.sandboxPlan(who);
     const effect: CommandEffect = {
       type: 'command',
       command: params.command,
       args: params.args ?? [],
       cwd: params.cwd ? path.resolve(who.cwd, params.cwd) : who.cwd,
       envNames: (params.env ?? []).map((e) => e.name),
+      ...('profile' in plan ? { sandbox: plan.profile } : {}),
     };
     if (who.roots) {
       const real = await realpathAllowMissing(path.normalize(effect.cwd));
@@ -279,7 +303,19 @@ export class EffectPolicy {
         return { allowed: false, reason: 'denied_by_policy', message, effect, description };
       }
     }
+    if (plan.mode === 'always' && !('profile' in plan)) {
+      const description = describe(effect);
+      const message = `${description} was refused: ${describeUnsandboxed(plan)}`;
+      this.audit({ ...who3(who), event: 'effect', decision: 'refused', decidedBy: 'sandbox_unavailable', detail: { effect, description } });
+      return { allowed: false, reason: 'sandbox_unavailable', message, effect, description };
+    }
     return this.check(who, effect, boundTo);
+  }
+
+  /** The sandbox of a session's commands; off when the host gives none, and off (never a claim) if asking fails. */
+  async sandboxPlan(who: Actor): Promise<SandboxPlan> {
+    if (!this.deps.sandbox) return { mode: 'off' };
+    return this.deps.sandbox(who);
   }
 
   /**
@@ -396,7 +432,7 @@ function who3(who: Actor): { sessionId: string; acpSessionId?: string; agentId: 
 function exactPatterns(intent: Intent): EffectPattern[] {
   const out: EffectPattern[] = [];
   for (const e of intent.effects) {
-    if (e.type === 'command' && e.command !== null) out.push({ kind: 'command', commandExact: commandLine(e), cwd: e.cwd, agentId: intent.agentId });
+    if (e.type === 'command' && e.command !== null) out.push({ kind: 'command', commandExact: commandLine(e), cwd: e.cwd, agentId: intent.agentId, ...sandboxOf(e) });
     if (e.type === 'write' && !e.path.startsWith('/')) out.push({ kind: 'write', pathGlob: escapeGlob(e.path), agentId: intent.agentId });
   }
   return out;
@@ -409,10 +445,15 @@ function exactPatterns(intent: Intent): EffectPattern[] {
 function alwaysPatterns(intent: Intent): EffectPattern[] {
   const out: EffectPattern[] = [];
   for (const e of intent.effects) {
-    if (e.type === 'command' && e.command !== null) out.push({ kind: 'command', commandExact: commandLine(e), cwd: e.cwd, agentId: intent.agentId });
+    if (e.type === 'command' && e.command !== null) out.push({ kind: 'command', commandExact: commandLine(e), cwd: e.cwd, agentId: intent.agentId, ...sandboxOf(e) });
     if (e.type === 'write' && !out.some((p) => p.kind === 'write')) out.push({ kind: 'write', pathGlob: '**', agentId: intent.agentId });
   }
   return out;
+}
+
+/** A grant of a sandboxed command covers it in that sandbox only (issue 21). */
+function sandboxOf(e: CommandEffect): Pick<EffectPattern, 'sandboxProfile'> {
+  return e.sandbox ? { sandboxProfile: profileHash(e.sandbox) } : {};
 }
 
 /** A glob that matches exactly `p`: every character a glob reads, the escape itself included, escaped. */

@@ -8,6 +8,7 @@ import { denyMatches, patternMatches, sameFolder, undeclaredEnv, type EffectPatt
 import { protectedClass } from './protectedPaths';
 import { intentHash, shortHash, type CommandEffect, type Effect, type Intent, type WriteEffect } from './intent';
 import { onceOnlyReason, type DeciderKind } from './decider';
+import { sameProfile } from '../sandbox/profile';
 
 /** How long an approval lasts. `once` is consumed by the first matching effect. */
 export type ApprovalScope = 'once' | 'session';
@@ -65,7 +66,7 @@ export type GateDecision =
   | { allowed: true; source: 'rule' | 'policy' }
   | {
       allowed: false;
-      reason: 'no_approval' | 'denied_by_policy' | 'denied_by_rule' | 'protected_target';
+      reason: 'no_approval' | 'denied_by_policy' | 'denied_by_rule' | 'protected_target' | 'sandbox_unavailable';
       message: string;
       wouldAllowInDryRun?: boolean;
     };
@@ -104,6 +105,8 @@ export function commandCovers(declared: CommandEffect, actual: CommandEffect): b
   // A command field the client could not read declares nothing the person could have seen.
   if (declared.unmatchable) return false;
   if (!sameFolder(declared.cwd, actual.cwd)) return false;
+  // The sandbox is part of what was approved: another profile (another host, folder, or none) is another effect.
+  if (!sameProfile(declared.sandbox, actual.sandbox)) return false;
   // An undeclared LD_PRELOAD, PATH, GIT_CONFIG_*… could run something other than what was approved.
   if (undeclaredEnv(actual.envNames, declared.envNames).length) return false;
   if (declared.command === null) return true;
@@ -206,7 +209,7 @@ export function sameEffect(approved: Effect, actual: WriteEffect | CommandEffect
     const a = argv(approved);
     const b = argv(actual);
     const names = (x: string[]) => [...new Set(x)].sort().join('\0');
-    return a.length === b.length && a.every((x, i) => x === b[i]) && approved.cwd === actual.cwd && names(approved.envNames) === names(actual.envNames);
+    return a.length === b.length && a.every((x, i) => x === b[i]) && approved.cwd === actual.cwd && names(approved.envNames) === names(actual.envNames) && sameProfile(approved.sandbox, actual.sandbox);
   }
   return false;
 }
@@ -268,5 +271,5 @@ export function decide(
 /** A short description of an effect for messages. */
 export function describe(e: WriteEffect | CommandEffect): string {
   if (e.type === 'write') return `Writing ${e.path}${e.contentSha256[0] ? ` (content ${shortHash(e.contentSha256[0])})` : ''}`;
-  return `Running \`${argv(e).join(' ')}\` in ${e.cwd}`;
+  return `Running \`${argv(e).join(' ')}\` in ${e.cwd}${e.sandbox ? ' (sandboxed)' : ''}`;
 }

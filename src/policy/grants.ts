@@ -11,6 +11,7 @@ import picomatch from 'picomatch';
 import * as z from 'zod';
 import { ALLOWED_OPTION, prefixCovers, prefixDenies, regexAllows, regexDenies } from './commandMatch';
 import { canonicalHash, type CommandEffect, type WriteEffect } from './intent';
+import { profileHash } from '../sandbox/profile';
 
 export { prefixCovers } from './commandMatch';
 
@@ -47,6 +48,17 @@ export const EffectPatternSchema = z
     cwd: z.string().min(1).optional(),
     /** Only for this agent id. */
     agentId: z.string().min(1).optional(),
+    /**
+     * Commands only while they run sandboxed (issue 21; `agentSwitchboard.sandboxAutoApprove` makes
+     * such allow rules). Never covers an unsandboxed command.
+     */
+    sandboxed: z.literal(true).optional(),
+    /**
+     * Commands only in exactly this sandbox profile (its `profileHash`): a grant made from the card of
+     * a sandboxed command covers that command in that sandbox, never with more hosts or folders, nor
+     * unsandboxed.
+     */
+    sandboxProfile: z.string().regex(/^[0-9a-f]{64}$/).optional(),
   })
   .strict()
   .superRefine((p, ctx) => {
@@ -125,6 +137,8 @@ export function patternMatches(pattern: EffectPattern, agentId: string, effect: 
     const line = commandLine(effect);
     if (pattern.cwd && !sameFolder(pattern.cwd, effect.cwd)) return false;
     if (undeclaredEnv(effect.envNames, []).length) return false;
+    if ((pattern.sandboxed || pattern.sandboxProfile) && !effect.sandbox) return false;
+    if (pattern.sandboxProfile && profileHash(effect.sandbox!) !== pattern.sandboxProfile) return false;
     if (pattern.commandExact !== undefined && line !== pattern.commandExact.trim()) return false;
     if (pattern.commandPrefix && !prefixCovers(pattern.commandPrefix, line, { allowOptions: pattern.allowOptions })) return false;
     if (pattern.commandRegex && !regexAllows(pattern.commandRegex, line)) return false;

@@ -7,6 +7,7 @@
  */
 import { createHash } from 'node:crypto';
 import canonicalize from 'canonicalize';
+import type { SandboxProfile } from '../sandbox/profile';
 
 /** A write of a file, as declared (permission request) or performed (`fs/write_text_file`). */
 export interface WriteEffect {
@@ -45,6 +46,13 @@ export interface CommandEffect {
    * command once). Absent otherwise, so it does not change the hash of ordinary intents.
    */
   unmatchable?: true;
+  /**
+   * The sandbox the command runs in (issue 21): the folders it may write, the paths it may not read,
+   * the hosts it may reach. Absent: it runs unsandboxed (so the hash of intents made with the sandbox
+   * off is what it always was). A performed command is covered only by a declaration with the same
+   * profile, and runs in exactly the profile its check carried.
+   */
+  sandbox?: SandboxProfile;
 }
 
 /** A tool call whose effect the client does not host (the agent does it itself, e.g. fetch or its own tools). */

@@ -24,6 +24,17 @@ export interface SpawnPlan {
   commandLine: string;
   /** Retained output limit, in bytes, after defaulting and capping. */
   outputByteLimit: number;
+  /**
+   * Set on a plan wrapped in a sandbox (issue 21): called once when the process has exited, it
+   * returns the sandbox's refusals for it (lines such as `deny network-outbound host:port (…)`),
+   * which the terminal appends to its output so the agent and the person see what was blocked.
+   */
+  finishSandbox?: () => string;
+  /**
+   * Set when the command must not run (its sandbox could not be set up): the terminal shows this
+   * line and exits 126 without starting anything. Never replaced by an unsandboxed run.
+   */
+  refusal?: string;
 }
 
 /**

@@ -90,7 +90,12 @@ export class TerminalManager implements IDisposable {
    *   entry, negative or fractional `outputByteLimit`, NUL bytes): map to JSON-RPC -32602.
    */
   async create(params: CreateTerminalParams, ctx: TerminalCreateContext): Promise<string> {
-    const plan = planSpawn(params, ctx, this.maxOutputByteLimit);
+    let plan = planSpawn(params, ctx, this.maxOutputByteLimit);
+    if (ctx.wrap) {
+      // A command approved to run sandboxed runs sandboxed or not at all.
+      const bare = plan;
+      plan = await ctx.wrap(bare).catch((err: unknown) => ({ ...bare, refusal: `sandbox error: the command was not run: ${err instanceof Error ? err.message : String(err)}\n` }));
+    }
     const id = `term-${randomUUID()}`;
     const terminal = new ManagedTerminal(id, plan, this.timings, (s) => this.changes.fire(s));
     // Registered before spawning so a disposeAll racing with create still reaches it.

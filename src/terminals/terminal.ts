@@ -65,6 +65,11 @@ export class ManagedTerminal {
    */
   start(): Promise<void> {
     const { plan } = this;
+    if (plan.refusal !== undefined) {
+      this.ingest(Buffer.from(plan.refusal, 'utf8'));
+      this.finishExit({ exitCode: 126, signal: null });
+      return Promise.resolve();
+    }
     let child: ChildProcess;
     try {
       child = spawn(plan.file, plan.args, {
@@ -225,9 +230,21 @@ export class ManagedTerminal {
   private finishExit(status: TerminalExitStatus): void {
     if (this.status) return;
     clearTimeout(this.drainTimer);
+    this.appendSandboxRefusals();
     this.status = { exitCode: status.exitCode, signal: status.signal };
     this.resolveExited(this.status);
     if (!this.releasing) this.emitChangeNow(); // The final event: never throttled away.
+  }
+
+  /** A sandboxed command's refusals (hosts it could not reach), as lines of its output, before its exit status. */
+  private appendSandboxRefusals(): void {
+    let lines = '';
+    try {
+      lines = this.plan.finishSandbox?.() ?? '';
+    } catch {
+      lines = '';
+    }
+    if (lines) this.ingest(Buffer.from(`\n[sandbox] ${lines.split('\n').join('\n[sandbox] ')}\n`, 'utf8'));
   }
 
   /** Emits at once if the last event is older than the throttle, else once at the end of it. */

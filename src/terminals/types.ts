@@ -5,6 +5,7 @@
  * The request/response shapes are structural copies of the ACP v1 schema (minus `_meta`), kept
  * here so this room stays free of SDK and `vscode` imports; they are assignable to the SDK types.
  */
+import type { SpawnPlan } from './command';
 
 /** One environment variable from `terminal/create` (`EnvVariable` in the schema). */
 export interface TerminalEnvVariable {
@@ -81,6 +82,11 @@ export interface TerminalCreateContext {
    * (on Windows `baseEnv.ComSpec`, else `cmd.exe`). It is run as `shell -c "<command>"`.
    */
   shell?: string;
+  /**
+   * Wraps the validated plan in the sandbox the command was approved under (issue 21). Throwing
+   * means the command does not run at all: the terminal shows `sandbox error: …` and exits 126.
+   */
+  wrap?: (plan: SpawnPlan) => Promise<SpawnPlan>;
 }
 
 /** Tunables of `TerminalManager`; defaults suit production, tests shorten them. */

@@ -8,7 +8,7 @@ import * as vscode from 'vscode';
 import { realpathAllowMissing } from '../fs/containment';
 import { readRegularFileOrNull, UnreadableFileError } from '../fs/safeRead';
 import { approvalDialog, definitionHash, inputSecretKey, type InputScope } from '../mcp/approval';
-import { inputReferences, parseDotMcpJson, parseServerMap, parseVscodeMcpJson, resolveTransport, type McpInputSpec, type McpServerDefinition } from '../mcp/config';
+import { inputReferences, parseDotMcpJson, parseServerMap, parseVscodeMcpJson, resolveTransport, type McpInputSpec, type McpServerDefinition, type McpTransportSpec } from '../mcp/config';
 import { registerGuardedCommand } from './guardedCommands';
 import type { ForwardCandidate } from '../mcp/forward';
 import { describeDiff, diffCatalog, pinCatalog, type CatalogDiff, type CatalogPins } from '../mcp/pinning';
@@ -60,6 +60,8 @@ export class McpCenter implements vscode.Disposable {
     private readonly log: (message: string) => void,
     audit: (entry: AuditEntry) => void,
     tracing?: Pick<McpConnectionOptions, 'tracer' | 'otelEnv'>,
+    /** Starts stdio servers in the sandbox where asked (issue 21); `wanted` says whether a definition will run sandboxed. */
+    private readonly sandbox?: { launch: NonNullable<McpConnectionOptions['sandboxLaunch']>; wanted(t: McpTransportSpec): boolean },
   ) {
     const version = String(context.extension.packageJSON.version ?? '0.0.0');
     this.signIn = new McpSignIn(context.secrets);
@@ -71,6 +73,7 @@ export class McpCenter implements vscode.Disposable {
       elicit: (request, signal) => askInPanel({ extensionUri: context.extensionUri, audit, log }, request, signal),
       oauth: { store: this.signIn.store, port: this.signIn, options: { clientName: 'Agent Switchboard (VS Code)' } },
       ...tracing,
+      ...(sandbox ? { sandboxLaunch: sandbox.launch } : {}),
     });
     this.runner = new McpRunner(context, this.host, log);
     this.tree = new McpTree(this.host, (id) => this.catalogChanges.get(id), (id) => this.changeDetails(id));
@@ -156,6 +159,9 @@ export class McpCenter implements vscode.Disposable {
     if (c?.state.state === 'error') return hold(`it failed to start here: ${c.state.message.replace(/^MCP server "[^"]*" /, '')}`);
     if (c?.state.state === 'starting' && c.state.signIn) return hold('it waits for you to sign in here (MCP Servers view)');
     if (!c || c.state.state !== 'running' || !c.listed) return hold(`its tools are not checked yet: it is ${c?.state.state === 'starting' ? 'still starting' : 'not running'} here (it is given to sessions started once it runs)`);
+    // An agent starts its own copy of a stdio server, outside our sandbox: one that runs sandboxed
+    // here is not handed on (issue 21), so the agent learns nothing it could run unconfined.
+    if (w.transport.type === 'stdio' && this.sandbox?.wanted(w.transport)) return hold('it runs sandboxed here, and an agent would start its own copy outside the sandbox');
     // A server whose tools changed since the person accepted them is not handed to agents.
     const diff = this.catalogChanges.get(w.definition.id);
     if (diff) return hold(describeDiff(diff));

@@ -7,6 +7,7 @@
 //   --description S  the description of the `add` tool (a changed catalog)
 // Tools: `add` {a, b} → "a+b=<sum>"; `sleep` {ms} → waits (cancellable); `env` {name} → the variable;
 // `ask` elicits {name (default "Ada"), color (titled choice), count (1..9)} and returns the answer as JSON;
+// `write` {path, text} writes a file and says so, or the error code (the sandbox tests);
 // `grow` registers a new tool `extra` (the server then announces tools/list_changed); `meta` returns the request's `_meta`.
 //   --huge         also `huge` (a 2 MB description; returns 20 MB of text and 5,000 content blocks)
 //   --junk         writes lines that are not JSON-RPC to stdout before serving
@@ -55,6 +56,14 @@ function build() {
   server.registerTool('env', { description: 'Returns an environment variable.', inputSchema: z.object({ name: z.string() }) }, async ({ name }) => ({
     content: [{ type: 'text', text: String(process.env[name] ?? '(unset)') }],
   }));
+  server.registerTool('write', { description: 'Writes text to a file (the sandbox tests).', inputSchema: z.object({ path: z.string(), text: z.string() }) }, async ({ path: file, text }) => {
+    try {
+      (await import('node:fs')).writeFileSync(file, text);
+      return { content: [{ type: 'text', text: `wrote ${file}` }] };
+    } catch (err) {
+      return { content: [{ type: 'text', text: `error: ${err.code ?? err.message}` }] };
+    }
+  });
   server.registerTool('cwd', { description: 'Returns the folder the server runs in.', inputSchema: z.object({}) }, async () => ({
     content: [{ type: 'text', text: process.cwd() }],
   }));

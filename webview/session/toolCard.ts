@@ -381,7 +381,11 @@ function intentSummary(ctx: Ctx, tc: ToolCallView, perm: PermissionView): HTMLEl
   const lines = (perm.display ?? []).flatMap((d) => {
     if (d.type === 'command') {
       if (d.unreadable || d.line === null) return [];
-      return [h('div', { className: 'perm-summary-line' }, icon(h, 'terminal'), h('code', { className: 'perm-summary-text' }, visibleText(d.line, true)))];
+      // Next to the buttons: whether it runs sandboxed (issue 21); the whole profile is in the details.
+      const boxed = d.sandbox
+        ? h('div', { className: `perm-summary-line command-sandbox ${d.sandbox.sandboxed ? 'sandboxed' : 'unsandboxed'}` }, icon(h, d.sandbox.sandboxed ? 'shield' : 'warning'), h('span', { className: 'perm-summary-text' }, d.sandbox.sandboxed ? sandboxGist(d.sandbox.text) : d.sandbox.text.split(':')[0]))
+        : null;
+      return [h('div', { className: 'perm-summary-line' }, icon(h, 'terminal'), h('code', { className: 'perm-summary-text' }, visibleText(d.line, true))), ...(boxed ? [boxed] : [])];
     }
     if (d.type === 'write') {
       // The intent names a file as the gate does (workspace-relative); a diff names it as the agent did (absolute).
@@ -425,8 +429,12 @@ function coverItem(ctx: Ctx, d: IntentDisplayView, waiting: boolean, held = fals
       : d.envNames.length
         ? h('div', { className: 'command-env muted' }, h('span', null, `Sets ${d.envNames.map((n) => visibleText(n, true)).join(', ')}`))
         : null;
+    // The sandbox the hash covers, in words, or that there is none (issue 21): our text, never the agent's.
+    const sandbox = d.sandbox
+      ? h('div', { className: `command-sandbox ${d.sandbox.sandboxed ? 'sandboxed' : 'unsandboxed'}` }, icon(h, d.sandbox.sandboxed ? 'shield' : 'warning'), h('span', null, visibleText(d.sandbox.text, false)))
+      : null;
     if (d.unreadable) return h('div', { className: 'cover cover-command unreadable' }, h('div', { className: 'perm-undeclared' }, icon(h, 'error'), h('span', null, "No command: the client could not read the agent's command, so none will be let through.")), cwd);
-    if (d.line === null) return h('div', { className: 'cover cover-command undeclared' }, h('div', { className: 'perm-undeclared' }, icon(h, 'warning'), h('span', null, 'Any one command in this folder: the agent did not show which.')), cwd, env);
+    if (d.line === null) return h('div', { className: 'cover cover-command undeclared' }, h('div', { className: 'perm-undeclared' }, icon(h, 'warning'), h('span', null, 'Any one command in this folder: the agent did not show which.')), cwd, env, sandbox);
     return h(
       'div',
       { className: 'cover cover-command' },
@@ -434,6 +442,7 @@ function coverItem(ctx: Ctx, d: IntentDisplayView, waiting: boolean, held = fals
       hidden(d.line),
       cwd,
       env,
+      sandbox,
     );
   }
   if (d.type === 'write') {
@@ -481,4 +490,10 @@ function samePath(diffPath: string, intentPath: string): boolean {
 
 function cssEscape(s: string): string {
   return s.replace(/["\\]/g, '\\$&');
+}
+
+/** "Sandboxed, no network" or "Sandboxed, network only to a.example" from the profile's words (ours). */
+function sandboxGist(words: string): string {
+  const net = /; (no network|network only to [^;]+);/.exec(words)?.[1];
+  return net ? `Sandboxed, ${net}` : 'Sandboxed';
 }

@@ -10,7 +10,7 @@ const text = z.string().max(1_000_000);
 
 /** One effect's display form. */
 export const intentDisplayItemSchema = z.discriminatedUnion('type', [
-  z.object({ type: z.literal('command'), line: text.nullable(), argv: z.array(text).max(10_000), cwd: text, envNames: z.array(text).max(1000), unreadable: z.literal(true).optional(), env: z.array(z.string().max(4_200)).max(1000).optional() }).strict(),
+  z.object({ type: z.literal('command'), line: text.nullable(), argv: z.array(text).max(10_000), cwd: text, envNames: z.array(text).max(1000), unreadable: z.literal(true).optional(), env: z.array(z.string().max(4_200)).max(1000).optional(), sandbox: z.object({ sandboxed: z.boolean(), text: z.string().max(20_000) }).strict().optional() }).strict(),
   z
     .object({
       type: z.literal('write'),

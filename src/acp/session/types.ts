@@ -129,7 +129,17 @@ export interface PermissionView {
  */
 export type IntentDisplayView =
   /** `env`: for a held `terminal/create`, each variable it sets as `NAME=value` text, secrets redacted. */
-  | { type: 'command'; line: string | null; argv: string[]; cwd: string; envNames: string[]; unreadable?: true; env?: string[] }
+  | {
+      type: 'command';
+      line: string | null;
+      argv: string[];
+      cwd: string;
+      envNames: string[];
+      unreadable?: true;
+      env?: string[];
+      /** The sandbox in words (issue 21): the profile the intent carries, or that the command runs unsandboxed because the sandbox is unavailable. Our text. */
+      sandbox?: { sandboxed: boolean; text: string };
+    }
   | { type: 'write'; path: string; source: 'diff' | 'rawInput' | 'none'; content?: { text: string; totalChars: number } }
   /**
    * `url`: the address a `fetch` call says it reads; `plan`: the plan a `switch_mode` call puts to

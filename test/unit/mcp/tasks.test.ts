@@ -56,6 +56,8 @@ describe('MCP tool calls as tasks', function () {
     const ac = new AbortController();
     const call = c.callTool('report', { steps: 20 }, ac.signal, (t) => t.status === 'working' && ac.abort());
     await assert.rejects(call, /cancelled/);
+    // The server's stderr line about the cancel arrives on its own pipe, maybe after the call ended.
+    for (let waited = 0; !c.stderrTail.some((l) => /fake-tasks: cancel task-1/.test(l)) && waited < 5000; waited += 50) await new Promise((r) => setTimeout(r, 50));
     assert.ok(c.stderrTail.some((l) => /fake-tasks: cancel task-1/.test(l)), c.stderrTail.join('\n'));
   });
 

@@ -1,0 +1,64 @@
+/**
+ * sandboxCommand (issue 21; issue 22 step 6): a command's start to its first output through the
+ * client terminal (`TerminalManager.create` → first `onData`), run in the sandbox
+ * (`@anthropic-ai/sandbox-runtime`, bubblewrap on Linux) ÷ the same command unsandboxed, paired
+ * back to back, median of 15 pairs. Goal ≤ 1.5 (informative: the sandbox's own start — a user, pid,
+ * mount and network namespace, the proxy bridge and seccomp — is a fixed cost per command). Reports
+ * the reason instead where the sandbox cannot run here.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { TerminalManager } from '../src/terminals';
+import { SandboxRuntime } from '../src/sandbox/runtime';
+import { buildProfile } from '../src/sandbox/profile';
+import type { SpawnPlan } from '../src/terminals/command';
+
+async function firstOutputMs(m: TerminalManager, cwd: string, command: string, wrap?: (p: SpawnPlan) => Promise<SpawnPlan>): Promise<number> {
+  const t0 = performance.now();
+  const id = await m.create({ sessionId: 'bench', command }, { defaultCwd: cwd, baseEnv: process.env, ...(wrap ? { wrap } : {}) });
+  await new Promise<void>((resolve) => {
+    if (m.output(id).output.length) return resolve();
+    const sub = m.onData(id, () => (sub.dispose(), resolve()));
+  });
+  const ms = performance.now() - t0;
+  await m.waitForExit(id);
+  await m.release(id);
+  return ms;
+}
+
+/** The sandbox's cost per command, as a ratio against the same command unsandboxed in the same run. */
+export async function sandboxBenchmarks(): Promise<Record<string, unknown>> {
+  const runtime = new SandboxRuntime();
+  const status = await runtime.availability();
+  if (!status.available) return { sandboxCommand: { ratio: null, goal: '<= 1.5', unavailable: status.reason } };
+  const dir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'switchboard-bench-sbx-')));
+  const profile = buildProfile({ roots: [dir], tmpDir: fs.realpathSync(os.tmpdir()), home: os.homedir(), editorStorage: [], allowedHosts: [] });
+  const wrap = (p: SpawnPlan) => runtime.wrap(p, profile);
+  const m = new TerminalManager();
+  try {
+    const med = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+    const measure = async (command: string) => {
+      await firstOutputMs(m, dir, command);
+      await firstOutputMs(m, dir, command, wrap);
+      const plain: number[] = [];
+      const boxed: number[] = [];
+      const pairs: number[] = [];
+      for (let i = 0; i < 15; i++) {
+        plain.push(await firstOutputMs(m, dir, command));
+        boxed.push(await firstOutputMs(m, dir, command, wrap));
+        pairs.push(boxed[i] / plain[i]);
+      }
+      return { ratio: Number(med(pairs).toFixed(2)), sandboxedMs: Number(med(boxed).toFixed(1)), unsandboxedMs: Number(med(plain).toFixed(1)) };
+    };
+    // A shell builtin shows the sandbox's fixed cost alone; a Node.js start, a command of the size agents run.
+    const echo = await measure('echo first');
+    const node = await measure(`${JSON.stringify(process.execPath)} -e "console.log(1)"`);
+    return { sandboxCommand: { ...node, goal: '<= 1.5', command: 'node -e console.log(1)', echo, pairs: 15 } };
+  } finally {
+    await m.disposeAll();
+    await runtime.dispose();
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}

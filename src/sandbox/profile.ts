@@ -1,0 +1,152 @@
+/**
+ * Sandbox profiles (issue 21): what a sandboxed command may touch, as part of the intent the person
+ * approves. A command's intent carries the profile it will run under; the intent hash covers it, the
+ * card says it in words, and the effect check refuses a terminal whose profile differs from the one
+ * approved. The profile is enforced by `@anthropic-ai/sandbox-runtime` (bubblewrap + seccomp on
+ * Linux, `sandbox-exec` on macOS, a filtering proxy for hosts); see `./runtime.ts`.
+ *
+ * Pure: no `vscode`, no file system, no library. Paths are absolute and compared as given (the
+ * adapter resolves them once with `realpath`).
+ */
+import path from 'node:path';
+import { canonicalHash } from '../policy/intent';
+
+/** `agentSwitchboard.sandbox`: `off` (today's terminals), `ask` (sandboxed where it can run; where it cannot, the card says so), `always` (sandboxed or not run). */
+export type SandboxMode = 'off' | 'ask' | 'always';
+
+/**
+ * What a sandboxed command may touch. Every list is sorted and free of duplicates, so equal profiles
+ * are equal JSON and hash equal.
+ */
+export interface SandboxProfile {
+  /** Absolute folders the command may write in (the session's folders, its worktree, the system temp folder). Nothing else is writable. */
+  writeRoots: string[];
+  /** Absolute paths the command may not read (credentials, browser profiles, the editor's own storage). Everything else is readable. */
+  denyRead: string[];
+  /**
+   * Hosts the command may reach through the sandbox's proxy, as `host` or `host:port` (the
+   * sandbox-runtime's `allowedDomains` grammar: `*.example.com`, `[::1]:8080`). Empty: no network.
+   */
+  allowedHosts: string[];
+}
+
+/** Where the sandbox stands for one session: off, a profile its commands run under, or why it cannot run. */
+export type SandboxPlan =
+  | { mode: 'off' }
+  | { mode: 'ask' | 'always'; profile: SandboxProfile }
+  | { mode: 'ask' | 'always'; unavailable: string };
+
+/**
+ * Paths under the home folder that hold credentials or another program's secrets: never readable
+ * by a sandboxed command. Relative to the home folder, with `/` separators.
+ */
+export const HOME_DENY_READ: readonly string[] = [
+  '.ssh',
+  '.aws',
+  '.azure',
+  '.config/gcloud',
+  '.config/gh',
+  '.kube',
+  '.docker',
+  '.gnupg',
+  '.netrc',
+  '.npmrc',
+  '.pypirc',
+  '.git-credentials',
+  '.password-store',
+  '.local/share/keyrings',
+  'Library/Keychains',
+  '.mozilla',
+  '.config/google-chrome',
+  '.config/chromium',
+  '.config/BraveSoftware',
+  '.config/microsoft-edge',
+  'Library/Application Support/Google/Chrome',
+  'Library/Application Support/Firefox',
+  'Library/Cookies',
+  'snap/chromium',
+];
+
+/** What {@link buildProfile} needs: the folders and names of this machine and session. */
+export interface ProfileInputs {
+  /** The session's folders (the workspace folders, or its worktree), absolute and resolved. */
+  roots: readonly string[];
+  /** The system temp folder, resolved. */
+  tmpDir: string;
+  /** The person's home folder. */
+  home: string;
+  /** The editor's own storage (the user-data folder's `User`, the extension's storage), resolved. */
+  editorStorage: readonly string[];
+  /** Hosts from `agentSwitchboard.sandboxAllowedHosts` (the person's settings only). */
+  allowedHosts: readonly string[];
+}
+
+/**
+ * The profile of a session's commands: write in its folders and the temp folder, read everything but
+ * the credential paths and the editor's storage, reach only the allowed hosts. A denied path inside a
+ * write root stays denied (it is hidden, so not writable either).
+ */
+export function buildProfile(inputs: ProfileInputs): SandboxProfile {
+  const writeRoots = uniqueSorted([...inputs.roots, inputs.tmpDir].filter((p) => path.isAbsolute(p)));
+  const denyRead = uniqueSorted([...HOME_DENY_READ.map((rel) => path.join(inputs.home, rel)), ...inputs.editorStorage].filter((p) => path.isAbsolute(p)));
+  return { writeRoots, denyRead, allowedHosts: uniqueSorted(inputs.allowedHosts.map((h) => h.trim()).filter((h) => h !== '')) };
+}
+
+/** The profile with one more host (the person's "Allow host and re-run"). */
+export function withHost(profile: SandboxProfile, host: string): SandboxProfile {
+  return { ...profile, allowedHosts: uniqueSorted([...profile.allowedHosts, host]) };
+}
+
+/** Equal profiles: the same write roots, read denials and hosts. Absent equals only absent (an unsandboxed command). */
+export function sameProfile(a: SandboxProfile | undefined, b: SandboxProfile | undefined): boolean {
+  if (!a || !b) return a === b;
+  return profileHash(a) === profileHash(b);
+}
+
+/** SHA-256 (hex) of the profile's canonical JSON: what a grant made from a sandboxed intent is bound to. */
+export function profileHash(profile: SandboxProfile): string {
+  return canonicalHash({ writeRoots: uniqueSorted(profile.writeRoots), denyRead: uniqueSorted(profile.denyRead), allowedHosts: uniqueSorted(profile.allowedHosts) });
+}
+
+/**
+ * The profile in words, one sentence, for a card: "Sandboxed: can write only in /w and /tmp; no
+ * network; cannot read 24 credential and browser folders." `home` shortens paths under it to `~`.
+ */
+export function describeProfile(profile: SandboxProfile, home?: string): string {
+  const short = (p: string) => (home && (p === home || p.startsWith(home + path.sep)) ? `~${p.slice(home.length)}` : p);
+  const writes = profile.writeRoots.map(short);
+  const where = writes.length ? `can write only in ${joinWords(writes)}` : 'can write nowhere';
+  const net = profile.allowedHosts.length ? `network only to ${joinWords(profile.allowedHosts)}` : 'no network';
+  return `Sandboxed: ${where}; ${net}; cannot read ${profile.denyRead.length} credential, browser and editor folders (~/.ssh, ~/.aws, …).`;
+}
+
+/** The sentence a card shows for a plan that has no profile. Undefined when the sandbox is off. */
+export function describeUnsandboxed(plan: SandboxPlan): string | undefined {
+  if (plan.mode === 'off' || 'profile' in plan) return undefined;
+  return plan.mode === 'always'
+    ? `Will not run: the sandbox is not available (${plan.unavailable}), and agentSwitchboard.sandbox is "always".`
+    : `Not sandboxed: the sandbox is not available (${plan.unavailable}). The command can read, write and reach what you can.`;
+}
+
+/**
+ * Hosts named by a sandbox's refusals in a command's violation lines, e.g. `deny network-outbound
+ * 127.0.0.1:39719 (host is not on the allow list)` → `127.0.0.1:39719`. At most 8, in order, unique.
+ */
+export function blockedHosts(violations: string): string[] {
+  const out: string[] = [];
+  for (const m of violations.matchAll(/deny network-outbound ([^\s()]+)/g)) {
+    const host = m[1];
+    if (/^[\w.*:[\]-]{1,260}$/.test(host) && !out.includes(host)) out.push(host);
+    if (out.length >= 8) break;
+  }
+  return out;
+}
+
+function uniqueSorted(xs: readonly string[]): string[] {
+  return [...new Set(xs)].sort();
+}
+
+function joinWords(xs: readonly string[]): string {
+  if (xs.length <= 1) return xs.join('');
+  return `${xs.slice(0, -1).join(', ')} and ${xs[xs.length - 1]}`;
+}

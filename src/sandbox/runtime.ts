@@ -1,0 +1,188 @@
+/**
+ * The sandbox on this machine (issue 21): `@anthropic-ai/sandbox-runtime` (bubblewrap + seccomp and
+ * a filtering proxy on Linux, `sandbox-exec` on macOS), loaded on first use. It says whether the
+ * sandbox can run here (and why not, in words a person can act on), and turns a spawn plan into the
+ * same command wrapped in a profile. vscode-free; the library's `SandboxManager` is one per process,
+ * so this is one per extension host.
+ *
+ * Network: the library's proxy is started with an empty allow list; a command's own hosts are
+ * registered under an unguessable id for as long as it runs (`registerCommandNetworkLists`), so one
+ * command's hosts are never another's. Its refusals are read back by that id when it exits.
+ */
+import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import type * as Srt from '../vendor/sandbox';
+import type { SpawnPlan } from '../terminals/command';
+import type { SandboxProfile } from './profile';
+
+type Manager = typeof Srt.SandboxManager;
+
+/** Whether the sandbox can run here: yes, or the reason it cannot (one sentence). */
+export type SandboxAvailability = { available: true } | { available: false; reason: string };
+
+/** A spawn plan wrapped in a profile, and what to do when its process exits. */
+export interface WrappedPlan extends SpawnPlan {
+  /** Called once when the process has exited: the sandbox's refusals for it as lines (`deny network-outbound host:port (…)`), and the host's registration ended. */
+  finishSandbox: () => string;
+}
+
+/** Options of the sandbox on this machine. */
+export interface SandboxRuntimeOptions {
+  /** Absolute path of `bwrap` (`agentSwitchboard.sandboxBubblewrapPath`); undefined: `bwrap` on PATH. */
+  bwrapPath?: string;
+  log?: (message: string) => void;
+}
+
+/** Milliseconds the probe command may take before the sandbox is called unavailable. */
+const PROBE_MS = 15_000;
+
+/** The sandbox of this extension host. */
+export class SandboxRuntime {
+  private manager: Manager | undefined;
+  private ready: Promise<SandboxAvailability> | undefined;
+  private readyKey: string | undefined;
+
+  constructor(private readonly load: () => Manager = defaultLoad) {}
+
+  /**
+   * Whether commands can run sandboxed here, probed once per `bwrapPath` (platform, the library, its
+   * dependencies — bubblewrap, socat, ripgrep —, and a real sandboxed `true` that must exit 0).
+   * Never throws.
+   */
+  availability(options: SandboxRuntimeOptions = {}): Promise<SandboxAvailability> {
+    const key = options.bwrapPath ?? '';
+    if (!this.ready || this.readyKey !== key) {
+      this.readyKey = key;
+      this.ready = this.probe(options).catch((err: unknown) => ({ available: false as const, reason: oneLine(err) }));
+    }
+    return this.ready;
+  }
+
+  /**
+   * The plan run inside `profile`: the same command, folder and environment, started through the
+   * sandbox (a shell string stays one string; a program and its arguments are quoted into one).
+   *
+   * @throws Error when the sandbox is not available or the library cannot wrap the command; the
+   *   caller must then not run the command at all.
+   */
+  async wrap(plan: SpawnPlan, profile: SandboxProfile, options: SandboxRuntimeOptions = {}): Promise<WrappedPlan> {
+    const status = await this.availability(options);
+    if (!status.available) throw new Error(`the sandbox is not available: ${status.reason}`);
+    const m = this.manager!;
+    const commandId = randomBytes(16).toString('base64url');
+    const inner = plan.viaShell ? plan.args[plan.args.length - 1] : [plan.file, ...plan.args].map(shellQuote).join(' ');
+    const shell = plan.viaShell ? plan.file : '/bin/sh';
+    const { argv, env } = await m.wrapWithSandboxArgv(inner, shell, configOf(profile), undefined, plan.cwd, { commandId, commandText: plan.commandLine });
+    if (!argv.length) throw new Error('the sandbox returned no command to run');
+    if (profile.allowedHosts.length) m.registerCommandNetworkLists(commandId, { allowedDomains: profile.allowedHosts });
+    let finished = false;
+    const finishSandbox = (): string => {
+      if (finished) return '';
+      finished = true;
+      m.unregisterCommandNetworkLists(commandId);
+      const block = m.annotateStderrWithSandboxFailures(commandId, '');
+      return block.replace(/<\/?sandbox_violations>/g, '').split('\n').map((l) => l.trim()).filter(Boolean).slice(0, 20).join('\n');
+    };
+    const merged: Record<string, string> = { ...plan.env };
+    for (const [k, v] of Object.entries(env)) if (typeof v === 'string') merged[k] = v;
+    return { ...plan, file: argv[0], args: argv.slice(1), env: merged, viaShell: false, finishSandbox };
+  }
+
+  /** Stops the library's proxies (window closing). */
+  async dispose(): Promise<void> {
+    const m = this.manager;
+    this.manager = undefined;
+    this.ready = undefined;
+    await m?.reset().catch(() => undefined);
+  }
+
+  private async probe(options: SandboxRuntimeOptions): Promise<SandboxAvailability> {
+    if (process.platform !== 'linux' && process.platform !== 'darwin') {
+      return { available: false, reason: `sandboxed commands run on Linux and macOS; this is ${process.platform}` };
+    }
+    if (options.bwrapPath !== undefined && process.platform === 'linux' && !isExecutable(options.bwrapPath)) {
+      return { available: false, reason: `bubblewrap was not found at ${options.bwrapPath} (agentSwitchboard.sandboxBubblewrapPath)` };
+    }
+    let m: Manager;
+    try {
+      m = this.manager ?? this.load();
+    } catch (err) {
+      return { available: false, reason: `the sandbox library could not be loaded (${oneLine(err)}); it needs Node.js 22.12 or later in the extension host` };
+    }
+    const deps = m.checkDependencies();
+    if (deps.errors.length) {
+      return { available: false, reason: `${deps.errors.join('; ')}${process.platform === 'linux' ? ' (on Debian or Ubuntu: apt-get install bubblewrap socat ripgrep)' : ''}` };
+    }
+    if (this.manager) await m.reset().catch(() => undefined);
+    await m.initialize({
+      network: { allowedDomains: [], deniedDomains: [] },
+      filesystem: { denyRead: [], allowWrite: [], denyWrite: [] },
+      ...(options.bwrapPath ? { bwrapPath: options.bwrapPath } : {}),
+    });
+    this.manager = m;
+    // A real sandboxed command: user namespaces can be forbidden (a container, a hardened kernel) in
+    // ways no dependency check sees.
+    const { argv, env } = await m.wrapWithSandboxArgv('true', '/bin/sh', configOf({ writeRoots: [], denyRead: [], allowedHosts: [] }));
+    const result = await run(argv, { ...process.env, ...env } as Record<string, string>);
+    if (result.code !== 0) {
+      return { available: false, reason: `a sandboxed test command failed (exit ${result.code ?? 'timeout'}): ${result.output.trim().split('\n').slice(-2).join(' ').slice(0, 300) || 'no output'}` };
+    }
+    options.log?.('The sandbox is available (sandbox-runtime with bubblewrap).');
+    return { available: true };
+  }
+}
+
+/** The library's configuration for one command of `profile`: paths as literal names (a folder called `*` is not a pattern). */
+function configOf(profile: SandboxProfile) {
+  const lit = (p: string) => ({ path: p, literal: true as const });
+  return { filesystem: { denyRead: profile.denyRead.map(lit), allowWrite: profile.writeRoots.map(lit), denyWrite: [] } };
+}
+
+function defaultLoad(): Manager {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- lazy on purpose (see src/vendor/sandbox.ts)
+  return (require('../vendor/sandbox') as typeof Srt).SandboxManager;
+}
+
+/** `'…'` quoting for a POSIX shell: the word stays exactly itself. */
+export function shellQuote(word: string): string {
+  return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
+}
+
+function isExecutable(p: string): boolean {
+  try {
+    fs.accessSync(p, fs.constants.X_OK);
+    return fs.statSync(p).isFile();
+  } catch {
+    return false;
+  }
+}
+
+function run(argv: string[], env: Record<string, string>): Promise<{ code: number | null; output: string }> {
+  return new Promise((resolve) => {
+    let output = '';
+    const child = spawn(argv[0], argv.slice(1), { env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    const timer = setTimeout(() => {
+      try {
+        if (child.pid) process.kill(-child.pid, 'SIGKILL');
+      } catch {
+        /* already gone */
+      }
+      resolve({ code: null, output });
+    }, PROBE_MS);
+    child.stdout?.on('data', (d: Buffer) => (output += d.toString('utf8')));
+    child.stderr?.on('data', (d: Buffer) => (output += d.toString('utf8')));
+    child.on('error', (err) => {
+      clearTimeout(timer);
+      resolve({ code: 127, output: String(err) });
+    });
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, output });
+    });
+  });
+}
+
+function oneLine(err: unknown): string {
+  return (err instanceof Error ? err.message : String(err)).split('\n')[0].slice(0, 300);
+}

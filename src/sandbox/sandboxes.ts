@@ -1,0 +1,106 @@
+/**
+ * The sandbox of this window's sessions (issue 21): for a session, where the sandbox stands (off, the
+ * profile its commands run in, or why it cannot run), and the wrapper that runs a checked command in
+ * exactly the profile its check carried. The settings come from the person (`agentSwitchboard.sandbox`
+ * may only be tightened by a workspace; hosts and the bubblewrap path are the person's alone).
+ * vscode-free: the settings and the editor's storage folders come through {@link SandboxesDeps}.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import type { SpawnPlan } from '../terminals/command';
+import { buildProfile, type SandboxMode, type SandboxPlan, type SandboxProfile } from './profile';
+import { SandboxRuntime, shellQuote, type SandboxAvailability } from './runtime';
+
+/** The sandbox settings as read (see `config/vscodeSettings.ts`). */
+export interface SandboxSettings {
+  mode: SandboxMode;
+  /** `agentSwitchboard.sandboxAllowedHosts`. */
+  allowedHosts: readonly string[];
+  /** `agentSwitchboard.sandboxBubblewrapPath`; empty: `bwrap` on PATH. */
+  bwrapPath: string;
+}
+
+/** What the sandboxes need from the host. */
+export interface SandboxesDeps {
+  settings(): SandboxSettings;
+  /** The workspace folders (a session without folders of its own writes there). */
+  workspaceRoots(): readonly string[];
+  /** The editor's storage folders and files no command may read (settings, other workspaces' state, secrets' store). */
+  editorStorage(): readonly string[];
+  log?(message: string): void;
+}
+
+/** The sandboxes of one window: one {@link SandboxRuntime} for the extension host. */
+export class Sandboxes {
+  constructor(
+    private readonly deps: SandboxesDeps,
+    readonly runtime = new SandboxRuntime(),
+  ) {}
+
+  /** Whether the sandbox can run here with the current settings (probed once per bubblewrap path). */
+  availability(): Promise<SandboxAvailability> {
+    const s = this.deps.settings();
+    return this.runtime.availability({ bwrapPath: s.bwrapPath || undefined, log: this.deps.log });
+  }
+
+  /**
+   * Where the sandbox stands for a session whose effects are contained in `roots` (its worktree
+   * folder; else the workspace folders): never throws, and never names a profile the machine
+   * cannot enforce.
+   */
+  async plan(roots: readonly string[] | undefined): Promise<SandboxPlan> {
+    const s = this.deps.settings();
+    if (s.mode === 'off') return { mode: 'off' };
+    const p = await this.profileFor(roots);
+    return 'profile' in p ? { mode: s.mode, profile: p.profile } : { mode: s.mode, unavailable: p.unavailable };
+  }
+
+  /** The profile of something contained in `roots` (else the workspace folders), or why the sandbox cannot run. */
+  async profileFor(roots: readonly string[] | undefined): Promise<{ profile: SandboxProfile } | { unavailable: string }> {
+    const status = await this.availability();
+    if (!status.available) return { unavailable: status.reason };
+    const profile = buildProfile({
+      roots: (roots ?? this.deps.workspaceRoots()).map(real),
+      tmpDir: real(os.tmpdir()),
+      home: os.homedir(),
+      editorStorage: this.deps.editorStorage(),
+      allowedHosts: this.deps.settings().allowedHosts,
+    });
+    return { profile };
+  }
+
+  /**
+   * A stdio MCP server's launch inside the sandbox: it may write only in its folder (its `cwd`, else
+   * the workspace folders) and the temp folder, with the commands' read denials and hosts.
+   * @throws Error when the sandbox cannot run here: the server is then not started at all.
+   */
+  async launch<L extends { command: string; args: string[]; env: Record<string, string>; cwd?: string }>(l: L): Promise<L> {
+    const roots = l.cwd ? [l.cwd] : undefined;
+    const p = await this.profileFor(roots);
+    if (!('profile' in p)) throw new Error(`it is to run sandboxed, and the sandbox is not available: ${p.unavailable}`);
+    const cwd = l.cwd ?? this.deps.workspaceRoots()[0] ?? os.tmpdir();
+    const w = await this.runtime.wrap(
+      { file: l.command, args: l.args, cwd, env: l.env, viaShell: false, commandLine: [l.command, ...l.args].map(shellQuote).join(' '), outputByteLimit: 0 },
+      p.profile,
+      { bwrapPath: this.deps.settings().bwrapPath || undefined },
+    );
+    return { ...l, command: w.file, args: w.args, env: w.env, cwd };
+  }
+
+  /** The wrapper of a command approved to run in `profile`: the same plan, run inside it (throws, and the command does not run, when it cannot be). */
+  wrapper(profile: SandboxProfile): (plan: SpawnPlan) => Promise<SpawnPlan> {
+    return (plan) => this.runtime.wrap(plan, profile, { bwrapPath: this.deps.settings().bwrapPath || undefined });
+  }
+
+  dispose(): Promise<void> {
+    return this.runtime.dispose();
+  }
+}
+
+function real(p: string): string {
+  try {
+    return fs.realpathSync(p);
+  } catch {
+    return p;
+  }
+}

@@ -1,0 +1,243 @@
+/**
+ * Sandboxed effects in the real editor (issue 21): with `agentSwitchboard.sandbox` on, an approved
+ * command runs in `@anthropic-ai/sandbox-runtime` (bubblewrap on Linux) with the profile its card
+ * showed and its hash covers. Each attempt is asserted from the command's exit status and the file
+ * system, not from what the card says: it cannot write outside the workspace, cannot read a file under
+ * a denied path, cannot reach a loopback server that is not allowlisted, while an allowlisted host
+ * works; a profile that changed after the approval is not covered by it; `always` with the sandbox
+ * unavailable refuses to run, `ask` runs it and says it is not sandboxed.
+ */
+import * as assert from 'assert';
+import * as fs from 'fs';
+import * as http from 'http';
+import * as os from 'os';
+import * as path from 'path';
+import * as vscode from 'vscode';
+import { api, runCommand, scenarioAgent, setAgents, until, waitForState, workspaceDir } from './util';
+import { screenshot } from './screenshot';
+import type { SessionState } from '../../src/acp/session/types';
+import type { SwitchboardApi } from '../../src/api';
+
+const cfg = () => vscode.workspace.getConfiguration('agentSwitchboard');
+const waiting = (s: SessionState) => Object.values(s.permissions).filter((p) => p.state === 'waiting');
+
+function freshDir(name: string): string {
+  const dir = path.join(workspaceDir(), name);
+  fs.rmSync(dir, { recursive: true, force: true });
+  fs.mkdirSync(dir, { recursive: true });
+  return dir;
+}
+
+/** Runs one turn of the run-commands scenario, answering every card with `answer`; the answer text and the session. */
+async function runTurn(a: SwitchboardApi, key: string, commands: { command: string; ask?: boolean; pauseMs?: number }[], answer: (s: SessionState, p: ReturnType<typeof waiting>[number]) => 'allow' | 'reject' | 'later' = () => 'allow'): Promise<{ text: string; state: SessionState }> {
+  const answered = new Set<string>();
+  const sub = a.onDidChangeSession((e) => {
+    if (e.key !== key) return;
+    for (const p of waiting(e.state)) {
+      if (answered.has(p.permissionId)) continue;
+      const what = answer(e.state, p);
+      if (what === 'later') continue;
+      answered.add(p.permissionId);
+      const option = p.options.find((o) => o.kind === (what === 'allow' ? 'allow_once' : 'reject_once'));
+      setTimeout(() => a.answerPermission(key, p.permissionId, option!.optionId), 10);
+    }
+  });
+  try {
+    await a.prompt(key, JSON.stringify({ commands }));
+  } finally {
+    sub.dispose();
+  }
+  const state = a.session(key)!;
+  const last = [...state.entries].reverse().find((e) => e.kind === 'agent' && 'text' in e && e.text.includes('run-commands results'));
+  return { text: last && 'text' in last ? last.text : '', state };
+}
+
+/** The output the scenario put on the card of command `i` of the latest turn. */
+function outputOf(state: SessionState, i: number): string {
+  const calls = Object.values(state.toolCalls).filter((t) => t.toolCallId.startsWith(`demo-run-${i}-`));
+  const raw = calls.at(-1)?.rawOutput as { output?: string } | undefined;
+  return raw?.output ?? '';
+}
+
+describe('sandboxed effects: commands that cannot reach beyond what was granted (issue 21)', function () {
+  this.timeout(180_000);
+  let server: http.Server;
+  let port = 0;
+  let hits = 0;
+  const secretDir = path.join(os.homedir(), '.ssh');
+  const secretFile = path.join(secretDir, `switchboard-sandbox-probe-${process.pid}`);
+  let madeSshDir = false;
+  const outside = path.join(os.homedir(), `.switchboard-sandbox-outside-${process.pid}`);
+
+  before(async () => {
+    server = http.createServer((_q, r) => {
+      hits++;
+      r.end('hello-from-the-host\n');
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    port = (server.address() as { port: number }).port;
+    madeSshDir = !fs.existsSync(secretDir);
+    fs.mkdirSync(secretDir, { recursive: true, mode: 0o700 });
+    fs.writeFileSync(secretFile, 'SWITCHBOARD-SECRET-KEY\n');
+    await cfg().update('policy', undefined, vscode.ConfigurationTarget.Global);
+    await cfg().update('sandbox', 'ask', vscode.ConfigurationTarget.Global);
+    await cfg().update('sandboxAllowedHosts', [], vscode.ConfigurationTarget.Global);
+    await setAgents([scenarioAgent('run-commands', 'run-commands')]);
+  });
+
+  after(async () => {
+    await setAgents([]);
+    for (const k of ['sandbox', 'sandboxAllowedHosts', 'sandboxBubblewrapPath']) await cfg().update(k, undefined, vscode.ConfigurationTarget.Global);
+    server.close();
+    fs.rmSync(secretFile, { force: true });
+    if (madeSshDir) fs.rmSync(secretDir, { recursive: true, force: true });
+    fs.rmSync(outside, { force: true });
+  });
+
+  it('an approved sandboxed command writes only in the workspace, cannot read ~/.ssh, cannot reach a loopback server; an allowlisted host works', async () => {
+    const a = await api();
+    const dir = freshDir('sandbox-basic');
+    const key = await a.startSession({ agentId: 'run-commands', cwd: dir });
+    await vscode.commands.executeCommand('agentSwitchboard.session.focus');
+    // -f: an HTTP refusal from the sandbox's proxy (403) is a failed command, as a refused connection is.
+    const curl = `curl -f --noproxy '' -sS -m 10 http://127.0.0.1:${port}/`;
+    let shown: ReturnType<typeof waiting>[number] | undefined;
+    const first = await runTurn(
+      a,
+      key,
+      [
+        { command: 'echo inside > inside.txt && echo wrote-inside', ask: true },
+        { command: `echo escaped > ${outside}`, ask: true },
+        { command: `cat ${secretFile}`, ask: true },
+        { command: curl, ask: true },
+      ],
+      (_s, p) => {
+        shown ??= p;
+        return 'allow';
+      },
+    );
+    // The card said it in words, and the intent it approved carried the profile.
+    const line = shown?.display?.find((d) => d.type === 'command');
+    assert.ok(line && line.type === 'command' && line.sandbox?.sandboxed, JSON.stringify(shown?.display));
+    assert.match(line.sandbox.text, /^Sandboxed: can write only in .*; no network; cannot read \d+ credential/);
+    assert.ok(line.sandbox.text.includes(fs.realpathSync(workspaceDir())) || line.sandbox.text.includes(fs.realpathSync(dir)), line.sandbox.text);
+
+    assert.match(first.text, /- 0: exit 0/, first.text);
+    assert.strictEqual(fs.readFileSync(path.join(dir, 'inside.txt'), 'utf8'), 'inside\n', 'the workspace is writable');
+    assert.match(first.text, /- 1: exit [1-9]/, first.text);
+    assert.ok(!fs.existsSync(outside), 'nothing was written outside the workspace');
+    assert.match(first.text, /- 2: exit [1-9]/, first.text);
+    assert.ok(!outputOf(first.state, 2).includes('SWITCHBOARD-SECRET-KEY'), outputOf(first.state, 2));
+    assert.match(first.text, /- 3: exit [1-9]/, first.text);
+    assert.strictEqual(hits, 0, 'the loopback server was not reached');
+    assert.match(outputOf(first.state, 3), new RegExp(`\\[sandbox\\] deny network-outbound 127\\.0\\.0\\.1:${port}`), outputOf(first.state, 3));
+
+    // The person allows the host: the same command reaches it (a new profile, a new card).
+    await cfg().update('sandboxAllowedHosts', [`127.0.0.1:${port}`], vscode.ConfigurationTarget.Global);
+    let hostCard: ReturnType<typeof waiting>[number] | undefined;
+    const second = await runTurn(a, key, [{ command: curl, ask: true }], (_s, p) => {
+      hostCard ??= p;
+      return 'allow';
+    });
+    const hostLine = hostCard?.display?.find((d) => d.type === 'command');
+    assert.ok(hostLine && hostLine.type === 'command' && hostLine.sandbox?.text.includes(`network only to 127.0.0.1:${port}`), JSON.stringify(hostCard?.display));
+    assert.match(second.text, /- 0: exit 0/, second.text);
+    assert.match(outputOf(second.state, 0), /hello-from-the-host/);
+    assert.strictEqual(hits, 1, 'the allowlisted host was reached once');
+    await cfg().update('sandboxAllowedHosts', [], vscode.ConfigurationTarget.Global);
+    await a.closeSession(key);
+  });
+
+  it('a profile that changed after the approval is not what was approved: the command is held and asked about again, and runs only as newly shown', async () => {
+    const a = await api();
+    const dir = freshDir('sandbox-changed');
+    const key = await a.startSession({ agentId: 'run-commands', cwd: dir });
+    const cards: ReturnType<typeof waiting>[number][] = [];
+    const changed = runTurn(a, key, [{ command: 'echo ran > ran.txt', ask: true, pauseMs: 3000 }], (_s, p) => {
+      cards.push(p);
+      // The first card (the agent's request) is allowed; the held one (the effect, in the new profile) is rejected.
+      return cards.length === 1 ? 'allow' : 'reject';
+    });
+    await until('the first card answered', () => (cards.length ? true : undefined), 30_000);
+    // Between the approval and the effect, the person's settings give commands a host more.
+    await cfg().update('sandboxAllowedHosts', ['registry.example.com'], vscode.ConfigurationTarget.Global);
+    const r = await changed;
+    assert.strictEqual(cards.length, 2, 'the changed effect was put to the person again');
+    assert.ok(cards[1].unrequested, 'as a held effect');
+    const held = cards[1].display?.find((d) => d.type === 'command');
+    assert.ok(held && held.type === 'command' && held.sandbox?.text.includes('registry.example.com'), JSON.stringify(cards[1].display));
+    assert.notStrictEqual(cards[1].intentHash, cards[0].intentHash);
+    assert.match(r.text, /- 0: refused/, r.text);
+    assert.ok(!fs.existsSync(path.join(dir, 'ran.txt')), 'nothing ran');
+    await cfg().update('sandboxAllowedHosts', [], vscode.ConfigurationTarget.Global);
+    await a.closeSession(key);
+  });
+
+  it('always, with the sandbox unavailable, refuses to run; ask runs it and the card says it is not sandboxed', async () => {
+    const a = await api();
+    const dir = freshDir('sandbox-unavailable');
+    await cfg().update('sandboxBubblewrapPath', '/nonexistent/bwrap', vscode.ConfigurationTarget.Global);
+    await cfg().update('sandbox', 'always', vscode.ConfigurationTarget.Global);
+    const key = await a.startSession({ agentId: 'run-commands', cwd: dir });
+    let card: ReturnType<typeof waiting>[number] | undefined;
+    const r = await runTurn(a, key, [{ command: 'echo ran > always.txt', ask: true }], (_s, p) => {
+      card ??= p;
+      return 'allow';
+    });
+    assert.ok(card?.undeclared?.some((u) => /Will not run: the sandbox is not available \(bubblewrap was not found at \/nonexistent\/bwrap/.test(u)), JSON.stringify(card?.undeclared));
+    assert.match(r.text, /- 0: refused .*the sandbox is not available/, r.text);
+    assert.ok(!fs.existsSync(path.join(dir, 'always.txt')), 'nothing ran unsandboxed');
+    await vscode.commands.executeCommand('agentSwitchboard.session.focus');
+    await screenshot('sandbox-unavailable-always', 30000, { waitForSelector: '.turn-end' });
+
+    await cfg().update('sandbox', 'ask', vscode.ConfigurationTarget.Global);
+    let askCard: ReturnType<typeof waiting>[number] | undefined;
+    const r2 = await runTurn(a, key, [{ command: 'echo ran > ask.txt', ask: true }], (_s, p) => {
+      askCard ??= p;
+      return 'allow';
+    });
+    const line = askCard?.display?.find((d) => d.type === 'command');
+    assert.ok(line && line.type === 'command' && line.sandbox && !line.sandbox.sandboxed && /^Not sandboxed: the sandbox is not available/.test(line.sandbox.text), JSON.stringify(askCard?.display));
+    assert.match(r2.text, /- 0: exit 0/, r2.text);
+    assert.ok(fs.existsSync(path.join(dir, 'ask.txt')));
+    await cfg().update('sandboxBubblewrapPath', undefined, vscode.ConfigurationTarget.Global);
+    await a.closeSession(key);
+  });
+
+  it('a stdio MCP server whose definition asks for the sandbox cannot write outside its folder', async () => {
+    const a = await api();
+    const folder = freshDir('sandbox-mcp');
+    const fake = path.resolve(__dirname, '..', '..', '..', 'test', 'fakes', 'mcp-server.mjs');
+    const outsideMcp = path.join(os.homedir(), `.switchboard-sandbox-mcp-${process.pid}`);
+    await cfg().update('mcpServers', { boxed: { command: process.execPath, args: [fake], env: { ELECTRON_RUN_AS_NODE: '1' }, cwd: folder, sandbox: true } }, vscode.ConfigurationTarget.Global);
+    try {
+      await vscode.commands.executeCommand('agentSwitchboard.mcp.start');
+      await until('the sandboxed server running', () => a.mcpServers().find((x) => x.id === 'settings:boxed')?.state?.state === 'running', 60_000);
+      const write = async (file: string) => ((await runCommand('agentSwitchboard.mcp.runTool', { type: 'tool', serverId: 'settings:boxed', name: 'write' }, { path: file, text: 'x' })) as { content: { text: string }[] }).content[0].text;
+      assert.strictEqual(await write(path.join(folder, 'inside.txt')), `wrote ${path.join(folder, 'inside.txt')}`);
+      assert.ok(fs.existsSync(path.join(folder, 'inside.txt')));
+      assert.match(await write(outsideMcp), /^error: (EROFS|EACCES|EPERM)/);
+      assert.ok(!fs.existsSync(outsideMcp), 'nothing written outside its folder');
+      // Elsewhere in the workspace too, unless the workspace itself is in the temp folder (as in CI), which stays writable.
+      const tmp = fs.realpathSync(os.tmpdir());
+      if (!fs.realpathSync(workspaceDir()).startsWith(tmp + path.sep)) assert.match(await write(path.join(workspaceDir(), 'next-to-it.txt')), /^error: /, 'nor elsewhere in the workspace');
+    } finally {
+      await cfg().update('mcpServers', undefined, vscode.ConfigurationTarget.Global);
+      fs.rmSync(outsideMcp, { force: true });
+    }
+  });
+
+  it('the card of a sandboxed command at 300 px says what it may touch', async () => {
+    const a = await api();
+    const dir = freshDir('sandbox-card');
+    await cfg().update('sandbox', 'ask', vscode.ConfigurationTarget.Global);
+    const key = await a.startSession({ agentId: 'run-commands', cwd: dir });
+    await vscode.commands.executeCommand('agentSwitchboard.session.focus');
+    const turn = runTurn(a, key, [{ command: 'npm test', ask: true }], () => 'later');
+    await waitForState(a, key, (s) => waiting(s).length > 0, 'the card');
+    await screenshot('sandbox-card', 30000, { waitForSelector: '.command-sandbox.sandboxed' });
+    await a.cancel(key);
+    await turn.catch(() => undefined);
+    await a.closeSession(key);
+  });
+});

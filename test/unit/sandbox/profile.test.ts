@@ -1,0 +1,99 @@
+/**
+ * Sandbox profiles in the intent (issue 21): the profile is part of what the hash covers and of what
+ * an approval covers; a grant made from a sandboxed card covers that command in that sandbox only; an
+ * auto-approve rule never covers an unsandboxed command; `always` without a sandbox refuses whatever
+ * was approved; the card's words never claim a sandbox that is not there.
+ */
+import assert from 'node:assert/strict';
+import { buildProfile, blockedHosts, describeProfile, describeUnsandboxed, profileHash, sameProfile, withHost, type SandboxPlan } from '../../../src/sandbox/profile';
+import { commandCovers, sameEffect } from '../../../src/policy/gate';
+import { intentHash, type CommandEffect, type Intent } from '../../../src/policy/intent';
+import { EffectPolicy } from '../../../src/policy/effectPolicy';
+import { patternMatches } from '../../../src/policy/grants';
+import { mergeLevel } from '../../../src/config/settingsLayers';
+
+const profile = buildProfile({ roots: ['/w'], tmpDir: '/tmp', home: '/home/p', editorStorage: ['/home/p/.config/Code/User/settings.json'], allowedHosts: [] });
+const cmd = (sandbox?: typeof profile): CommandEffect => ({ type: 'command', command: 'npm test', args: [], cwd: '/w', envNames: [], ...(sandbox ? { sandbox } : {}) });
+
+describe('sandbox profiles are part of the intent (issue 21)', () => {
+  it('builds a sorted profile: the session folders and temp writable, credentials and editor storage unreadable, hosts as given', () => {
+    assert.deepEqual(profile.writeRoots, ['/tmp', '/w']);
+    assert.ok(profile.denyRead.includes('/home/p/.ssh') && profile.denyRead.includes('/home/p/.aws') && profile.denyRead.includes('/home/p/.config/gcloud'));
+    assert.ok(profile.denyRead.includes('/home/p/.config/Code/User/settings.json'));
+    assert.deepEqual(profile.allowedHosts, []);
+    assert.equal(profileHash(buildProfile({ roots: ['/w', '/w'], tmpDir: '/tmp', home: '/home/p', editorStorage: ['/home/p/.config/Code/User/settings.json'], allowedHosts: [' '] })), profileHash(profile), 'duplicates and blanks do not change it');
+  });
+
+  it('the hash covers the profile; an unsandboxed intent hashes as before', () => {
+    const intent = (e: CommandEffect): Intent => ({ sessionId: 's', agentId: 'a', toolCallId: 't', kind: 'execute', effects: [e] });
+    assert.notEqual(intentHash(intent(cmd(profile))), intentHash(intent(cmd())));
+    assert.notEqual(intentHash(intent(cmd(profile))), intentHash(intent(cmd(withHost(profile, 'example.com')))));
+    assert.equal(intentHash(intent(cmd())), intentHash({ sessionId: 's', agentId: 'a', toolCallId: 't', kind: 'execute', effects: [{ type: 'command', command: 'npm test', args: [], cwd: '/w', envNames: [] }] }));
+  });
+
+  it('an approval covers the command in exactly the profile it showed: another host, folder, no sandbox or a sandbox is another effect', () => {
+    assert.ok(commandCovers(cmd(profile), cmd(profile)));
+    assert.ok(!commandCovers(cmd(profile), cmd(withHost(profile, 'evil.example'))));
+    assert.ok(!commandCovers(cmd(profile), cmd({ ...profile, writeRoots: ['/'] })));
+    assert.ok(!commandCovers(cmd(profile), cmd()), 'approved sandboxed, run without');
+    assert.ok(!commandCovers(cmd(), cmd(profile)), 'approved unsandboxed: the card did not show this profile');
+    // An undeclared command (any one command in the folder) still only in the profile shown.
+    assert.ok(!commandCovers({ ...cmd(profile), command: null }, cmd(withHost(profile, 'x.example'))));
+    assert.ok(sameEffect(cmd(profile), cmd(profile)) && !sameEffect(cmd(profile), cmd(withHost(profile, 'x.example'))));
+    assert.ok(sameProfile(undefined, undefined) && !sameProfile(profile, undefined));
+  });
+
+  it('a grant from a sandboxed card covers that sandbox only; an auto-approve rule never an unsandboxed command', () => {
+    const grant = { kind: 'command' as const, commandExact: 'npm test', sandboxProfile: profileHash(profile) };
+    assert.ok(patternMatches(grant, 'a', cmd(profile)));
+    assert.ok(!patternMatches(grant, 'a', cmd(withHost(profile, 'x.example'))));
+    assert.ok(!patternMatches(grant, 'a', cmd()));
+    const rule = { kind: 'command' as const, commandPrefix: 'npm test', sandboxed: true as const };
+    assert.ok(patternMatches(rule, 'a', cmd(profile)) && patternMatches(rule, 'a', cmd(withHost(profile, 'x.example'))));
+    assert.ok(!patternMatches(rule, 'a', cmd()));
+  });
+
+  it('the gate: the effect carries the profile of the plan; always without a sandbox refuses whatever was approved; the auto-approve rule answers requests of sandboxed commands only', async () => {
+    let plan: SandboxPlan = { mode: 'ask', profile };
+    const policy = new EffectPolicy({
+      defaults: () => ({ write: 'ask', command: 'ask', dryRun: false, allow: [{ kind: 'command', commandPrefix: 'npm test', sandboxed: true }] }),
+      roots: () => ['/w'],
+      readCurrent: async () => null,
+      sandbox: async () => plan,
+    });
+    const who = { sessionId: 's', agentId: 'a', cwd: '/w' };
+    const ok = await policy.checkCommand(who, { sessionId: 'x', command: 'npm test' });
+    assert.equal(ok.allowed, true, 'the sandboxed rule');
+    assert.deepEqual((ok.effect as CommandEffect).sandbox, profile, 'the effect names the profile it runs in');
+    const intent: Intent = { sessionId: 's', agentId: 'a', toolCallId: 't', kind: 'execute', effects: [cmd(profile)] };
+    assert.equal(policy.grantFor(who, intent)?.id, 'sandbox-auto-approve');
+    assert.equal(policy.grantFor(who, { ...intent, effects: [cmd()] }), undefined, 'never for an unsandboxed command');
+    plan = { mode: 'ask', unavailable: 'no bubblewrap' };
+    assert.equal((await policy.checkCommand(who, { sessionId: 'x', command: 'npm test' })).allowed, false, 'unsandboxed: the rule does not cover it');
+    plan = { mode: 'always', unavailable: 'no bubblewrap' };
+    policy.recordDecision(who, { ...intent, effects: [cmd()] }, { kind: 'allow_once', optionId: 'o' }, { kind: 'person' });
+    const refused = await policy.checkCommand(who, { sessionId: 'x', command: 'npm test' });
+    assert.equal(refused.allowed, false);
+    assert.equal(!refused.allowed && refused.reason, 'sandbox_unavailable');
+    assert.equal(policy.holdable(refused), false, 'not put to the person either');
+  });
+
+  it('words: what the profile allows, or that there is none; blocked hosts read from the sandbox\'s refusals', () => {
+    assert.match(describeProfile(profile, '/home/p'), /^Sandboxed: can write only in \/tmp and \/w; no network; cannot read \d+ credential/);
+    assert.match(describeProfile(withHost(profile, 'registry.npmjs.org'), '/home/p'), /network only to registry\.npmjs\.org/);
+    assert.equal(describeUnsandboxed({ mode: 'off' }), undefined);
+    assert.equal(describeUnsandboxed({ mode: 'ask', profile }), undefined);
+    assert.match(describeUnsandboxed({ mode: 'ask', unavailable: 'x' })!, /^Not sandboxed/);
+    assert.match(describeUnsandboxed({ mode: 'always', unavailable: 'x' })!, /^Will not run/);
+    assert.deepEqual(blockedHosts('deny network-outbound 127.0.0.1:39719 (host is not on the allow list)\ndeny network-outbound a.example:443 (x)\ndeny network-outbound 127.0.0.1:39719 (y)'), ['127.0.0.1:39719', 'a.example:443']);
+  });
+
+  it('a workspace may only move agentSwitchboard.sandbox toward always', () => {
+    const order = ['off', 'ask', 'always'] as const;
+    assert.equal(mergeLevel('s', order, 'off', 'off', [{ where: 'workspace settings', value: 'always' }]).value, 'always');
+    const looser = mergeLevel('s', order, 'always', 'off', [{ where: 'workspace settings', value: 'off' }]);
+    assert.equal(looser.value, 'always');
+    assert.equal(looser.ignored.length, 1);
+    assert.equal(mergeLevel('s', order, 'bogus', 'off', []).problems.length, 1);
+  });
+});
