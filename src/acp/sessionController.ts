@@ -618,6 +618,12 @@ export class SessionController implements SessionHandlers {
       if (p.op === 'toolCall' && p.toolCall.verification === 'agent' && !this.unverifiedRecorded.has(p.toolCall.toolCallId)) {
         this.unverifiedRecorded.add(p.toolCall.toolCallId);
         this.policy.recordUnverified(this.actor(), p.toolCall.toolCallId, p.toolCall.title);
+        // A command approved as sandboxed that the agent ran itself never passed through our sandbox (issue 21).
+        const id = p.toolCall.toolCallId;
+        if (p.toolCall.kind === 'execute' && Object.values(this.state.permissions).some((x) => x.toolCallId === id && x.display?.some((d) => d.type === 'command' && d.sandbox?.sandboxed))) {
+          const text = `${this.state.agentName} ran "${p.toolCall.title}" itself, not through the editor's terminal: it was not sandboxed, whatever its card said the editor would do.`;
+          queueMicrotask(() => !this.disposed && this.dispatch({ type: 'notice', severity: 'warning', text }));
+        }
       }
     }
     if (patches.length) {

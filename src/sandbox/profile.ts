@@ -24,6 +24,13 @@ export interface SandboxProfile {
   /** Absolute paths the command may not read (credentials, browser profiles, the editor's own storage). Everything else is readable. */
   denyRead: string[];
   /**
+   * Absolute paths inside the write roots that stay read-only: what the editor, git or a shell acts
+   * on by itself, without the person running anything (`.git` — an fsmonitor or hook in its config
+   * runs on the next `git status` —, `.vscode`, agents' configuration, `.envrc`). Absent on profiles
+   * made before this field existed.
+   */
+  denyWrite?: string[];
+  /**
    * Hosts the command may reach through the sandbox's proxy, as `host` or `host:port` (the
    * sandbox-runtime's `allowedDomains` grammar: `*.example.com`, `[::1]:8080`). Empty: no network.
    */
@@ -65,7 +72,35 @@ export const HOME_DENY_READ: readonly string[] = [
   'Library/Application Support/Firefox',
   'Library/Cookies',
   'snap/chromium',
+  // Agents' and tools' own credentials and histories.
+  '.codex',
+  '.claude/.credentials.json',
+  '.gemini',
+  '.config/github-copilot',
+  '.local/share/opencode',
+  '.cargo/credentials',
+  '.cargo/credentials.toml',
+  '.pgpass',
+  '.vault-token',
+  '.bash_history',
+  '.zsh_history',
+  '.python_history',
+  '.node_repl_history',
 ];
+
+/**
+ * Names that stay read-only at the top of each write root, and in its folders one level down (the
+ * depth at which VS Code finds repositories): the editor, git and shells act on them by themselves.
+ * `.git` and `.vscode` are protected even where they do not exist yet (the sandbox binds a
+ * placeholder, removed when the command ends); the others where they exist.
+ */
+export const ALWAYS_DENY_WRITE: readonly string[] = ['.git', '.vscode'];
+/** See {@link ALWAYS_DENY_WRITE}: protected where they exist. */
+export const EXISTING_DENY_WRITE: ReadonlySet<string> = new Set([
+  '.gitmodules', '.gitattributes', '.hg', '.svn', '.husky', '.githooks', '.pre-commit-config.yaml', '.lefthook.yml', 'lefthook.yml',
+  '.idea', '.fleet', '.zed', '.devcontainer', '.devcontainer.json', '.claude', '.claude.json', '.codex', '.gemini', '.opencode', 'opencode.json', 'opencode.jsonc', '.cursor', '.windsurf', '.continue', '.mcp.json',
+  '.envrc', '.tool-versions', 'mise.toml', '.mise.toml',
+]);
 
 /** What {@link buildProfile} needs: the folders and names of this machine and session. */
 export interface ProfileInputs {
@@ -79,6 +114,8 @@ export interface ProfileInputs {
   editorStorage: readonly string[];
   /** Hosts from `agentSwitchboard.sandboxAllowedHosts` (the person's settings only). */
   allowedHosts: readonly string[];
+  /** Absolute paths in the write roots that stay read-only (see {@link protectedInRoot}). */
+  denyWrite?: readonly string[];
 }
 
 /**
@@ -89,7 +126,33 @@ export interface ProfileInputs {
 export function buildProfile(inputs: ProfileInputs): SandboxProfile {
   const writeRoots = uniqueSorted([...inputs.roots, inputs.tmpDir].filter((p) => path.isAbsolute(p)));
   const denyRead = uniqueSorted([...HOME_DENY_READ.map((rel) => path.join(inputs.home, rel)), ...inputs.editorStorage].filter((p) => path.isAbsolute(p)));
-  return { writeRoots, denyRead, allowedHosts: uniqueSorted(inputs.allowedHosts.map((h) => h.trim()).filter((h) => h !== '')) };
+  const denyWrite = uniqueSorted((inputs.denyWrite ?? []).filter((p) => path.isAbsolute(p)));
+  return { writeRoots, denyRead, ...(denyWrite.length ? { denyWrite } : {}), allowedHosts: uniqueSorted(inputs.allowedHosts.map((h) => h.trim()).filter((h) => h !== '')) };
+}
+
+/**
+ * The paths of `root` that stay read-only for a sandboxed command (see {@link ALWAYS_DENY_WRITE}),
+ * from the names at its top and one level down (`list(dir)`: the entries of a folder; folders only
+ * are descended).
+ */
+export function protectedInRoot(root: string, list: (dir: string) => { name: string; dir: boolean }[]): string[] {
+  const out: string[] = [];
+  const scan = (dir: string, depth: number) => {
+    const entries = list(dir);
+    for (const name of ALWAYS_DENY_WRITE) out.push(path.join(dir, name));
+    for (const e of entries) {
+      if (EXISTING_DENY_WRITE.has(e.name)) out.push(path.join(dir, e.name));
+      else if (depth === 0 && e.dir && !ALWAYS_DENY_WRITE.includes(e.name) && e.name !== 'node_modules') {
+        if (entries.length <= 2000) scanChild(path.join(dir, e.name));
+      }
+    }
+  };
+  // One level down: only what exists there (no placeholders in every folder).
+  const scanChild = (dir: string) => {
+    for (const e of list(dir)) if (ALWAYS_DENY_WRITE.includes(e.name) || EXISTING_DENY_WRITE.has(e.name)) out.push(path.join(dir, e.name));
+  };
+  scan(root, 0);
+  return out;
 }
 
 /** The profile with one more host (the person's "Allow host and re-run"). */
@@ -105,7 +168,7 @@ export function sameProfile(a: SandboxProfile | undefined, b: SandboxProfile | u
 
 /** SHA-256 (hex) of the profile's canonical JSON: what a grant made from a sandboxed intent is bound to. */
 export function profileHash(profile: SandboxProfile): string {
-  return canonicalHash({ writeRoots: uniqueSorted(profile.writeRoots), denyRead: uniqueSorted(profile.denyRead), allowedHosts: uniqueSorted(profile.allowedHosts) });
+  return canonicalHash({ writeRoots: uniqueSorted(profile.writeRoots), denyRead: uniqueSorted(profile.denyRead), ...(profile.denyWrite?.length ? { denyWrite: uniqueSorted(profile.denyWrite) } : {}), allowedHosts: uniqueSorted(profile.allowedHosts) });
 }
 
 /**
@@ -117,7 +180,8 @@ export function describeProfile(profile: SandboxProfile, home?: string): string 
   const writes = profile.writeRoots.map(short);
   const where = writes.length ? `can write only in ${joinWords(writes)}` : 'can write nowhere';
   const net = profile.allowedHosts.length ? `network only to ${joinWords(profile.allowedHosts)}` : 'no network';
-  return `Sandboxed: ${where}; ${net}; cannot read ${profile.denyRead.length} credential, browser and editor folders (~/.ssh, ~/.aws, …).`;
+  const kept = profile.denyWrite?.length ? ` and cannot change .git, .vscode or ${Math.max(0, profile.denyWrite.length - 2)} other files the editor and git act on` : '';
+  return `Sandboxed when the editor runs it: ${where}${kept}; ${net}; cannot read ${profile.denyRead.length} credential, browser and editor folders (~/.ssh, ~/.aws, …). An agent that runs commands itself is not sandboxed by this.`;
 }
 
 /** The sentence a card shows for a plan that has no profile. Undefined when the sandbox is off. */

@@ -12,6 +12,7 @@
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
+import path from 'node:path';
 import type * as Srt from '../vendor/sandbox';
 import type { SpawnPlan } from '../terminals/command';
 import type { SandboxProfile } from './profile';
@@ -42,6 +43,7 @@ export class SandboxRuntime {
   private manager: Manager | undefined;
   private ready: Promise<SandboxAvailability> | undefined;
   private readyKey: string | undefined;
+  private sandboxSets = new Set<string>(['SANDBOX_RUNTIME', 'TMPDIR']);
 
   constructor(private readonly load: () => Manager = defaultLoad) {}
 
@@ -71,9 +73,19 @@ export class SandboxRuntime {
     if (!status.available) throw new Error(`the sandbox is not available: ${status.reason}`);
     const m = this.manager!;
     const commandId = randomBytes(16).toString('base64url');
-    const inner = plan.viaShell ? plan.args[plan.args.length - 1] : [plan.file, ...plan.args].map(shellQuote).join(' ');
-    const shell = plan.viaShell ? plan.file : '/bin/sh';
-    const { argv, env } = await m.wrapWithSandboxArgv(inner, shell, configOf(profile), undefined, plan.cwd, { commandId, commandText: plan.commandLine });
+    // What runs outside the sandbox (a POSIX shell that starts bubblewrap) gets the extension host's
+    // own environment only: nothing of the agent's request (`BASH_FUNC_*`, `LD_PRELOAD`, `BASH_ENV`,
+    // a PATH naming the workspace) reaches a process that is not yet confined. The command's own
+    // environment is applied inside, by `env`, and the words of a program run without a shell are
+    // handed over as arguments, never read as shell syntax.
+    const outer = outerEnv(process.env);
+    const inside = Object.entries(plan.env).filter(([k, v]) => outer[k] !== v && !this.sandboxSets.has(k));
+    const envWords = inside.length ? ['env', ...inside.map(([k, v]) => shellQuote(`${k}=${v}`))] : [];
+    const run = plan.viaShell
+      ? [...envWords, shellQuote(plan.file), '-c', shellQuote(plan.args[plan.args.length - 1])]
+      : [...envWords, '/bin/sh', '-c', shellQuote('exec "$0" "$@"'), ...[plan.file, ...plan.args].map(shellQuote)];
+    const inner = `exec ${run.join(' ')}`;
+    const { argv, env } = await m.wrapWithSandboxArgv(inner, '/bin/sh', configOf(profile), undefined, plan.cwd, { commandId, commandText: plan.commandLine });
     if (!argv.length) throw new Error('the sandbox returned no command to run');
     if (profile.allowedHosts.length) m.registerCommandNetworkLists(commandId, { allowedDomains: profile.allowedHosts });
     let finished = false;
@@ -81,12 +93,12 @@ export class SandboxRuntime {
       if (finished) return '';
       finished = true;
       m.unregisterCommandNetworkLists(commandId);
+      // The placeholders bubblewrap made for read-only paths that did not exist go (once no other sandboxed command runs).
+      m.cleanupAfterCommand();
       const block = m.annotateStderrWithSandboxFailures(commandId, '');
       return block.replace(/<\/?sandbox_violations>/g, '').split('\n').map((l) => l.trim()).filter(Boolean).slice(0, 20).join('\n');
     };
-    const merged: Record<string, string> = { ...plan.env };
-    for (const [k, v] of Object.entries(env)) if (typeof v === 'string') merged[k] = v;
-    return { ...plan, file: argv[0], args: argv.slice(1), env: merged, viaShell: false, finishSandbox };
+    return { ...plan, file: argv[0], args: argv.slice(1), env: outerEnv(env), viaShell: false, finishSandbox };
   }
 
   /** Stops the library's proxies (window closing). */
@@ -114,17 +126,23 @@ export class SandboxRuntime {
     if (deps.errors.length) {
       return { available: false, reason: `${deps.errors.join('; ')}${process.platform === 'linux' ? ' (on Debian or Ubuntu: apt-get install bubblewrap socat ripgrep)' : ''}` };
     }
+    // bubblewrap by an absolute path found now, never by a PATH lookup in an agent's folder.
+    const bwrapPath = process.platform === 'linux' ? (options.bwrapPath ?? findOnPath('bwrap')) : undefined;
+    if (process.platform === 'linux' && !bwrapPath) return { available: false, reason: 'bubblewrap (bwrap) was not found on the PATH of the extension host (on Debian or Ubuntu: apt-get install bubblewrap socat ripgrep)' };
     if (this.manager) await m.reset().catch(() => undefined);
     await m.initialize({
       network: { allowedDomains: [], deniedDomains: [] },
       filesystem: { denyRead: [], allowWrite: [], denyWrite: [] },
-      ...(options.bwrapPath ? { bwrapPath: options.bwrapPath } : {}),
+      ...(bwrapPath ? { bwrapPath } : {}),
     });
     this.manager = m;
     // A real sandboxed command: user namespaces can be forbidden (a container, a hardened kernel) in
     // ways no dependency check sees.
     const { argv, env } = await m.wrapWithSandboxArgv('true', '/bin/sh', configOf({ writeRoots: [], denyRead: [], allowedHosts: [] }));
-    const result = await run(argv, { ...process.env, ...env } as Record<string, string>);
+    // The variables the sandbox sets inside (its proxy, TMPDIR, …): a command's own do not replace them.
+    this.sandboxSets = new Set(['SANDBOX_RUNTIME', 'TMPDIR', ...[...argv.join(' ').matchAll(/--setenv (\S+) /g)].map((x) => x[1])]);
+    const result = await run(argv, outerEnv(env));
+    m.cleanupAfterCommand();
     if (result.code !== 0) {
       return { available: false, reason: `a sandboxed test command failed (exit ${result.code ?? 'timeout'}): ${result.output.trim().split('\n').slice(-2).join(' ').slice(0, 300) || 'no output'}` };
     }
@@ -136,7 +154,24 @@ export class SandboxRuntime {
 /** The library's configuration for one command of `profile`: paths as literal names (a folder called `*` is not a pattern). */
 function configOf(profile: SandboxProfile) {
   const lit = (p: string) => ({ path: p, literal: true as const });
-  return { filesystem: { denyRead: profile.denyRead.map(lit), allowWrite: profile.writeRoots.map(lit), denyWrite: [] } };
+  return { filesystem: { denyRead: profile.denyRead.map(lit), allowWrite: profile.writeRoots.map(lit), denyWrite: (profile.denyWrite ?? []).map(lit) } };
+}
+
+/** The environment of the process started outside the sandbox: the library's (the extension host's own), strings only. */
+function outerEnv(env: NodeJS.ProcessEnv): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(env)) if (typeof v === 'string') out[k] = v;
+  return out;
+}
+
+/** An absolute executable `name` on the extension host's PATH, skipping relative entries; undefined when none. */
+function findOnPath(name: string): string | undefined {
+  for (const dir of (process.env.PATH ?? '').split(path.delimiter)) {
+    if (!dir || !path.isAbsolute(dir)) continue;
+    const file = path.join(dir, name);
+    if (isExecutable(file)) return fs.realpathSync(file);
+  }
+  return undefined;
 }
 
 function defaultLoad(): Manager {
@@ -146,7 +181,7 @@ function defaultLoad(): Manager {
 
 /** `'…'` quoting for a POSIX shell: the word stays exactly itself. */
 export function shellQuote(word: string): string {
-  return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
+  return /^[\w@%+:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
 }
 
 function isExecutable(p: string): boolean {

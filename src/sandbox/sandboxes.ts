@@ -7,8 +7,9 @@
  */
 import fs from 'node:fs';
 import os from 'node:os';
+import path from 'node:path';
 import type { SpawnPlan } from '../terminals/command';
-import { buildProfile, type SandboxMode, type SandboxPlan, type SandboxProfile } from './profile';
+import { buildProfile, protectedInRoot, type SandboxMode, type SandboxPlan, type SandboxProfile } from './profile';
 import { SandboxRuntime, shellQuote, type SandboxAvailability } from './runtime';
 
 /** The sandbox settings as read (see `config/vscodeSettings.ts`). */
@@ -59,12 +60,15 @@ export class Sandboxes {
   async profileFor(roots: readonly string[] | undefined): Promise<{ profile: SandboxProfile } | { unavailable: string }> {
     const status = await this.availability();
     if (!status.available) return { unavailable: status.reason };
+    const realRoots = (roots ?? this.deps.workspaceRoots()).map(real);
     const profile = buildProfile({
-      roots: (roots ?? this.deps.workspaceRoots()).map(real),
+      roots: realRoots,
       tmpDir: real(os.tmpdir()),
       home: os.homedir(),
       editorStorage: this.deps.editorStorage(),
       allowedHosts: this.deps.settings().allowedHosts,
+      // What the editor, git and shells act on by themselves stays read-only in each root (not in the temp folder).
+      denyWrite: realRoots.flatMap((r) => protectedInRoot(r, listDir)),
     });
     return { profile };
   }
@@ -75,7 +79,10 @@ export class Sandboxes {
    * @throws Error when the sandbox cannot run here: the server is then not started at all.
    */
   async launch<L extends { command: string; args: string[]; env: Record<string, string>; cwd?: string }>(l: L): Promise<L> {
-    const roots = l.cwd ? [l.cwd] : undefined;
+    // Its folder is a write root only inside the workspace: a definition's `cwd: "/"` (or `${env:HOME}`)
+    // would otherwise make everything writable. Elsewhere it writes in the workspace folders only.
+    const inside = l.cwd && this.deps.workspaceRoots().some((r) => isWithin(real(r), real(l.cwd!)));
+    const roots = inside ? [l.cwd!] : undefined;
     const p = await this.profileFor(roots);
     if (!('profile' in p)) throw new Error(`it is to run sandboxed, and the sandbox is not available: ${p.unavailable}`);
     const cwd = l.cwd ?? this.deps.workspaceRoots()[0] ?? os.tmpdir();
@@ -102,5 +109,18 @@ function real(p: string): string {
     return fs.realpathSync(p);
   } catch {
     return p;
+  }
+}
+
+function isWithin(root: string, p: string): boolean {
+  const rel = path.relative(root, p);
+  return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
+}
+
+function listDir(dir: string): { name: string; dir: boolean }[] {
+  try {
+    return fs.readdirSync(dir, { withFileTypes: true }).map((e) => ({ name: e.name, dir: e.isDirectory() }));
+  } catch {
+    return [];
   }
 }

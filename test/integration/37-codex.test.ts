@@ -99,8 +99,9 @@ describe('real agent that patches and runs its shell itself: codex-acp', functio
 
     assert.strictEqual(fs.readFileSync(file, 'utf8'), FILE_CONTENT, 'codex applied its patch to disk');
     assert.match(fs.readFileSync(marker, 'utf8'), /ACP_SHELL_OK/, 'its shell ran inside bubblewrap');
-    // codex-acp may send a call's last update just after its answer to the prompt (seen on a loaded
-    // machine): the thread takes it whenever it comes.
+    // codex-acp may send a call's last update after its answer to the prompt, or (on a loaded
+    // machine, seen in CI: the journal holds no update for the call after its `tool_call`) never:
+    // the thread takes it whenever it comes, and the command's effect is checked on disk above.
     const finished = (x: typeof ready) => Object.values(x.toolCalls).filter((t) => t.kind === 'edit' || t.kind === 'execute').every((t) => t.status === 'completed');
     await waitForState(a, key, finished, 'both calls completed', 15_000).catch(() => undefined);
     const s = a.session(key)!;
@@ -108,7 +109,7 @@ describe('real agent that patches and runs its shell itself: codex-acp', functio
     const run = Object.values(s.toolCalls).find((t) => t.kind === 'execute');
     assert.ok(write && run, JSON.stringify(s.toolCalls).slice(0, 1500));
     assert.strictEqual(write.status, 'completed');
-    assert.strictEqual(run.status, 'completed');
+    assert.ok(run.status === 'completed' || run.status === 'in_progress', `the shell call: ${run.status}`);
     assert.strictEqual(write.verification, 'agent', 'performed by the agent, not by us');
     assert.ok(s.entries.some((e) => e.kind === 'agent' && e.text.includes(FINAL_TEXT)));
     // Each request was answered under its own UUID id (the protocol log names them).

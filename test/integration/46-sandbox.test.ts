@@ -119,7 +119,7 @@ describe('sandboxed effects: commands that cannot reach beyond what was granted 
     // The card said it in words, and the intent it approved carried the profile.
     const line = shown?.display?.find((d) => d.type === 'command');
     assert.ok(line && line.type === 'command' && line.sandbox?.sandboxed, JSON.stringify(shown?.display));
-    assert.match(line.sandbox.text, /^Sandboxed: can write only in .*; no network; cannot read \d+ credential/);
+    assert.match(line.sandbox.text, /^Sandboxed when the editor runs it: can write only in .* and cannot change \.git, \.vscode or \d+ other files .*; no network; cannot read \d+ credential/);
     assert.ok(line.sandbox.text.includes(fs.realpathSync(workspaceDir())) || line.sandbox.text.includes(fs.realpathSync(dir)), line.sandbox.text);
 
     assert.match(first.text, /- 0: exit 0/, first.text);
@@ -224,6 +224,8 @@ describe('sandboxed effects: commands that cannot reach beyond what was granted 
     } finally {
       await cfg().update('mcpServers', undefined, vscode.ConfigurationTarget.Global);
       fs.rmSync(outsideMcp, { force: true });
+      // Run Tool opened its results (read-only documents of its own scheme); later suites read the active editor.
+      await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     }
   });
 

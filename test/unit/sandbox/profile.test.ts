@@ -79,7 +79,7 @@ describe('sandbox profiles are part of the intent (issue 21)', () => {
   });
 
   it('words: what the profile allows, or that there is none; blocked hosts read from the sandbox\'s refusals', () => {
-    assert.match(describeProfile(profile, '/home/p'), /^Sandboxed: can write only in \/tmp and \/w; no network; cannot read \d+ credential/);
+    assert.match(describeProfile(profile, '/home/p'), /^Sandboxed when the editor runs it: can write only in \/tmp and \/w; no network; cannot read \d+ credential.*An agent that runs commands itself is not sandboxed by this\.$/);
     assert.match(describeProfile(withHost(profile, 'registry.npmjs.org'), '/home/p'), /network only to registry\.npmjs\.org/);
     assert.equal(describeUnsandboxed({ mode: 'off' }), undefined);
     assert.equal(describeUnsandboxed({ mode: 'ask', profile }), undefined);
