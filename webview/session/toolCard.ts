@@ -492,8 +492,8 @@ function cssEscape(s: string): string {
   return s.replace(/["\\]/g, '\\$&');
 }
 
-/** "Sandboxed, no network" or "Sandboxed, network only to a.example" from the profile's words (ours). */
+/** "Sandboxed when the editor runs it, no network" (or "…, network only to a.example") from the profile's words (ours). */
 function sandboxGist(words: string): string {
   const net = /; (no network|network only to [^;]+);/.exec(words)?.[1];
-  return net ? `Sandboxed, ${net}` : 'Sandboxed';
+  return net ? `Sandboxed when the editor runs it, ${net}` : 'Sandboxed when the editor runs it';
 }
