@@ -31,6 +31,17 @@ import os from 'node:os';
 import path from 'node:path';
 import util from 'node:util';
 
+/**
+ * Writes an answer for the tests (`<name>.done`, `.error`, `.waiting`) in one step: a file that
+ * appears is complete (the tests poll for it and read it at once; a half-written one parsed as
+ * empty JSON in CI).
+ */
+function answerFile(file, content) {
+  const tmp = `${file}.${process.pid}.tmp`;
+  fs.writeFileSync(tmp, content);
+  fs.renameSync(tmp, file);
+}
+
 // ---------------------------------------------------------------- arguments
 const VALUE_OPTS = ['extensionDevelopmentPath', 'extensionTestsPath', 'workspace', 'extensions-dir', 'timeout',
   'screenshot-dir', 'code-server', 'node', 'settings', 'user-data-dir', 'browser-profile'];
@@ -314,7 +325,7 @@ if (screenshotDir) {
           // every later request: each request gets its own deadline.
           await withDeadline(handleRequest(name, png, opts), (opts.timeoutMs || 20000) + 5000, `request ${name}`);
         } catch (e) {
-          fs.writeFileSync(path.join(screenshotDir, `${name}.error`), String(e?.message || e));
+          answerFile(path.join(screenshotDir, `${name}.error`), String(e?.message || e));
           log(`screenshot ${name} failed: ${e?.message || e}`);
         }
         fs.rmSync(path.join(screenshotDir, req), { force: true });
@@ -328,16 +339,16 @@ if (screenshotDir) {
 async function handleRequest(name, png, opts) {
     if (opts.waitVisible) {
       // A timing probe (benchmarks): say we are watching, then note when the element shows.
-      fs.writeFileSync(path.join(screenshotDir, `${name}.waiting`), '');
+      answerFile(path.join(screenshotDir, `${name}.waiting`), '');
       await waitForSelectorInAnyFrame(opts.waitVisible, Math.max(1000, (opts.timeoutMs || 20000) - 3000), 20);
-      fs.writeFileSync(path.join(screenshotDir, `${name}.done`), JSON.stringify({ visibleAt: Date.now() }));
+      answerFile(path.join(screenshotDir, `${name}.done`), JSON.stringify({ visibleAt: Date.now() }));
       return;
     }
     if (opts.click) {
       // A UI action instead of a shot: click the element (in any frame, webviews included), as a person would.
       const frame = await waitForSelectorInAnyFrame(opts.click, Math.max(1000, (opts.timeoutMs || 20000) - 3000));
       await frame.locator(opts.click).first().click({ timeout: 10000 });
-      fs.writeFileSync(path.join(screenshotDir, `${name}.done`), 'clicked\n');
+      answerFile(path.join(screenshotDir, `${name}.done`), 'clicked\n');
       log(`clicked ${opts.click}`);
       return;
     }
@@ -345,14 +356,14 @@ async function handleRequest(name, png, opts) {
       // The window size a person has (e.g. 1600x1000): the workbench lays itself out again.
       await page.setViewportSize({ width: Number(opts.viewport.width), height: Number(opts.viewport.height) });
       await sleep(600);
-      fs.writeFileSync(path.join(screenshotDir, `${name}.done`), JSON.stringify({ ok: true }));
+      answerFile(path.join(screenshotDir, `${name}.done`), JSON.stringify({ ok: true }));
       log(`viewport ${opts.viewport.width}x${opts.viewport.height}`);
       return;
     }
     if (opts.resizeSidebar) {
       await resizeSidebar(Number(opts.resizeSidebar));
       const box = await page.locator('.part.sidebar').first().boundingBox();
-      fs.writeFileSync(path.join(screenshotDir, `${name}.done`), JSON.stringify({ width: box?.width ?? 0 }));
+      answerFile(path.join(screenshotDir, `${name}.done`), JSON.stringify({ width: box?.width ?? 0 }));
       return;
     }
     if (opts.evaluate !== undefined) {
@@ -366,7 +377,7 @@ async function handleRequest(name, png, opts) {
         if (opts.axe) await f.evaluate(AXE_SOURCE());
         results.push(await f.evaluate(`(async () => { ${opts.evaluate} })()`));
       }
-      fs.writeFileSync(path.join(screenshotDir, `${name}.done`), JSON.stringify({ results }));
+      answerFile(path.join(screenshotDir, `${name}.done`), JSON.stringify({ results }));
       return;
     }
     if (opts.sidebarWidth) await resizeSidebar(Number(opts.sidebarWidth));

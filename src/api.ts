@@ -193,6 +193,14 @@ export interface SwitchboardApi {
   agentCapabilities(agentId: string): AgentVersionCapabilities[];
   /** Closes a session and ends its agent and terminals. */
   closeSession(sessionKey: string): Promise<void>;
+  /**
+   * "Allow host and re-run" (issue 21): allows `host`, which the sandbox refused the sandboxed
+   * command of `terminalId`, for this session's sandboxed commands, and runs that command again now
+   * in a card of our own (the click is the approval of the new intent).
+   * @returns the new terminal's id.
+   * @throws Error when the terminal was not sandboxed or the sandbox did not refuse it that host.
+   */
+  allowSandboxHost(sessionKey: string, terminalId: string, host: string): Promise<string>;
   /** Every journaled session (this window's and earlier ones'), most recently updated first. */
   sessionHistory(): JournalEntry[];
   /** Shows a journaled session's transcript, read-only. @returns its session key. */

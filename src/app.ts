@@ -125,7 +125,7 @@ export class App implements vscode.Disposable {
       log: (m) => this.log.info(m),
     });
     this.policy = new EffectPolicy({
-      sandbox: (who) => this.sandboxes.plan(who.roots),
+      sandbox: (who) => this.sandboxes.plan(who.roots, who.sandboxHosts),
       defaults: () => this.settings().policy,
       roots: () => (vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.fsPath),
       readCurrent: readCurrentText,
@@ -257,6 +257,13 @@ export class App implements vscode.Disposable {
       restartAgent: async (key: string) => void (await this.manager.restartAgent(key)),
       openInTab: (key: string) => void this.sessionPanels.show(key),
       showTerminal: (key: string, terminalId: string) => this.showTerminal(key, terminalId),
+      allowSandboxHost: async (key: string, terminalId: string, host: string) => {
+        try {
+          await this.session(key).allowHostAndRerun(terminalId, host);
+        } catch (err) {
+          void vscode.window.showWarningMessage(text`${err instanceof Error ? err.message : String(err)}`);
+        }
+      },
       reviewToolCall: (key: string, toolCallId: string) => this.review.revealToolCall(key, toolCallId),
       log: (m: string) => this.log.warn(m),
       showUnavailableAgents: (agentId?: string) => showUnavailableAgents(this.resolvedAgents(), this.log, agentId),
@@ -682,7 +689,8 @@ export class App implements vscode.Disposable {
         const log = this.manager.get(key)?.protocol;
         return log ? log.all().map((e) => log.summary(e)) : [];
       },
-      closeSession: (key) => this.closeSession(key),
+allowSandboxHost: (key, terminalId, host) => this.session(key).allowHostAndRerun(terminalId, host),
+            closeSession: (key) => this.closeSession(key),
       sessionHistory: () => structuredClone(this.journal.list()),
       restoreSession: (journalId) => this.manager.restore(journalId).state.key,
       resumeSession: (target) => {

@@ -18,7 +18,7 @@ import type { Actor, EffectCheck, EffectPolicy } from '../policy/effectPolicy';
 import type { DeclaredIntent } from '../policy/declare';
 import type { FileIdentity } from '../fs/fileIdentity';
 import { relativePathRefusal } from '../fs/containment';
-import { intentHash } from '../policy/intent';
+import { intentHash, type CommandEffect } from '../policy/intent';
 import { mayWiden, onceOnlyReason, type Decider } from '../policy/decider';
 import { forwardNotice, type ForwardResult } from '../mcp/forward';
 import { mergeToolCall, reduce, type SessionAction } from './session/reducer';
@@ -74,6 +74,10 @@ export interface TerminalsPort {
   release(terminalId: string): Promise<void>;
   /** Kills every terminal's process group; resolves when they are gone. */
   disposeAll(): Promise<void>;
+  /** A sandboxed command as it was started, to run it again with a host allowed (issue 21). */
+  launched?(terminalId: string): { params: acp.CreateTerminalRequest; profile: SandboxProfile } | undefined;
+  /** Hosts the sandbox refused a terminal, from the sandbox's own record. */
+  blockedHosts?(terminalId: string): string[];
   /** Throttled snapshots of a terminal for the tool card. */
   onDidChange(listener: (t: TerminalView) => void): { dispose(): void };
 }
@@ -853,11 +857,50 @@ export class SessionController implements SessionHandlers {
 
   /** What this session's agent process runs (see `agentFingerprint`); grants are bound to it. */
   private readonly agentFingerprint: string | undefined;
+  /** Hosts the person allowed this session's sandboxed commands from a card ("Allow host and re-run"). */
+  private readonly sandboxHosts = new Set<string>();
+  private reruns = 0;
+
+  /**
+   * "Allow host and re-run" (issue 21): the person allows `host`, which the sandbox refused the
+   * sandboxed command of `terminalId`, and runs that command again now. The click approves a new
+   * intent — the same command, folder and environment in the profile with that host — which is
+   * recorded as the person's decision and passes the effect check like any other; the command runs
+   * in a card of our own (its output is not sent to the agent: the thread says so). The host stays
+   * allowed for this session's later commands, whose cards show it.
+   * @throws Error when the terminal was not sandboxed, or the sandbox did not refuse it that host.
+   */
+  async allowHostAndRerun(terminalId: string, host: string): Promise<string> {
+    this.mustBeOpen();
+    const launched = this.terminals.launched?.(terminalId);
+    if (!launched) throw new Error('That command did not run in the sandbox.');
+    // Only a host the sandbox itself recorded as refused: never one a command printed.
+    if (!(this.terminals.blockedHosts?.(terminalId) ?? []).includes(host)) throw new Error(`The sandbox did not refuse ${host} for that command.`);
+    this.sandboxHosts.add(host);
+    const who = this.actor();
+    const toolCallId = `switchboard-rerun-${++this.reruns}`;
+    const effect = this.policy.commandEffect(who, launched.params, await this.policy.sandboxPlan(who));
+    if (!effect.sandbox?.allowedHosts.includes(host)) throw new Error(`The sandbox is not available now, so ${host} cannot be allowed for a sandboxed run.`);
+    const intent = this.policy.effectIntent(who, effect, toolCallId);
+    const title = `Run again with ${host} allowed: ${[launched.params.command, ...(launched.params.args ?? [])].join(' ')}`;
+    this.dispatch({ type: 'update', update: { sessionUpdate: 'tool_call', toolCallId, title, kind: 'execute', status: 'pending', rawInput: { command: launched.params.command, ...(launched.params.args ? { args: launched.params.args } : {}), allowedHost: host } }, at: this.now() });
+    this.policy.recordDecision(who, intent, { kind: 'allow_once', optionId: 'allow-host-rerun' }, { kind: 'person' });
+    const check = await this.policy.checkCommand(who, launched.params);
+    if (!check.allowed) {
+      this.dispatch({ type: 'update', update: { sessionUpdate: 'tool_call_update', toolCallId, status: 'failed', content: [{ type: 'content', content: { type: 'text', text: check.message } }] }, at: this.now() });
+      throw new Error(check.message);
+    }
+    const id = await this.perform(check, toolCallId, () => this.terminals.create(launched.params, (check.effect as CommandEffect).sandbox));
+    this.held.trackTerminal(id, toolCallId);
+    this.dispatch({ type: 'update', update: { sessionUpdate: 'tool_call_update', toolCallId, status: 'in_progress', content: [{ type: 'terminal', terminalId: id }] }, at: this.now() });
+    this.dispatch({ type: 'notice', severity: 'info', text: `You allowed ${host} for this session's sandboxed commands and ran the command again; its output is in the card above. ${this.state.agentName} was not told: tell it in your next prompt if it should go on from there.` });
+    return id;
+  }
 
   /** Who acts in this session, for the policy. */
   private actor(): Actor {
     const w = this.state.worktree;
-    return { sessionId: this.state.key, acpSessionId: this.state.sessionId, agentId: this.state.agentId, agentFingerprint: this.agentFingerprint, cwd: this.state.cwd, ...(w ? { roots: [this.state.cwd] } : {}) };
+    return { sessionId: this.state.key, acpSessionId: this.state.sessionId, agentId: this.state.agentId, agentFingerprint: this.agentFingerprint, cwd: this.state.cwd, ...(w ? { roots: [this.state.cwd] } : {}), ...(this.sandboxHosts.size ? { sandboxHosts: [...this.sandboxHosts] } : {}) };
   }
 
   /**

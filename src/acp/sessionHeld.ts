@@ -99,6 +99,11 @@ export class SessionHeld {
     return result;
   }
 
+  /** Closes card `toolCallId` when terminal `terminalId` exits (a command we ran for the person: "Allow host and re-run"). */
+  trackTerminal(terminalId: string, toolCallId: string): void {
+    this.terminals.set(terminalId, toolCallId);
+  }
+
   /** A terminal changed: a held command's card ends with its terminal's exit. */
   terminalChanged(t: TerminalView): void {
     const toolCallId = this.terminals.get(t.terminalId);

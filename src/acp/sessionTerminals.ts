@@ -14,6 +14,9 @@ import type { SandboxProfile } from '../sandbox/profile';
 /** The terminals of one session. */
 export class SessionTerminals implements TerminalsPort {
   readonly manager: TerminalManager;
+  private readonly sandboxed = new Map<string, { params: acp.CreateTerminalRequest; profile: SandboxProfile }>();
+  /** Blocked hosts of terminals already released (the agent releases right after reading the output). */
+  private readonly blocked = new Map<string, string[]>();
 
   constructor(
     private readonly cwd: string,
@@ -29,7 +32,26 @@ export class SessionTerminals implements TerminalsPort {
     const wrap = sandbox
       ? (this.sandboxWrap?.(sandbox) ?? (() => Promise.reject(new Error('this window has no sandbox to run it in'))))
       : undefined;
-    return this.manager.create(params, { defaultCwd: this.cwd, baseEnv: this.baseEnv(), ...(wrap ? { wrap } : {}) });
+    const id = await this.manager.create(params, { defaultCwd: this.cwd, baseEnv: this.baseEnv(), ...(wrap ? { wrap } : {}) });
+    if (sandbox) {
+      this.sandboxed.set(id, { params, profile: sandbox });
+      if (this.sandboxed.size > 200) this.sandboxed.delete(this.sandboxed.keys().next().value!);
+    }
+    return id;
+  }
+
+  /** A sandboxed command as it was started (its request and profile), to run it again with a host allowed; undefined for others. */
+  launched(terminalId: string): { params: acp.CreateTerminalRequest; profile: SandboxProfile } | undefined {
+    return this.sandboxed.get(terminalId);
+  }
+
+  /** Hosts the sandbox refused terminal `terminalId`, from its own record. */
+  blockedHosts(terminalId: string): string[] {
+    try {
+      return this.manager.snapshot(terminalId).sandboxBlocked ?? [];
+    } catch {
+      return this.blocked.get(terminalId) ?? [];
+    }
   }
 
   output(terminalId: string): acp.TerminalOutputResponse {
@@ -53,9 +75,13 @@ export class SessionTerminals implements TerminalsPort {
   }
 
   onDidChange(listener: (t: TerminalView) => void): { dispose(): void } {
-    return this.manager.onDidChange((s) =>
-      listener({ terminalId: s.terminalId, commandLine: s.commandLine, cwd: s.cwd, output: tail(s.output), truncated: s.truncated || s.output.length > VIEW_TAIL, exitStatus: s.exitStatus }),
-    );
+    return this.manager.onDidChange((s) => {
+      if (s.sandboxBlocked) {
+        this.blocked.set(s.terminalId, s.sandboxBlocked);
+        if (this.blocked.size > 200) this.blocked.delete(this.blocked.keys().next().value!);
+      }
+      listener({ terminalId: s.terminalId, commandLine: s.commandLine, cwd: s.cwd, output: tail(s.output), truncated: s.truncated || s.output.length > VIEW_TAIL, exitStatus: s.exitStatus, ...(s.sandboxBlocked ? { sandboxBlocked: s.sandboxBlocked } : {}) });
+    });
   }
 }
 

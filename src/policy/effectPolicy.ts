@@ -37,6 +37,8 @@ export interface Actor {
    * person opened), for writes and for the folders its commands run in (issue 20).
    */
   roots?: readonly string[];
+  /** Hosts the person allowed this session's sandboxed commands from a card (issue 21), beyond the settings' hosts. */
+  sandboxHosts?: readonly string[];
 }
 
 /** What the gate needs from its host. */
@@ -286,14 +288,7 @@ export class EffectPolicy {
    */
   async checkCommand(who: Actor, params: acp.CreateTerminalRequest, boundTo?: string): Promise<EffectCheck> {
     const plan = await this.sandboxPlan(who);
-    const effect: CommandEffect = {
-      type: 'command',
-      command: params.command,
-      args: params.args ?? [],
-      cwd: params.cwd ? path.resolve(who.cwd, params.cwd) : who.cwd,
-      envNames: (params.env ?? []).map((e) => e.name),
-      ...('profile' in plan ? { sandbox: plan.profile } : {}),
-    };
+    const effect = this.commandEffect(who, params, plan);
     if (who.roots) {
       const real = await realpathAllowMissing(path.normalize(effect.cwd));
       if (path.isAbsolute(relativePath(real, await this.realRoots(who)))) {
@@ -310,6 +305,21 @@ export class EffectPolicy {
       return { allowed: false, reason: 'sandbox_unavailable', message, effect, description };
     }
     return this.check(who, effect, boundTo);
+  }
+
+  /**
+   * The effect of `terminal/create` `params` as {@link checkCommand} judges it (words, folder,
+   * environment names, the sandbox profile of `plan`), without deciding or recording anything.
+   */
+  commandEffect(who: Actor, params: acp.CreateTerminalRequest, plan: SandboxPlan): CommandEffect {
+    return {
+      type: 'command',
+      command: params.command,
+      args: params.args ?? [],
+      cwd: params.cwd ? path.resolve(who.cwd, params.cwd) : who.cwd,
+      envNames: (params.env ?? []).map((e) => e.name),
+      ...('profile' in plan ? { sandbox: plan.profile } : {}),
+    };
   }
 
   /** The sandbox of a session's commands; off when the host gives none, and off (never a claim) if asking fails. */

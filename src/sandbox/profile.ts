@@ -180,7 +180,8 @@ export function describeProfile(profile: SandboxProfile, home?: string): string 
   const writes = profile.writeRoots.map(short);
   const where = writes.length ? `can write only in ${joinWords(writes)}` : 'can write nowhere';
   const net = profile.allowedHosts.length ? `network only to ${joinWords(profile.allowedHosts)}` : 'no network';
-  const kept = profile.denyWrite?.length ? ` and cannot change .git, .vscode or ${Math.max(0, profile.denyWrite.length - 2)} other files the editor and git act on` : '';
+  const names = [...new Set((profile.denyWrite ?? []).map((p) => path.basename(p)))];
+  const kept = names.length ? ` and cannot change ${joinWords(names.length > 4 ? [...names.slice(0, 3), `${names.length - 3} more that the editor, git or a shell act on`] : names)}` : '';
   return `Sandboxed when the editor runs it: ${where}${kept}; ${net}; cannot read ${profile.denyRead.length} credential, browser and editor folders (~/.ssh, ~/.aws, …). An agent that runs commands itself is not sandboxed by this.`;
 }
 

@@ -49,15 +49,15 @@ export class Sandboxes {
    * folder; else the workspace folders): never throws, and never names a profile the machine
    * cannot enforce.
    */
-  async plan(roots: readonly string[] | undefined): Promise<SandboxPlan> {
+  async plan(roots: readonly string[] | undefined, extraHosts: readonly string[] = []): Promise<SandboxPlan> {
     const s = this.deps.settings();
     if (s.mode === 'off') return { mode: 'off' };
-    const p = await this.profileFor(roots);
+    const p = await this.profileFor(roots, extraHosts);
     return 'profile' in p ? { mode: s.mode, profile: p.profile } : { mode: s.mode, unavailable: p.unavailable };
   }
 
   /** The profile of something contained in `roots` (else the workspace folders), or why the sandbox cannot run. */
-  async profileFor(roots: readonly string[] | undefined): Promise<{ profile: SandboxProfile } | { unavailable: string }> {
+  async profileFor(roots: readonly string[] | undefined, extraHosts: readonly string[] = []): Promise<{ profile: SandboxProfile } | { unavailable: string }> {
     const status = await this.availability();
     if (!status.available) return { unavailable: status.reason };
     const realRoots = (roots ?? this.deps.workspaceRoots()).map(real);
@@ -66,7 +66,7 @@ export class Sandboxes {
       tmpDir: real(os.tmpdir()),
       home: os.homedir(),
       editorStorage: this.deps.editorStorage(),
-      allowedHosts: this.deps.settings().allowedHosts,
+      allowedHosts: [...this.deps.settings().allowedHosts, ...extraHosts],
       // What the editor, git and shells act on by themselves stays read-only in each root (not in the temp folder).
       denyWrite: realRoots.flatMap((r) => protectedInRoot(r, listDir)),
     });

@@ -10,6 +10,7 @@ import { OutputBuffer } from './outputBuffer';
 import { terminateProcessGroup } from './processGroup';
 import type { TerminalExitStatus, TerminalOutput, TerminalSnapshot } from './types';
 import { completeUtf8Prefix, decodeUtf8 } from './utf8';
+import { blockedHosts } from '../sandbox/profile';
 
 /** Resolved timing knobs of a terminal, in milliseconds. */
 export interface TerminalTimings {
@@ -41,6 +42,7 @@ export class ManagedTerminal {
   private killing: Promise<void> | undefined;
   private releasing = false;
   private released = false;
+  private blocked: string[] | undefined;
 
   /**
    * @param id - The `terminalId` handed to the agent.
@@ -148,7 +150,7 @@ export class ManagedTerminal {
 
   /** Current state for UIs. */
   snapshot(): TerminalSnapshot {
-    return { terminalId: this.id, commandLine: this.commandLine, cwd: this.cwd, pid: this.pid, released: this.released, ...this.output() };
+    return { terminalId: this.id, commandLine: this.commandLine, cwd: this.cwd, pid: this.pid, released: this.released, ...this.output(), ...(this.blocked ? { sandboxBlocked: [...this.blocked] } : {}) };
   }
 
   /**
@@ -245,6 +247,8 @@ export class ManagedTerminal {
       lines = '';
     }
     if (lines) this.ingest(Buffer.from(`\n[sandbox] ${lines.split('\n').join('\n[sandbox] ')}\n`, 'utf8'));
+    const hosts = blockedHosts(lines);
+    if (hosts.length) this.blocked = hosts;
   }
 
   /** Emits at once if the last event is older than the throttle, else once at the end of it. */

@@ -69,6 +69,11 @@ export interface TerminalSnapshot extends TerminalOutput {
    * clients to keep showing output embedded in tool calls after release, so UIs keep this one.
    */
   released: boolean;
+  /**
+   * Hosts the sandbox refused this command (issue 21), read from the sandbox's own record of the run
+   * (never from the command's output, which the command controls). Present once it has exited.
+   */
+  sandboxBlocked?: string[];
 }
 
 /** Per-call context for `TerminalManager.create`, supplied by the host rather than the agent. */

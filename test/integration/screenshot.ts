@@ -25,7 +25,7 @@ export async function screenshot(name: string, timeoutMs = 20000, options: Scree
   const request = path.join(dir, `${safe}.request`);
   const error = path.join(dir, `${safe}.error`);
   for (const f of [png, error]) fs.rmSync(f, { force: true });
-  fs.writeFileSync(request, JSON.stringify({ name, requestedAt: new Date().toISOString(), waitForSelector: options.waitForSelector, sidebarWidth: options.sidebarWidth, timeoutMs }) + '\n');
+  writeWhole(request, JSON.stringify({ name, requestedAt: new Date().toISOString(), waitForSelector: options.waitForSelector, sidebarWidth: options.sidebarWidth, timeoutMs }) + '\n');
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     if (fs.existsSync(error)) {
@@ -54,7 +54,7 @@ export async function click(selector: string, timeoutMs = 20000): Promise<void> 
   const done = path.join(dir, `${name}.done`);
   const error = path.join(dir, `${name}.error`);
   fs.mkdirSync(dir, { recursive: true });
-  fs.writeFileSync(request, JSON.stringify({ click: selector, timeoutMs }) + '\n');
+  writeWhole(request, JSON.stringify({ click: selector, timeoutMs }) + '\n');
   const deadline = Date.now() + timeoutMs;
   try {
     while (Date.now() < deadline) {
@@ -79,7 +79,7 @@ export async function timeUntilVisible(selector: string, start: () => void, time
   const name = `wait-${Date.now()}-${Math.floor(Math.random() * 1e6)}`;
   const files = ['request', 'waiting', 'done', 'error'].map((x) => path.join(dir, `${name}.${x}`));
   const [request, waiting, done, error] = files;
-  fs.writeFileSync(request, JSON.stringify({ waitVisible: selector, timeoutMs }) + '\n');
+  writeWhole(request, JSON.stringify({ waitVisible: selector, timeoutMs }) + '\n');
   const deadline = Date.now() + timeoutMs;
   let started = false;
   try {
@@ -108,7 +108,7 @@ async function runnerRequest<T>(body: Record<string, unknown>, timeoutMs: number
   const name = `req-${Date.now()}-${Math.floor(Math.random() * 1e6)}`;
   const [request, done, error] = ['request', 'done', 'error'].map((x) => path.join(dir, `${name}.${x}`));
   fs.mkdirSync(dir, { recursive: true });
-  fs.writeFileSync(request, JSON.stringify({ ...body, timeoutMs }) + '\n');
+  writeWhole(request, JSON.stringify({ ...body, timeoutMs }) + '\n');
   const deadline = Date.now() + timeoutMs + 5000;
   try {
     while (Date.now() < deadline) {
@@ -160,4 +160,11 @@ export async function axeSeriousViolations(inFrame: string): Promise<AxeViolatio
       .map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.slice(0, 5).map((n) => String(n.html).slice(0, 200) + (n.any && n.any[0] ? ' — ' + String(n.any[0].message).slice(0, 200) : '')) }));`;
   const perFrame = await evaluateInFrames<AxeViolation[]>(script, { inFrame, axe: true, timeoutMs: 60_000 });
   return perFrame.flat();
+}
+
+/** Writes a request for the runner in one step: it polls for `*.request` and must never read half of one. */
+function writeWhole(file: string, content: string): void {
+  const tmp = `${file}.${process.pid}.tmp`;
+  fs.writeFileSync(tmp, content);
+  fs.renameSync(tmp, file);
 }

@@ -175,7 +175,30 @@ export function renderTerminal(ctx: Ctx, terminalId: string, unavailable?: boole
     { className: 'content-terminal', 'data-terminal-id': terminalId },
     h('div', { className: 'term-head' }, h('code', { className: 'term-cmd', title: t.cwd ? `in ${t.cwd}` : undefined }, '$ ', t.commandLine), status),
     t.output || t.truncated ? pre : null,
+    blockedByTheSandbox(ctx, terminalId, t),
     show,
+  );
+}
+
+/**
+ * What the sandbox refused this command (issue 21; from the sandbox's own record, not from the
+ * output), each host with "Allow and run again": a new intent the click approves.
+ */
+function blockedByTheSandbox(ctx: Ctx, terminalId: string, t: TerminalView): HTMLElement | null {
+  const key = ctx.state()?.key;
+  if (!key || !t.sandboxBlocked?.length) return null;
+  const { h } = ctx;
+  return h(
+    'div',
+    { className: 'sandbox-blocked' },
+    h('div', { className: 'sandbox-blocked-head' }, icon(h, 'shield'), h('span', null, `Blocked by the sandbox: ${t.sandboxBlocked.map((x) => visibleText(x, true)).join(', ')}`)),
+    t.sandboxBlocked.map((host) =>
+      h(
+        'vscode-button',
+        { className: 'sandbox-allow-host', secondary: true, title: `Allow ${host} for this session's sandboxed commands and run this command again now`, onClick: () => ctx.post({ type: 'allowSandboxHost', key, terminalId, host }) },
+        `Allow ${visibleText(host, true)} and run again`,
+      ),
+    ),
   );
 }
 

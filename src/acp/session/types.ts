@@ -161,6 +161,8 @@ export interface TerminalView {
   output: string;
   truncated: boolean;
   exitStatus?: { exitCode: number | null; signal: string | null };
+  /** Hosts the sandbox refused this command, from the sandbox's own record (issue 21): the card offers to allow each and run it again. */
+  sandboxBlocked?: string[];
 }
 
 /** A launch or connection failure, with everything a person needs to fix it. */

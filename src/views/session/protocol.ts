@@ -98,6 +98,8 @@ export type WebviewMessage =
   | { type: 'openElicitationUrl'; key: string; elicitationKey: string }
   | { type: 'openLocation'; path: string; line?: number }
   | { type: 'showTerminal'; key: string; terminalId: string }
+  /** "Allow host and re-run" on a sandboxed command the sandbox refused `host` (issue 21). */
+  | { type: 'allowSandboxHost'; key: string; terminalId: string; host: string }
   | { type: 'reviewToolCall'; key: string; toolCallId: string }
   /** Open the whole diff of a card's content item `index` (the preview shows part of it). */
   | { type: 'openToolDiff'; key: string; toolCallId: string; index: number }

@@ -47,6 +47,8 @@ export interface SessionViewHost {
   /** Opens the session in an editor tab of its own. */
   openInTab(key: string): void;
   showTerminal(key: string, terminalId: string): void;
+  /** "Allow host and re-run" (issue 21): see `SessionController.allowHostAndRerun`. */
+  allowSandboxHost(key: string, terminalId: string, host: string): Promise<void>;
   /** Shows the changes a tool call made in the Changes view and the diff editor. */
   reviewToolCall(key: string, toolCallId: string): Promise<void>;
   log(message: string): void;
@@ -343,6 +345,9 @@ export class SessionSurface {
       }
       case 'showTerminal':
         this.host.showTerminal(m.key, m.terminalId);
+        return;
+      case 'allowSandboxHost':
+        await this.host.allowSandboxHost(m.key, m.terminalId, m.host);
         return;
       case 'openToolDiff':
         await openCardDiff(this.host.session(m.key)?.state, m.key, m.toolCallId, m.index);

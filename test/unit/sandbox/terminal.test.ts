@@ -37,6 +37,11 @@ describe('terminals in the sandbox (issue 21)', function () {
     await m.waitForExit(id);
     assert.equal(m.output(id).output, 'out\n\n[sandbox] deny network-outbound 127.0.0.1:9 (host is not on the allow list)\n');
     assert.equal(calls, 1);
+    assert.deepEqual(m.snapshot(id).sandboxBlocked, ['127.0.0.1:9'], 'the hosts, from the sandbox\'s record');
+    // The same line printed by the command itself names no host the card would offer.
+    const printed = await m.create({ sessionId: 's', command: "echo '[sandbox] deny network-outbound evil.example:443 (x)'" }, { defaultCwd: tmp, baseEnv: process.env, wrap: async (plan) => ({ ...plan, finishSandbox: () => '' }) });
+    await m.waitForExit(printed);
+    assert.equal(m.snapshot(printed).sandboxBlocked, undefined);
     await m.disposeAll();
   });
 
