@@ -15,6 +15,7 @@
  * - updateThroughput, firstPaint20k, chunkHeap, terminal100MB: see ./session.ts.
  * - bundleSize and activation (PF6), streamToScreen (PF8): the production build, and figures
  *   measured inside the real VS Code; see ./inEditor.ts. SWITCHBOARD_BENCH_PF8=0 leaves out PF8 (a minute or two).
+ * - worktreeSession: making a session's worktree for 10,000 files ÷ `git worktree add` alone; see ./worktrees.ts.
  * - sandboxCommand: a command's start to first output in the sandbox ÷ unsandboxed; see ./sandbox.ts.
  * - delegation10k: the delegation view of a 10,000-span session (2,500 tool calls, each with a
  *   permission, an effect and an MCP call; 500 remote delegations) ÷ `JSON.parse` of the same spans.
@@ -32,6 +33,7 @@ import type { SpanRecord } from '../src/trace/otlp';
 import { sessionBenchmarks } from './session';
 import { inEditorBenchmarks } from './inEditor';
 import { sandboxBenchmarks } from './sandbox';
+import { worktreeBenchmarks } from './worktrees';
 
 function median(xs: number[]): number {
   const s = [...xs].sort((a, b) => a - b);
@@ -168,6 +170,7 @@ const result = {
   machine: { node: process.version, platform: `${process.platform}-${process.arch}`, cpus: os.cpus().length, cpuModel: os.cpus()[0]?.model, memoryGB: Number((os.totalmem() / 2 ** 30).toFixed(1)) },
   ...(await sessionBenchmarks()),
   ...(await sandboxBenchmarks()),
+  ...(await worktreeBenchmarks()),
   ...inEditorBenchmarks(process.env.SWITCHBOARD_BENCH_PF8 !== '0'),
   edits50k: { ratio: Number((ours / baseline).toFixed(2)), goal: '<= 2', oursMs: Number(ours.toFixed(1)), diffAloneMs: Number(baseline.toFixed(1)) },
   review50k: { ratio: Number((review / baseline).toFixed(2)), goal: '<= 3', oursMs: Number(review.toFixed(1)), diffAloneMs: Number(baseline.toFixed(1)) },
