@@ -35,7 +35,17 @@ const sharedNamespaces = {
     build.onLoad({ filter: /.*/, namespace: 'shared-namespace' }, (args) => ({ contents: `export * from ${JSON.stringify(args.path)}; export { default } from ${JSON.stringify(args.path)};`, loader: 'js' }));
   },
 };
-const main = await esbuild.build({ ...node, entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js', plugins: [vendorExternal, sharedNamespaces], metafile: true });
+// zod 4 re-exports every message locale (`z.locales`: ~200 kB minified) from its namespace, which a
+// namespace import keeps whole; the extension uses none of them (English is installed by zod's own
+// entry, not through this index), so the index is an empty module here (issue 22: what activation parses).
+const noZodLocales = {
+  name: 'no-zod-locales',
+  setup(build) {
+    build.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, (args) => (args.importer.includes(`${path.sep}zod${path.sep}`) ? { path: 'zod-locales', namespace: 'no-zod-locales' } : undefined));
+    build.onLoad({ filter: /.*/, namespace: 'no-zod-locales' }, () => ({ contents: 'export {};', loader: 'js' }));
+  },
+};
+const main = await esbuild.build({ ...node, entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js', plugins: [vendorExternal, sharedNamespaces, noZodLocales], metafile: true });
 // A static value import of a vendored library would quietly put it back into the extension bundle.
 const leaked = Object.keys(main.metafile.inputs).filter((i) => vendorPackages.some((p) => i.includes(`node_modules/${p}`)));
 if (leaked.length) {
