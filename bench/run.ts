@@ -15,6 +15,7 @@
  * - updateThroughput, firstPaint20k, chunkHeap, terminal100MB: see ./session.ts.
  * - bundleSize and activation (PF6), streamToScreen (PF8): the production build, and figures
  *   measured inside the real VS Code; see ./inEditor.ts. SWITCHBOARD_BENCH_PF8=0 leaves out PF8 (a minute or two).
+ * - cumulativeOutputHost (PF10, host side): 200 tool updates re-sending output growing to 2 MiB; see ./cumulative.ts.
  * - worktreeSession: making a session's worktree for 10,000 files ÷ `git worktree add` alone; see ./worktrees.ts.
  * - sandboxCommand: a command's start to first output in the sandbox ÷ unsandboxed; see ./sandbox.ts.
  * - delegation10k: the delegation view of a 10,000-span session (2,500 tool calls, each with a
@@ -34,6 +35,7 @@ import { sessionBenchmarks } from './session';
 import { inEditorBenchmarks } from './inEditor';
 import { sandboxBenchmarks } from './sandbox';
 import { worktreeBenchmarks } from './worktrees';
+import { cumulativeBenchmarks } from './cumulative';
 
 function median(xs: number[]): number {
   const s = [...xs].sort((a, b) => a - b);
@@ -171,6 +173,7 @@ const result = {
   ...(await sessionBenchmarks()),
   ...(await sandboxBenchmarks()),
   ...(await worktreeBenchmarks()),
+  ...(await cumulativeBenchmarks()),
   ...inEditorBenchmarks(process.env.SWITCHBOARD_BENCH_PF8 !== '0'),
   edits50k: { ratio: Number((ours / baseline).toFixed(2)), goal: '<= 2', oursMs: Number(ours.toFixed(1)), diffAloneMs: Number(baseline.toFixed(1)) },
   review50k: { ratio: Number((review / baseline).toFixed(2)), goal: '<= 3', oursMs: Number(review.toFixed(1)), diffAloneMs: Number(baseline.toFixed(1)) },

@@ -73,6 +73,8 @@ const lineSchema = z.object({ at: z.number(), a: z.object({ type: z.string() }).
 export class SessionJournal {
   private readonly entries = new Map<string, JournalEntry>();
   private readonly pending = new Map<string, string[]>();
+  /** The latest content-carrying `tool_call_update` of each journal, not yet serialised (see `record`). */
+  private readonly heldUpdate = new Map<string, { at: number; update: Extract<SessionUpdate, { sessionUpdate: 'tool_call_update' }> }>();
   /**
    * The text chunk being written, per journal: consecutive text chunks of one message are one line
    * (replayed, they append to the same message as they did live), so a streamed answer costs a
@@ -160,7 +162,24 @@ export class SessionJournal {
       return;
     }
     if (action.type === 'queue') return; // prompts waiting in memory are not part of the transcript
-    if (action.type === 'update' && isTextChunk(action.update)) {
+    if (action.type === 'update' && isContentReplacement(action.update)) {
+      // A tool that re-sends its whole output on every update (PF10: 200 updates growing to 2 MiB)
+      // would have each copy serialised and written: the latest is held, unserialised, and an update
+      // of the same call that follows at once is laid over it (its fields replace, as the reducer
+      // applies them), so replay reaches the same state from one line.
+      const u = action.update;
+      const held = this.heldUpdate.get(journalId);
+      if (held && held.update.toolCallId === u.toolCallId) {
+        held.update = { ...held.update, ...u };
+        held.at = at;
+      } else {
+        this.closeChunk(journalId);
+        this.releaseHeld(journalId);
+        this.heldUpdate.set(journalId, { at, update: u });
+      }
+      this.timer ??= setTimeout(() => this.flush(), FLUSH_MS);
+    } else if (action.type === 'update' && isTextChunk(action.update)) {
+      this.releaseHeld(journalId);
       const u = action.update;
       const open = this.openChunk.get(journalId);
       const messageId = u.messageId ?? undefined;
@@ -263,6 +282,7 @@ export class SessionJournal {
     this.deleted.add(journalId);
     this.entries.delete(journalId);
     this.pending.delete(journalId);
+    this.heldUpdate.delete(journalId);
     this.openChunk.delete(journalId);
     this.terminals.delete(journalId);
     fs.rmSync(this.file(journalId), { force: true });
@@ -283,7 +303,7 @@ export class SessionJournal {
         lines.clear();
       }
     }
-    for (const id of new Set([...this.pending.keys(), ...this.openChunk.keys()])) this.flushOne(id);
+    for (const id of new Set([...this.pending.keys(), ...this.openChunk.keys(), ...this.heldUpdate.keys()])) this.flushOne(id);
     if (this.indexDirty || this.touched) this.writeIndex();
     this.touched = false;
   }
@@ -303,9 +323,18 @@ export class SessionJournal {
   }
 
   private queue(journalId: string, line: string, schedule = true): void {
-    // What comes after a chunk comes after it on disk too.
+    // What comes after a chunk or a held update comes after it on disk too.
     this.closeChunk(journalId);
+    this.releaseHeld(journalId);
     this.queueLine(journalId, line, schedule);
+  }
+
+  /** Writes the held content update of `journalId` (see `record`) as one action line. */
+  private releaseHeld(journalId: string): void {
+    const held = this.heldUpdate.get(journalId);
+    if (!held) return;
+    this.heldUpdate.delete(journalId);
+    this.queueLine(journalId, JSON.stringify({ at: held.at, a: redactValue({ type: 'update', update: held.update }, { cut: false }) }), true);
   }
 
   private queueLine(journalId: string, line: string, schedule: boolean): void {
@@ -335,6 +364,7 @@ export class SessionJournal {
 
   private flushOne(journalId: string): void {
     this.closeChunk(journalId);
+    this.releaseHeld(journalId);
     const lines = this.pending.get(journalId);
     if (!lines?.length) return;
     this.pending.delete(journalId);
@@ -410,6 +440,16 @@ export class SessionJournal {
 }
 
 /** A text chunk of a message, thought or the person's words (what the journal coalesces). */
+/**
+ * A `tool_call_update` that carries `content` and nothing but fields that replace (status, title,
+ * kind, locations, raw input and output): laying a later one over it gives the state both give.
+ */
+function isContentReplacement(u: SessionUpdate): u is Extract<SessionUpdate, { sessionUpdate: 'tool_call_update' }> {
+  if (u.sessionUpdate !== 'tool_call_update' || !Array.isArray(u.content)) return false;
+  return Object.keys(u).every((k) => REPLACING_FIELDS.has(k));
+}
+const REPLACING_FIELDS = new Set(['sessionUpdate', 'toolCallId', 'content', 'status', 'title', 'kind', 'locations', 'rawInput', 'rawOutput']);
+
 function isTextChunk(u: SessionUpdate): u is Extract<SessionUpdate, { sessionUpdate: 'agent_message_chunk' }> & { content: { type: 'text'; text: string } } {
   return (u.sessionUpdate === 'agent_message_chunk' || u.sessionUpdate === 'agent_thought_chunk' || u.sessionUpdate === 'user_message_chunk') && u.content.type === 'text';
 }

@@ -1,0 +1,53 @@
+/**
+ * A tool that re-sends its whole output on every update (issue 22, PF10): the journal keeps the
+ * latest content of a call unserialised and lays the next update of the same call over it, so 200
+ * growing copies become a few lines, and replay gives exactly the state the live reducer built,
+ * whatever comes in between (text chunks, other calls, a status change).
+ */
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { SessionUpdate } from '@agentclientprotocol/sdk';
+import { SessionJournal } from '../../../src/acp/session/journal';
+import { reduce, type SessionAction } from '../../../src/acp/session/reducer';
+import { createSessionState } from '../../../src/acp/session/types';
+
+describe('the journal and tools that re-send their whole output (PF10)', () => {
+  let dir: string;
+  beforeEach(() => (dir = fs.mkdtempSync(path.join(os.tmpdir(), 'as-jto-'))));
+  afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+  it('replays to the live state from far fewer lines', () => {
+    const u = (update: SessionUpdate): SessionAction => ({ type: 'update', update, at: 1 });
+    const out = (n: number) => [{ type: 'content' as const, content: { type: 'text' as const, text: 'line\n'.repeat(n) } }];
+    const actions: SessionAction[] = [
+      { type: 'ready', sessionId: 's' },
+      { type: 'promptSent', text: 'build' },
+      u({ sessionUpdate: 'tool_call', toolCallId: 'a', title: 'Build', kind: 'execute', status: 'in_progress' }),
+      u({ sessionUpdate: 'tool_call', toolCallId: 'b', title: 'Test', kind: 'execute', status: 'in_progress' }),
+    ];
+    for (let i = 1; i <= 200; i++) {
+      actions.push(u({ sessionUpdate: 'tool_call_update', toolCallId: 'a', content: out(i) }));
+      if (i === 50) actions.push(u({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'half way' } }));
+      if (i === 80) actions.push(u({ sessionUpdate: 'tool_call_update', toolCallId: 'b', content: out(3), status: 'completed' }));
+      if (i === 120) actions.push(u({ sessionUpdate: 'tool_call_update', toolCallId: 'a', title: 'Build (slow)' }));
+    }
+    actions.push(u({ sessionUpdate: 'tool_call_update', toolCallId: 'a', status: 'failed', rawOutput: { exitCode: 2 } }));
+    actions.push({ type: 'turnEnded', stopReason: 'end_turn' });
+    const live = createSessionState({ key: 'k1', agentId: 'a', agentName: 'Agent', cwd: '/w' });
+    for (const a of actions) reduce(live, a);
+
+    const journal = new SessionJournal(path.join(dir, 'j'));
+    const id = journal.create({ agentId: 'a', agentName: 'Agent', cwd: '/w' });
+    for (const a of actions) journal.record(id, a);
+    journal.flush(true);
+    const lines = fs.readFileSync(path.join(dir, 'j', `${id}.jsonl`), 'utf8').trim().split('\n').length;
+    assert.ok(lines < 20, `${lines} lines for ${actions.length} actions`);
+    const replayed = new SessionJournal(path.join(dir, 'j')).replay(id, 'k1').state;
+    assert.deepEqual(replayed.toolCalls, live.toolCalls);
+    assert.deepEqual(replayed.entries.map((e) => e.kind), live.entries.map((e) => e.kind));
+    assert.equal(replayed.toolCalls.a.status, 'failed');
+    assert.equal(replayed.toolCalls.a.title, 'Build (slow)');
+  });
+});
