@@ -98,7 +98,7 @@ const screenshotDir = args['screenshot-dir'] ? path.resolve(args['screenshot-dir
 if (screenshotDir) {
   fs.mkdirSync(screenshotDir, { recursive: true });
   // stale requests/errors of an aborted earlier run
-  for (const f of fs.readdirSync(screenshotDir)) if (/\.(request|error)$/.test(f)) fs.rmSync(path.join(screenshotDir, f), { force: true });
+  for (const f of fs.readdirSync(screenshotDir)) if (/\.(request|error|started)$/.test(f)) fs.rmSync(path.join(screenshotDir, f), { force: true });
 }
 
 // ---------------------------------------------------------------- cleanup on every exit path
@@ -308,6 +308,8 @@ await page.exposeFunction('codeAutomationExit', async (code, logs) => {
 // ---------------------------------------------------------------- mid-test screenshots
 // The suite writes <dir>/<name>.request; we save <dir>/<name>.png, then delete the request
 // (on error we write <dir>/<name>.error instead, so the test fails fast with the reason).
+/** What a request may spend beyond its own wait: a screenshot or a click (see `handleRequest`). */
+const REQUEST_WORK_MS = 15000;
 if (screenshotDir) {
   let busy = false;
   screenshotTimer = setInterval(async () => {
@@ -321,14 +323,20 @@ if (screenshotDir) {
         let opts = {};
         try {
           try { opts = JSON.parse(fs.readFileSync(path.join(screenshotDir, req), 'utf8') || '{}'); } catch { /* plain request */ }
+          // The test measures its wait from this marker, not from its request: requests are handled
+          // one at a time, and time spent on an earlier one is not this request's to lose.
+          answerFile(path.join(screenshotDir, `${name}.started`), '');
           // One stuck Playwright call (a frame detaching mid-query, a hung mouse move) must not stall
-          // every later request: each request gets its own deadline.
-          await withDeadline(handleRequest(name, png, opts), (opts.timeoutMs || 20000) + 5000, `request ${name}`);
+          // every later request: each request gets its own deadline, which covers what the request
+          // may spend (its wait, then up to 15 s for the shot or the click), so every request is
+          // answered — with its result or an error — within `timeoutMs + 15000` of starting.
+          await withDeadline(handleRequest(name, png, opts), (opts.timeoutMs || 20000) + REQUEST_WORK_MS, `request ${name}`);
         } catch (e) {
           answerFile(path.join(screenshotDir, `${name}.error`), String(e?.message || e));
           log(`screenshot ${name} failed: ${e?.message || e}`);
         }
         fs.rmSync(path.join(screenshotDir, req), { force: true });
+        fs.rmSync(path.join(screenshotDir, `${name}.started`), { force: true });
       }
     } catch (e) {
       log(`screenshot poll error: ${e?.message || e}`);

@@ -1,7 +1,8 @@
 // Mid-test screenshots of the whole workbench, taken by the runner (scripts/run-vscode-tests.mjs
 // --screenshot-dir DIR, which sets SWITCHBOARD_SCREENSHOT_DIR for the extension host).
-// Protocol: we write DIR/<name>.request; the runner polls DIR every ~250 ms, saves DIR/<name>.png
-// with Playwright and deletes the request (or writes DIR/<name>.error if it could not).
+// Protocol: we write DIR/<name>.request; the runner polls DIR every ~250 ms, writes DIR/<name>.started
+// when it takes the request up (one at a time), saves DIR/<name>.png with Playwright and deletes the
+// request (or writes DIR/<name>.error if it could not). Waits count from `.started` (RunnerWait).
 // Without SWITCHBOARD_SCREENSHOT_DIR this is a no-op that returns undefined, so tests can always call it.
 // Webview content renders asynchronously and its DOM is not reachable from the extension host: pass
 // `{ waitForSelector: '#app .message' }` (any Playwright selector, searched in every frame, webview
@@ -26,8 +27,8 @@ export async function screenshot(name: string, timeoutMs = 20000, options: Scree
   const error = path.join(dir, `${safe}.error`);
   for (const f of [png, error]) fs.rmSync(f, { force: true });
   writeWhole(request, JSON.stringify({ name, requestedAt: new Date().toISOString(), waitForSelector: options.waitForSelector, sidebarWidth: options.sidebarWidth, timeoutMs }) + '\n');
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
+  const wait = new RunnerWait(dir, safe, timeoutMs);
+  while (wait.pending()) {
     if (fs.existsSync(error)) {
       const msg = fs.readFileSync(error, 'utf8');
       fs.rmSync(error, { force: true });
@@ -38,7 +39,46 @@ export async function screenshot(name: string, timeoutMs = 20000, options: Scree
     await new Promise((r) => setTimeout(r, 100));
   }
   fs.rmSync(request, { force: true });
-  throw new Error(`screenshot '${safe}' not taken within ${timeoutMs} ms (is the runner started with --screenshot-dir?)`);
+  throw new Error(`screenshot '${safe}' not taken: ${wait.why()} (is the runner started with --screenshot-dir?)`);
+}
+
+/** What the runner may spend on a request beyond its own wait (scripts/run-vscode-tests.mjs `REQUEST_WORK_MS`). */
+const RUNNER_WORK_MS = 15_000;
+/** How long a request may wait for the runner to start it: it handles requests one at a time. */
+const RUNNER_QUEUE_MS = 90_000;
+
+/**
+ * The test's side of one runner request's time. The runner writes `<name>.started` when it takes the
+ * request up and answers every request within `timeoutMs + RUNNER_WORK_MS` of that (with the result
+ * or an error), so the test counts its wait from the start, not from when it asked: an earlier request
+ * still in the runner's hands (one a test gave up on, a slow shot under load) does not use up this
+ * one's time. Before the start, the request may wait `RUNNER_QUEUE_MS` in the queue.
+ */
+class RunnerWait {
+  private readonly asked = Date.now();
+  private startedAt: number | undefined;
+  constructor(private readonly dir: string, private readonly name: string, private readonly timeoutMs: number, private readonly startedMarker = 'started') {}
+
+  /** True while an answer may still come; notes the start when the runner's marker appears. */
+  pending(): boolean {
+    const now = Date.now();
+    if (this.startedAt === undefined && fs.existsSync(path.join(this.dir, `${this.name}.${this.startedMarker}`))) this.startedAt = now;
+    if (this.startedAt === undefined) return now < this.asked + RUNNER_QUEUE_MS + this.timeoutMs;
+    return now < this.startedAt + this.timeoutMs + RUNNER_WORK_MS + 2_000;
+  }
+
+  /** True once the runner has taken the request up. */
+  started(): boolean {
+    this.pending();
+    return this.startedAt !== undefined;
+  }
+
+  /** Why no answer came, for the failure message. */
+  why(): string {
+    return this.startedAt === undefined
+      ? `the runner did not take the request up within ${Date.now() - this.asked} ms`
+      : `no answer ${Date.now() - this.startedAt} ms after the runner took it up (${this.timeoutMs} ms asked)`;
+  }
 }
 
 /**
@@ -55,14 +95,14 @@ export async function click(selector: string, timeoutMs = 20000): Promise<void> 
   const error = path.join(dir, `${name}.error`);
   fs.mkdirSync(dir, { recursive: true });
   writeWhole(request, JSON.stringify({ click: selector, timeoutMs }) + '\n');
-  const deadline = Date.now() + timeoutMs;
+  const wait = new RunnerWait(dir, name, timeoutMs);
   try {
-    while (Date.now() < deadline) {
+    while (wait.pending()) {
       if (fs.existsSync(error)) throw new Error(`click ${selector} failed: ${fs.readFileSync(error, 'utf8')}`);
       if (fs.existsSync(done)) return;
       await new Promise((r) => setTimeout(r, 100));
     }
-    throw new Error(`click ${selector}: not done within ${timeoutMs} ms`);
+    throw new Error(`click ${selector}: ${wait.why()}`);
   } finally {
     for (const f of [request, done, error]) fs.rmSync(f, { force: true });
   }
@@ -77,13 +117,14 @@ export async function timeUntilVisible(selector: string, start: () => void, time
   const dir = process.env.SWITCHBOARD_SCREENSHOT_DIR;
   if (!dir) throw new Error('timeUntilVisible() needs the test runner (SWITCHBOARD_SCREENSHOT_DIR is not set)');
   const name = `wait-${Date.now()}-${Math.floor(Math.random() * 1e6)}`;
-  const files = ['request', 'waiting', 'done', 'error'].map((x) => path.join(dir, `${name}.${x}`));
-  const [request, waiting, done, error] = files;
+  const files = ['request', 'waiting', 'started', 'done', 'error'].map((x) => path.join(dir, `${name}.${x}`));
+  const [request, waiting, , done, error] = files;
   writeWhole(request, JSON.stringify({ waitVisible: selector, timeoutMs }) + '\n');
-  const deadline = Date.now() + timeoutMs;
+  // Counted from `.waiting`, which the runner writes when it starts watching (see RunnerWait).
+  const wait = new RunnerWait(dir, name, timeoutMs, 'waiting');
   let started = false;
   try {
-    while (Date.now() < deadline) {
+    while (wait.pending()) {
       if (fs.existsSync(error)) throw new Error(`waiting for ${selector} failed: ${fs.readFileSync(error, 'utf8')}`);
       if (!started && fs.existsSync(waiting)) {
         started = true;
@@ -92,7 +133,7 @@ export async function timeUntilVisible(selector: string, start: () => void, time
       if (fs.existsSync(done)) return (JSON.parse(fs.readFileSync(done, 'utf8')) as { visibleAt: number }).visibleAt;
       await new Promise((r) => setTimeout(r, 10));
     }
-    throw new Error(`${selector}: not visible within ${timeoutMs} ms`);
+    throw new Error(`${selector}: not visible: ${wait.why()}`);
   } finally {
     for (const f of files) fs.rmSync(f, { force: true });
   }
@@ -109,9 +150,9 @@ async function runnerRequest<T>(body: Record<string, unknown>, timeoutMs: number
   const [request, done, error] = ['request', 'done', 'error'].map((x) => path.join(dir, `${name}.${x}`));
   fs.mkdirSync(dir, { recursive: true });
   writeWhole(request, JSON.stringify({ ...body, timeoutMs }) + '\n');
-  const deadline = Date.now() + timeoutMs + 5000;
+  const wait = new RunnerWait(dir, name, timeoutMs);
   try {
-    while (Date.now() < deadline) {
+    while (wait.pending()) {
       if (fs.existsSync(error)) throw new Error(`runner request ${JSON.stringify(body).slice(0, 120)} failed: ${fs.readFileSync(error, 'utf8')}`);
       if (fs.existsSync(done)) {
         const raw = fs.readFileSync(done, 'utf8');
@@ -119,7 +160,7 @@ async function runnerRequest<T>(body: Record<string, unknown>, timeoutMs: number
       }
       await new Promise((r) => setTimeout(r, 100));
     }
-    throw new Error(`runner request ${JSON.stringify(body).slice(0, 120)}: no answer within ${timeoutMs} ms`);
+    throw new Error(`runner request ${JSON.stringify(body).slice(0, 120)}: ${wait.why()}`);
   } finally {
     for (const f of [request, done, error]) fs.rmSync(f, { force: true });
   }
