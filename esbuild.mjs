@@ -45,11 +45,28 @@ const noZodLocales = {
     build.onLoad({ filter: /.*/, namespace: 'no-zod-locales' }, () => ({ contents: 'export {};', loader: 'js' }));
   },
 };
-const main = await esbuild.build({ ...node, entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js', plugins: [vendorExternal, sharedNamespaces, noZodLocales], metafile: true });
-// A static value import of a vendored library would quietly put it back into the extension bundle.
-const leaked = Object.keys(main.metafile.inputs).filter((i) => vendorPackages.some((p) => i.includes(`node_modules/${p}`)));
+// Activation loads dist/extension.js only: stand-ins for the contributed commands and views
+// (src/activation/vscodeDeferredStart.ts). The extension itself is dist/app.js, required when one of them is
+// first used (issue 22, PF6); `./app` in src/extension.ts is that bundle, not a copy of it.
+const appExternal = {
+  name: 'app-external',
+  setup(build) {
+    build.onResolve({ filter: /^\.\/app$/ }, (args) => (args.importer.endsWith(`${path.sep}src${path.sep}extension.ts`) ? { path: './app.js', external: true } : undefined));
+  },
+};
+const entry = await esbuild.build({ ...node, entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js', plugins: [appExternal, sharedNamespaces], metafile: true });
+const app = await esbuild.build({ ...node, entryPoints: ['src/app.ts'], outfile: 'dist/app.js', plugins: [vendorExternal, sharedNamespaces, noZodLocales], metafile: true });
+// A static value import of a vendored library would quietly put it back into the extension bundle;
+// anything beyond the deferred start in the activation bundle is loaded at every window's start.
+const leaked = Object.keys(app.metafile.inputs).filter((i) => vendorPackages.some((p) => i.includes(`node_modules/${p}`)));
 if (leaked.length) {
-  console.error(`esbuild: dist/extension.js must not contain the lazily loaded libraries; a value import brought in:\n  ${leaked.slice(0, 10).join('\n  ')}\nUse the loaders in src/acp/sdk.ts, src/mcp/sdk.ts, src/a2a/sdk.ts or src/edits/encoding.ts (and \`import type\`).`);
+  console.error(`esbuild: dist/app.js must not contain the lazily loaded libraries; a value import brought in:\n  ${leaked.slice(0, 10).join('\n  ')}\nUse the loaders in src/acp/sdk.ts, src/mcp/sdk.ts, src/a2a/sdk.ts or src/edits/encoding.ts (and \`import type\`).`);
+  process.exit(1);
+}
+const activationInputs = Object.keys(entry.metafile.inputs).filter((i) => !i.startsWith('shared-namespace:'));
+const unexpected = activationInputs.filter((i) => !/^src\/(extension|activation\/\w+|common\/untrustedText)\.ts$/.test(i));
+if (unexpected.length) {
+  console.error(`esbuild: dist/extension.js (loaded at activation) must hold only src/extension.ts, src/activation/ and src/common/untrustedText.ts; it imports:\n  ${unexpected.slice(0, 10).join('\n  ')}\nImport what the app needs in src/app.ts (dist/app.js), or \`import type\`.`);
   process.exit(1);
 }
 await esbuild.build({

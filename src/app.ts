@@ -57,10 +57,12 @@ import { RUN_AS_NODE } from './mcp/launchSpec';
 import { EditorMcpServer } from './mcp/editorServer';
 import { VscodeLanguagePort } from './views/editorLanguage';
 import type { McpCapabilities } from '@agentclientprotocol/sdk';
-import { inert, text } from './common/untrustedText';
+import { inert, setMessageTranslator, text } from './common/untrustedText';
+import type { LoadedApp } from './activation/vscodeDeferredStart';
+import { registerCommand, registerTreeDataProvider, registerWebviewViewProvider, useRegistrar, type Registrar } from './activation/vscodeRegistry';
 
 /** The running extension. */
-export class App implements vscode.Disposable {
+export class App implements vscode.Disposable, LoadedApp {
   readonly log: vscode.LogOutputChannel;
   readonly manager: SessionManager;
   readonly view: SessionViewProvider;
@@ -100,7 +102,15 @@ export class App implements vscode.Disposable {
   /** What the workspace's settings tightened, or tried to loosen and was ignored. */
   readonly workspaceSettings: WorkspaceSettingsNotes;
 
-  constructor(private readonly context: vscode.ExtensionContext) {
+  /**
+   * Builds the extension behind the stand-ins of the deferred start (src/activation/vscodeDeferredStart.ts):
+   * `registrar` takes every command and view it registers.
+   */
+  constructor(private readonly context: vscode.ExtensionContext, registrar?: Registrar) {
+    useRegistrar(registrar);
+    // Every text`…` / markdown`…` message goes through the editor's localization (package.nls.json
+    // conventions: `{0}` placeholders); the interpolated values are already inert text.
+    this.disposables.push({ dispose: setMessageTranslator((message, args) => vscode.l10n.t(message, ...args)) });
     this.log = vscode.window.createOutputChannel('Agent Switchboard', { log: true });
     this.workspaceSettings = new WorkspaceSettingsNotes((m) => this.log.warn(m));
     const version = String(context.extension.packageJSON.version ?? '0.0.0');
@@ -345,14 +355,14 @@ export class App implements vscode.Disposable {
         cwd: () => vscode.workspace.workspaceFolders?.[0]?.uri.fsPath,
       }),
       this.tracing,
-      vscode.commands.registerCommand('agentSwitchboard.showTrace', (key?: unknown) => this.showTrace(typeof key === 'string' ? key : undefined)),
-      vscode.commands.registerCommand('agentSwitchboard.showInspector', (key?: unknown) => this.showInspector(typeof key === 'string' ? key : undefined)),
-      vscode.commands.registerCommand('agentSwitchboard.exportSession', (key?: unknown, format?: unknown, fileContents?: unknown) =>
+      registerCommand('agentSwitchboard.showTrace', (key?: unknown) => this.showTrace(typeof key === 'string' ? key : undefined)),
+      registerCommand('agentSwitchboard.showInspector', (key?: unknown) => this.showInspector(typeof key === 'string' ? key : undefined)),
+      registerCommand('agentSwitchboard.exportSession', (key?: unknown, format?: unknown, fileContents?: unknown) =>
         this.exportSession(typeof key === 'string' ? key : undefined, format === 'json' || format === 'markdown' ? format : undefined, fileContents === true),
       ),
       this.inspectors,
       // The trace of the requests the person (Run Tool) and MCP Apps sent to a server.
-      vscode.commands.registerCommand('agentSwitchboard.mcp.showTrace', (n: unknown) => this.tracing.showMcpTrace(parseMcpNode(n).serverId)),
+      registerCommand('agentSwitchboard.mcp.showTrace', (n: unknown) => this.tracing.showMcpTrace(parseMcpNode(n).serverId)),
       this.remoteAgents,
       this.conflicts,
       this.review,
@@ -369,7 +379,7 @@ export class App implements vscode.Disposable {
         log: (m) => this.log.info(m),
       }),
       (this.login = new AgentLogin(this.manager, () => this.resolvedAgents(), (m) => this.log.info(m))),
-      vscode.window.registerWebviewViewProvider(SESSION_VIEW_ID, this.view),
+      registerWebviewViewProvider(SESSION_VIEW_ID, this.view),
       this.manager.onDidChangeSession((c) => {
         const state = this.manager.get(c.key)?.state;
         // A replayed history (session/load) is not a change happening now: nothing to review.
@@ -386,7 +396,7 @@ export class App implements vscode.Disposable {
         updateContextKeys(this.manager.list());
         this.capabilityBook.save();
       }),
-      vscode.commands.registerCommand('agentSwitchboard.showAgentCapabilities', (arg?: unknown) => this.showAgentCapabilities(arg)),
+      registerCommand('agentSwitchboard.showAgentCapabilities', (arg?: unknown) => this.showAgentCapabilities(arg)),
       this.mcp.onDidChangeCatalog(({ definition, description }) => {
         // ACP cannot take a server back from a running agent: the session is told instead.
         for (const [key, ids] of this.mcpGiven) {
@@ -406,10 +416,10 @@ export class App implements vscode.Disposable {
       vscode.workspace.onDidGrantWorkspaceTrust(() => this.view.onSessionsChange()),
       // Another folder brings settings of its own (a multi-root workspace's folder settings).
       vscode.workspace.onDidChangeWorkspaceFolders(() => void this.workspaceSettings.refresh()),
-      vscode.window.registerTreeDataProvider('agentSwitchboard.approvals', this.track(new ApprovalsTree(this.manager))),
+      registerTreeDataProvider('agentSwitchboard.approvals', this.track(new ApprovalsTree(this.manager))),
       // The whole diff behind a card's "Open full diff", from the session's own state.
       registerCardDiffs((key) => this.manager.get(key)?.state),
-      vscode.window.registerTreeDataProvider('agentSwitchboard.grants', this.track(new GrantsTree(this.policy, this.workspaceSettings))),
+      registerTreeDataProvider('agentSwitchboard.grants', this.track(new GrantsTree(this.policy, this.workspaceSettings))),
       ...registerCommands(this),
       ...registerPermissionKeys({ sessions: () => this.manager.list(), inView: () => this.view.current }),
     );
@@ -803,6 +813,11 @@ allowSandboxHost: (key, terminalId, host) => this.session(key).allowHostAndRerun
       editor.selection = new vscode.Selection(range.start, range.end);
       editor.revealRange(range, vscode.TextEditorRevealType.InCenter);
     }
+  }
+
+  /** The extension's `deactivate`: ends every agent and terminal process group, and waits for it. */
+  async shutdown(): Promise<void> {
+    await this.manager.dispose();
   }
 
   dispose(): void {

@@ -5,6 +5,7 @@
  * Kept free of process concerns (stdio, exit codes, env) so it can also be connected in-process.
  */
 import { randomUUID } from 'node:crypto';
+import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as acp from '@agentclientprotocol/sdk';
 import { DemoTracing } from './demoTracing';
@@ -69,6 +70,7 @@ export const DEMO_SCENARIOS: readonly DemoScenario[] = [
   'lenient-cards',
   'unasked-writes',
   'run-commands',
+  'cumulative-output',
 ];
 
 /** Environment variables the demo agent reads. */
@@ -219,7 +221,11 @@ export function createDemoAgentApp(scenario: ProtocolScenario, options: DemoOpti
       if (!store) throw acp.RequestError.methodNotFound('session/load');
       const session = takeUp(params.sessionId, params.cwd);
       // The whole conversation goes back to the client before the answer, as the spec asks.
-      for (const update of session.memory.history ?? []) await client.notify('session/update', { sessionId: params.sessionId, update });
+      const startedAt = Date.now();
+      const history = session.memory.history ?? [];
+      for (const update of history) await client.notify('session/update', { sessionId: params.sessionId, update });
+      // The agent's own time to replay: the baseline of the replay benchmark (PF9).
+      if (options.timingFile) fs.writeFileSync(options.timingFile, JSON.stringify({ updates: history.length, startedAt, sentMs: Date.now() - startedAt }));
       return { modes: { currentModeId: 'default', availableModes: DEMO_MODES }, configOptions: demoConfigOptions('scripted-fast', false) };
     })
     .onRequest('session/resume', ({ params }) => {

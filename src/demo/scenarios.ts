@@ -21,7 +21,7 @@ import type { PlanEntry, StopReason, ToolCallContent, ToolCallUpdate } from '@ag
 import { type DemoTurn, TurnCancelled, errorText, textContent } from './turn';
 
 /** Scenario names that run over the protocol (the others fail before speaking ACP at all). */
-export type ProtocolScenario = 'demo' | 'grandchild-terminal' | 'write-conflict' | 'permission-only' | 'echo' | 'chunks' | 'many-entries' | 'gate-probe' | 'gate-borrow' | 'disk-writer' | 'editor-mcp' | 'fs-probe' | 'elicit' | 'lenient-cards' | 'unasked-writes' | 'run-commands';
+export type ProtocolScenario = 'demo' | 'grandchild-terminal' | 'write-conflict' | 'permission-only' | 'echo' | 'chunks' | 'many-entries' | 'gate-probe' | 'gate-borrow' | 'disk-writer' | 'editor-mcp' | 'fs-probe' | 'elicit' | 'lenient-cards' | 'unasked-writes' | 'run-commands' | 'cumulative-output';
 
 /** File the `demo` turn writes, relative to the session's cwd. */
 export const DEMO_FILE = 'demo/hello.md';
@@ -72,6 +72,7 @@ export const SCENARIOS: Record<ProtocolScenario, ScenarioScript> = {
   elicit: elicitTurn,
   'unasked-writes': unaskedWritesTurn,
   'run-commands': runCommandsTurn,
+  'cumulative-output': cumulativeOutputTurn,
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -482,6 +483,33 @@ async function chunksTurn(turn: DemoTurn): Promise<StopReason> {
   await turn.say(pieces, 0);
   // The agent's own time to send them all: the baseline of the stream-to-screen benchmark (PF8).
   if (turn.options.timingFile) fs.writeFileSync(turn.options.timingFile, JSON.stringify({ chunks: pieces.length, startedAt, sentMs: Date.now() - startedAt }));
+  return 'end_turn';
+}
+
+/** Updates and final size of the `cumulative-output` scenario (issue 22, PF10). */
+export const CUMULATIVE_UPDATES = 200;
+export const CUMULATIVE_BYTES = 2 * 1024 * 1024;
+
+/**
+ * A tool whose output is re-sent whole on every update (PF10): 200 `tool_call_update`s, each
+ * replacing the call's content with text growing to 2 MiB (~200 MB in all). The text's first line
+ * says which update it is (`update 200/200` last), so the screen can be watched for the last one.
+ * With a timing file, writes `{ updates, startedAt, sentMs, lastAt }` (epoch ms).
+ */
+async function cumulativeOutputTurn(turn: DemoTurn): Promise<StopReason> {
+  const toolCallId = turn.toolCallId('build');
+  await turn.update({ sessionUpdate: 'tool_call', toolCallId, title: 'Build (output re-sent whole)', kind: 'execute', status: 'in_progress', rawInput: { command: 'make' } });
+  const line = `${'x'.repeat(1023)}\n`;
+  const startedAt = Date.now();
+  for (let i = 1; i <= CUMULATIVE_UPDATES; i++) {
+    const bytes = Math.round((i / CUMULATIVE_UPDATES) * CUMULATIVE_BYTES);
+    const head = `update ${i}/${CUMULATIVE_UPDATES}\n`;
+    const text = head + line.repeat(Math.ceil(bytes / line.length)).slice(0, Math.max(0, bytes - head.length));
+    await turn.update({ sessionUpdate: 'tool_call_update', toolCallId, content: [{ type: 'content', content: { type: 'text', text } }] });
+  }
+  const lastAt = Date.now();
+  await turn.update({ sessionUpdate: 'tool_call_update', toolCallId, status: 'completed' });
+  if (turn.options.timingFile) fs.writeFileSync(turn.options.timingFile, JSON.stringify({ updates: CUMULATIVE_UPDATES, startedAt, sentMs: lastAt - startedAt, lastAt }));
   return 'end_turn';
 }
 

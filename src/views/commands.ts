@@ -4,6 +4,7 @@
  * the API (`runCommand`), never from a `command:` link (src/common/commandArgs.ts).
  */
 import * as vscode from 'vscode';
+import { registerCommand } from '../activation/vscodeRegistry';
 import type { AuditProblem } from '../policy/audit';
 import { errorText, inert, text } from '../common/untrustedText';
 import { registerGuardedCommand } from './guardedCommands';
@@ -52,12 +53,12 @@ export function registerCommands(app: App): vscode.Disposable[] {
       return app.prompt(k, t);
     }),
     // Focuses the Session view; its page puts the caret in the prompt box when it gets focus.
-    vscode.commands.registerCommand('agentSwitchboard.focusPrompt', () => vscode.commands.executeCommand('agentSwitchboard.session.focus')),
+    registerCommand('agentSwitchboard.focusPrompt', () => vscode.commands.executeCommand('agentSwitchboard.session.focus')),
     // Keys for the page: send what the box holds (as Enter would), move between the thread's cards.
     // No arguments are read, so a command: link can do no more than the key.
-    vscode.commands.registerCommand('agentSwitchboard.sendFromBox', () => app.view.keyCommand('send')),
-    vscode.commands.registerCommand('agentSwitchboard.nextCard', () => app.view.keyCommand('nextCard')),
-    vscode.commands.registerCommand('agentSwitchboard.previousCard', () => app.view.keyCommand('previousCard')),
+    registerCommand('agentSwitchboard.sendFromBox', () => app.view.keyCommand('send')),
+    registerCommand('agentSwitchboard.nextCard', () => app.view.keyCommand('nextCard')),
+    registerCommand('agentSwitchboard.previousCard', () => app.view.keyCommand('previousCard')),
     registerGuardedCommand('agentSwitchboard.cancel', async (key?: unknown) => {
       const k = await currentOrPick(key);
       if (k) await app.cancel(k);
@@ -81,14 +82,14 @@ export function registerCommands(app: App): vscode.Disposable[] {
       const k = await currentOrPick(key);
       if (k) await app.closeSession(k);
     }),
-    vscode.commands.registerCommand('agentSwitchboard.showAgentLog', () => app.log.show()),
-    vscode.commands.registerCommand('agentSwitchboard.revokeGrant', async (g?: { id?: unknown }) => {
+    registerCommand('agentSwitchboard.showAgentLog', () => app.log.show()),
+    registerCommand('agentSwitchboard.revokeGrant', async (g?: { id?: unknown }) => {
       if (!g || typeof g.id !== 'string') return false;
       // The revocation is audited: the log must be open (its key read) first.
       await app.audit.open();
       return app.policy.revokeGrant(g.id, 'person');
     }),
-    vscode.commands.registerCommand('agentSwitchboard.showSession', async (key?: unknown) => {
+    registerCommand('agentSwitchboard.showSession', async (key?: unknown) => {
       if (typeof key === 'string' && app.manager.get(key)) await app.view.show(key);
     }),
     registerGuardedCommand('agentSwitchboard.takeCleanHunks', (id?: unknown) => {
@@ -96,7 +97,7 @@ export function registerCommands(app: App): vscode.Disposable[] {
       if (!c) return undefined;
       return app.conflicts.takeCleanHunks(c);
     }),
-    vscode.commands.registerCommand('agentSwitchboard.compareConflict', (id?: unknown) => {
+    registerCommand('agentSwitchboard.compareConflict', (id?: unknown) => {
       const c = typeof id === 'string' ? id : app.conflicts.latest();
       if (c) return app.conflicts.compare(c);
     }),
@@ -105,7 +106,7 @@ export function registerCommands(app: App): vscode.Disposable[] {
       if (!c) return void vscode.window.showInformationMessage(text`No refused agent write to merge.`);
       return app.conflicts.openMerge(c);
     }),
-    vscode.commands.registerCommand('agentSwitchboard.verifyAudit', async () => {
+    registerCommand('agentSwitchboard.verifyAudit', async () => {
       const file = app.audit.file;
       // Waits for the signing key and the tail check of the start, then reads the whole file.
       const v = await app.audit.verify();

@@ -6,6 +6,7 @@
  * turn, as plain text.
  */
 import * as vscode from 'vscode';
+import { registerCommand } from '../activation/vscodeRegistry';
 import path from 'node:path';
 import { classifyCall } from '../common/commandArgs';
 import { text } from '../common/untrustedText';
@@ -41,7 +42,7 @@ export class DiffFeedback implements vscode.Disposable {
       provideCommentingRanges: (doc) => (doc.uri.scheme === 'file' && host.sessionFor(doc.uri.fsPath) ? [new vscode.Range(0, 0, Math.max(0, doc.lineCount - 1), 0)] : []),
     };
     this.disposables.push(
-      vscode.commands.registerCommand('agentSwitchboard.feedback.send', (...args: unknown[]) => this.fromCall(args)),
+      registerCommand('agentSwitchboard.feedback.send', (...args: unknown[]) => this.fromCall(args)),
     );
   }
 

@@ -4,6 +4,7 @@
  * in src/common/commandArgs.ts; this is the thin `vscode` side of them.
  */
 import * as vscode from 'vscode';
+import { registerCommand } from '../activation/vscodeRegistry';
 import { classifyCall, vouch } from '../common/commandArgs';
 import { text } from '../common/untrustedText';
 
@@ -23,7 +24,7 @@ export interface GuardOptions<R> {
  * `options.refused`.
  */
 export function registerGuardedCommand<R>(id: string, handler: (...args: unknown[]) => R, options: GuardOptions<R> = {}): vscode.Disposable {
-  return vscode.commands.registerCommand(id, (...raw: unknown[]) => {
+  return registerCommand(id, (...raw: unknown[]) => {
     const call = classifyCall(raw, options.nodes);
     if (call.origin === 'refused') {
       void vscode.window.showWarningMessage(text`Agent Switchboard did not run ${id}: ${call.reason}. Run it from its view or the Command Palette.`);

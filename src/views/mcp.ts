@@ -5,6 +5,7 @@
  * servers through {@link McpHost}, and offers the MCP Servers explorer with its actions.
  */
 import * as vscode from 'vscode';
+import { createTreeView } from '../activation/vscodeRegistry';
 import { realpathAllowMissing } from '../fs/containment';
 import { readRegularFileOrNull, UnreadableFileError } from '../fs/safeRead';
 import { approvalDialog, definitionHash, inputSecretKey, type InputScope } from '../mcp/approval';
@@ -77,7 +78,7 @@ export class McpCenter implements vscode.Disposable {
     });
     this.runner = new McpRunner(context, this.host, log);
     this.tree = new McpTree(this.host, (id) => this.catalogChanges.get(id), (id) => this.changeDetails(id));
-    this.view = vscode.window.createTreeView('agentSwitchboard.mcp', { treeDataProvider: this.tree, showCollapseAll: true });
+    this.view = createTreeView('agentSwitchboard.mcp', this.tree);
     const watcher = vscode.workspace.createFileSystemWatcher('**/{.vscode/mcp.json,.mcp.json}');
     const reload = () => void this.reload();
     this.disposables.push(

@@ -7,6 +7,7 @@
  */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { registerCommand } from '../activation/vscodeRegistry';
 import { checkContained, isWithin, realpathAllowMissing } from '../fs/containment';
 import { readRegularFileOrNull } from '../fs/safeRead';
 import { contextLabel, MAX_ATTACHED_TEXT, type ContextItem, type ContextPort } from '../acp/promptContext';
@@ -26,7 +27,7 @@ export class PromptContextCenter implements vscode.Disposable, ContextPort {
   /** @param attach hands an attachment to the sidebar's next prompt */
   constructor(private readonly attach: (item: ContextItem, label: string) => Promise<void>) {
     const command = (id: string, what: 'file' | 'selection' | 'diagnostics') =>
-      vscode.commands.registerCommand(id, async () => {
+      registerCommand(id, async () => {
         const added = await this.fromEditor(what);
         if (added) await this.attach(added.item, added.label);
         return added?.label;

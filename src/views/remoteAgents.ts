@@ -8,6 +8,7 @@
  */
 import { createHash, randomUUID } from 'node:crypto';
 import * as vscode from 'vscode';
+import { createTreeView, registerCommand } from '../activation/vscodeRegistry';
 import { registerGuardedCommand } from './guardedCommands';
 import * as z from 'zod';
 import { RemoteAgent, type DelegatedTask } from '../a2a/remote';
@@ -46,13 +47,13 @@ export class RemoteAgentsCenter implements vscode.Disposable {
     private readonly deps: RemoteAgentsDeps,
   ) {
     this.tree = new RemoteAgentsTree(() => this.entries);
-    this.view = vscode.window.createTreeView('agentSwitchboard.remoteAgents', { treeDataProvider: this.tree, showCollapseAll: true });
+    this.view = createTreeView('agentSwitchboard.remoteAgents', this.tree);
     // Commands that send, add, connect or remove take only a node of the view (or the API's
     // runCommand), never a link's JSON; showing a card, a trace or an artifact takes any node.
     const command = (id: string, run: (node: RemoteNode, ...rest: unknown[]) => unknown, guarded = true) =>
       guarded
         ? registerGuardedCommand(id, (node: unknown, ...rest: unknown[]) => run(parseRemoteNode(node), ...rest), { nodes: true })
-        : vscode.commands.registerCommand(id, (node: unknown, ...rest: unknown[]) => run(parseRemoteNode(node), ...rest));
+        : registerCommand(id, (node: unknown, ...rest: unknown[]) => run(parseRemoteNode(node), ...rest));
     this.disposables.push(
       this.view,
       this.tree,

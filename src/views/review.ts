@@ -8,6 +8,7 @@
 import { isPersonsPrompt, turnOf } from '../acp/session/turns';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { createTreeView, registerCommand } from '../activation/vscodeRegistry';
 import { registerGuardedCommand } from './guardedCommands';
 import type { SessionPatch, SessionState } from '../acp/session/types';
 import { fileEncoding } from '../config/vscodeSettings';
@@ -140,7 +141,7 @@ export class ReviewCenter implements vscode.Disposable {
       confirm: deps.confirm ?? confirmProtectedWrite,
     };
     this.tree = new ReviewTree(this.model, (key) => deps.agentName(key), () => deps.roots());
-    this.view = vscode.window.createTreeView('agentSwitchboard.changes', { treeDataProvider: this.tree, showCollapseAll: true });
+    this.view = createTreeView('agentSwitchboard.changes', this.tree);
     const watcher = vscode.workspace.createFileSystemWatcher('**/*');
     const onDisk = (uri: vscode.Uri) => void this.diskChanged(uri.fsPath);
     this.disposables.push(
@@ -167,7 +168,7 @@ export class ReviewCenter implements vscode.Disposable {
       this.model.onDidChange(() => this.updateBadge()),
       registerGuardedCommand('agentSwitchboard.review.keep', (n: unknown) => this.keep(parseReviewNode(n)), { nodes: true }),
       registerGuardedCommand('agentSwitchboard.review.undo', (n: unknown) => this.undo(parseReviewNode(n)), { nodes: true }),
-      vscode.commands.registerCommand('agentSwitchboard.review.openDiff', (n: unknown) => this.openDiff(parseReviewNode(n))),
+      registerCommand('agentSwitchboard.review.openDiff', (n: unknown) => this.openDiff(parseReviewNode(n))),
       registerGuardedCommand('agentSwitchboard.review.restoreDeleted', () => this.restoreDeleted()),
       registerGuardedCommand('agentSwitchboard.review.restoreCheckpoint', (n: unknown) => this.restoreCheckpoint(parseReviewNode(n)), { nodes: true }),
     );

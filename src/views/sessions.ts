@@ -5,6 +5,7 @@
  * One owner for the feature; the journal and the manager stay vscode-free.
  */
 import * as vscode from 'vscode';
+import { registerCommand, registerTreeDataProvider } from '../activation/vscodeRegistry';
 import { registerGuardedCommand } from './guardedCommands';
 import type { SessionManager } from '../acp/sessionManager';
 import type { SessionJournal } from '../acp/session/journal';
@@ -57,11 +58,11 @@ export class SessionsCenter implements vscode.Disposable {
           return undefined;
         }
       };
-      return guarded ? registerGuardedCommand(id, (raw) => handler(raw), { nodes: true }) : vscode.commands.registerCommand(id, handler);
+      return guarded ? registerGuardedCommand(id, (raw) => handler(raw), { nodes: true }) : registerCommand(id, handler);
     };
     this.disposables.push(
       this.tree,
-      vscode.window.registerTreeDataProvider('agentSwitchboard.sessions', this.tree),
+      registerTreeDataProvider('agentSwitchboard.sessions', this.tree),
       command('agentSwitchboard.sessions.open', async (n) => {
         const key = this.listedKey(n);
         await host.view.show(key);
@@ -78,7 +79,7 @@ export class SessionsCenter implements vscode.Disposable {
       }),
       command('agentSwitchboard.sessions.delete', (n) => this.delete(n)),
       command('agentSwitchboard.sessions.listFromAgent', (n) => this.listFromAgent(n)),
-      vscode.commands.registerCommand('agentSwitchboard.sessions.refresh', () => this.tree.refresh()),
+      registerCommand('agentSwitchboard.sessions.refresh', () => this.tree.refresh()),
     );
   }
 
