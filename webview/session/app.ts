@@ -154,7 +154,7 @@ export class SessionApp {
         this.applySnapshot(msg, true);
         break;
       case 'patches':
-        this.applyPatches(msg.key, msg.rev, msg.patches);
+        this.applyPatches(msg.key, msg.fromRev ?? msg.rev - msg.patches.length, msg.rev, msg.patches);
         break;
       case 'sessions':
         this.sessions = msg.sessions;
@@ -268,10 +268,11 @@ export class SessionApp {
     this.persistSoon();
   }
 
-  private applyPatches(key: string, rev: number, patches: SessionPatch[]): void {
+  private applyPatches(key: string, fromRev: number, rev: number, patches: SessionPatch[]): void {
     const state = this.state;
     if (!state || state.key !== key || this.awaitingSnapshot) return;
-    if (rev !== state.rev + patches.length) {
+    // The extension may merge a batch's patches (patchesForPage): it says where the batch starts.
+    if (fromRev !== state.rev) {
       // A gap (or a replay): our state is not the extension's any more. Ask once, ignore until then.
       this.awaitingSnapshot = true;
       this.host.postMessage({ type: 'requestSnapshot' });
@@ -281,6 +282,7 @@ export class SessionApp {
       applyPatch(state, p);
       this.mark(p);
     }
+    state.rev = rev;
     this.scheduler.schedule();
     this.persistSoon();
   }

@@ -23,7 +23,7 @@ export function renderContent(ctx: Ctx, c: ToolContentView, cacheKey: string, pl
   switch (c.type) {
     case 'text': {
       // A huge output is shown as plain text, cut: rendering megabytes of Markdown would stall the view.
-      if (c.text.length > MAX_SHOWN_CHARS) return h('pre', { className: 'content-text raw' }, clipShown(c.text));
+      if (c.text.length > MAX_SHOWN_CHARS || (c.totalChars ?? 0) > MAX_SHOWN_CHARS) return h('pre', { className: 'content-text raw' }, clipShown(c.text, c.totalChars));
       const el = h('div', { className: 'content-text md' });
       el.innerHTML = ctx.md(c.text);
       return el;

@@ -2,6 +2,7 @@
  * Tiny DOM helpers. Every element is created from an explicit `Document`, so the UI runs in the
  * webview and in a test DOM (jsdom) without globals.
  */
+import { SHOWN_TEXT_CHARS } from '../../src/acp/session/window';
 
 /** Attributes and handlers for {@link h}. `on*` keys attach listeners; `false`/`undefined` skip. */
 export type Props = Record<string, string | number | boolean | undefined | null | ((ev: Event) => void)>;
@@ -82,10 +83,14 @@ export function prettyJson(value: unknown): string {
 }
 
 /** Most characters of one text a card shows; beyond, the rest is counted (the export has it all). */
-export const MAX_SHOWN_CHARS = 100_000;
+export const MAX_SHOWN_CHARS = SHOWN_TEXT_CHARS;
 
-/** `text`, cut at {@link MAX_SHOWN_CHARS} with a note of what was left out. */
-export function clip(text: string): string {
-  if (text.length <= MAX_SHOWN_CHARS) return text;
-  return `${text.slice(0, MAX_SHOWN_CHARS)}\n… ${(text.length - MAX_SHOWN_CHARS).toLocaleString('en')} more characters not shown (Export Session has all of it)`;
+/**
+ * `text`, cut at {@link MAX_SHOWN_CHARS} with a note of what was left out; `totalChars` is the
+ * full length when the extension sent only the first characters.
+ */
+export function clip(text: string, totalChars = text.length): string {
+  const total = Math.max(totalChars, text.length);
+  if (total <= MAX_SHOWN_CHARS) return text;
+  return `${text.slice(0, MAX_SHOWN_CHARS)}\n… ${(total - Math.min(text.length, MAX_SHOWN_CHARS)).toLocaleString('en')} more characters not shown (Export Session has all of it)`;
 }

@@ -4,16 +4,38 @@
  * Re-rendering a whole long message every frame costs ~100 ms for 30 KB (markdown-it + DOMPurify +
  * layout). Instead, text up to the last "stable" block boundary (a blank line outside a code fence,
  * followed by an unindented line) is rendered once and frozen; each frame re-renders only the tail.
+ * A tail with no such boundary (one long paragraph, a long code block, 200,000 lines without a blank
+ * one: PF8) is frozen at its last line start once it passes {@link MAX_LIVE_CHARS}, a code fence
+ * closed in the frozen part and opened again for the tail, so a frame never renders more than that.
  * Rendering blocks separately can differ slightly from rendering the whole (a loose list split in
- * two, a reference link defined later), so once the stream has been quiet for a moment the whole
- * text is rendered once more ("settle").
+ * two, a reference link defined later, a paragraph split at a line), so once the stream has been
+ * quiet for a moment the whole text is rendered once more ("settle") — up to
+ * {@link SETTLE_MAX_CHARS}: a longer text keeps its blockwise rendering rather than stall the page.
+ * The text is scanned once: each `set` continues from the last complete line it saw.
  */
 import type { Ctx } from './context';
 
 /** Quiet time (ms) after the last chunk before the exact full render. */
 export const SETTLE_MS = 400;
+/** The longest tail re-rendered per frame before it is frozen at a line start (characters). */
+export const MAX_LIVE_CHARS = 8192;
+/** The longest text rendered whole when the stream settles (characters; ~20 ms of markdown-it). */
+export const SETTLE_MAX_CHARS = 256 * 1024;
 
 const FENCE = /^ {0,3}(`{3,}|~{3,})/;
+
+/** Where the line scan of a growing text stands (see {@link MarkdownView}). */
+interface Scan {
+  /** Start of the first line not scanned yet (the last, unfinished line's start). */
+  pos: number;
+  /** The open fence's marker, or null outside a fence. */
+  fence: string | null;
+  /** The open fence's opening line. */
+  fenceLine: string;
+  prevBlank: boolean;
+  /** The last stable block boundary found (a line start outside any fence). */
+  best: number;
+}
 
 export class MarkdownView {
   readonly el: HTMLElement;
@@ -21,6 +43,9 @@ export class MarkdownView {
   private text = '';
   /** Length of the prefix rendered into frozen nodes (always at a line start). */
   private frozenLen = 0;
+  /** What the live tail is rendered after: the open fence's line when the frozen part ends inside one. */
+  private livePrefix = '';
+  private scan: Scan = freshScan();
   private cancelSettle: (() => void) | undefined;
 
   constructor(private readonly ctx: Ctx, className = 'md') {
@@ -37,16 +62,15 @@ export class MarkdownView {
       return;
     }
     this.text = text;
-    const boundary = stableBoundary(text, this.frozenLen);
-    if (boundary > this.frozenLen) {
-      const part = this.ctx.doc.createElement('div');
-      part.innerHTML = this.ctx.md(text.slice(this.frozenLen, boundary));
-      const frag = this.ctx.doc.createDocumentFragment();
-      while (part.firstChild) frag.appendChild(part.firstChild);
-      this.el.insertBefore(frag, this.live);
-      this.frozenLen = boundary;
+    this.advance();
+    const scan = this.scan;
+    if (scan.best > this.frozenLen) this.freeze(scan.best, '', '');
+    if (text.length - this.frozenLen > MAX_LIVE_CHARS && scan.pos > this.frozenLen) {
+      // No block boundary for too long: freeze at the last line start, fence closed and reopened.
+      const inFence = scan.fence !== null;
+      this.freeze(scan.pos, inFence ? `${scan.fence}\n` : '', inFence ? `${scan.fenceLine}\n` : '');
     }
-    this.live.innerHTML = this.ctx.md(text.slice(this.frozenLen));
+    this.live.innerHTML = this.ctx.md(this.livePrefix + text.slice(this.frozenLen));
     if (this.frozenLen > 0) this.scheduleSettle();
   }
 
@@ -56,20 +80,69 @@ export class MarkdownView {
     this.cancelSettle = undefined;
   }
 
+  /** Renders `[frozenLen, end)` once into frozen nodes (after the live prefix, closed by `suffix`). */
+  private freeze(end: number, suffix: string, nextPrefix: string): void {
+    const part = this.ctx.doc.createElement('div');
+    part.innerHTML = this.ctx.md(this.livePrefix + this.text.slice(this.frozenLen, end) + suffix);
+    const frag = this.ctx.doc.createDocumentFragment();
+    while (part.firstChild) frag.appendChild(part.firstChild);
+    this.el.insertBefore(frag, this.live);
+    this.frozenLen = end;
+    this.livePrefix = nextPrefix;
+  }
+
+  /** Scans the complete lines added since the last call (see {@link stableBoundary}). */
+  private advance(): void {
+    const scan = this.scan;
+    const text = this.text;
+    for (;;) {
+      const nl = text.indexOf('\n', scan.pos);
+      if (nl < 0) {
+        // The last line is still being written, but its first character already tells whether the
+        // block before the blank line is finished.
+        if (scan.prevBlank && scan.fence === null && /^\S/.test(text.slice(scan.pos, scan.pos + 1))) scan.best = Math.max(scan.best, scan.pos);
+        return;
+      }
+      scanLine(scan, text.slice(scan.pos, nl), scan.pos);
+      scan.pos = nl + 1;
+    }
+  }
+
   private renderFull(text: string): void {
     this.text = text;
     this.frozenLen = 0;
+    this.livePrefix = '';
+    this.scan = freshScan();
     while (this.el.firstChild !== this.live) this.el.removeChild(this.el.firstChild!);
     this.live.innerHTML = this.ctx.md(text);
   }
 
   private scheduleSettle(): void {
     this.cancelSettle?.();
+    if (this.text.length > SETTLE_MAX_CHARS) return;
     this.cancelSettle = this.ctx.later(() => {
       this.cancelSettle = undefined;
       if (this.frozenLen > 0) this.renderFull(this.text);
     }, SETTLE_MS);
   }
+}
+
+function freshScan(): Scan {
+  return { pos: 0, fence: null, fenceLine: '', prevBlank: false, best: 0 };
+}
+
+/** One complete line starting at `at`: updates the fence state and the last stable boundary. */
+function scanLine(scan: Scan, line: string, at: number): void {
+  const blank = line.trim() === '';
+  if (!blank && scan.prevBlank && scan.fence === null && !/^[ \t]/.test(line)) scan.best = at;
+  const m = FENCE.exec(line);
+  if (m) {
+    if (scan.fence === null) {
+      scan.fence = m[1];
+      scan.fenceLine = line;
+    } else if (m[1][0] === scan.fence[0] && m[1].length >= scan.fence.length && line.trim() === m[1]) scan.fence = null;
+  }
+  scan.prevBlank = blank && scan.fence === null;
 }
 
 /**
@@ -79,28 +152,14 @@ export class MarkdownView {
  * Returns `from` when there is none yet.
  */
 export function stableBoundary(text: string, from: number): number {
-  let best = from;
-  let fence: string | null = null;
-  let pos = from;
-  let prevBlank = false;
-  while (pos < text.length) {
-    const nl = text.indexOf('\n', pos);
-    // The last line is still being written, but its first character already tells whether the
-    // block before the blank line is finished.
-    const line = nl < 0 ? text.slice(pos) : text.slice(pos, nl);
+  const scan: Scan = { ...freshScan(), pos: from, best: from };
+  for (;;) {
+    const nl = text.indexOf('\n', scan.pos);
     if (nl < 0) {
-      if (prevBlank && fence === null && /^\S/.test(line)) best = pos;
-      break;
+      if (scan.prevBlank && scan.fence === null && /^\S/.test(text.slice(scan.pos))) scan.best = scan.pos;
+      return scan.best;
     }
-    const blank = line.trim() === '';
-    if (!blank && prevBlank && fence === null && !/^[ \t]/.test(line)) best = pos;
-    const m = FENCE.exec(line);
-    if (m) {
-      if (fence === null) fence = m[1];
-      else if (m[1][0] === fence[0] && m[1].length >= fence.length && line.trim() === m[1]) fence = null;
-    }
-    prevBlank = blank && fence === null;
-    pos = nl + 1;
+    scanLine(scan, text.slice(scan.pos, nl), scan.pos);
+    scan.pos = nl + 1;
   }
-  return best;
 }

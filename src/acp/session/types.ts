@@ -21,7 +21,12 @@ export type ToolCallStatusView =
 
 /** One item of tool-call content, reduced to what the UI shows. */
 export type ToolContentView =
-  | { type: 'text'; text: string }
+  | {
+      type: 'text';
+      text: string;
+      /** Set on what a page is sent when `text` is only the first characters: the full length. */
+      totalChars?: number;
+    }
   | { type: 'resource'; uri: string; name: string; text?: string }
   | { type: 'image'; mimeType: string; dataLength: number }
   | {

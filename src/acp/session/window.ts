@@ -7,10 +7,29 @@
  *
  * Pure, DOM-free: the extension builds windows and pages, the webview merges pages.
  */
-import type { PermissionView, SessionState, TerminalView, ThreadEntry, ToolCallView } from './types';
+import type { PermissionView, SessionPatch, SessionState, TerminalView, ThreadEntry, ToolCallView } from './types';
 
 /** Entries a snapshot carries, and entries per page of earlier ones. */
 export const SNAPSHOT_ENTRIES = 300;
+
+/**
+ * Most characters of one tool-content text a page is sent and shows (a card counts the rest; the
+ * export has it all). A tool that re-sends its whole output on every update (PF10: 200 updates
+ * growing to 2 MiB) would otherwise have every copy cloned into the page.
+ */
+export const SHOWN_TEXT_CHARS = 100_000;
+
+/**
+ * `tc` as a page is sent it: each text content item cut at {@link SHOWN_TEXT_CHARS} with its full
+ * length in `totalChars`. Returns `tc` itself when nothing is cut.
+ */
+export function toolCallForPage(tc: ToolCallView): ToolCallView {
+  if (!tc.content.some((c) => c.type === 'text' && c.text.length > SHOWN_TEXT_CHARS)) return tc;
+  return {
+    ...tc,
+    content: tc.content.map((c) => (c.type === 'text' && c.text.length > SHOWN_TEXT_CHARS ? { type: 'text', text: c.text.slice(0, SHOWN_TEXT_CHARS), totalChars: c.totalChars ?? c.text.length } : c)),
+  };
+}
 
 /** Entries before a snapshot's first, with what they show (see {@link earlierPage}). */
 export interface EarlierPage {
@@ -31,7 +50,7 @@ function shownBy(state: SessionState, entries: readonly ThreadEntry[]): Omit<Ear
     if (e.kind !== 'tool_call') continue;
     const tc = state.toolCalls[e.toolCallId];
     if (!tc) continue;
-    toolCalls[tc.toolCallId] = tc;
+    toolCalls[tc.toolCallId] = toolCallForPage(tc);
     const p = tc.permissionId ? state.permissions[tc.permissionId] : undefined;
     if (p) permissions[p.permissionId] = p;
     for (const c of tc.content) {
@@ -43,12 +62,15 @@ function shownBy(state: SessionState, entries: readonly ThreadEntry[]): Omit<Ear
 
 /**
  * The state as a snapshot carries it: a shallow copy with the newest `max` entries and what they
- * show; it reaches further back to the card of a permission or question that waits (the page must
+ * show (long tool texts cut, {@link toolCallForPage}); it reaches further back to the card of a permission or question that waits (the page must
  * be able to answer it).
  * @returns The windowed state (the original when it fits) and how many entries were left out.
  */
 export function windowState(state: SessionState, max = SNAPSHOT_ENTRIES): { state: SessionState; omitted: number } {
-  if (state.entries.length <= max) return { state, omitted: 0 };
+  if (state.entries.length <= max) {
+    const cut = Object.values(state.toolCalls).some((tc) => toolCallForPage(tc) !== tc);
+    return { state: cut ? { ...state, ...shownBy(state, state.entries) } : state, omitted: 0 };
+  }
   let start = state.entries.length - max;
   // A permission that waits is answered on its tool call's card: the window reaches back to it.
   const waiting = new Set(Object.values(state.permissions).filter((p) => p.state === 'waiting').map((p) => p.toolCallId));
@@ -99,4 +121,20 @@ export function mergeEarlier(state: SessionState, beforeEntryId: string, page: E
   for (const [k, v] of Object.entries(page.permissions)) state.permissions[k] ??= v;
   for (const [k, v] of Object.entries(page.terminals)) state.terminals[k] ??= v;
   return true;
+}
+
+/**
+ * A batch as the page is sent it: of several `toolCall` patches of one call only the last is kept (each
+ * replaces the call's whole view), and long tool texts are cut ({@link toolCallForPage}). A tool
+ * re-sending its growing output (PF10) then costs one clone of its first 100,000 characters per frame.
+ */
+export function patchesForPage(patches: readonly SessionPatch[]): SessionPatch[] {
+  const lastOf = new Map<string, number>();
+  patches.forEach((p, i) => p.op === 'toolCall' && lastOf.set(p.toolCall.toolCallId, i));
+  const out: SessionPatch[] = [];
+  patches.forEach((p, i) => {
+    if (p.op !== 'toolCall') out.push(p);
+    else if (lastOf.get(p.toolCall.toolCallId) === i) out.push({ op: 'toolCall', toolCall: toolCallForPage(p.toolCall) });
+  });
+  return out;
 }

@@ -48,7 +48,11 @@ export type HostMessage =
   | { type: 'snapshot'; agents: AgentChoice[]; sessions: SessionSummary[]; current: SessionState | null; omittedEntries: number; workspaceTrusted: boolean; hasWorkspace: boolean }
   /** The answer to `requestEarlier`: the entries before `beforeEntryId`; `page` is absent when that entry is unknown. */
   | { type: 'earlierEntries'; key: string; beforeEntryId: string; page?: EarlierPage }
-  | { type: 'patches'; key: string; rev: number; patches: SessionPatch[] }
+  /**
+   * `fromRev`: the session's rev before the first patch (the extension merges a batch's patches, see
+   * `patchesForPage`); absent, `rev - patches.length`.
+   */
+  | { type: 'patches'; key: string; fromRev?: number; rev: number; patches: SessionPatch[] }
   | { type: 'sessions'; sessions: SessionSummary[] }
   | { type: 'agents'; agents: AgentChoice[] }
   /** The answer to `searchMentions`. */

@@ -13,7 +13,7 @@ import { openCardDiff } from './cardDiff';
 import { isWithin, relativePathReason } from '../../fs/containment';
 import { checkOpenable } from '../../fs/fileIdentity';
 import type { SessionPatch } from '../../acp/session/types';
-import { earlierPage, windowState } from '../../acp/session/window';
+import { earlierPage, patchesForPage, windowState } from '../../acp/session/window';
 import type { SessionChange, SessionController } from '../../acp/sessionController';
 import { parseWebviewMessage } from './messages';
 import type { AgentChoice, HostMessage, KeyCommand, MentionItem, SessionSummary, WebviewMessage } from './protocol';
@@ -76,6 +76,8 @@ export class SessionSurface {
   private readonly pendingContext: { item: ContextItem; label: string }[] = [];
   private batch: SessionPatch[] = [];
   private batchRev = 0;
+  /** The session's rev before the batch's first patch: the page checks it follows its own. */
+  private batchFromRev = 0;
   private flushTimer: NodeJS.Timeout | undefined;
   private readonly subs: vscode.Disposable[];
 
@@ -135,6 +137,7 @@ export class SessionSurface {
   onSessionChange(change: SessionChange): void {
     if (change.patches.some((p) => p.op === 'permission' || p.op === 'meta' || (p.op === 'entry' && p.entry.kind === 'elicitation'))) this.post({ type: 'sessions', sessions: this.summaries() });
     if (change.key !== this.currentKey || !this.canPost()) return;
+    if (!this.batch.length) this.batchFromRev = change.rev - change.patches.length;
     this.batch.push(...change.patches);
     this.batchRev = change.rev;
     this.flushTimer ??= setTimeout(() => this.flush(), 16);
@@ -176,9 +179,9 @@ export class SessionSurface {
   private flush(): void {
     this.flushTimer = undefined;
     if (!this.batch.length || !this.currentKey) return;
-    const patches = this.batch;
+    const patches = patchesForPage(this.batch);
     this.batch = [];
-    this.post({ type: 'patches', key: this.currentKey, rev: this.batchRev, patches });
+    this.post({ type: 'patches', key: this.currentKey, fromRev: this.batchFromRev, rev: this.batchRev, patches });
   }
 
   postSnapshot(): void {

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { createSessionState, type SessionState } from '../../../src/acp/session/types';
-import { earlierPage, mergeEarlier, windowState } from '../../../src/acp/session/window';
+import { earlierPage, mergeEarlier, patchesForPage, SHOWN_TEXT_CHARS, windowState } from '../../../src/acp/session/window';
+import type { SessionPatch, ToolCallView } from '../../../src/acp/session/types';
 
 /** `n` entries: tool calls (each with a permission, every tenth with a terminal) and messages. */
 function sessionOf(n: number): SessionState {
@@ -71,5 +72,38 @@ describe('session windows (what a page is sent)', () => {
     const before = structuredClone(view);
     assert.equal(mergeEarlier(view, 'e3', earlierPage(s, 'e3')!), false);
     assert.deepEqual(view, before);
+  });
+
+  describe('a tool re-sending its growing output (PF10)', () => {
+    const call = (id: string, chars: number): ToolCallView => ({ toolCallId: id, title: 'Build', kind: 'execute', status: 'in_progress', content: [{ type: 'text', text: 'x'.repeat(chars) }], locations: [], placeholder: false });
+
+    it('sends a batch one view per call, the last, with its text cut at SHOWN_TEXT_CHARS and its length', () => {
+      const batch: SessionPatch[] = [
+        { op: 'toolCall', toolCall: call('a', 10) },
+        { op: 'appendText', entryId: 'e1', text: 'hi' },
+        { op: 'toolCall', toolCall: call('b', 5) },
+        { op: 'toolCall', toolCall: call('a', 2 * 1024 * 1024) },
+      ];
+      const out = patchesForPage(batch);
+      assert.deepEqual(out.map((p) => p.op), ['appendText', 'toolCall', 'toolCall']);
+      const a = out[2] as Extract<SessionPatch, { op: 'toolCall' }>;
+      assert.equal(a.toolCall.toolCallId, 'a');
+      assert.deepEqual(a.toolCall.content.map((c) => (c.type === 'text' ? [c.text.length, c.totalChars] : [])), [[SHOWN_TEXT_CHARS, 2 * 1024 * 1024]]);
+      assert.equal((batch[3] as Extract<SessionPatch, { op: 'toolCall' }>).toolCall.content[0].type === 'text' && (batch[3] as Extract<SessionPatch, { op: 'toolCall' }>).toolCall.content[0].text.length, 2 * 1024 * 1024, 'the session keeps the whole text');
+      assert.equal((out[1] as Extract<SessionPatch, { op: 'toolCall' }>).toolCall, (batch[2] as Extract<SessionPatch, { op: 'toolCall' }>).toolCall, 'a short view is sent as it is');
+    });
+
+    it('cuts long tool texts in a snapshot, small or windowed, and leaves the session alone', () => {
+      for (const n of [10, 1000]) {
+        const s = sessionOf(n);
+        s.toolCalls.t0 = call('t0', 300_000);
+        if (n > 10) s.entries.push({ kind: 'tool_call', id: `e${n}`, toolCallId: 't0' });
+        const { state: w } = windowState(s, 100);
+        const c = w.toolCalls.t0.content[0];
+        assert.ok(c.type === 'text' && c.text.length === SHOWN_TEXT_CHARS && c.totalChars === 300_000, `${n} entries`);
+        const original = s.toolCalls.t0.content[0];
+        assert.ok(original.type === 'text' && original.text.length === 300_000);
+      }
+    });
   });
 });

@@ -360,4 +360,21 @@ describe('session webview app', () => {
       assert.deepEqual(h.host.posted.filter((m) => m.type !== 'ready'), []);
     });
   });
+
+  it('applies a batch the extension merged (fromRev) and shows a cut tool text with its full length', () => {
+    h = mount();
+    h.host.send(snapshot(richState()));
+    const rev = h.app.currentState!.rev;
+    const tc = h.app.currentState!.toolCalls['tc-exec'];
+    const text = 'y'.repeat(100_000);
+    h.host.send({ type: 'patches', key: 's1', fromRev: rev, rev: rev + 5, patches: [{ op: 'toolCall', toolCall: { ...tc, content: [{ type: 'text', text, totalChars: 2_000_000 }] } }] });
+    h.frame();
+    assert.equal(h.app.currentState!.rev, rev + 5, 'the state follows the extension\'s rev');
+    assert.equal(h.host.ofType('requestSnapshot').length, 0, 'no gap seen');
+    const shown = h.doc.querySelector('[data-tool-call-id="tc-exec"] .content-text')?.textContent ?? '';
+    assert.match(shown, /1,900,000 more characters not shown/);
+    // A later batch that does not start where the page stands is a gap: the page asks for a snapshot.
+    h.host.send({ type: 'patches', key: 's1', fromRev: rev + 4, rev: rev + 6, patches: [{ op: 'meta', meta: { title: 'x' } }] });
+    assert.equal(h.host.ofType('requestSnapshot').length, 1);
+  });
 });

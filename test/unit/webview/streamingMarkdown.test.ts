@@ -3,7 +3,7 @@ import { JSDOM } from 'jsdom';
 import type { Ctx } from '../../../webview/session/context';
 import { makeH } from '../../../webview/session/dom';
 import { createMarkdownRenderer } from '../../../webview/session/markdown';
-import { MarkdownView, stableBoundary } from '../../../webview/session/streamingMarkdown';
+import { MAX_LIVE_CHARS, MarkdownView, SETTLE_MAX_CHARS, stableBoundary } from '../../../webview/session/streamingMarkdown';
 
 describe('webview streaming markdown', () => {
   describe('stableBoundary', () => {
@@ -56,6 +56,46 @@ describe('webview streaming markdown', () => {
       pending[0]();
       assert.deepEqual(Array.from(v.el.querySelectorAll('p')).map((p) => p.textContent), ['First para.', 'Second para.', 'Third']);
       assert.notEqual(v.el.querySelector('p'), first, 'settled by a full render');
+    });
+
+    it('renders a long text without blank lines in linear time: the tail is frozen at a line start (PF8)', () => {
+      const md = ctx.md;
+      let rendered = 0;
+      let largest = 0;
+      ctx.md = (t: string) => ((rendered += t.length), (largest = Math.max(largest, t.length)), md(t));
+      const v = new MarkdownView(ctx);
+      let text = '';
+      for (let i = 1; i <= 30_000; i++) {
+        text += `${String(i).padStart(9, '0')}\n`;
+        if (i % 100 === 0) v.set(text);
+      }
+      v.set(text);
+      assert.ok(rendered < 10 * text.length, `rendered ${rendered} characters for a text of ${text.length} in 300 frames (the whole text each frame: 45 million)`);
+      assert.ok(largest <= MAX_LIVE_CHARS + 1000, `no render larger than the live limit and one frame's growth (largest ${largest})`);
+      assert.ok(v.el.textContent!.includes('000030000') && v.el.textContent!.includes('000000001'), 'first and last lines shown');
+      assert.equal(pending.length, 0, 'a text over SETTLE_MAX_CHARS is not rendered whole again');
+      assert.ok(text.length > SETTLE_MAX_CHARS);
+    });
+
+    it('freezes a long code block at a line, closing and reopening the fence: every line stays code', () => {
+      const v = new MarkdownView(ctx);
+      const lines = Array.from({ length: 3000 }, (_, i) => `const x${i} = ${i}; // **not bold**`);
+      let text = 'Intro\n\n```ts\n';
+      for (let i = 0; i < lines.length; i++) {
+        text += `${lines[i]}\n`;
+        if (i % 100 === 0) v.set(text);
+      }
+      text += '```\n\nAfter the code.';
+      v.set(text);
+      assert.ok(v.el.querySelectorAll('pre').length > 1, 'split into several code blocks while streaming');
+      assert.equal(v.el.querySelector('strong'), null, 'no line inside the fence was rendered as markdown');
+      const code = Array.from(v.el.querySelectorAll('pre code')).map((c) => c.textContent).join('');
+      assert.equal(code, lines.map((l) => `${l}\n`).join(''), 'every line once, in order');
+      assert.equal(v.el.querySelector('p:last-child')?.textContent, 'After the code.');
+      // Under SETTLE_MAX_CHARS the quiet stream is rendered whole again: one code block.
+      assert.equal(pending.length, 1);
+      pending[0]();
+      assert.equal(v.el.querySelectorAll('pre').length, 1);
     });
 
     it('renders in full when the text is replaced rather than extended', () => {
