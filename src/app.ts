@@ -13,7 +13,7 @@ import type { SessionController } from './acp/sessionController';
 import type { SwitchboardApi } from './api';
 import { resolveAgents, type ResolvedAgent } from './config/agents';
 import { mergePaths, readLoginShellPath } from './config/loginPath';
-import { onDidChangeSettings, readSettings } from './config/vscodeSettings';
+import { onDidChangeSettings, readSettings, type Settings } from './config/vscodeSettings';
 import { EditorFiles, readCurrentText } from './fs/vscodeFiles';
 import { AuditLog, type AuditEntry } from './policy/audit';
 import { auditStores } from './views/auditStores';
@@ -88,6 +88,7 @@ export class App implements vscode.Disposable, LoadedApp {
   /** MCP server ids each session's agent received in `session/new`. */
   private readonly mcpGiven = new Map<string, Set<string>>();
   private readonly disposables: vscode.Disposable[] = [];
+  private settingsCache: Settings | undefined;
   private login: AgentLogin | undefined;
   private agentCache: ResolvedAgent[] | undefined;
   /** Agent problems already logged or shown: each resolution (every settings change) says only what is new. */
@@ -112,6 +113,8 @@ export class App implements vscode.Disposable, LoadedApp {
     // conventions: `{0}` placeholders); the interpolated values are already inert text.
     this.disposables.push({ dispose: setMessageTranslator((message, args) => vscode.l10n.t(message, ...args)) });
     this.log = vscode.window.createOutputChannel('Agent Switchboard', { log: true });
+    const dropSettings = () => void (this.settingsCache = undefined);
+    this.disposables.push(vscode.workspace.onDidChangeConfiguration(dropSettings), vscode.workspace.onDidGrantWorkspaceTrust(dropSettings), vscode.workspace.onDidChangeWorkspaceFolders(dropSettings));
     this.workspaceSettings = new WorkspaceSettingsNotes((m) => this.log.warn(m));
     const version = String(context.extension.packageJSON.version ?? '0.0.0');
     // One audit log per workspace, in the extension's storage (global storage without a workspace).
@@ -465,8 +468,14 @@ export class App implements vscode.Disposable, LoadedApp {
     return d;
   }
 
-  private settings() {
-    return readSettings((problem) => this.log.warn(problem));
+  /**
+   * The settings, read once per change: reading them asks VS Code for every key and layer (~2 ms),
+   * and hot paths (each streamed update of 50 sessions, issue 22) must not pay that. Dropped when the
+   * configuration, the workspace's trust or its folders change (registered first in the constructor,
+   * so every other listener reads the new values).
+   */
+  private settings(): Settings {
+    return (this.settingsCache ??= readSettings((problem) => this.log.warn(problem)));
   }
 
   /** Agents from settings, presets (resolved on PATH) and the offline demo agent. */
@@ -813,6 +822,11 @@ allowSandboxHost: (key, terminalId, host) => this.session(key).allowHostAndRerun
       editor.selection = new vscode.Selection(range.start, range.end);
       editor.revealRange(range, vscode.TextEditorRevealType.InCenter);
     }
+  }
+
+  /** Logs what loaded the extension after activation and what that cost (issue 22, PF6). */
+  started(trigger: string, ms: number): void {
+    this.log.info(`Loaded on first use (${trigger}) in ${Math.round(ms)} ms.`);
   }
 
   /** The extension's `deactivate`: ends every agent and terminal process group, and waits for it. */

@@ -18,6 +18,8 @@ export interface LoadedApp extends vscode.Disposable {
   api(): SwitchboardApi;
   /** Ends every agent and terminal process group (the extension's `deactivate`). */
   shutdown(): Promise<void>;
+  /** Told once it is built: what first used it (`command <id>`, `view <id>`, `API <member>`) and how long loading and building took (ms). */
+  started(trigger: string, ms: number): void;
 }
 
 /** A tree view's data, passed through to the app's provider once it is attached. */
@@ -89,7 +91,7 @@ export class DeferredStart implements Registrar {
   readonly api: SwitchboardApi = new Proxy({} as SwitchboardApi, {
     get: (_target, name) => {
       if (typeof name !== 'string' || name === 'then') return undefined;
-      const real = (this.cachedApi ??= this.load().api()) as unknown as Record<string, unknown>;
+      const real = (this.cachedApi ??= this.load(`API ${name}`).api()) as unknown as Record<string, unknown>;
       const value = real[name];
       return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(real) : value;
     },
@@ -112,7 +114,7 @@ export class DeferredStart implements Registrar {
       this.contributedWebviews.add(id);
       context.subscriptions.push(vscode.window.registerWebviewViewProvider(id, {
         resolveWebviewView: (view, resolveContext, token) => {
-          this.load();
+          this.load(`view ${id}`);
           const provider = this.webviews.get(id);
           if (!provider) throw new Error(`Agent Switchboard has no provider for the view ${id}.`);
           return provider.resolveWebviewView(view, resolveContext, token);
@@ -120,7 +122,7 @@ export class DeferredStart implements Registrar {
       }));
     }
     for (const id of ids.treeViews) {
-      const standIn = new TreeStandIn<unknown>(() => void this.load());
+      const standIn = new TreeStandIn<unknown>(() => void this.load(`view ${id}`));
       const view = vscode.window.createTreeView(id, { treeDataProvider: standIn, showCollapseAll: TREE_VIEWS_WITH_COLLAPSE_ALL.has(id) });
       this.trees.set(id, { standIn, view });
       context.subscriptions.push(view, standIn);
@@ -133,17 +135,19 @@ export class DeferredStart implements Registrar {
   }
 
   /**
-   * Loads and builds the app once. Throws the reason (also shown to the person, once) when it could
+   * Loads and builds the app once; `trigger` says what used it first (for the log). Throws the reason (also shown to the person, once) when it could
    * not be built, and on a call made while it is being built.
    */
-  load(): LoadedApp {
+  load(trigger: string): LoadedApp {
     if (this.app) return this.app;
     if (this.failure) throw this.failure;
     if (this.loading) throw new Error('Agent Switchboard is still starting.');
     this.loading = true;
     try {
+      const t0 = performance.now();
       this.app = this.start(this);
       this.context.subscriptions.push(this.app);
+      this.app.started(trigger, performance.now() - t0);
       return this.app;
     } catch (err) {
       this.failure = new Error(`Agent Switchboard could not start: ${err instanceof Error ? err.message : String(err)}`);
@@ -160,7 +164,7 @@ export class DeferredStart implements Registrar {
   }
 
   private run(id: string, args: unknown[]): unknown {
-    this.load();
+    this.load(`command ${id}`);
     const handler = this.handlers.get(id);
     if (!handler) throw new Error(`Agent Switchboard has no handler for the command ${id}.`);
     return handler(...args);

@@ -24,7 +24,11 @@ export class SessionAttention {
 
   /** Feeds one session change. */
   onSessionChange(c: SessionChange): void {
-    if (c.replay || this.host.inView(c.key) || !this.host.enabled()) return;
+    if (c.replay) return;
+    // Most changes are streamed text: nothing to call anyone for, and nothing else is asked (the
+    // settings and the view are looked at only for a change that may call the person).
+    const calls = (p: SessionChange['patches'][number]) => (p.op === 'permission' && p.permission.state === 'waiting') || (p.op === 'entry' && (p.entry.kind === 'elicitation' || p.entry.kind === 'turn_end'));
+    if (!c.patches.some(calls) || this.host.inView(c.key) || !this.host.enabled()) return;
     for (const p of c.patches) {
       if (p.op === 'permission' && p.permission.state === 'waiting') {
         const permissionId = p.permission.permissionId;
