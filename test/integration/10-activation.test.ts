@@ -10,7 +10,7 @@ function appLoaded(): boolean {
 }
 
 describe('packaged extension', () => {
-  it('activates with stand-ins only, and loads the rest on first use (issue 22, PF6)', async () => {
+  it('activates with stand-ins only, and loads the rest on first use (issue 22, activation)', async () => {
     const ext = vscode.extensions.getExtension(EXTENSION_ID);
     assert.ok(ext, 'extension installed');
     await until('the extension is active (onStartupFinished)', () => ext.isActive, 60_000);

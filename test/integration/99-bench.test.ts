@@ -80,10 +80,12 @@ describe('PF6: activation', function () {
     const base = activationOf(HELLO_WORLD_ID);
     // Activation leaves the extension itself to its first use: what that first use costs (loading
     // dist/app.js and building it), timed around the API's first call.
+    // (Unless something in the window used it already: then there is nothing left to time.)
+    const loadedBefore = Object.keys(require.cache).some((k) => k.endsWith(`${path.sep}dist${path.sep}app.js`));
     const exports = vscode.extensions.getExtension<{ apiVersion: number }>(EXTENSION_ID)!.exports;
     const t0 = performance.now();
     assert.strictEqual(exports.apiVersion, 1);
-    const firstUseMs = performance.now() - t0;
+    const firstUseMs = loadedBefore ? null : performance.now() - t0;
     fs.writeFileSync(process.env.SWITCHBOARD_PF6_RESULT!, JSON.stringify({ ours, helloWorld: base, firstUseMs }));
   });
 });

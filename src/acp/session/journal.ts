@@ -25,6 +25,8 @@ import { createSessionState, type SessionState } from './types';
 
 /** How long actions wait in memory before they are appended, in milliseconds. */
 export const FLUSH_MS = 200;
+/** Longest a tool's re-sent content update is held before it is written (see `flushOne`). */
+export const HOLD_CONTENT_MS = 2000;
 /** A journal stops growing past this many bytes (a notice in the journal says so). */
 export const MAX_JOURNAL_BYTES = 64 * 1024 * 1024;
 /** How many journals are kept; the least recently updated go first. */
@@ -74,7 +76,8 @@ export class SessionJournal {
   private readonly entries = new Map<string, JournalEntry>();
   private readonly pending = new Map<string, string[]>();
   /** The latest content-carrying `tool_call_update` of each journal, not yet serialised (see `record`). */
-  private readonly heldUpdate = new Map<string, { at: number; update: Extract<SessionUpdate, { sessionUpdate: 'tool_call_update' }> }>();
+  /** The latest content update of a tool call, not written yet (see `record`); `since`: when holding began. */
+  private readonly heldUpdate = new Map<string, { at: number; since: number; update: Extract<SessionUpdate, { sessionUpdate: 'tool_call_update' }> }>();
   /**
    * The text chunk being written, per journal: consecutive text chunks of one message are one line
    * (replayed, they append to the same message as they did live), so a streamed answer costs a
@@ -175,7 +178,7 @@ export class SessionJournal {
       } else {
         this.closeChunk(journalId);
         this.releaseHeld(journalId);
-        this.heldUpdate.set(journalId, { at, update: u });
+        this.heldUpdate.set(journalId, { at, since: Date.now(), update: u });
       }
       this.timer ??= setTimeout(() => this.flush(), FLUSH_MS);
     } else if (action.type === 'update' && isTextChunk(action.update)) {
@@ -245,7 +248,7 @@ export class SessionJournal {
   replay(journalId: string, key: string): { state: SessionState; skipped: number } {
     const entry = this.entries.get(journalId);
     if (!entry) throw new Error(`No journal ${journalId}.`);
-    this.flushOne(journalId);
+    this.flushOne(journalId, true);
     const state = createSessionState({ key, agentId: entry.agentId, agentName: entry.agentName, cwd: entry.cwd });
     let skipped = 0;
     const text = fs.readFileSync(this.file(journalId), 'utf8');
@@ -303,9 +306,11 @@ export class SessionJournal {
         lines.clear();
       }
     }
-    for (const id of new Set([...this.pending.keys(), ...this.openChunk.keys(), ...this.heldUpdate.keys()])) this.flushOne(id);
+    for (const id of new Set([...this.pending.keys(), ...this.openChunk.keys(), ...this.heldUpdate.keys()])) this.flushOne(id, final);
     if (this.indexDirty || this.touched) this.writeIndex();
     this.touched = false;
+    // A content update still held is written at a later flush (or with whatever comes after it).
+    if (this.heldUpdate.size) this.timer ??= setTimeout(() => this.flush(), FLUSH_MS);
   }
 
   private file(journalId: string): string {
@@ -362,9 +367,15 @@ export class SessionJournal {
     }
   }
 
-  private flushOne(journalId: string): void {
+  private flushOne(journalId: string, final: boolean): void {
     this.closeChunk(journalId);
-    this.releaseHeld(journalId);
+    // A tool re-sending its growing output (PF10) would otherwise have 2 MiB redacted, serialised
+    // and written at every flush (a stall of tens of ms each): its latest content is written once it
+    // has been held HOLD_CONTENT_MS, or at once when anything else of the session is recorded (the
+    // turn's end, a message, a permission), and always at the final flush. A crash loses at most
+    // that much of a tool's streamed output; what came before it is on disk.
+    const held = this.heldUpdate.get(journalId);
+    if (final || !held || Date.now() - held.since >= HOLD_CONTENT_MS) this.releaseHeld(journalId);
     const lines = this.pending.get(journalId);
     if (!lines?.length) return;
     this.pending.delete(journalId);

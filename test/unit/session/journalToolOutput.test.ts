@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { SessionUpdate } from '@agentclientprotocol/sdk';
-import { SessionJournal } from '../../../src/acp/session/journal';
+import { HOLD_CONTENT_MS, SessionJournal } from '../../../src/acp/session/journal';
 import { reduce, type SessionAction } from '../../../src/acp/session/reducer';
 import { createSessionState } from '../../../src/acp/session/types';
 
@@ -49,5 +49,40 @@ describe('the journal and tools that re-send their whole output (PF10)', () => {
     assert.deepEqual(replayed.entries.map((e) => e.kind), live.entries.map((e) => e.kind));
     assert.equal(replayed.toolCalls.a.status, 'failed');
     assert.equal(replayed.toolCalls.a.title, 'Build (slow)');
+  });
+
+  it('writes a held content update once it has been held HOLD_CONTENT_MS, not at every flush', () => {
+    const journal = new SessionJournal(path.join(dir, 'j'));
+    const id = journal.create({ agentId: 'a', agentName: 'Agent', cwd: '/w' });
+    const file = path.join(dir, 'j', `${id}.jsonl`);
+    const size = () => fs.statSync(file).size;
+    journal.record(id, { type: 'update', at: 1, update: { sessionUpdate: 'tool_call', toolCallId: 'a', title: 'Build', kind: 'execute', status: 'in_progress' } });
+    const realNow = Date.now;
+    let now = realNow();
+    Date.now = () => now;
+    try {
+      const before = (journal.flush(), size());
+      // Ten flushes within the hold: the growing 100 kB output is not written yet.
+      for (let i = 1; i <= 10; i++) {
+        journal.record(id, { type: 'update', at: 2, update: { sessionUpdate: 'tool_call_update', toolCallId: 'a', content: [{ type: 'content', content: { type: 'text', text: "abcdefghij"[i - 1].repeat(100_000) } }] } });
+        now += HOLD_CONTENT_MS / 20;
+        journal.flush();
+      }
+      assert.equal(size(), before, 'nothing written while held');
+      now += HOLD_CONTENT_MS;
+      journal.flush();
+      const once = size();
+      assert.ok(once > before + 100_000 && once < before + 200_000, 'the latest content, once');
+      // Held again, then the final flush writes it whatever its age.
+      journal.record(id, { type: 'update', at: 3, update: { sessionUpdate: 'tool_call_update', toolCallId: 'a', content: [{ type: 'content', content: { type: 'text', text: 'z'.repeat(100_000) } }] } });
+      journal.flush();
+      assert.equal(size(), once);
+      journal.flush(true);
+      assert.ok(size() > once + 100_000);
+    } finally {
+      Date.now = realNow;
+      journal.flush(true);
+    }
+    assert.equal(new SessionJournal(path.join(dir, 'j')).replay(id, 'k').state.toolCalls.a.content[0].type, 'text');
   });
 });
