@@ -13,8 +13,10 @@
  * - waterfall10k: laying out a 10,000-span trace for the panel (tree order, depth, bars) ÷
  *   `JSON.parse` of the same spans (the cost of merely receiving them). Informative.
  * - updateThroughput, firstPaint20k, chunkHeap, terminal100MB: see ./session.ts.
- * - bundleSize and activation (PF6), streamToScreen (PF8): the production build, and figures
- *   measured inside the real VS Code; see ./inEditor.ts. SWITCHBOARD_BENCH_PF8=0 leaves out PF8 (a minute or two).
+ * - bundleSize and activation (PF6), streamToScreen (PF8 at 2k, 20k and 200k chunks), replay (PF9),
+ *   cumulativeOutput (PF10 in the editor) and board50 (50 sessions streaming): the production build,
+ *   and figures measured inside the real VS Code; see ./inEditor.ts and test/integration/99-bench.test.ts.
+ *   SWITCHBOARD_BENCH_PF8=0 leaves out the streaming figures (a minute or two).
  * - cumulativeOutputHost (PF10, host side): 200 tool updates re-sending output growing to 2 MiB; see ./cumulative.ts.
  * - worktreeSession: making a session's worktree for 10,000 files ÷ `git worktree add` alone; see ./worktrees.ts.
  * - sandboxCommand: a command's start to first output in the sandbox ÷ unsandboxed; see ./sandbox.ts.

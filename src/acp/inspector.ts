@@ -48,11 +48,13 @@ export class ProtocolLog {
   /**
    * @param capacity most entries kept
    * @param maxBytes most bytes kept (message sizes estimated from their strings); a single message
-   *   over a tenth of it is kept as a stub naming its method and size
+   *   over a sixteenth of it (1 MiB by default) is kept as a stub naming its method and size. Each
+   *   session has a log: a tool re-sending a 2 MiB output 200 times (PF10) kept 64 MB of copies
+   *   per session with the earlier 64 MB budget and a tenth of it per message.
    */
   constructor(
     readonly capacity = 20_000,
-    readonly maxBytes = 64 * 1024 * 1024,
+    readonly maxBytes = 16 * 1024 * 1024,
   ) {}
 
   /** Records a message (called by the tap for every message). */
@@ -60,7 +62,7 @@ export class ProtocolLog {
     const m = message as { id?: unknown; method?: unknown; result?: unknown; error?: unknown };
     let size = sizeOf(message, this.maxBytes);
     let kept = message;
-    if (size > this.maxBytes / 10) {
+    if (size > this.maxBytes / 16) {
       kept = { ...(typeof m?.method === 'string' ? { method: m.method } : {}), ...(m?.id !== undefined ? { id: m.id } : {}), note: `a message of about ${size} bytes, too large to keep` };
       size = 256;
     }

@@ -136,6 +136,17 @@ describe('protocol inspector', () => {
     assert.match(JSON.stringify(log.all().at(-1)!.message), /"method":"fs\/write_text_file","id":9,"note":"a message of about \d+ bytes, too large to keep"/);
   });
 
+  it('keeps no copy of a tool output re-sent whole 200 times at 2 MiB (PF10): each is a stub', () => {
+    const log = new ProtocolLog();
+    const text = 'x'.repeat(2 * 1024 * 1024);
+    for (let i = 0; i < 200; i++) log.record('in', { jsonrpc: '2.0', method: 'session/update', params: { sessionId: 's', update: { sessionUpdate: 'tool_call_update', toolCallId: 't', content: [{ type: 'content', content: { type: 'text', text } }] } } });
+    assert.equal(log.all().length, 200);
+    assert.ok(log.all().every((e) => e.size === 256 && /too large to keep/.test(JSON.stringify(e.message))), 'every 2 MiB message is a stub');
+    // A message under a sixteenth of the budget is kept whole.
+    log.record('in', { jsonrpc: '2.0', method: 'session/update', params: { text: 'y'.repeat(512 * 1024) } });
+    assert.equal((log.all().at(-1)!.message as { params: { text: string } }).params.text.length, 512 * 1024);
+  });
+
   it('the capability matrix counts failures either way and what was declared but never used', () => {
     const log = new ProtocolLog();
     log.record('out', { jsonrpc: '2.0', id: 1, method: 'session/load', params: {} });
