@@ -20,7 +20,7 @@ import { monitorEventLoopDelay } from 'perf_hooks';
 import { randomUUID } from 'crypto';
 import * as vscode from 'vscode';
 import { api, EXTENSION_ID, scenarioAgent, setAgents, until, waitForState, workspaceDir } from './util';
-import { evaluateInFrames, timeUntilVisible } from './screenshot';
+import { evaluateInFrames, screenshot, timeUntilVisible } from './screenshot';
 
 const HELLO_WORLD_ID = 'agent-switchboard-bench.hello-world';
 
@@ -220,6 +220,8 @@ describe('PF10: cumulative tool output', function () {
     }, 500_000);
     const maxLagMs = lag!.stop();
     await waitForState(a, key, (s) => s.status === 'ready', 'the turn ended', 120_000);
+    // What the card shows of the 2 MiB: the first 100,000 characters and the count of the rest.
+    await screenshot('cumulative-output-card', 30_000, { waitForSelector: '.tool-content .content-text:has-text("more characters not shown")', sidebarWidth: 520 });
     const rssGrowthMB = round1((settledRss() - rssBefore) / 1e6);
     const agent = JSON.parse(fs.readFileSync(timing, 'utf8')) as { updates: number; sentMs: number; lastAt: number };
     assert.strictEqual(agent.updates, 200);
