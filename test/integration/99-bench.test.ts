@@ -134,8 +134,9 @@ describe('PF8: stream to screen', function () {
 /**
  * PF9 (SWITCHBOARD_PF9_RESULT): `session/load` of a long session in the real VS Code. The demo agent
  * remembers a session of 20,000 updates (50 turns of messages and tool calls, one tool's output
- * 2 MiB) and replays it; the time from the request until the sidebar shows the last entry is divided
- * by the agent's own time to send the replay. The extension host's largest event-loop delay during
+ * 2 MiB) and replays it; the time from its first replayed update until the sidebar shows the last
+ * entry is divided by the agent's own time to send the replay (the agent's start and `initialize`,
+ * before `session/load`, are reported apart as `fromApiCallMs`). The extension host's largest event-loop delay during
  * the replay is reported too. Goal: ≤ 1.5, lag ≤ 100 ms.
  */
 describe('PF9: replay', function () {
@@ -168,21 +169,25 @@ describe('PF9: replay', function () {
     await vscode.commands.executeCommand('agentSwitchboard.session.focus');
     let lag: { stop(): number } | undefined;
     let askedAt = 0;
+    let loadedAt = 0;
     let key = '';
     const visibleAt = await timeUntilVisible('.entry.agent .md:has-text("pf9-the-last-entry")', () => {
       askedAt = Date.now();
       lag = watchLag();
       void a.resumeSession({ agentId: 'replay', sessionId }).then((k) => {
         key = k;
+        loadedAt = Date.now();
         return vscode.commands.executeCommand('agentSwitchboard.showSession', k);
       });
     }, 500_000);
     const maxLagMs = lag!.stop();
     const agent = JSON.parse(fs.readFileSync(timing, 'utf8')) as { updates: number; startedAt: number; sentMs: number };
     assert.strictEqual(agent.updates, 20_000);
-    const toScreenMs = visibleAt - askedAt;
+    // From the agent's first replayed update (session/load under way) until the last entry shows;
+    // the agent's start and `initialize` before it are reported apart (fromApiCallMs).
+    const toScreenMs = visibleAt - agent.startedAt;
     await until('the session is listed', () => key, 60_000);
-    const results = { updates: agent.updates, ratio: Number((toScreenMs / Math.max(1, agent.sentMs)).toFixed(2)), toScreenMs, agentSendMs: agent.sentMs, maxLagMs, entries: a.session(key)?.entries.length };
+    const results = { updates: agent.updates, ratio: Number((toScreenMs / Math.max(1, agent.sentMs)).toFixed(2)), toScreenMs, agentSendMs: agent.sentMs, fromApiCallMs: visibleAt - askedAt, loadAnsweredMs: loadedAt - agent.startedAt, maxLagMs, entries: a.session(key)?.entries.length };
     fs.writeFileSync(process.env.SWITCHBOARD_PF9_RESULT!, JSON.stringify(results));
     await a.closeSession(key);
     await setAgents([]);
