@@ -167,6 +167,8 @@ describe('PF9: replay', function () {
     await setAgents([scenarioAgent('replay', 'echo', { SWITCHBOARD_DEMO_STATE_DIR: stateDir, SWITCHBOARD_DEMO_TIMING_FILE: timing })]);
     await until('the agent is offered', () => a.agents().find((x) => x.id === 'replay'), 10_000);
     await vscode.commands.executeCommand('agentSwitchboard.session.focus');
+    // The page is up before the clock starts (its first load is not the replay's cost).
+    await timeUntilVisible('#app .empty-title, #app .composer', () => undefined, 60_000);
     let lag: { stop(): number } | undefined;
     let askedAt = 0;
     let loadedAt = 0;

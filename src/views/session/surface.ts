@@ -69,6 +69,9 @@ export function summarize(c: SessionController): SessionSummary {
   return { key: s.key, agentName: s.agentName, title, status: s.status, waiting };
 }
 
+/** Most often a page is sent a fresh window of a session the agent is replaying (ms). */
+export const REPLAY_SNAPSHOT_MS = 500;
+
 /** Feeds one session webview (view or panel). */
 export class SessionSurface {
   private ready = false;
@@ -79,6 +82,8 @@ export class SessionSurface {
   /** The session's rev before the batch's first patch: the page checks it follows its own. */
   private batchFromRev = 0;
   private flushTimer: NodeJS.Timeout | undefined;
+  /** Set while a replay's window waits to be posted (see `onSessionChange`). */
+  private replayTimer: NodeJS.Timeout | undefined;
   private readonly subs: vscode.Disposable[];
 
   /**
@@ -119,8 +124,13 @@ export class SessionSurface {
     return this.currentKey;
   }
 
-  /** Shows `key`. */
+  /**
+   * Shows `key`. A page that already shows it (ready, visible, following its patches) is left as it
+   * is: a snapshot would rebuild the whole thread, and showing the session a person is looking at
+   * (a resumed session once its replay is in, PF9) must not cost that.
+   */
   show(key: string | undefined): void {
+    if (key !== undefined && key === this.currentKey && this.canPost()) return;
     this.currentKey = key;
     this.postSnapshot();
   }
@@ -137,6 +147,21 @@ export class SessionSurface {
   onSessionChange(change: SessionChange): void {
     if (change.patches.some((p) => p.op === 'permission' || p.op === 'meta' || (p.op === 'entry' && p.entry.kind === 'elicitation'))) this.post({ type: 'sessions', sessions: this.summaries() });
     if (change.key !== this.currentKey || !this.canPost()) return;
+    if (change.replay) {
+      // A `session/load` replay arrives as fast as the agent can send it (20,000 updates in about a
+      // second, PF9): the page gets a fresh window of it at most every REPLAY_SNAPSHOT_MS rather than
+      // every patch, which it would still be working through when the replay is over.
+      this.replayTimer ??= setTimeout(() => {
+        this.replayTimer = undefined;
+        this.postSnapshot();
+      }, REPLAY_SNAPSHOT_MS);
+      return;
+    }
+    if (this.replayTimer) {
+      // The replay is over: one window of all of it (this change included), then patches again.
+      this.postSnapshot();
+      return;
+    }
     if (!this.batch.length) this.batchFromRev = change.rev - change.patches.length;
     this.batch.push(...change.patches);
     this.batchRev = change.rev;
@@ -187,6 +212,8 @@ export class SessionSurface {
   postSnapshot(): void {
     clearTimeout(this.flushTimer);
     this.flushTimer = undefined;
+    clearTimeout(this.replayTimer);
+    this.replayTimer = undefined;
     this.batch = [];
     if (!this.ready) return;
     const state = this.currentKey ? this.host.session(this.currentKey)?.state : undefined;
@@ -372,6 +399,7 @@ export class SessionSurface {
 
   dispose(): void {
     clearTimeout(this.flushTimer);
+    clearTimeout(this.replayTimer);
     clearInterval(this.clockTimer);
     this.subs.forEach((d) => d.dispose());
   }
