@@ -39,10 +39,16 @@ function hostGc(): () => void {
 
 /** The extension host's RSS in bytes after two full collections. */
 function settledRss(): number {
+  return settledMemory().rss;
+}
+
+/** The extension host's RSS and V8 heap in use, in bytes, after two full collections. */
+function settledMemory(): { rss: number; heapUsed: number } {
   const gc = hostGc();
   gc();
   gc();
-  return process.memoryUsage().rss;
+  const m = process.memoryUsage();
+  return { rss: m.rss, heapUsed: m.heapUsed };
 }
 
 /** Watches the extension host's event loop: `stop()` gives the largest delay seen, in ms (10 ms resolution). */
@@ -100,7 +106,7 @@ describe('PF8: stream to screen', function () {
     const a = await api();
     const results: Record<string, unknown> = {};
     for (const n of [2_000, 20_000, 200_000]) {
-      const rssBefore = settledRss();
+      const before = settledMemory();
       const timing = path.join(os.tmpdir(), `switchboard-pf8-${process.pid}-${n}.json`);
       await setAgents([scenarioAgent(`chunks-${n}`, 'chunks', { SWITCHBOARD_DEMO_CHUNKS: String(n), SWITCHBOARD_DEMO_TIMING_FILE: timing })]);
       await until('the agent is offered', () => a.agents().find((x) => x.id === `chunks-${n}`), 10_000);
@@ -121,8 +127,11 @@ describe('PF8: stream to screen', function () {
       const text = a.session(key)!.entries.filter((e) => e.kind === 'agent').map((e) => ('text' in e ? e.text : '')).join('');
       assert.strictEqual(text.length, n * 10, 'every chunk arrived, in one message');
       // The extension host's RSS after the turn (after a collection) against before it, ÷ the text's size.
-      const rssGrowthMB = (settledRss() - rssBefore) / 1e6;
-      results[`chunks${n}`] = { ratio: Number((toScreenMs / Math.max(1, agent.sentMs)).toFixed(2)), toScreenMs, agentSendMs: agent.sentMs, rssGrowthMB: round1(rssGrowthMB), rssPerText: round1((rssGrowthMB * 1e6) / (n * 10)) };
+      const after = settledMemory();
+      const rssGrowthMB = (after.rss - before.rss) / 1e6;
+      // The heap in use tells what the session holds from what V8 keeps of the heap it grew to.
+      const heapGrowthMB = (after.heapUsed - before.heapUsed) / 1e6;
+      results[`chunks${n}`] = { ratio: Number((toScreenMs / Math.max(1, agent.sentMs)).toFixed(2)), toScreenMs, agentSendMs: agent.sentMs, rssGrowthMB: round1(rssGrowthMB), rssPerText: round1((rssGrowthMB * 1e6) / (n * 10)), heapGrowthMB: round1(heapGrowthMB), heapPerText: round1((heapGrowthMB * 1e6) / (n * 10)) };
       await a.closeSession(key);
       fs.rmSync(timing, { force: true });
     }

@@ -124,13 +124,8 @@ export class SessionSurface {
     return this.currentKey;
   }
 
-  /**
-   * Shows `key`. A page that already shows it (ready, visible, following its patches) is left as it
-   * is: a snapshot would rebuild the whole thread, and showing the session a person is looking at
-   * (a resumed session once its replay is in, PF9) must not cost that.
-   */
+  /** Shows `key`: a fresh window of it (a page that already shows it is trimmed to the newest entries). */
   show(key: string | undefined): void {
-    if (key !== undefined && key === this.currentKey && this.canPost()) return;
     this.currentKey = key;
     this.postSnapshot();
   }
