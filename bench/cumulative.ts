@@ -12,10 +12,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import type * as acp from '@agentclientprotocol/sdk';
-import { SessionController, type TerminalsPort } from '../src/acp/sessionController';
-import { SessionJournal } from '../src/acp/session/journal';
-import { EffectPolicy } from '../src/policy/effectPolicy';
-import type { SessionPatch } from '../src/acp/session/types';
+import { hostPipeline } from './session';
 
 const UPDATES = 200;
 const FINAL_BYTES = 2 * 1024 * 1024;
@@ -24,25 +21,7 @@ const FINAL_BYTES = 2 * 1024 * 1024;
 export async function cumulativeBenchmarks(): Promise<Record<string, unknown>> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'switchboard-bench-pf10-'));
   try {
-    const policy = new EffectPolicy({ defaults: () => ({ write: 'ask', command: 'ask', dryRun: false }), roots: () => ['/'], readCurrent: async () => null });
-    const terminals: TerminalsPort = { create: async () => '', output: () => ({ output: '', truncated: false }), waitForExit: async () => ({}), kill: async () => {}, release: async () => {}, disposeAll: async () => {}, onDidChange: () => ({ dispose() {} }) };
-    const files = { read: async () => ({ content: '' }), write: async () => {}, turnStarted() {} };
-    const c = new SessionController({ key: 'k', agentId: 'bench', agentName: 'Bench', cwd: '/' }, files, terminals, policy);
-    const journal = new SessionJournal(dir);
-    const journalId = journal.create({ agentId: 'bench', agentName: 'Bench', cwd: '/' });
-    c.recordWith((a) => journal.record(journalId, a));
-    let batch: SessionPatch[] = [];
-    let timer: NodeJS.Timeout | undefined;
-    let posted = 0;
-    const flush = () => {
-      timer = undefined;
-      posted += JSON.stringify({ type: 'patches', key: 'k', rev: c.state.rev, patches: batch }).length;
-      batch = [];
-    };
-    c.onDidChange((change) => {
-      batch.push(...change.patches);
-      timer ??= setTimeout(flush, 16);
-    });
+    const { c, journalId, finish } = hostPipeline(dir);
     c.onUpdate({ sessionUpdate: 'tool_call', toolCallId: 'grow', title: 'Build', kind: 'execute', status: 'in_progress' });
     const line = 'x'.repeat(1023) + '\n';
     const wire = (i: number) => {
@@ -67,9 +46,7 @@ export async function cumulativeBenchmarks(): Promise<Record<string, unknown>> {
     const shown = c.state.toolCalls.grow.content[0];
     const ok = shown?.type === 'text' && shown.text.length === FINAL_BYTES;
     lag.disable();
-    clearTimeout(timer);
-    flush();
-    journal.flush(true);
+    const posted = finish();
     (global as { gc?: () => void }).gc?.();
     const rss1 = process.memoryUsage().rss;
     if (!ok || !posted) throw new Error('PF10: the last content did not arrive');

@@ -25,6 +25,7 @@ import { SessionController, type TerminalsPort } from '../src/acp/sessionControl
 import { SessionJournal } from '../src/acp/session/journal';
 import { reduce } from '../src/acp/session/reducer';
 import { createSessionState, type SessionPatch } from '../src/acp/session/types';
+import { patchesForPage } from '../src/acp/session/window';
 import { EffectPolicy } from '../src/policy/effectPolicy';
 import { TerminalManager } from '../src/terminals/manager';
 import type { SessionState } from '../src/acp/session/types';
@@ -65,7 +66,21 @@ async function rawSdk(): Promise<number> {
   return feed(acp.client({ name: 'bench' }).onNotification('session/update', () => void n++), () => n);
 }
 
-async function ourPipeline(dir: string): Promise<number> {
+/** What the host pipeline harness returns: the controller, its journal, and the end of the run. */
+export interface HostPipeline {
+  c: SessionController;
+  journal: SessionJournal;
+  journalId: string;
+  /** Posts what is batched, flushes the journal; returns the characters posted to the page. */
+  finish(): number;
+}
+
+/**
+ * The extension host's session pipeline without an editor: a session controller recording into a
+ * journal in `dir`, and the sidebar's batching (patches collected, merged and cut as the page is
+ * sent them, serialised once per 16 ms). Shared by PF1 and PF10 (bench/cumulative.ts).
+ */
+export function hostPipeline(dir: string): HostPipeline {
   const policy = new EffectPolicy({ defaults: () => ({ write: 'ask', command: 'ask', dryRun: false }), roots: () => ['/'], readCurrent: async () => null });
   const terminals: TerminalsPort = { create: async () => '', output: () => ({ output: '', truncated: false }), waitForExit: async () => ({}), kill: async () => {}, release: async () => {}, disposeAll: async () => {}, onDidChange: () => ({ dispose() {} }) };
   const files = { read: async () => ({ content: '' }), write: async () => {}, turnStarted() {} };
@@ -73,27 +88,39 @@ async function ourPipeline(dir: string): Promise<number> {
   const journal = new SessionJournal(dir);
   const journalId = journal.create({ agentId: 'bench', agentName: 'Bench', cwd: '/' });
   c.recordWith((a) => journal.record(journalId, a));
-  // The sidebar's batching: patches collected and posted (serialised) once per 16 ms.
   let batch: SessionPatch[] = [];
   let timer: NodeJS.Timeout | undefined;
   let posted = 0;
   const flush = () => {
     timer = undefined;
-    posted += JSON.stringify({ type: 'patches', key: 'k', rev: c.state.rev, patches: batch }).length;
+    posted += JSON.stringify({ type: 'patches', key: 'k', rev: c.state.rev, patches: patchesForPage(batch) }).length;
     batch = [];
   };
   c.onDidChange((change) => {
     batch.push(...change.patches);
     timer ??= setTimeout(flush, 16);
   });
+  return {
+    c,
+    journal,
+    journalId,
+    finish: () => {
+      clearTimeout(timer);
+      flush();
+      journal.flush(true);
+      return posted;
+    },
+  };
+}
+
+async function ourPipeline(dir: string): Promise<number> {
+  const { c, finish } = hostPipeline(dir);
   let n = 0;
   // As the connection routes: one handlers object per session, looked up per message.
   const handlers = { ...handlersOf(c), onUpdate: (u: acp.SessionUpdate) => (c.onUpdate(u), n++) };
   const app = buildClientApp('bench', (sid) => (sid === 'bench' ? handlers : undefined));
   const ms = await feed(app, () => n);
-  clearTimeout(timer);
-  flush();
-  journal.flush(true);
+  const posted = finish();
   if (!posted || (c.state.entries[0] as { text: string }).text.length !== CHUNKS * 10) throw new Error('the pipeline lost chunks');
   return ms;
 }
