@@ -492,8 +492,10 @@ export const CUMULATIVE_BYTES = 2 * 1024 * 1024;
 
 /**
  * A tool whose output is re-sent whole on every update (PF10): 200 `tool_call_update`s, each
- * replacing the call's content with text growing to 2 MiB (~200 MB in all). The text's first line
- * says which update it is (`update 200/200` last), so the screen can be watched for the last one.
+ * replacing the call's content with text growing to 2 MiB (~200 MB in all). It grows at its end, as
+ * a build's or a test run's output does (its first 100,000 characters, what a card shows, stay the
+ * same once written); the last line says which update it is (`update 200/200` last), and the card's
+ * count of characters not shown tells the updates apart on screen.
  * With a timing file, writes `{ updates, startedAt, sentMs, lastAt }` (epoch ms).
  */
 async function cumulativeOutputTurn(turn: DemoTurn): Promise<StopReason> {
@@ -503,8 +505,8 @@ async function cumulativeOutputTurn(turn: DemoTurn): Promise<StopReason> {
   const startedAt = Date.now();
   for (let i = 1; i <= CUMULATIVE_UPDATES; i++) {
     const bytes = Math.round((i / CUMULATIVE_UPDATES) * CUMULATIVE_BYTES);
-    const head = `update ${i}/${CUMULATIVE_UPDATES}\n`;
-    const text = head + line.repeat(Math.ceil(bytes / line.length)).slice(0, Math.max(0, bytes - head.length));
+    const tail = `update ${i}/${CUMULATIVE_UPDATES}\n`;
+    const text = line.repeat(Math.ceil(bytes / line.length)).slice(0, Math.max(0, bytes - tail.length)) + tail;
     await turn.update({ sessionUpdate: 'tool_call_update', toolCallId, content: [{ type: 'content', content: { type: 'text', text } }] });
   }
   const lastAt = Date.now();

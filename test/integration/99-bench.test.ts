@@ -21,6 +21,8 @@ import { randomUUID } from 'crypto';
 import * as vscode from 'vscode';
 import { api, EXTENSION_ID, scenarioAgent, setAgents, until, waitForState, workspaceDir } from './util';
 import { evaluateInFrames, screenshot, timeUntilVisible } from './screenshot';
+import { CUMULATIVE_BYTES } from '../../src/demo/scenarios';
+import { SHOWN_TEXT_CHARS } from '../../src/acp/session/window';
 
 const HELLO_WORLD_ID = 'agent-switchboard-bench.hello-world';
 
@@ -51,11 +53,33 @@ function settledMemory(): { rss: number; heapUsed: number } {
   return { rss: m.rss, heapUsed: m.heapUsed };
 }
 
-/** Watches the extension host's event loop: `stop()` gives the largest delay seen, in ms (10 ms resolution). */
-function watchLag(): { stop(): number } {
+/**
+ * Watches the extension host's event loop: `stop()` gives the largest delay seen, in ms (10 ms
+ * resolution). With SWITCHBOARD_BENCH_PROFILE_DIR set, the host's CPU is also profiled meanwhile
+ * (`<name>.cpuprofile` there, for Chrome DevTools) to say where a stall came from.
+ */
+function watchLag(name: string): { stop(): number } {
   const h = monitorEventLoopDelay({ resolution: 10 });
   h.enable();
-  return { stop: () => (h.disable(), round1(h.max / 1e6)) };
+  const dir = process.env.SWITCHBOARD_BENCH_PROFILE_DIR;
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const session = dir ? new (require('inspector') as typeof import('inspector')).Session() : undefined;
+  if (session) {
+    session.connect();
+    session.post('Profiler.enable');
+    session.post('Profiler.setSamplingInterval', { interval: 500 });
+    session.post('Profiler.start');
+  }
+  return {
+    stop: () => {
+      h.disable();
+      session?.post('Profiler.stop', (err, r) => {
+        if (!err) fs.writeFileSync(path.join(dir!, `${name}.cpuprofile`), JSON.stringify(r.profile));
+        session.disconnect();
+      });
+      return round1(h.max / 1e6);
+    },
+  };
 }
 
 interface Marks { getMarks(): { name: string; startTime: number }[] }
@@ -184,7 +208,7 @@ describe('PF9: replay', function () {
     let key = '';
     const visibleAt = await timeUntilVisible('.entry.agent .md:has-text("pf9-the-last-entry")', () => {
       askedAt = Date.now();
-      lag = watchLag();
+      lag = watchLag('pf9');
       void a.resumeSession({ agentId: 'replay', sessionId }).then((k) => {
         key = k;
         loadedAt = Date.now();
@@ -210,8 +234,8 @@ describe('PF9: replay', function () {
  * PF10 in the editor (SWITCHBOARD_PF10_RESULT): the demo agent's `cumulative-output` scenario sends
  * 200 `tool_call_update`s re-sending a tool's output whole, growing to 2 MiB. Reported: the extension
  * host's largest event-loop delay during the turn, its RSS growth after a collection, and how long
- * after the agent's last update the last content is visible in the sidebar. Goal: lag ≤ 50 ms,
- * RSS ≤ 64 MB, ≤ 200 ms.
+ * after the agent's last update the last content is visible in the sidebar (its count of characters
+ * not shown: the text grows at its end). Goal: lag ≤ 50 ms, RSS ≤ 64 MB, ≤ 200 ms.
  */
 describe('PF10: cumulative tool output', function () {
   before(function () {
@@ -230,8 +254,10 @@ describe('PF10: cumulative tool output', function () {
     await timeUntilVisible('.session-status.status-ready', () => undefined, 60_000);
     const rssBefore = settledRss();
     let lag: { stop(): number } | undefined;
-    const visibleAt = await timeUntilVisible('.tool-content .content-text:has-text("update 200/200")', () => {
-      lag = watchLag();
+    // The last update's count of characters the card does not show (its text grows at its end).
+    const lastCount = (CUMULATIVE_BYTES - SHOWN_TEXT_CHARS).toLocaleString('en');
+    const visibleAt = await timeUntilVisible(`.tool-content .content-text:has-text("${lastCount} more characters not shown")`, () => {
+      lag = watchLag('pf10');
       a.send(key, 'build');
     }, 500_000);
     const maxLagMs = lag!.stop();
@@ -239,9 +265,13 @@ describe('PF10: cumulative tool output', function () {
     // What the card shows of the 2 MiB: the first 100,000 characters and the count of the rest.
     await screenshot('cumulative-output-card', 30_000, { waitForSelector: '.tool-content .content-text:has-text("more characters not shown")', sidebarWidth: 520 });
     const rssGrowthMB = round1((settledRss() - rssBefore) / 1e6);
+    // V8 keeps the pages its heap grew to during the turn and returns them when the isolate has
+    // been idle a while (its memory reducer): the growth is read again 12 s later.
+    await new Promise((r) => setTimeout(r, 12_000));
+    const rssGrowthAfter12sMB = round1((settledRss() - rssBefore) / 1e6);
     const agent = JSON.parse(fs.readFileSync(timing, 'utf8')) as { updates: number; sentMs: number; lastAt: number };
     assert.strictEqual(agent.updates, 200);
-    const results = { updates: agent.updates, maxLagMs, rssGrowthMB, lastVisibleAfterMs: visibleAt - agent.lastAt, agentSendMs: agent.sentMs };
+    const results = { updates: agent.updates, maxLagMs, rssGrowthMB, lastVisibleAfterMs: visibleAt - agent.lastAt, agentSendMs: agent.sentMs, rssGrowthAfter12sMB };
     fs.writeFileSync(process.env.SWITCHBOARD_PF10_RESULT!, JSON.stringify(results));
     await a.closeSession(key);
     await setAgents([]);

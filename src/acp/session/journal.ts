@@ -22,11 +22,18 @@ import type { SessionUpdate } from '@agentclientprotocol/sdk';
 import { redactSecrets, redactValue } from '../../policy/redact';
 import { cleanTitle, reduce, type SessionAction } from './reducer';
 import { createSessionState, type SessionState } from './types';
+import { SHOWN_TEXT_CHARS } from './window';
 
 /** How long actions wait in memory before they are appended, in milliseconds. */
 export const FLUSH_MS = 200;
 /** Longest a tool's re-sent content update is held before it is written (see `flushOne`). */
 export const HOLD_CONTENT_MS = 2000;
+/**
+ * Most characters of one tool-output text (a text content item or a string in `rawOutput`) the
+ * journal keeps: what a card shows ({@link SHOWN_TEXT_CHARS}); a note in the text counts the rest.
+ * Redacting, serialising and writing a 2 MiB output took the extension host 80 ms at a time (PF10).
+ */
+export const JOURNAL_TEXT_CHARS = SHOWN_TEXT_CHARS;
 /** A journal stops growing past this many bytes (a notice in the journal says so). */
 export const MAX_JOURNAL_BYTES = 64 * 1024 * 1024;
 /** How many journals are kept; the least recently updated go first. */
@@ -165,6 +172,9 @@ export class SessionJournal {
       return;
     }
     if (action.type === 'queue') return; // prompts waiting in memory are not part of the transcript
+    if (action.type === 'update' && (action.update.sessionUpdate === 'tool_call' || action.update.sessionUpdate === 'tool_call_update')) {
+      action = { ...action, update: toolOutputForJournal(action.update) };
+    }
     if (action.type === 'update' && isContentReplacement(action.update)) {
       // A tool that re-sends its whole output on every update (PF10: 200 updates growing to 2 MiB)
       // would have each copy serialised and written: the latest is held, unserialised, and an update
@@ -450,7 +460,6 @@ export class SessionJournal {
   }
 }
 
-/** A text chunk of a message, thought or the person's words (what the journal coalesces). */
 /**
  * A `tool_call_update` that carries `content` and nothing but fields that replace (status, title,
  * kind, locations, raw input and output): laying a later one over it gives the state both give.
@@ -461,6 +470,52 @@ function isContentReplacement(u: SessionUpdate): u is Extract<SessionUpdate, { s
 }
 const REPLACING_FIELDS = new Set(['sessionUpdate', 'toolCallId', 'content', 'status', 'title', 'kind', 'locations', 'rawInput', 'rawOutput']);
 
+/** Characters past the cut redacted with what is kept, so a secret the cut splits is still recognised whole. */
+const CUT_MARGIN = 8192;
+
+/** `text` cut to {@link JOURNAL_TEXT_CHARS} (redacted before the cut) with a note of what was left out. */
+function cutForJournal(text: string): string {
+  if (text.length <= JOURNAL_TEXT_CHARS) return text;
+  const kept = redactSecrets(text.slice(0, JOURNAL_TEXT_CHARS + CUT_MARGIN)).slice(0, JOURNAL_TEXT_CHARS);
+  return `${kept}\n[… ${text.length - JOURNAL_TEXT_CHARS} more characters of this output were not kept in the session journal]`;
+}
+
+/** `v` with every string longer than {@link JOURNAL_TEXT_CHARS} cut (arrays and objects copied only where something was). */
+function cutStrings(v: unknown, depth = 0): unknown {
+  if (typeof v === 'string') return cutForJournal(v);
+  if (!v || typeof v !== 'object' || depth > 8) return v;
+  if (Array.isArray(v)) {
+    const out = v.map((x) => cutStrings(x, depth + 1));
+    return out.some((x, i) => x !== v[i]) ? out : v;
+  }
+  let out: Record<string, unknown> | undefined;
+  for (const [k, x] of Object.entries(v)) {
+    const c = cutStrings(x, depth + 1);
+    if (c !== x) (out ??= { ...(v as Record<string, unknown>) })[k] = c;
+  }
+  return out ?? v;
+}
+
+/**
+ * A tool call's update as the journal keeps it: the texts of its `content` and the strings of its
+ * `rawOutput` cut at {@link JOURNAL_TEXT_CHARS}. Diffs and raw input (a file's text the person may
+ * review) are kept whole. Returns `u` itself when nothing is that long.
+ */
+function toolOutputForJournal<U extends SessionUpdate>(u: U): U {
+  const t = u as U & { content?: unknown; rawOutput?: unknown };
+  const before = Array.isArray(t.content) ? (t.content as { type?: unknown; content?: { type?: unknown; text?: unknown } }[]) : undefined;
+  const content = before?.map((c) =>
+    c?.type === 'content' && c.content?.type === 'text' && typeof c.content.text === 'string' && c.content.text.length > JOURNAL_TEXT_CHARS
+      ? { ...c, content: { ...c.content, text: cutForJournal(c.content.text) } }
+      : c,
+  );
+  const contentCut = !!content && content.some((c, i) => c !== before![i]);
+  const rawOutput = t.rawOutput === undefined ? undefined : cutStrings(t.rawOutput);
+  if (!contentCut && rawOutput === t.rawOutput) return u;
+  return { ...u, ...(contentCut ? { content } : {}), ...(rawOutput !== t.rawOutput ? { rawOutput } : {}) };
+}
+
+/** A text chunk of a message, thought or the person's words (what the journal coalesces). */
 function isTextChunk(u: SessionUpdate): u is Extract<SessionUpdate, { sessionUpdate: 'agent_message_chunk' }> & { content: { type: 'text'; text: string } } {
   return (u.sessionUpdate === 'agent_message_chunk' || u.sessionUpdate === 'agent_thought_chunk' || u.sessionUpdate === 'user_message_chunk') && u.content.type === 'text';
 }

@@ -39,9 +39,22 @@ export function applyPatch(state: SessionState, patch: SessionPatch): void {
       }
       break;
     }
-    case 'toolCall':
-      state.toolCalls[patch.toolCall.toolCallId] = patch.toolCall;
+    case 'toolCall': {
+      const tc = patch.toolCall;
+      const before = state.toolCalls[tc.toolCallId];
+      // A text the page already has was left out of the patch (elideShownTexts): it is put back.
+      state.toolCalls[tc.toolCallId] = tc.content.some((c) => c.type === 'text' && c.sameText)
+        ? {
+            ...tc,
+            content: tc.content.map((c, i) => {
+              if (c.type !== 'text' || !c.sameText) return c;
+              const had = before?.content[i];
+              return { type: 'text', text: had?.type === 'text' ? had.text : '', ...(c.totalChars !== undefined ? { totalChars: c.totalChars } : {}) };
+            }),
+          }
+        : tc;
       break;
+    }
     case 'permission':
       state.permissions[patch.permission.permissionId] = patch.permission;
       break;

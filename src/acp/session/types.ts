@@ -26,6 +26,11 @@ export type ToolContentView =
       text: string;
       /** Set on what a page is sent when `text` is only the first characters: the full length. */
       totalChars?: number;
+      /**
+       * Set on what a page is sent when `text` is left out (empty) because it is the text the page
+       * already has for this item of the call (see `elideShownTexts`); `applyPatch` puts it back.
+       */
+      sameText?: true;
     }
   | { type: 'resource'; uri: string; name: string; text?: string }
   | { type: 'image'; mimeType: string; dataLength: number }

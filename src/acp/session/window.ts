@@ -138,3 +138,31 @@ export function patchesForPage(patches: readonly SessionPatch[]): SessionPatch[]
   });
   return out;
 }
+
+/** Shortest tool text worth leaving out of a patch when the page already has it. */
+const ELIDE_MIN_CHARS = 4096;
+
+/**
+ * `patches` (as {@link patchesForPage} made them) with each tool-call text the page was last sent
+ * for the same item of the same call left out: `{ type: 'text', text: '', sameText: true }` with its
+ * `totalChars`. A tool re-sending its growing output keeps the first {@link SHOWN_TEXT_CHARS}
+ * characters the page shows unchanged, so without this each update cloned (and, in a remote window,
+ * compressed) the same 100,000 characters again.
+ * @param shown what the page was sent, per tool call id the text of each content item; updated
+ *   here. The caller empties it whenever the page gets a snapshot (or may have missed a batch).
+ */
+export function elideShownTexts(patches: SessionPatch[], shown: Map<string, (string | undefined)[]>): SessionPatch[] {
+  return patches.map((p) => {
+    if (p.op !== 'toolCall') return p;
+    const id = p.toolCall.toolCallId;
+    const before = shown.get(id);
+    let elided = false;
+    const content = p.toolCall.content.map((c, i) => {
+      if (c.type !== 'text' || c.text.length < ELIDE_MIN_CHARS || before?.[i] !== c.text) return c;
+      elided = true;
+      return { type: 'text' as const, text: '', totalChars: c.totalChars ?? c.text.length, sameText: true as const };
+    });
+    shown.set(id, p.toolCall.content.map((c) => (c.type === 'text' ? c.text : undefined)));
+    return elided ? { op: 'toolCall', toolCall: { ...p.toolCall, content } } : p;
+  });
+}

@@ -13,7 +13,7 @@ import { openCardDiff } from './cardDiff';
 import { isWithin, relativePathReason } from '../../fs/containment';
 import { checkOpenable } from '../../fs/fileIdentity';
 import type { SessionPatch } from '../../acp/session/types';
-import { earlierPage, patchesForPage, windowState } from '../../acp/session/window';
+import { earlierPage, elideShownTexts, patchesForPage, windowState } from '../../acp/session/window';
 import type { SessionChange, SessionController } from '../../acp/sessionController';
 import { parseWebviewMessage } from './messages';
 import type { AgentChoice, HostMessage, KeyCommand, MentionItem, SessionSummary, WebviewMessage } from './protocol';
@@ -78,6 +78,8 @@ export class SessionSurface {
   /** Attachments that arrived before the page was ready. */
   private readonly pendingContext: { item: ContextItem; label: string }[] = [];
   private batch: SessionPatch[] = [];
+  /** The tool texts the page was sent since its last snapshot (see `elideShownTexts`). */
+  private shownTexts = new Map<string, (string | undefined)[]>();
   private batchRev = 0;
   /** The session's rev before the batch's first patch: the page checks it follows its own. */
   private batchFromRev = 0;
@@ -199,7 +201,8 @@ export class SessionSurface {
   private flush(): void {
     this.flushTimer = undefined;
     if (!this.batch.length || !this.currentKey) return;
-    const patches = patchesForPage(this.batch);
+    // A batch the page cannot get (it is not ready) leaves it to ask for a snapshot: nothing it holds is assumed.
+    const patches = this.ready ? elideShownTexts(patchesForPage(this.batch), this.shownTexts) : patchesForPage(this.batch);
     this.batch = [];
     this.post({ type: 'patches', key: this.currentKey, fromRev: this.batchFromRev, rev: this.batchRev, patches });
   }
@@ -210,6 +213,7 @@ export class SessionSurface {
     clearTimeout(this.replayTimer);
     this.replayTimer = undefined;
     this.batch = [];
+    this.shownTexts = new Map();
     if (!this.ready) return;
     const state = this.currentKey ? this.host.session(this.currentKey)?.state : undefined;
     const { state: current, omitted } = state ? windowState(state) : { state: null, omitted: 0 };
@@ -266,7 +270,10 @@ export class SessionSurface {
       case 'requestEarlier': {
         // Another session or a stale entry: no page, and the page asks for a snapshot.
         const state = m.key === this.currentKey ? this.host.session(m.key)?.state : undefined;
-        this.post({ type: 'earlierEntries', key: m.key, beforeEntryId: m.beforeEntryId, page: state && earlierPage(state, m.beforeEntryId) });
+        const page = state && earlierPage(state, m.beforeEntryId);
+        // The page takes these calls as the page carries them: what it was sent of them before no longer counts.
+        for (const id in page?.toolCalls ?? {}) this.shownTexts.delete(id);
+        this.post({ type: 'earlierEntries', key: m.key, beforeEntryId: m.beforeEntryId, page });
         return;
       }
       case 'startSession':

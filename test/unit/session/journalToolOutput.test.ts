@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { SessionUpdate } from '@agentclientprotocol/sdk';
-import { HOLD_CONTENT_MS, SessionJournal } from '../../../src/acp/session/journal';
+import { HOLD_CONTENT_MS, JOURNAL_TEXT_CHARS, SessionJournal } from '../../../src/acp/session/journal';
 import { reduce, type SessionAction } from '../../../src/acp/session/reducer';
 import { createSessionState } from '../../../src/acp/session/types';
 
@@ -84,5 +84,31 @@ describe('the journal and tools that re-send their whole output (PF10)', () => {
       journal.flush(true);
     }
     assert.equal(new SessionJournal(path.join(dir, 'j')).replay(id, 'k').state.toolCalls.a.content[0].type, 'text');
+  });
+
+  it('keeps what a card shows of a long output, redacted across the cut, and diffs whole', () => {
+    const journal = new SessionJournal(path.join(dir, 'j'));
+    const id = journal.create({ agentId: 'a', agentName: 'Agent', cwd: '/w' });
+    // A token that starts just before the cut: the part kept must not be a recognisable prefix of it.
+    const token = `ghp_${'A1b2C3d4E5'.repeat(4)}`;
+    const long = `${'x'.repeat(JOURNAL_TEXT_CHARS - 10)} ${token} ${'y'.repeat(2 * 1024 * 1024)}`;
+    const diffText = 'd'.repeat(JOURNAL_TEXT_CHARS * 2);
+    journal.record(id, { type: 'update', at: 1, update: { sessionUpdate: 'tool_call', toolCallId: 'a', title: 'Run', kind: 'execute', status: 'in_progress', rawOutput: { stdout: long, code: 0 } } });
+    journal.record(id, { type: 'update', at: 2, update: { sessionUpdate: 'tool_call_update', toolCallId: 'a', status: 'completed', content: [{ type: 'content', content: { type: 'text', text: long } }, { type: 'diff', path: '/w/a.txt', oldText: null, newText: diffText }] } });
+    journal.flush(true);
+    const file = fs.readFileSync(path.join(dir, 'j', `${id}.jsonl`), 'utf8');
+    assert.ok(file.length < 4 * JOURNAL_TEXT_CHARS + 10_000, `${file.length} characters on disk`);
+    assert.ok(!file.includes('ghp_A1b2'), 'no part of the token');
+    const tc = new SessionJournal(path.join(dir, 'j')).replay(id, 'k').state.toolCalls.a;
+    const text = tc.content[0];
+    assert.equal(text.type, 'text');
+    if (text.type === 'text') {
+      assert.ok(text.text.startsWith('x'.repeat(1000)));
+      assert.match(text.text, new RegExp(`\\[… ${long.length - JOURNAL_TEXT_CHARS} more characters of this output were not kept in the session journal\\]$`));
+    }
+    const diff = tc.content[1];
+    assert.ok(diff.type === 'diff' && diff.newText === diffText, 'the diff is kept whole');
+    assert.match(String((tc.rawOutput as { stdout: string }).stdout), /more characters of this output were not kept/);
+    assert.equal((tc.rawOutput as { code: number }).code, 0);
   });
 });

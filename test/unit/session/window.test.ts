@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { createSessionState, type SessionState } from '../../../src/acp/session/types';
-import { earlierPage, mergeEarlier, patchesForPage, SHOWN_TEXT_CHARS, windowState } from '../../../src/acp/session/window';
+import { earlierPage, elideShownTexts, mergeEarlier, patchesForPage, SHOWN_TEXT_CHARS, windowState } from '../../../src/acp/session/window';
+import { applyPatch } from '../../../src/acp/session/patch';
 import type { SessionPatch, ToolCallView } from '../../../src/acp/session/types';
 
 /** `n` entries: tool calls (each with a permission, every tenth with a terminal) and messages. */
@@ -105,6 +106,26 @@ describe('session windows (what a page is sent)', () => {
         const original = s.toolCalls.t0.content[0];
         assert.ok(original.type === 'text' && original.text.length === 300_000);
       }
+    });
+
+    it('leaves out the text a page already has, and the page puts it back', () => {
+      const growing = (n: number): ToolCallView => ({ ...call('a', 0), content: [{ type: 'text', text: `${'x'.repeat(SHOWN_TEXT_CHARS)}${'y'.repeat(n)}` }, { type: 'text', text: `tail ${n}`.repeat(1000) }] });
+      const page = createSessionState({ key: 'k', agentId: 'a', agentName: 'A', cwd: '/w' });
+      const shown = new Map<string, (string | undefined)[]>();
+      let posted = 0;
+      for (let n = 1; n <= 50; n++) {
+        const out = elideShownTexts(patchesForPage([{ op: 'toolCall', toolCall: growing(n * 1000) }]), shown);
+        posted += JSON.stringify(out).length;
+        for (const p of out) applyPatch(page, p);
+        // The page holds what it would hold had every text been sent.
+        assert.deepEqual(page.toolCalls.a, (patchesForPage([{ op: 'toolCall', toolCall: growing(n * 1000) }])[0] as Extract<SessionPatch, { op: 'toolCall' }>).toolCall);
+      }
+      // The 100,000 shown characters went once; the changing second text every time.
+      assert.ok(posted < 2 * SHOWN_TEXT_CHARS + 50 * 10_000, `${posted} characters posted`);
+      // Forgetting what was sent (a snapshot) sends the text again.
+      shown.clear();
+      const again = elideShownTexts(patchesForPage([{ op: 'toolCall', toolCall: growing(1) }]), shown)[0] as Extract<SessionPatch, { op: 'toolCall' }>;
+      assert.equal(again.toolCall.content[0].type === 'text' && again.toolCall.content[0].text.length, SHOWN_TEXT_CHARS);
     });
   });
 });
