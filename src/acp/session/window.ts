@@ -125,15 +125,20 @@ export function mergeEarlier(state: SessionState, beforeEntryId: string, page: E
 
 /**
  * A batch as the page is sent it: of several `toolCall` patches of one call only the last is kept (each
- * replaces the call's whole view), and long tool texts are cut ({@link toolCallForPage}). A tool
- * re-sending its growing output (PF10) then costs one clone of its first 100,000 characters per frame.
+ * replaces the call's whole view), long tool texts are cut ({@link toolCallForPage}), and
+ * consecutive `appendText` patches of one entry become one. A tool re-sending its growing output
+ * (PF10) then costs one clone of its first 100,000 characters per frame, and a message streamed in
+ * a thousand chunks within a frame one patch (PF1: each patch was serialised and applied apart).
  */
 export function patchesForPage(patches: readonly SessionPatch[]): SessionPatch[] {
   const lastOf = new Map<string, number>();
   patches.forEach((p, i) => p.op === 'toolCall' && lastOf.set(p.toolCall.toolCallId, i));
   const out: SessionPatch[] = [];
   patches.forEach((p, i) => {
-    if (p.op !== 'toolCall') out.push(p);
+    const last = out[out.length - 1];
+    // Streamed chunks of one message become one append (the same text, one patch to send and apply).
+    if (p.op === 'appendText' && last?.op === 'appendText' && last.entryId === p.entryId) out[out.length - 1] = { ...last, text: last.text + p.text };
+    else if (p.op !== 'toolCall') out.push(p);
     else if (lastOf.get(p.toolCall.toolCallId) === i) out.push({ op: 'toolCall', toolCall: toolCallForPage(p.toolCall) });
   });
   return out;

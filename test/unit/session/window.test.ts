@@ -108,6 +108,24 @@ describe('session windows (what a page is sent)', () => {
       }
     });
 
+    it('joins consecutive appends to one entry, and the page ends where it would have', () => {
+      const base = createSessionState({ key: 'k', agentId: 'a', agentName: 'A', cwd: '/w' });
+      base.entries.push({ kind: 'agent', id: 'e0', text: 'a', attachments: [] }, { kind: 'agent', id: 'e1', text: 'b', attachments: [] });
+      const batch: SessionPatch[] = [
+        ...Array.from({ length: 500 }, (_, i): SessionPatch => ({ op: 'appendText', entryId: 'e0', text: `${i} ` })),
+        { op: 'appendText', entryId: 'e1', text: 'x' },
+        { op: 'appendText', entryId: 'e0', text: 'y' },
+        { op: 'appendText', entryId: 'e0', text: 'z' },
+      ];
+      const out = patchesForPage(batch);
+      assert.deepEqual(out.map((p) => (p.op === 'appendText' ? p.entryId : p.op)), ['e0', 'e1', 'e0']);
+      const one = structuredClone(base);
+      const other = structuredClone(base);
+      for (const p of batch) applyPatch(one, p);
+      for (const p of out) applyPatch(other, p);
+      assert.deepEqual(other.entries, one.entries);
+    });
+
     it('leaves out the text a page already has, and the page puts it back', () => {
       const growing = (n: number): ToolCallView => ({ ...call('a', 0), content: [{ type: 'text', text: `${'x'.repeat(SHOWN_TEXT_CHARS)}${'y'.repeat(n)}` }, { type: 'text', text: `tail ${n}`.repeat(1000) }] });
       const page = createSessionState({ key: 'k', agentId: 'a', agentName: 'A', cwd: '/w' });
