@@ -3,7 +3,8 @@
  * (malformed JSON, split UTF-8, huge lines), and what the client sends back is parsed and recorded.
  * The scripted agent answers `initialize` and `session/new` (session `s1`) by itself.
  */
-import * as acp from '@agentclientprotocol/sdk';
+import { Readable, Writable } from 'node:stream';
+import { ndJsonStdio } from '../../src/acp/transport/ndJsonStdio';
 import { AgentConnection } from '../../src/acp/connection';
 import { SessionController, type TerminalsPort } from '../../src/acp/sessionController';
 import { MemoryFiles } from '../fakes/memoryFiles';
@@ -76,8 +77,9 @@ export async function badAgent(opts: { maxMessageBytes?: number; newSession?: Re
       }
     },
   });
-  // The limit our agent processes use (src/acp/transport/agentProcess.ts), unless a case sets one.
-  const stream = acp.ndJsonStream(clientOut, agentOut, { maxMessageBytes: opts.maxMessageBytes ?? 64 * 1024 * 1024 });
+  // The framing and the limit our agent processes use (src/acp/transport/agentProcess.ts), unless a
+  // case sets one: the bytes pass through Node streams as an agent's stdio does.
+  const stream = ndJsonStdio(Writable.fromWeb(clientOut), Readable.fromWeb(agentOut as import('node:stream/web').ReadableStream), { maxMessageBytes: opts.maxMessageBytes ?? 64 * 1024 * 1024 });
   const connection = await AgentConnection.connect(stream, { agentName: 'Bad agent', clientInfo: { name: 'resilience', version: '0' }, initializeTimeoutMs: 5000 });
   const files = new MemoryFiles();
   const controller = new SessionController({ key: 'k1', agentId: 'bad', agentName: 'Bad agent', cwd: '/w' }, files, terminals, testPolicy({ roots: ['/w'] }));

@@ -7,10 +7,9 @@
  */
 import * as fs from 'node:fs';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { Readable, Writable } from 'node:stream';
 import { StringDecoder } from 'node:string_decoder';
 import type * as acp from '@agentclientprotocol/sdk';
-import { acpSdk } from '../sdk';
+import { ndJsonStdio } from './ndJsonStdio';
 import { LineRing, type LaunchFailure } from './launchError';
 
 /** How to start an agent. `env` is the complete environment of the process. */
@@ -76,11 +75,7 @@ export class AgentProcess {
       this.stderr.push(text);
       this.onStderr?.(text);
     });
-    this.stream = acpSdk().ndJsonStream(
-      Writable.toWeb(this.child.stdin!) as WritableStream<Uint8Array>,
-      Readable.toWeb(this.child.stdout!) as unknown as ReadableStream<Uint8Array>,
-      { maxMessageBytes: launch.maxMessageBytes ?? 64 * 1024 * 1024 },
-    );
+    this.stream = ndJsonStdio(this.child.stdin!, this.child.stdout!, { maxMessageBytes: launch.maxMessageBytes ?? 64 * 1024 * 1024 });
   }
 
   get pid(): number | undefined {
