@@ -201,8 +201,12 @@ export class SessionSurface {
   private flush(): void {
     this.flushTimer = undefined;
     if (!this.batch.length || !this.currentKey) return;
-    // A batch the page cannot get (it is not ready) leaves it to ask for a snapshot: nothing it holds is assumed.
-    const patches = this.ready ? elideShownTexts(patchesForPage(this.batch), this.shownTexts) : patchesForPage(this.batch);
+    // A page that is not ready gets a snapshot when it is: the batch is not built for nothing.
+    if (!this.ready) {
+      this.batch = [];
+      return;
+    }
+    const patches = elideShownTexts(patchesForPage(this.batch), this.shownTexts);
     this.batch = [];
     this.post({ type: 'patches', key: this.currentKey, fromRev: this.batchFromRev, rev: this.batchRev, patches });
   }
