@@ -347,9 +347,19 @@ if (screenshotDir) {
 async function handleRequest(name, png, opts) {
     if (opts.waitVisible) {
       // A timing probe (benchmarks): say we are watching, then note when the element shows.
+      // With SWITCHBOARD_BENCH_PROFILE_DIR the page's renderer is CPU-profiled meanwhile (the
+      // workbench and its webviews share one renderer here): <dir>/page-<name>.cpuprofile.
+      const profileDir = process.env.SWITCHBOARD_BENCH_PROFILE_DIR;
+      const cdp = profileDir ? await page.context().newCDPSession(page) : undefined;
+      if (cdp) { await cdp.send('Profiler.enable'); await cdp.send('Profiler.setSamplingInterval', { interval: 500 }); await cdp.send('Profiler.start'); }
       answerFile(path.join(screenshotDir, `${name}.waiting`), '');
       await waitForSelectorInAnyFrame(opts.waitVisible, Math.max(1000, (opts.timeoutMs || 20000) - 3000), 20);
       answerFile(path.join(screenshotDir, `${name}.done`), JSON.stringify({ visibleAt: Date.now() }));
+      if (cdp) {
+        const { profile } = await cdp.send('Profiler.stop');
+        fs.writeFileSync(path.join(profileDir, `page-${name}.cpuprofile`), JSON.stringify(profile));
+        await cdp.detach();
+      }
       return;
     }
     if (opts.click) {

@@ -6,7 +6,7 @@
 import * as assert from 'assert';
 import * as vscode from 'vscode';
 import { api, scenarioAgent, setAgents, until, workspaceDir } from './util';
-import { click, screenshot, timeUntilVisible } from './screenshot';
+import { click, evaluateInFrames, screenshot, timeUntilVisible } from './screenshot';
 
 describe('a long session in the sidebar', () => {
   it('shows the newest entries and fetches earlier pages from the extension on request', async function () {
@@ -27,6 +27,13 @@ describe('a long session in the sidebar', () => {
       const panes = ['Sessions', 'Changes', 'MCP Servers', 'Remote Agents'];
       for (const p of panes) await click(`.pane-header[aria-expanded="true"]:has-text("${p}")`, 3000).catch(() => undefined);
       await screenshot('long-session-window', 30000, { waitForSelector: '.show-earlier', sidebarWidth: 520 });
+      // Shown again with nothing new: the page keeps what it built (no second window of 300).
+      const newest = entries[entries.length - 1].id;
+      const mark = (js: string) => evaluateInFrames<string | null>(`const e = document.querySelector('[data-entry-id="${newest}"]'); ${js}`, { inFrame: '.thread' });
+      assert.deepStrictEqual(await mark(`e.dataset.mark = 'built once'; return e.dataset.mark;`), ['built once']);
+      await vscode.commands.executeCommand('agentSwitchboard.sessions.open', key);
+      await new Promise((r) => setTimeout(r, 1500));
+      assert.deepStrictEqual(await mark('return e?.dataset.mark ?? null;'), ['built once'], 'the entry was built again');
       // The page it holds is all built; the next click asks the extension.
       const before = entries[omitted - 1];
       await click('.show-earlier');
@@ -36,6 +43,9 @@ describe('a long session in the sidebar', () => {
       const title = a.session(key)!.toolCalls[(card as { toolCallId: string }).toolCallId].title;
       await timeUntilVisible(`[data-entry-id="${card.id}"]:has-text("${title}")`, () => undefined, 30_000);
       await screenshot('long-session-earlier', 30000, { waitForSelector: `[data-entry-id="${before.id}"]`, sidebarWidth: 520 });
+      // Shown again after the extension sent earlier pages: back to the newest window.
+      await vscode.commands.executeCommand('agentSwitchboard.sessions.open', key);
+      await timeUntilVisible(`.show-earlier:has-text("Show earlier entries (${omitted.toLocaleString('en')} more)")`, () => undefined, 30_000);
       for (const p of panes) await click(`.pane-header[aria-expanded="false"]:has-text("${p}")`, 3000).catch(() => undefined);
       await a.closeSession(key);
     } finally {

@@ -55,6 +55,8 @@ export class SessionApp {
   private draft = '';
   private persistTimer: ReturnType<typeof setTimeout> | undefined;
   private readonly timers = new Set<ReturnType<typeof setTimeout>>();
+  /** Set once disposed: a frame callback that comes after schedules nothing. */
+  private disposed = false;
 
   private readonly ctx: Ctx;
   private readonly win: Window;
@@ -71,6 +73,7 @@ export class SessionApp {
   constructor(private readonly root: HTMLElement, private readonly host: HostPort, private readonly opts: AppOptions = {}) {
     const doc = root.ownerDocument;
     this.win = doc.defaultView as Window;
+    const requestFrame = opts.requestFrame ?? ((cb: () => void) => this.win.requestAnimationFrame(() => cb()));
     this.ctx = {
       doc,
       h: makeH(doc),
@@ -89,9 +92,20 @@ export class SessionApp {
           this.timers.delete(t);
         };
       },
+      afterPaint: (fn) => {
+        // A frame callback runs before the frame is painted; a task queued from it runs after.
+        let cancel: (() => void) | undefined;
+        let cancelled = false;
+        requestFrame(() => {
+          if (!cancelled && !this.disposed) cancel = this.ctx.later(fn, 0);
+        });
+        return () => {
+          cancelled = true;
+          cancel?.();
+        };
+      },
     };
     const { h } = this.ctx;
-    const requestFrame = opts.requestFrame ?? ((cb: () => void) => this.win.requestAnimationFrame(() => cb()));
     this.scheduler = new FrameScheduler(() => this.render(), requestFrame);
     this.header = new HeaderView(this.ctx, () => this.renderEmpty());
     this.thread = new ThreadView(this.ctx);
@@ -140,6 +154,7 @@ export class SessionApp {
   }
 
   dispose(): void {
+    this.disposed = true;
     this.unsubscribe?.();
     if (this.persistTimer !== undefined) clearTimeout(this.persistTimer);
     for (const t of this.timers) clearTimeout(t);

@@ -16,6 +16,11 @@ export interface Ctx {
   state(): SessionState | null;
   /** Runs `fn` after `ms` unless cancelled; the app cancels every pending call when disposed. */
   later(fn: () => void, ms: number): () => void;
+  /**
+   * Runs `fn` once the next frame has been painted (a frame callback, then a task after it), unless
+   * cancelled: work that must not hold back what is already built, such as the rest of a page.
+   */
+  afterPaint(fn: () => void): () => void;
   /** The extension host's clock (ms since the epoch) as of its last `clock` message; undefined before one. */
   hostNow?(): number | undefined;
 }

@@ -84,6 +84,11 @@ export class SessionSurface {
   /** The session's rev before the batch's first patch: the page checks it follows its own. */
   private batchFromRev = 0;
   private flushTimer: NodeJS.Timeout | undefined;
+  /**
+   * The session whose window the page has, with every change since (undefined when it may have
+   * missed one, or was sent earlier pages): `show` of it again sends nothing new.
+   */
+  private windowOf: string | undefined;
   /** Set while a replay's window waits to be posted (see `onSessionChange`). */
   private replayTimer: NodeJS.Timeout | undefined;
   private readonly subs: vscode.Disposable[];
@@ -126,8 +131,18 @@ export class SessionSurface {
     return this.currentKey;
   }
 
-  /** Shows `key`: a fresh window of it (a page that already shows it is trimmed to the newest entries). */
+  /**
+   * Shows `key`: a fresh window of it. A page that already has every change of it since its last
+   * window only gets what waits in the batch: a second window would rebuild each of its entries
+   * for nothing (taking a session up shows it at once, then again once the agent has answered).
+   * A page that was sent earlier pages is trimmed back to the newest entries.
+   */
   show(key: string | undefined): void {
+    if (key !== undefined && key === this.currentKey && this.windowOf === key && !this.replayTimer && this.canPost()) {
+      clearTimeout(this.flushTimer);
+      this.flush();
+      return;
+    }
     this.currentKey = key;
     this.postSnapshot();
   }
@@ -143,7 +158,11 @@ export class SessionSurface {
   /** Feeds a session change; patches of the shown session are batched to the webview. */
   onSessionChange(change: SessionChange): void {
     if (change.patches.some((p) => p.op === 'permission' || p.op === 'meta' || (p.op === 'entry' && p.entry.kind === 'elicitation'))) this.post({ type: 'sessions', sessions: this.summaries() });
-    if (change.key !== this.currentKey || !this.canPost()) return;
+    if (change.key !== this.currentKey) return;
+    if (!this.canPost()) {
+      this.windowOf = undefined;
+      return;
+    }
     if (change.replay) {
       // A `session/load` replay arrives as fast as the agent can send it (20,000 updates in about a
       // second, PF9): the page gets a fresh window of it at most every REPLAY_SNAPSHOT_MS rather than
@@ -218,8 +237,10 @@ export class SessionSurface {
     this.replayTimer = undefined;
     this.batch = [];
     this.shownTexts = new Map();
+    this.windowOf = undefined;
     if (!this.ready) return;
     const state = this.currentKey ? this.host.session(this.currentKey)?.state : undefined;
+    if (state && this.isVisible()) this.windowOf = this.currentKey;
     const { state: current, omitted } = state ? windowState(state) : { state: null, omitted: 0 };
     this.post({
       type: 'snapshot',
@@ -277,6 +298,7 @@ export class SessionSurface {
         const page = state && earlierPage(state, m.beforeEntryId);
         // The page takes these calls as the page carries them: what it was sent of them before no longer counts.
         for (const id in page?.toolCalls ?? {}) this.shownTexts.delete(id);
+        if (page) this.windowOf = undefined;
         this.post({ type: 'earlierEntries', key: m.key, beforeEntryId: m.beforeEntryId, page });
         return;
       }

@@ -3,6 +3,7 @@ import { endedState, snapshot } from './fixtures';
 import { earlierPage, windowState } from '../../../src/acp/session/window';
 import type { SessionState } from '../../../src/acp/session/types';
 import { type Harness, mount } from './harness';
+import { FILL_ENTRIES, FIRST_PAINT_ENTRIES } from '../../../webview/session/thread';
 
 describe('composer: slash commands, @-mentions, attachments, config pickers', () => {
   let h: Harness;
@@ -119,9 +120,18 @@ describe('huge sessions', () => {
     const started = Date.now();
     h.host.send(snapshot(s));
     const took = Date.now() - started;
-    assert.equal(h.$$('.thread-list > *').length, 100, 'the first frame builds the newest entries');
+    assert.equal(h.$$('.thread-list > *').length, FIRST_PAINT_ENTRIES, 'the first frame builds the newest entries');
     await settle();
-    assert.equal(h.$$('.thread-list > *').length, 300, 'then the rest of the newest page, and no more');
+    assert.equal(h.$$('.thread-list > *').length, FIRST_PAINT_ENTRIES, 'nothing more before that frame is painted');
+    // After each painted frame, FILL_ENTRIES more in front, until the newest page is built.
+    const counts: number[] = [];
+    for (let i = 0; i < 5; i++) {
+      h.frame();
+      await settle();
+      counts.push(h.$$('.thread-list > *').length);
+    }
+    assert.equal(FILL_ENTRIES, 100);
+    assert.deepEqual(counts, [150, 250, 300, 300, 300], 'then the rest of the newest page, and no more');
     assert.ok(h.$('[data-entry-id="e19999"]'), 'the newest entry is there');
     assert.equal(h.$('[data-entry-id="e100"]'), null);
     assert.equal(h.$('.show-earlier')!.textContent, 'Show earlier entries (19,700 more)');
@@ -144,7 +154,10 @@ describe('huge sessions', () => {
     assert.equal(omitted, 700);
     assert.equal(Object.keys(state.toolCalls).length, 150, 'only the tool calls the newest entries show');
     h.host.send(snapshot(state, { omittedEntries: omitted }));
-    await settle();
+    for (let i = 0; i < 3; i++) {
+      h.frame();
+      await settle();
+    }
     assert.equal(h.$$('.thread-list > *').length, 300);
     assert.equal(h.$('.show-earlier')!.textContent, 'Show earlier entries (700 more)');
     (h.$('.show-earlier') as HTMLElement).click();

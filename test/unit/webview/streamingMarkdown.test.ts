@@ -39,6 +39,10 @@ describe('webview streaming markdown', () => {
           pending.push(fn);
           return () => pending.splice(pending.indexOf(fn), 1);
         },
+        afterPaint: (fn) => {
+          pending.push(fn);
+          return () => pending.splice(pending.indexOf(fn), 1);
+        },
       };
     });
     afterEach(() => dom.window.close());
