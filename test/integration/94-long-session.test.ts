@@ -15,12 +15,15 @@ describe('a long session in the sidebar', () => {
     await setAgents([scenarioAgent('many', 'many-entries', { SWITCHBOARD_DEMO_CHUNKS: '600' })]);
     try {
       await until('the agent is offered', () => a.agents().find((x) => x.id === 'many'), 10_000);
+      // The sidebar shows the session during the turn: the page gets every entry as it streams in.
+      await vscode.commands.executeCommand('agentSwitchboard.session.focus');
       const key = await a.startSession({ agentId: 'many', cwd: workspaceDir() });
+      await vscode.commands.executeCommand('agentSwitchboard.sessions.open', key);
+      await timeUntilVisible('#app .composer', () => undefined, 30_000);
       assert.strictEqual((await a.prompt(key, 'Read all the notes')).stopReason, 'end_turn');
       const entries = a.session(key)!.entries;
       assert.ok(entries.length >= 1_200, `${entries.length} entries`);
-      // Shown afresh: the page gets a window of the newest 300.
-      await vscode.commands.executeCommand('agentSwitchboard.session.focus');
+      // Shown again, the page that grew past a window is trimmed to the newest 300.
       await vscode.commands.executeCommand('agentSwitchboard.sessions.open', key);
       const omitted = entries.length - 300;
       await timeUntilVisible(`.show-earlier:has-text("Show earlier entries (${omitted.toLocaleString('en')} more)")`, () => undefined, 30_000);

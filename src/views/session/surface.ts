@@ -13,7 +13,7 @@ import { openCardDiff } from './cardDiff';
 import { isWithin, relativePathReason } from '../../fs/containment';
 import { checkOpenable } from '../../fs/fileIdentity';
 import type { SessionPatch } from '../../acp/session/types';
-import { earlierPage, elideShownTexts, patchesForPage, windowState } from '../../acp/session/window';
+import { earlierPage, elideShownTexts, patchesForPage, SNAPSHOT_ENTRIES, windowState } from '../../acp/session/window';
 import type { SessionChange, SessionController } from '../../acp/sessionController';
 import { parseWebviewMessage } from './messages';
 import type { AgentChoice, HostMessage, KeyCommand, MentionItem, SessionSummary, WebviewMessage } from './protocol';
@@ -69,8 +69,12 @@ export function summarize(c: SessionController): SessionSummary {
   return { key: s.key, agentName: s.agentName, title, status: s.status, waiting };
 }
 
-/** Most often a page is sent a fresh window of a session the agent is replaying (ms). */
-export const REPLAY_SNAPSHOT_MS = 500;
+/**
+ * Most often a page is sent a fresh window of a session the agent is replaying (ms). Each window
+ * costs the page a rebuild that competes with the replay for the machine: once a second shows
+ * progress, and PF9's replay reached the screen 20–30% sooner than at twice a second.
+ */
+export const REPLAY_SNAPSHOT_MS = 1000;
 
 /** Feeds one session webview (view or panel). */
 export class SessionSurface {
@@ -86,9 +90,11 @@ export class SessionSurface {
   private flushTimer: NodeJS.Timeout | undefined;
   /**
    * The session whose window the page has, with every change since (undefined when it may have
-   * missed one, or was sent earlier pages): `show` of it again sends nothing new.
+   * missed one, or was sent earlier pages), and how many entries came before that window: `show`
+   * of it again sends nothing new while the page holds no more than a window.
    */
   private windowOf: string | undefined;
+  private windowStart = 0;
   /** Set while a replay's window waits to be posted (see `onSessionChange`). */
   private replayTimer: NodeJS.Timeout | undefined;
   private readonly subs: vscode.Disposable[];
@@ -133,12 +139,14 @@ export class SessionSurface {
 
   /**
    * Shows `key`: a fresh window of it. A page that already has every change of it since its last
-   * window only gets what waits in the batch: a second window would rebuild each of its entries
-   * for nothing (taking a session up shows it at once, then again once the agent has answered).
-   * A page that was sent earlier pages is trimmed back to the newest entries.
+   * window, and no more than a window's entries, only gets what waits in the batch: a second window
+   * would rebuild each of its entries for nothing (taking a session up shows it at once, then again
+   * once the agent has answered). A page that grew past a window (entries streamed in, or earlier
+   * pages fetched) is trimmed back to the newest entries.
    */
   show(key: string | undefined): void {
-    if (key !== undefined && key === this.currentKey && this.windowOf === key && !this.replayTimer && this.canPost()) {
+    const held = (this.host.session(key ?? '')?.state.entries.length ?? 0) - this.windowStart;
+    if (key !== undefined && key === this.currentKey && this.windowOf === key && held <= SNAPSHOT_ENTRIES && !this.replayTimer && this.canPost()) {
       clearTimeout(this.flushTimer);
       this.flush();
       return;
@@ -240,8 +248,11 @@ export class SessionSurface {
     this.windowOf = undefined;
     if (!this.ready) return;
     const state = this.currentKey ? this.host.session(this.currentKey)?.state : undefined;
-    if (state && this.isVisible()) this.windowOf = this.currentKey;
     const { state: current, omitted } = state ? windowState(state) : { state: null, omitted: 0 };
+    if (state && this.isVisible()) {
+      this.windowOf = this.currentKey;
+      this.windowStart = omitted;
+    }
     this.post({
       type: 'snapshot',
       agents: this.host.agents(),
