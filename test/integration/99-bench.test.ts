@@ -252,7 +252,7 @@ describe('PF10: cumulative tool output', function () {
     await waitForState(a, key, (s) => s.status === 'ready', 'ready');
     await vscode.commands.executeCommand('agentSwitchboard.showSession', key);
     await timeUntilVisible('.session-status.status-ready', () => undefined, 60_000);
-    const rssBefore = settledRss();
+    const { rss: rssBefore, heapUsed: heapBefore } = settledMemory();
     let lag: { stop(): number } | undefined;
     // The last update's count of characters the card does not show (its text grows at its end).
     const lastCount = (CUMULATIVE_BYTES - SHOWN_TEXT_CHARS).toLocaleString('en');
@@ -264,14 +264,17 @@ describe('PF10: cumulative tool output', function () {
     await waitForState(a, key, (s) => s.status === 'ready', 'the turn ended', 120_000);
     // What the card shows of the 2 MiB: the first 100,000 characters and the count of the rest.
     await screenshot('cumulative-output-card', 30_000, { waitForSelector: '.tool-content .content-text:has-text("more characters not shown")', sidebarWidth: 520 });
-    const rssGrowthMB = round1((settledRss() - rssBefore) / 1e6);
+    const settled = settledMemory();
+    const rssGrowthMB = round1((settled.rss - rssBefore) / 1e6);
+    // What the session holds after the turn, apart from the pages V8 keeps (see below).
+    const heapGrowthMB = round1((settled.heapUsed - heapBefore) / 1e6);
     // V8 keeps the pages its heap grew to during the turn and returns them when the isolate has
     // been idle a while (its memory reducer): the growth is read again 12 s later.
     await new Promise((r) => setTimeout(r, 12_000));
     const rssGrowthAfter12sMB = round1((settledRss() - rssBefore) / 1e6);
     const agent = JSON.parse(fs.readFileSync(timing, 'utf8')) as { updates: number; sentMs: number; lastAt: number };
     assert.strictEqual(agent.updates, 200);
-    const results = { updates: agent.updates, maxLagMs, rssGrowthMB, lastVisibleAfterMs: visibleAt - agent.lastAt, agentSendMs: agent.sentMs, rssGrowthAfter12sMB };
+    const results = { updates: agent.updates, maxLagMs, rssGrowthMB, heapGrowthMB, lastVisibleAfterMs: visibleAt - agent.lastAt, agentSendMs: agent.sentMs, rssGrowthAfter12sMB };
     fs.writeFileSync(process.env.SWITCHBOARD_PF10_RESULT!, JSON.stringify(results));
     await a.closeSession(key);
     await setAgents([]);
