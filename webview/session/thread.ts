@@ -59,6 +59,11 @@ export class ThreadView {
   /** Cancels the building of the rest of the newest page after a snapshot's first frame. */
   private cancelFill: (() => void) | undefined;
   private readonly earlier: HTMLElement;
+  /**
+   * The scroll position the last scroll event saw, moved with what {@link prepend} inserts above:
+   * a move up the person makes while entries are put in front still reads as a move up.
+   */
+  private lastTop = 0;
 
   constructor(private readonly ctx: Ctx) {
     const { h } = ctx;
@@ -83,16 +88,15 @@ export class ThreadView {
     }
     // Only a move up un-sticks: our own scrolls only go down, and content that grows after a
     // programmatic scroll leaves the view above the bottom without the person having scrolled.
-    let lastTop = 0;
     this.el.addEventListener('scroll', () => {
       const top = this.el.scrollTop;
       if (this.el.scrollHeight - top - this.el.clientHeight <= STICK_SLACK) {
         this.stick = true;
         this.jump.hidden = true;
-      } else if (top < lastTop) {
+      } else if (top < this.lastTop) {
         this.stick = false;
       }
-      lastTop = top;
+      this.lastTop = top;
     });
   }
 
@@ -108,6 +112,7 @@ export class ThreadView {
   reset(omitted = 0): void {
     this.omitted = omitted;
     this.asking = false;
+    const filling = this.cancelFill !== undefined;
     this.cancelFill?.();
     this.cancelFill = undefined;
     this.disposeNodes();
@@ -126,10 +131,13 @@ export class ThreadView {
     const frag = this.ctx.doc.createDocumentFragment();
     for (let i = this.firstShown; i < entries.length; i++) frag.appendChild(this.create(entries[i]).el);
     const top = this.el.scrollTop;
+    // A list whose newest page was still being built has fewer entries above the reading position
+    // than the whole page put back now: the position is kept from the bottom instead.
+    const fromBottom = filling ? this.el.scrollHeight - top : undefined;
     this.list.replaceChildren(frag);
     this.updateEarlier();
     if (this.stick) this.follow();
-    else this.el.scrollTop = top;
+    else this.el.scrollTop = fromBottom !== undefined ? this.el.scrollHeight - fromBottom : top;
     if (pageStart < this.firstShown) this.fillTo(pageStart);
   }
 
@@ -173,7 +181,9 @@ export class ThreadView {
     this.list.insertBefore(frag, this.list.firstChild);
     this.firstShown = from;
     this.updateEarlier();
-    this.el.scrollTop += this.el.scrollHeight - before;
+    const added = this.el.scrollHeight - before;
+    this.el.scrollTop += added;
+    this.lastTop += added;
   }
 
   /** `count` entries were put in front of the state (the answer to `requestEarlier`): builds them. */

@@ -180,3 +180,75 @@ describe('huge sessions', () => {
     assert.equal(h.host.ofType('requestSnapshot').length, 1);
   });
 });
+
+describe('the newest page built after the first paint: the reading position', () => {
+  let h: Harness;
+  afterEach(() => h?.dispose());
+  const settle = () => new Promise((resolve) => setTimeout(resolve, 10));
+  const ENTRY_PX = 20;
+  const VIEW_PX = 200;
+
+  /** jsdom lays nothing out: every entry is ENTRY_PX high, the thread VIEW_PX, scrollTop clamped. */
+  function layout(): { el: HTMLElement; scrollUp(px: number): void; fromBottom(): number } {
+    const el = h.$('.thread')!;
+    const height = () => h.$$('.thread-list > [data-entry-id]').length * ENTRY_PX;
+    let top = 0;
+    Object.defineProperty(el, 'scrollHeight', { configurable: true, get: height });
+    Object.defineProperty(el, 'clientHeight', { configurable: true, get: () => VIEW_PX });
+    Object.defineProperty(el, 'scrollTop', { configurable: true, get: () => top, set: (v: number) => void (top = Math.max(0, Math.min(v, height() - VIEW_PX))) });
+    return {
+      el,
+      // The person's wheel: the position moves now, the scroll event comes with the next frame.
+      scrollUp: (px) => void (top = Math.max(0, top - px)),
+      fromBottom: () => height() - VIEW_PX - top,
+    };
+  }
+  const scrolled = (el: HTMLElement) => el.dispatchEvent(new h.dom.window.Event('scroll'));
+  const session = (n: number) => {
+    const s = endedState();
+    s.entries = Array.from({ length: n }, (_, i) => ({ kind: 'agent' as const, id: `e${i}`, text: `answer ${i}`, attachments: [] }));
+    s.toolCalls = {};
+    s.permissions = {};
+    s.nextEntry = n;
+    return s;
+  };
+
+  it('a move up made while entries are put in front stays a move up, and the view stays where the person took it', async () => {
+    h = mount();
+    const v = layout();
+    h.host.send(snapshot(session(300)));
+    scrolled(v.el);
+    assert.equal(v.fromBottom(), 0, 'at the bottom after the first frame');
+    // The person scrolls up before the rest of the page is built; a part of it comes in front
+    // before the scroll event does.
+    v.scrollUp(100);
+    h.frame();
+    await settle();
+    scrolled(v.el);
+    assert.equal(h.$$('.thread-list > [data-entry-id]').length, FIRST_PAINT_ENTRIES + FILL_ENTRIES);
+    assert.equal(v.fromBottom(), 100, 'what was put in front did not move the view');
+    for (let i = 0; i < 3; i++) {
+      h.frame();
+      await settle();
+      scrolled(v.el);
+    }
+    assert.equal(h.$$('.thread-list > [data-entry-id]').length, 300);
+    // More output: a thread that follows the bottom would jump there now.
+    h.host.send({ type: 'patches', key: 's1', rev: h.app.currentState!.rev + 1, patches: [{ op: 'appendText', entryId: 'e299', text: ' (more)' }] });
+    h.frame();
+    assert.equal(v.fromBottom(), 100, 'the view is still where the person took it, not back at the bottom');
+  });
+
+  it('a snapshot that comes while the page is still being built keeps the reading position from the bottom', async () => {
+    h = mount();
+    const v = layout();
+    h.host.send(snapshot(session(300)));
+    scrolled(v.el);
+    v.scrollUp(60);
+    scrolled(v.el);
+    // The next window of the same session (a replay's) arrives before the fill has finished.
+    h.host.send(snapshot(session(300)));
+    assert.equal(h.$$('.thread-list > [data-entry-id]').length, 300, 'read further up: the whole page at once');
+    assert.equal(v.fromBottom(), 60);
+  });
+});
