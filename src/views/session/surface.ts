@@ -145,8 +145,8 @@ export class SessionSurface {
    * pages fetched) is trimmed back to the newest entries.
    */
   show(key: string | undefined): void {
-    const held = (this.host.session(key ?? '')?.state.entries.length ?? 0) - this.windowStart;
-    if (key !== undefined && key === this.currentKey && this.windowOf === key && held <= SNAPSHOT_ENTRIES && !this.replayTimer && this.canPost()) {
+    const entries = key !== undefined && key === this.windowOf ? this.host.session(key)?.state.entries.length : undefined;
+    if (entries !== undefined && entries - this.windowStart <= SNAPSHOT_ENTRIES && key === this.currentKey && !this.replayTimer && this.canPost()) {
       clearTimeout(this.flushTimer);
       this.flush();
       return;

@@ -5,6 +5,9 @@ import type { SessionState } from '../../../src/acp/session/types';
 import { type Harness, mount } from './harness';
 import { FILL_ENTRIES, FIRST_PAINT_ENTRIES } from '../../../webview/session/thread';
 
+/** Lets the page's tasks after a frame (the fill after the first paint) run. */
+const settle = () => new Promise((resolve) => setTimeout(resolve, 10));
+
 describe('composer: slash commands, @-mentions, attachments, config pickers', () => {
   let h: Harness;
   afterEach(() => h?.dispose());
@@ -95,7 +98,6 @@ describe('huge sessions', () => {
   let h: Harness;
   afterEach(() => h?.dispose());
 
-  const settle = () => new Promise((resolve) => setTimeout(resolve, 10));
 
   /** An ended session of `n` entries: read tool calls and answers, alternating; `content` per call. */
   const sessionOf = (n: number, content: (i: number) => SessionState['toolCalls'][string]['content'] = () => []) => {
@@ -184,7 +186,6 @@ describe('huge sessions', () => {
 describe('the newest page built after the first paint: the reading position', () => {
   let h: Harness;
   afterEach(() => h?.dispose());
-  const settle = () => new Promise((resolve) => setTimeout(resolve, 10));
   const ENTRY_PX = 20;
   const VIEW_PX = 200;
 
