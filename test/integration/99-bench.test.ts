@@ -18,6 +18,8 @@ import * as os from 'os';
 import * as path from 'path';
 import { monitorEventLoopDelay } from 'perf_hooks';
 import { randomUUID } from 'crypto';
+import { spawn } from 'child_process';
+import { StringDecoder } from 'string_decoder';
 import * as vscode from 'vscode';
 import { api, EXTENSION_ID, scenarioAgent, setAgents, until, waitForState, workspaceDir } from './util';
 import { evaluateInFrames, screenshot, timeUntilVisible } from './screenshot';
@@ -231,11 +233,73 @@ describe('PF9: replay', function () {
 });
 
 /**
+ * Samples the extension host's RSS every 50 ms until `stop()`, which gives the largest growth over
+ * `base` seen, in MB.
+ */
+function watchRssPeak(base: number): { stop(): number } {
+  let peak = process.memoryUsage.rss();
+  const timer = setInterval(() => (peak = Math.max(peak, process.memoryUsage.rss())), 50);
+  return {
+    stop() {
+      clearInterval(timer);
+      return round1((Math.max(peak, process.memoryUsage.rss()) - base) / 1e6);
+    },
+  };
+}
+
+/**
+ * This host's floor for PF10's memory: the same agent and turn read by a client that does nothing
+ * but frame and parse what the agent sends (its stdout's chunks decoded as they come, each line
+ * given to `JSON.parse`, the result dropped; a request from the agent answered "method not found").
+ * Gives the extension host's RSS growth after the same two collections and its peak during the turn,
+ * in MB: what reading 200 MB from a pipe costs this host whoever reads it (the pipe's chunks are
+ * memory outside V8's heap, which the allocator keeps after they are freed).
+ */
+async function parseFloor(agent: ReturnType<typeof scenarioAgent>): Promise<{ rssGrowthMB: number; rssPeakMB: number; updates: number }> {
+  const base = settledRss();
+  const peak = watchRssPeak(base);
+  const child = spawn(agent.command, agent.args, { env: { ...process.env, ...agent.env }, stdio: ['pipe', 'pipe', 'ignore'] });
+  const send = (m: object) => child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', ...m })}\n`);
+  let updates = 0;
+  try {
+    await new Promise<void>((resolve, reject) => {
+      const decoder = new StringDecoder('utf8');
+      let text = '';
+      child.on('error', reject);
+      child.on('exit', () => reject(new Error('the agent exited before its turn ended')));
+      child.stdout.on('data', (chunk: Buffer) => {
+        let start = 0;
+        for (let nl = chunk.indexOf(10); nl !== -1; nl = chunk.indexOf(10, start)) {
+          const line = text + decoder.write(chunk.subarray(start, nl));
+          text = '';
+          start = nl + 1;
+          if (!line.trim()) continue;
+          const m = JSON.parse(line) as { id?: number; method?: string; result?: { sessionId?: string }; params?: { update?: { sessionUpdate?: string; content?: unknown } } };
+          if (m.method && m.id !== undefined) send({ id: m.id, error: { code: -32601, message: 'Method not found' } });
+          else if (m.params?.update?.sessionUpdate === 'tool_call_update' && m.params.update.content) updates++;
+          else if (m.id === 1) send({ id: 2, method: 'session/new', params: { cwd: workspaceDir(), mcpServers: [] } });
+          else if (m.id === 2) send({ id: 3, method: 'session/prompt', params: { sessionId: m.result!.sessionId, prompt: [{ type: 'text', text: 'build' }] } });
+          else if (m.id === 3) resolve();
+        }
+        text += decoder.write(chunk.subarray(start));
+      });
+      send({ id: 1, method: 'initialize', params: { protocolVersion: 1, clientCapabilities: {} } });
+    });
+  } finally {
+    child.kill();
+  }
+  const rssPeakMB = peak.stop();
+  return { rssGrowthMB: round1((settledRss() - base) / 1e6), rssPeakMB, updates };
+}
+
+/**
  * PF10 in the editor (SWITCHBOARD_PF10_RESULT): the demo agent's `cumulative-output` scenario sends
  * 200 `tool_call_update`s re-sending a tool's output whole, growing to 2 MiB. Reported: the extension
- * host's largest event-loop delay during the turn, its RSS growth after a collection, and how long
- * after the agent's last update the last content is visible in the sidebar (its count of characters
- * not shown: the text grows at its end). Goal: lag ≤ 50 ms, RSS ≤ 64 MB, ≤ 200 ms.
+ * host's largest event-loop delay during the turn, its RSS growth after a collection (and its peak
+ * during the turn), and how long after the agent's last update the last content is visible in the
+ * sidebar (its count of characters not shown: the text grows at its end); beside the RSS, this
+ * host's floor (`parseFloor`: the same 200 lines only parsed). Goal: lag ≤ 50 ms, RSS ≤ 64 MB,
+ * ≤ 200 ms.
  */
 describe('PF10: cumulative tool output', function () {
   before(function () {
@@ -246,7 +310,8 @@ describe('PF10: cumulative tool output', function () {
     this.timeout(600_000);
     const a = await api();
     const timing = path.join(os.tmpdir(), `switchboard-pf10-${process.pid}.json`);
-    await setAgents([scenarioAgent('cumulative', 'cumulative-output', { SWITCHBOARD_DEMO_TIMING_FILE: timing })]);
+    const agentConfig = scenarioAgent('cumulative', 'cumulative-output', { SWITCHBOARD_DEMO_TIMING_FILE: timing });
+    await setAgents([agentConfig]);
     await until('the agent is offered', () => a.agents().find((x) => x.id === 'cumulative'), 10_000);
     const key = await a.startSession({ agentId: 'cumulative', cwd: workspaceDir() });
     await waitForState(a, key, (s) => s.status === 'ready', 'ready');
@@ -254,27 +319,35 @@ describe('PF10: cumulative tool output', function () {
     await timeUntilVisible('.session-status.status-ready', () => undefined, 60_000);
     const { rss: rssBefore, heapUsed: heapBefore } = settledMemory();
     let lag: { stop(): number } | undefined;
+    let peak: { stop(): number } | undefined;
     // The last update's count of characters the card does not show (its text grows at its end).
     const lastCount = (CUMULATIVE_BYTES - SHOWN_TEXT_CHARS).toLocaleString('en');
     const visibleAt = await timeUntilVisible(`.tool-content .content-text:has-text("${lastCount} more characters not shown")`, () => {
       lag = watchLag('pf10');
+      peak = watchRssPeak(rssBefore);
       a.send(key, 'build');
     }, 500_000);
     const maxLagMs = lag!.stop();
     await waitForState(a, key, (s) => s.status === 'ready', 'the turn ended', 120_000);
+    const rssPeakMB = peak!.stop();
     // What the card shows of the 2 MiB: the first 100,000 characters and the count of the rest.
     await screenshot('cumulative-output-card', 30_000, { waitForSelector: '.tool-content .content-text:has-text("more characters not shown")', sidebarWidth: 520 });
     const settled = settledMemory();
     const rssGrowthMB = round1((settled.rss - rssBefore) / 1e6);
-    // What the session holds after the turn, apart from the pages V8 keeps (see below).
+    // What the session holds after the turn: the 2 MiB and the protocol inspector's bounded log
+    // (16 MiB at most per connection), measured at 18.6 MB.
     const heapGrowthMB = round1((settled.heapUsed - heapBefore) / 1e6);
-    // V8 keeps the pages its heap grew to during the turn and returns them when the isolate has
-    // been idle a while (its memory reducer): the growth is read again 12 s later.
+    // The rest of the RSS growth is not in the heap (its committed size grew as much as its use):
+    // it is the young generation's pages, made resident by the turn's garbage, which V8 gives back
+    // when the isolate has been idle a while (its memory reducer): read again 12 s later.
     await new Promise((r) => setTimeout(r, 12_000));
     const rssGrowthAfter12sMB = round1((settledRss() - rssBefore) / 1e6);
     const agent = JSON.parse(fs.readFileSync(timing, 'utf8')) as { updates: number; sentMs: number; lastAt: number };
     assert.strictEqual(agent.updates, 200);
-    const results = { updates: agent.updates, maxLagMs, rssGrowthMB, heapGrowthMB, lastVisibleAfterMs: visibleAt - agent.lastAt, agentSendMs: agent.sentMs, rssGrowthAfter12sMB };
+    // Once V8 has given the turn's pages back, the same turn read by a client that only parses it.
+    const floor = await parseFloor(agentConfig);
+    assert.strictEqual(floor.updates, 200);
+    const results = { updates: agent.updates, maxLagMs, rssGrowthMB, heapGrowthMB, rssPeakMB, lastVisibleAfterMs: visibleAt - agent.lastAt, agentSendMs: agent.sentMs, rssGrowthAfter12sMB, parseFloor: floor };
     fs.writeFileSync(process.env.SWITCHBOARD_PF10_RESULT!, JSON.stringify(results));
     await a.closeSession(key);
     await setAgents([]);
@@ -282,23 +355,42 @@ describe('PF10: cumulative tool output', function () {
   });
 });
 
-/** Runs in a page: the intervals between animation frames over `ms`, in ms, sorted. */
-const FRAME_INTERVALS = (ms: number) => `
-  const out = [];
+/**
+ * Runs in a page over `ms`: for each animation frame, the interval since the one before and the
+ * frame's work (from its start, the time requestAnimationFrame gives, until a task posted from the
+ * frame's callback runs: the frame's callbacks, style, layout and paint, and whatever tasks ran
+ * first), in ms, each sorted. An interval cannot be shorter than the display's refresh (16.7 ms at
+ * 60 Hz); the work says how much of it the page used.
+ */
+const FRAME_TIMES = (ms: number) => `
+  const intervals = [];
+  const work = [];
+  const channel = new MessageChannel();
+  let frameStart = 0;
+  channel.port1.onmessage = () => work.push(performance.now() - frameStart);
   let last = performance.now();
   const end = last + ${ms};
   await new Promise((resolve) => {
-    const tick = (now) => { out.push(now - last); last = now; if (now < end) requestAnimationFrame(tick); else resolve(); };
+    const tick = (now) => {
+      intervals.push(now - last);
+      last = now;
+      frameStart = now;
+      channel.port2.postMessage(0);
+      if (now < end) requestAnimationFrame(tick); else setTimeout(resolve, 50);
+    };
     requestAnimationFrame(tick);
   });
-  return out.sort((a, b) => a - b);`;
+  channel.port1.close();
+  return { intervals: intervals.sort((a, b) => a - b), work: work.sort((a, b) => a - b) };`;
+
+type FrameTimes = { intervals: number[]; work: number[] };
 
 /**
  * The Sessions board with 50 live sessions streaming at once (issue 22 step 6,
  * SWITCHBOARD_BOARD_RESULT): 50 demo agents each stream 20,000 chunks while the Sessions view (the
- * board) and the Session view are shown; the workbench page's and the session webview's frame
- * intervals (requestAnimationFrame, over 3 s while they stream) give the median and 95th percentile
- * frame time. Goal: median ≤ 16 ms (at 60 Hz a frame is 16.7 ms: the median is one frame).
+ * board) and the Session view are shown; over 3 s while they stream, each of the workbench page's
+ * and the session webview's frames is timed (`FRAME_TIMES`: its work, and the interval since the
+ * frame before). Goal: median frame work ≤ 16 ms; the intervals say whether refreshes were missed.
  */
 describe('Board: 50 sessions streaming', function () {
   before(function () {
@@ -317,18 +409,27 @@ describe('Board: 50 sessions streaming', function () {
     await vscode.commands.executeCommand('agentSwitchboard.sessions.focus');
     await vscode.commands.executeCommand('agentSwitchboard.showSession', keys[0]);
     await timeUntilVisible('.session-status.status-ready', () => undefined, 60_000);
-    const idle = (await evaluateInFrames<number[]>(FRAME_INTERVALS(2000)))[0];
+    const idle = (await evaluateInFrames<FrameTimes>(FRAME_TIMES(2000)))[0];
     for (const k of keys) a.send(k, 'stream');
     await until('every session is working', () => keys.every((k) => a.session(k)?.status === 'prompting'), 60_000);
     const [workbench, webview] = await Promise.all([
-      evaluateInFrames<number[]>(FRAME_INTERVALS(3000)),
-      evaluateInFrames<number[]>(FRAME_INTERVALS(3000), { inFrame: '#app .composer' }),
+      evaluateInFrames<FrameTimes>(FRAME_TIMES(3000)),
+      evaluateInFrames<FrameTimes>(FRAME_TIMES(3000), { inFrame: '#app .composer' }),
     ]);
     const streamingAtEnd = keys.filter((k) => a.session(k)?.status === 'prompting').length;
     await Promise.all(keys.map((k) => waitForState(a, k, (s) => s.status === 'ready', 'the turn ended', 300_000)));
     const pct = (xs: number[], p: number) => round1(xs[Math.min(xs.length - 1, Math.floor(xs.length * p))]);
-    const figures = (xs: number[]) => ({ frames: xs.length, medianMs: pct(xs, 0.5), p95Ms: pct(xs, 0.95), maxMs: round1(xs[xs.length - 1]) });
-    const results = { sessions: n, streamingAtEnd, idleWorkbench: figures(idle), workbench: figures(workbench[0]), sessionWebview: figures(webview[0] ?? []) };
+    const figures = (t: FrameTimes | undefined) => ({
+      frames: t?.intervals.length ?? 0,
+      medianMs: pct(t?.work ?? [], 0.5),
+      p95Ms: pct(t?.work ?? [], 0.95),
+      maxMs: round1(t?.work.at(-1) ?? NaN),
+      intervalMedianMs: pct(t?.intervals ?? [], 0.5),
+      intervalP95Ms: pct(t?.intervals ?? [], 0.95),
+      // Frames that took longer than one refresh and a half (a refresh was missed).
+      longIntervals: t?.intervals.filter((x) => x > 25).length ?? 0,
+    });
+    const results = { sessions: n, streamingAtEnd, idleWorkbench: figures(idle), workbench: figures(workbench[0]), sessionWebview: figures(webview[0]) };
     fs.writeFileSync(process.env.SWITCHBOARD_BOARD_RESULT!, JSON.stringify(results));
     for (const k of keys) await a.closeSession(k);
     await setAgents([]);
