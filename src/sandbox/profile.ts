@@ -155,6 +155,21 @@ export function protectedInRoot(root: string, list: (dir: string) => { name: str
   return out;
 }
 
+/**
+ * The folder the sandbox library looks in, below the folder itself to a depth of three, for what it
+ * always keeps read-only (shell and git configuration, each repository's hooks and config, editor
+ * settings): the command's working folder when that lies in one of the profile's write roots,
+ * otherwise the first write root that lies below it, otherwise the first write root. What lies
+ * outside the write roots cannot be written anyway; a working folder such as `/` is never searched
+ * (the library's search stops after ten seconds, and every command would wait for it).
+ * @param cwd the command's working folder, absolute.
+ */
+export function protectionRoot(cwd: string, writeRoots: readonly string[]): string {
+  const within = (p: string, root: string) => p === root || p.startsWith(root.endsWith(path.sep) ? root : root + path.sep);
+  if (writeRoots.some((r) => within(cwd, r))) return cwd;
+  return writeRoots.find((r) => within(r, cwd)) ?? writeRoots[0] ?? cwd;
+}
+
 /** The profile with one more host (the person's "Allow host and re-run"). */
 export function withHost(profile: SandboxProfile, host: string): SandboxProfile {
   return { ...profile, allowedHosts: uniqueSorted([...profile.allowedHosts, host]) };

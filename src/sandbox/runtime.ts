@@ -15,7 +15,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type * as Srt from '../vendor/sandbox';
 import type { SpawnPlan } from '../terminals/command';
-import type { SandboxProfile } from './profile';
+import { protectionRoot, type SandboxProfile } from './profile';
 
 type Manager = typeof Srt.SandboxManager;
 
@@ -85,7 +85,9 @@ export class SandboxRuntime {
       ? [...envWords, shellQuote(plan.file), '-c', shellQuote(plan.args[plan.args.length - 1])]
       : [...envWords, '/bin/sh', '-c', shellQuote('exec "$0" "$@"'), ...[plan.file, ...plan.args].map(shellQuote)];
     const inner = `exec ${run.join(' ')}`;
-    const { argv, env } = await m.wrapWithSandboxArgv(inner, '/bin/sh', configOf(profile), undefined, plan.cwd, { commandId, commandText: plan.commandLine });
+    // The library's own write protection is looked for below the command's folder (patched: see
+    // patches/, the library looks in the extension host's working folder otherwise).
+    const { argv, env } = await m.wrapWithSandboxArgv(inner, '/bin/sh', configOf(profile), undefined, protectionRoot(plan.cwd, profile.writeRoots), { commandId, commandText: plan.commandLine });
     if (!argv.length) throw new Error('the sandbox returned no command to run');
     if (profile.allowedHosts.length) m.registerCommandNetworkLists(commandId, { allowedDomains: profile.allowedHosts });
     let finished = false;

@@ -337,9 +337,9 @@ describe('PF10: cumulative tool output', function () {
     // What the session holds after the turn: the 2 MiB and the protocol inspector's bounded log
     // (16 MiB at most per connection), measured at 18.6 MB.
     const heapGrowthMB = round1((settled.heapUsed - heapBefore) / 1e6);
-    // The rest of the RSS growth is not in the heap (its committed size grew as much as its use):
-    // it is the young generation's pages, made resident by the turn's garbage, which V8 gives back
-    // when the isolate has been idle a while (its memory reducer): read again 12 s later.
+    // The rest of the RSS growth is not V8's heap (its committed size grew only as much as its use):
+    // it is memory outside it that the allocator keeps after it is freed, the pipe's chunks among it
+    // (see parseFloor), given back a while later: read again 12 s later.
     await new Promise((r) => setTimeout(r, 12_000));
     const rssGrowthAfter12sMB = round1((settledRss() - rssBefore) / 1e6);
     const agent = JSON.parse(fs.readFileSync(timing, 'utf8')) as { updates: number; sentMs: number; lastAt: number };

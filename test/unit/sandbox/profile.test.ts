@@ -5,7 +5,7 @@
  * was approved; the card's words never claim a sandbox that is not there.
  */
 import assert from 'node:assert/strict';
-import { buildProfile, blockedHosts, describeProfile, describeUnsandboxed, profileHash, sameProfile, withHost, type SandboxPlan } from '../../../src/sandbox/profile';
+import { buildProfile, blockedHosts, protectionRoot, describeProfile, describeUnsandboxed, profileHash, sameProfile, withHost, type SandboxPlan } from '../../../src/sandbox/profile';
 import { commandCovers, sameEffect } from '../../../src/policy/gate';
 import { intentHash, type CommandEffect, type Intent } from '../../../src/policy/intent';
 import { EffectPolicy } from '../../../src/policy/effectPolicy';
@@ -95,5 +95,19 @@ describe('sandbox profiles are part of the intent (issue 21)', () => {
     assert.equal(looser.value, 'always');
     assert.equal(looser.ignored.length, 1);
     assert.equal(mergeLevel('s', order, 'bogus', 'off', []).problems.length, 1);
+  });
+
+  it('the library looks for what stays read-only below the command\'s folder when it can be written, else below a write root; never from / or the host\'s folder', () => {
+    const roots = ['/tmp', '/w/app'];
+    assert.equal(protectionRoot('/w/app', roots), '/w/app');
+    assert.equal(protectionRoot('/w/app/packages/lib', roots), '/w/app/packages/lib');
+    assert.equal(protectionRoot('/tmp/build', roots), '/tmp/build');
+    // Outside every write root: what lies below it is the write root it reaches, or the first.
+    assert.equal(protectionRoot('/w', roots), '/w/app');
+    assert.equal(protectionRoot('/', roots), '/tmp');
+    assert.equal(protectionRoot('/etc', roots), '/tmp');
+    // A name that only begins like a root is not in it.
+    assert.equal(protectionRoot('/w/app2', roots), '/tmp');
+    assert.equal(protectionRoot('/anywhere', []), '/anywhere');
   });
 });
