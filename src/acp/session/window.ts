@@ -132,15 +132,32 @@ export function mergeEarlier(state: SessionState, beforeEntryId: string, page: E
  */
 export function patchesForPage(patches: readonly SessionPatch[]): SessionPatch[] {
   const lastOf = new Map<string, number>();
-  patches.forEach((p, i) => p.op === 'toolCall' && lastOf.set(p.toolCall.toolCallId, i));
+  for (let i = 0; i < patches.length; i++) {
+    const p = patches[i];
+    if (p.op === 'toolCall') lastOf.set(p.toolCall.toolCallId, i);
+  }
   const out: SessionPatch[] = [];
-  patches.forEach((p, i) => {
+  // Streamed chunks of one message become one append (the same text, one patch to send and apply):
+  // the texts of the append at the end of `out` are collected and joined once, not copied per chunk.
+  let run: string[] | undefined;
+  const close = () => {
     const last = out[out.length - 1];
-    // Streamed chunks of one message become one append (the same text, one patch to send and apply).
-    if (p.op === 'appendText' && last?.op === 'appendText' && last.entryId === p.entryId) out[out.length - 1] = { ...last, text: last.text + p.text };
-    else if (p.op !== 'toolCall') out.push(p);
-    else if (lastOf.get(p.toolCall.toolCallId) === i) out.push({ op: 'toolCall', toolCall: toolCallForPage(p.toolCall) });
-  });
+    if (run && last?.op === 'appendText') out[out.length - 1] = { ...last, text: run.join('') };
+    run = undefined;
+  };
+  for (let i = 0; i < patches.length; i++) {
+    const p = patches[i];
+    const last = out[out.length - 1];
+    if (p.op === 'appendText' && last?.op === 'appendText' && last.entryId === p.entryId) (run ??= [last.text]).push(p.text);
+    else if (p.op !== 'toolCall') {
+      close();
+      out.push(p);
+    } else if (lastOf.get(p.toolCall.toolCallId) === i) {
+      close();
+      out.push({ op: 'toolCall', toolCall: toolCallForPage(p.toolCall) });
+    }
+  }
+  close();
   return out;
 }
 

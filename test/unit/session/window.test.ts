@@ -124,6 +124,11 @@ describe('session windows (what a page is sent)', () => {
       for (const p of batch) applyPatch(one, p);
       for (const p of out) applyPatch(other, p);
       assert.deepEqual(other.entries, one.entries);
+      assert.equal((batch[0] as Extract<SessionPatch, { op: 'appendText' }>).text, '0 ', 'the batch itself is left as it was');
+      // A tool call patch that a later one of the same call replaces does not split a run of appends.
+      const t = (title: string): SessionPatch => ({ op: 'toolCall', toolCall: { ...call('t', 0), title } });
+      const across = patchesForPage([{ op: 'appendText', entryId: 'e0', text: 'p' }, t('first'), { op: 'appendText', entryId: 'e0', text: 'q' }, t('last')]);
+      assert.deepEqual(across.map((p) => (p.op === 'appendText' ? p.text : p.toolCall.title)), ['pq', 'last']);
     });
 
     it('leaves out the text a page already has, and the page puts it back', () => {
