@@ -128,7 +128,7 @@ describe('session windows (what a page is sent)', () => {
       // A tool call patch that a later one of the same call replaces does not split a run of appends.
       const t = (title: string): SessionPatch => ({ op: 'toolCall', toolCall: { ...call('t', 0), title } });
       const across = patchesForPage([{ op: 'appendText', entryId: 'e0', text: 'p' }, t('first'), { op: 'appendText', entryId: 'e0', text: 'q' }, t('last')]);
-      assert.deepEqual(across.map((p) => (p.op === 'appendText' ? p.text : p.toolCall.title)), ['pq', 'last']);
+      assert.deepEqual(across.map((p) => (p.op === 'appendText' ? p.text : p.op === 'toolCall' ? p.toolCall.title : p.op)), ['pq', 'last']);
     });
 
     it('leaves out the text a page already has, and the page puts it back', () => {
