@@ -100,6 +100,9 @@ export const EXISTING_DENY_WRITE: ReadonlySet<string> = new Set([
   '.gitmodules', '.gitattributes', '.hg', '.svn', '.husky', '.githooks', '.pre-commit-config.yaml', '.lefthook.yml', 'lefthook.yml',
   '.idea', '.fleet', '.zed', '.devcontainer', '.devcontainer.json', '.claude', '.claude.json', '.codex', '.gemini', '.opencode', 'opencode.json', 'opencode.jsonc', '.cursor', '.windsurf', '.continue', '.mcp.json',
   '.envrc', '.tool-versions', 'mise.toml', '.mise.toml',
+  // Shell and git settings (the sandbox library's own list): in a home folder opened as the
+  // workspace, or a dotfiles repository the home folder links into, the next shell or git runs them.
+  '.bashrc', '.bash_profile', '.bash_login', '.bash_logout', '.zshrc', '.zprofile', '.zshenv', '.zlogin', '.profile', '.gitconfig', '.ripgreprc',
 ]);
 
 /** What {@link buildProfile} needs: the folders and names of this machine and session. */
@@ -156,18 +159,22 @@ export function protectedInRoot(root: string, list: (dir: string) => { name: str
 }
 
 /**
- * The folder the sandbox library looks in, below the folder itself to a depth of three, for what it
- * always keeps read-only (shell and git configuration, each repository's hooks and config, editor
- * settings): the command's working folder when that lies in one of the profile's write roots,
- * otherwise the first write root that lies below it, otherwise the first write root. What lies
- * outside the write roots cannot be written anyway; a working folder such as `/` is never searched
- * (the library's search stops after ten seconds, and every command would wait for it).
- * @param cwd the command's working folder, absolute.
+ * The folder the sandbox library looks in, to a depth of three, for what it always keeps read-only
+ * (shell and git settings, each repository's hooks and config, editor settings): the session's folder
+ * that holds the command's working folder (the deepest, when folders nest), else the session's first
+ * folder — never the working folder itself, which the agent chooses (from a subfolder the folder's
+ * own settings were not looked for), and never `/` or the temp folder (the library's search stops
+ * after ten seconds, and every command would wait for it). The profile keeps the same names
+ * read-only in the top two levels of every write root itself (`EXISTING_DENY_WRITE`), whatever this
+ * finds.
+ * @param cwd the command's working folder, absolute, its links resolved.
+ * @param tmpDir the temp folder as the profile has it (a write root, not a session folder).
  */
-export function protectionRoot(cwd: string, writeRoots: readonly string[]): string {
+export function protectionRoot(cwd: string, writeRoots: readonly string[], tmpDir: string): string {
   const within = (p: string, root: string) => p === root || p.startsWith(root.endsWith(path.sep) ? root : root + path.sep);
-  if (writeRoots.some((r) => within(cwd, r))) return cwd;
-  return writeRoots.find((r) => within(r, cwd)) ?? writeRoots[0] ?? cwd;
+  const sessionRoots = writeRoots.filter((r) => r !== tmpDir);
+  const holding = sessionRoots.filter((r) => within(cwd, r)).sort((a, b) => b.length - a.length)[0];
+  return holding ?? sessionRoots[0] ?? writeRoots[0] ?? cwd;
 }
 
 /** The profile with one more host (the person's "Allow host and re-run"). */

@@ -12,6 +12,7 @@
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import type * as Srt from '../vendor/sandbox';
 import type { SpawnPlan } from '../terminals/command';
@@ -85,9 +86,11 @@ export class SandboxRuntime {
       ? [...envWords, shellQuote(plan.file), '-c', shellQuote(plan.args[plan.args.length - 1])]
       : [...envWords, '/bin/sh', '-c', shellQuote('exec "$0" "$@"'), ...[plan.file, ...plan.args].map(shellQuote)];
     const inner = `exec ${run.join(' ')}`;
-    // The library's own write protection is looked for below the command's folder (patched: see
-    // patches/, the library looks in the extension host's working folder otherwise).
-    const { argv, env } = await m.wrapWithSandboxArgv(inner, '/bin/sh', configOf(profile), undefined, protectionRoot(plan.cwd, profile.writeRoots), { commandId, commandText: plan.commandLine });
+    // The library's own write protection is looked for in the session's folder that holds the
+    // command (patched: see patches/, the library looks in the extension host's working folder
+    // otherwise); the folders are compared with their links resolved, as the profile has them.
+    const root = protectionRoot(realOr(plan.cwd), profile.writeRoots, realOr(os.tmpdir()));
+    const { argv, env } = await m.wrapWithSandboxArgv(inner, '/bin/sh', configOf(profile), undefined, root, { commandId, commandText: plan.commandLine });
     if (!argv.length) throw new Error('the sandbox returned no command to run');
     if (profile.allowedHosts.length) m.registerCommandNetworkLists(commandId, { allowedDomains: profile.allowedHosts });
     let finished = false;
@@ -157,6 +160,15 @@ export class SandboxRuntime {
 function configOf(profile: SandboxProfile) {
   const lit = (p: string) => ({ path: p, literal: true as const });
   return { filesystem: { denyRead: profile.denyRead.map(lit), allowWrite: profile.writeRoots.map(lit), denyWrite: (profile.denyWrite ?? []).map(lit) } };
+}
+
+/** `p` with its links resolved, or as it is when that fails (a folder not there yet). */
+function realOr(p: string): string {
+  try {
+    return fs.realpathSync(p);
+  } catch {
+    return p;
+  }
 }
 
 /** The environment of the process started outside the sandbox: the library's (the extension host's own), strings only. */

