@@ -163,8 +163,9 @@ export function protectedInRoot(root: string, list: (dir: string) => { name: str
  * (shell and git settings, each repository's hooks and config, editor settings): the session's folder
  * that holds the command's working folder (the deepest, when folders nest), else the session's first
  * folder — never the working folder itself, which the agent chooses (from a subfolder the folder's
- * own settings were not looked for), and never `/` or the temp folder (the library's search stops
- * after ten seconds, and every command would wait for it). The profile keeps the same names
+ * own settings were not looked for), never `/` (the library's search stops after ten seconds, and
+ * every command would wait for it), and the temp folder only when it is the one write root (a window
+ * without a folder). The profile keeps the same names
  * read-only in the top two levels of every write root itself (`EXISTING_DENY_WRITE`), whatever this
  * finds.
  * @param cwd the command's working folder, absolute, its links resolved.
