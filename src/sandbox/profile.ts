@@ -175,7 +175,10 @@ export function protectionRoot(cwd: string, writeRoots: readonly string[], tmpDi
   const within = (p: string, root: string) => p === root || p.startsWith(root.endsWith(path.sep) ? root : root + path.sep);
   const sessionRoots = writeRoots.filter((r) => r !== tmpDir);
   const holding = sessionRoots.filter((r) => within(cwd, r)).sort((a, b) => b.length - a.length)[0];
-  return holding ?? sessionRoots[0] ?? writeRoots[0] ?? cwd;
+  const root = holding ?? sessionRoots[0] ?? writeRoots[0] ?? cwd;
+  // A workspace opened at `/`: its search would run into the library's ten seconds for every command.
+  const isTop = (p: string) => path.parse(p).root === p;
+  return !isTop(root) ? root : !isTop(cwd) ? cwd : tmpDir;
 }
 
 /** The profile with one more host (the person's "Allow host and re-run"). */

@@ -112,6 +112,9 @@ describe('sandbox profiles are part of the intent (issue 21)', () => {
     assert.equal(protectionRoot('/w/app2', ['/tmp', '/w/zz', '/w/app'], '/tmp'), '/w/zz');
     assert.equal(protectionRoot('/tmp/x', ['/tmp'], '/tmp'), '/tmp');
     assert.equal(protectionRoot('/anywhere', [], '/tmp'), '/anywhere');
+    // A workspace opened at / is never searched whole.
+    assert.equal(protectionRoot('/srv/app', ['/', '/tmp'], '/tmp'), '/srv/app');
+    assert.equal(protectionRoot('/', ['/', '/tmp'], '/tmp'), '/tmp');
   });
 
 });
