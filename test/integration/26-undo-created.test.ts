@@ -21,6 +21,11 @@ describe('Undo that deletes a file the agent created', () => {
     await setAgents([scenarioAgent('disk', 'disk-writer', { SWITCHBOARD_DEMO_DELAY_MS: '150' })]);
   });
 
+  // A failure here must not leave the notification list open over what later tests click.
+  afterEach(async () => {
+    await vscode.commands.executeCommand('notifications.hideList');
+  });
+
   it('says so in a notification whose Restore brings the file back with its content; the command does the same', async function () {
     this.timeout(120_000);
     const a = await api();
@@ -48,7 +53,9 @@ describe('Undo that deletes a file the agent created', () => {
       shown = (await evaluateInFrames<string[]>(NOTIFICATIONS)).flat();
     }
     await click(`.notifications-center .notification-list-item:has-text("${said}") .monaco-button:has-text("Restore")`);
-    await until('the file back', () => fs.existsSync(file) || undefined, 20_000);
+    // The file is written before its change is taken back into review (the write's promise resolves
+    // first): both are waited for, or a slow run reads the review between the two.
+    await until('the file back and its change to review again', () => (fs.existsSync(file) && change().fileDecision === 'pending') || undefined, 20_000);
     assert.strictEqual(fs.readFileSync(file, 'utf8'), content, 'the exact content comes back');
     assert.deepStrictEqual([change().decisions, change().fileDecision], [['pending'], 'pending'], 'the change is to review again');
 

@@ -6,7 +6,7 @@
 import * as assert from 'assert';
 import * as vscode from 'vscode';
 import { api, autoAnswer, until, workspaceDir } from './util';
-import { click, screenshot } from './screenshot';
+import { click, evaluateInFrames, screenshot } from './screenshot';
 
 const SECRET = 'sk-planted-0123456789abcdefghij';
 
@@ -76,7 +76,9 @@ describe('protocol inspector', () => {
       assert.deepStrictEqual(a.session(key)!.queued, ['Second: and then summarise.']);
       await vscode.commands.executeCommand('agentSwitchboard.session.focus');
       // Room for the session, as a person would make it: the other panes are folded for the picture.
-      const panes = ['Changes', 'MCP Servers', 'Remote Agents'];
+      // Only those open now (which are depends on what ran before in the window), opened again after.
+      const open = (await evaluateInFrames<string[]>(`return [...document.querySelectorAll('.pane-header[aria-expanded="true"]')].map((e) => e.textContent || '');`)).flat();
+      const panes = ['Changes', 'MCP Servers', 'Remote Agents'].filter((p) => open.some((t) => t.includes(p)));
       for (const p of panes) await click(`.pane-header[aria-expanded="true"]:has-text("${p}")`);
       await screenshot('prompt-queued', 30000, { waitForSelector: '.queued:has-text("1 queued")', sidebarWidth: 420 });
       for (const p of panes) await click(`.pane-header[aria-expanded="false"]:has-text("${p}")`);
