@@ -10,6 +10,7 @@
  */
 import path from 'node:path';
 import { canonicalHash } from '../policy/intent';
+import { isWithin } from '../fs/containment';
 
 /** `agentSwitchboard.sandbox`: `off` (today's terminals), `ask` (sandboxed where it can run; where it cannot, the card says so), `always` (sandboxed or not run). */
 export type SandboxMode = 'off' | 'ask' | 'always';
@@ -172,9 +173,8 @@ export function protectedInRoot(root: string, list: (dir: string) => { name: str
  * @param tmpDir the temp folder as the profile has it (a write root, not a session folder).
  */
 export function protectionRoot(cwd: string, writeRoots: readonly string[], tmpDir: string): string {
-  const within = (p: string, root: string) => p === root || p.startsWith(root.endsWith(path.sep) ? root : root + path.sep);
   const sessionRoots = writeRoots.filter((r) => r !== tmpDir);
-  const holding = sessionRoots.filter((r) => within(cwd, r)).sort((a, b) => b.length - a.length)[0];
+  const holding = sessionRoots.filter((r) => isWithin(r, cwd)).sort((a, b) => b.length - a.length)[0];
   const root = holding ?? sessionRoots[0] ?? writeRoots[0] ?? cwd;
   // A workspace opened at `/`: its search would run into the library's ten seconds for every command.
   const isTop = (p: string) => path.parse(p).root === p;

@@ -163,7 +163,7 @@ function configOf(profile: SandboxProfile) {
 }
 
 /** `p` with its links resolved, or as it is when that fails (a folder not there yet). */
-function realOr(p: string): string {
+export function realOr(p: string): string {
   try {
     return fs.realpathSync(p);
   } catch {

@@ -7,10 +7,10 @@
  */
 import fs from 'node:fs';
 import os from 'node:os';
-import path from 'node:path';
 import type { SpawnPlan } from '../terminals/command';
 import { buildProfile, protectedInRoot, type SandboxMode, type SandboxPlan, type SandboxProfile } from './profile';
-import { SandboxRuntime, shellQuote, type SandboxAvailability } from './runtime';
+import { realOr, SandboxRuntime, shellQuote, type SandboxAvailability } from './runtime';
+import { isWithin } from '../fs/containment';
 
 /** The sandbox settings as read (see `config/vscodeSettings.ts`). */
 export interface SandboxSettings {
@@ -60,10 +60,10 @@ export class Sandboxes {
   async profileFor(roots: readonly string[] | undefined, extraHosts: readonly string[] = []): Promise<{ profile: SandboxProfile } | { unavailable: string }> {
     const status = await this.availability();
     if (!status.available) return { unavailable: status.reason };
-    const realRoots = (roots ?? this.deps.workspaceRoots()).map(real);
+    const realRoots = (roots ?? this.deps.workspaceRoots()).map(realOr);
     const profile = buildProfile({
       roots: realRoots,
-      tmpDir: real(os.tmpdir()),
+      tmpDir: realOr(os.tmpdir()),
       home: os.homedir(),
       editorStorage: this.deps.editorStorage(),
       allowedHosts: [...this.deps.settings().allowedHosts, ...extraHosts],
@@ -81,7 +81,7 @@ export class Sandboxes {
   async launch<L extends { command: string; args: string[]; env: Record<string, string>; cwd?: string }>(l: L): Promise<L> {
     // Its folder is a write root only inside the workspace: a definition's `cwd: "/"` (or `${env:HOME}`)
     // would otherwise make everything writable. Elsewhere it writes in the workspace folders only.
-    const inside = l.cwd && this.deps.workspaceRoots().some((r) => isWithin(real(r), real(l.cwd!)));
+    const inside = l.cwd && this.deps.workspaceRoots().some((r) => isWithin(realOr(r), realOr(l.cwd!)));
     const roots = inside ? [l.cwd!] : undefined;
     const p = await this.profileFor(roots);
     if (!('profile' in p)) throw new Error(`it is to run sandboxed, and the sandbox is not available: ${p.unavailable}`);
@@ -104,18 +104,6 @@ export class Sandboxes {
   }
 }
 
-function real(p: string): string {
-  try {
-    return fs.realpathSync(p);
-  } catch {
-    return p;
-  }
-}
-
-function isWithin(root: string, p: string): boolean {
-  const rel = path.relative(root, p);
-  return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
-}
 
 function listDir(dir: string): { name: string; dir: boolean }[] {
   try {

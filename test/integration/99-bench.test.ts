@@ -19,12 +19,12 @@ import * as path from 'path';
 import { monitorEventLoopDelay } from 'perf_hooks';
 import { randomUUID } from 'crypto';
 import { spawn } from 'child_process';
-import { StringDecoder } from 'string_decoder';
 import * as vscode from 'vscode';
 import { api, EXTENSION_ID, scenarioAgent, setAgents, until, waitForState, workspaceDir } from './util';
 import { evaluateInFrames, screenshot, timeUntilVisible } from './screenshot';
 import { CUMULATIVE_BYTES } from '../../src/demo/scenarios';
 import { SHOWN_TEXT_CHARS } from '../../src/acp/session/window';
+import { ndJsonStdio } from '../../src/acp/transport/ndJsonStdio';
 
 const HELLO_WORLD_ID = 'agent-switchboard-bench.hello-world';
 
@@ -249,8 +249,8 @@ function watchRssPeak(base: number): { stop(): number } {
 
 /**
  * This host's floor for PF10's memory: the same agent and turn read by a client that does nothing
- * but frame and parse what the agent sends (its stdout's chunks decoded as they come, each line
- * given to `JSON.parse`, the result dropped; a request from the agent answered "method not found").
+ * but frame and parse what the agent sends (the extension's own framing, `ndJsonStdio`, each
+ * message dropped; a request from the agent answered "method not found").
  * Gives the extension host's RSS growth after the same two collections and its peak during the turn,
  * in MB: what reading 200 MB from a pipe costs this host whoever reads it (the pipe's chunks are
  * memory outside V8's heap, which the allocator keeps after they are freed).
@@ -259,33 +259,26 @@ async function parseFloor(agent: ReturnType<typeof scenarioAgent>): Promise<{ rs
   const base = settledRss();
   const peak = watchRssPeak(base);
   const child = spawn(agent.command, agent.args, { env: { ...process.env, ...agent.env }, stdio: ['pipe', 'pipe', 'ignore'] });
-  const send = (m: object) => child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', ...m })}\n`);
   let updates = 0;
+  // The framing the extension uses (ndJsonStdio); each message read and dropped.
+  const stream = ndJsonStdio(child.stdin, child.stdout, { maxMessageBytes: 64 * 1024 * 1024 });
+  const writer = stream.writable.getWriter();
+  const send = (m: object) => void writer.write({ jsonrpc: '2.0', ...m } as never).catch(() => {});
+  const reader = stream.readable.getReader();
   try {
-    await new Promise<void>((resolve, reject) => {
-      const decoder = new StringDecoder('utf8');
-      let text = '';
-      child.on('error', reject);
-      child.on('exit', () => reject(new Error('the agent exited before its turn ended')));
-      child.stdout.on('data', (chunk: Buffer) => {
-        let start = 0;
-        for (let nl = chunk.indexOf(10); nl !== -1; nl = chunk.indexOf(10, start)) {
-          const line = text + decoder.write(chunk.subarray(start, nl));
-          text = '';
-          start = nl + 1;
-          if (!line.trim()) continue;
-          const m = JSON.parse(line) as { id?: number; method?: string; result?: { sessionId?: string }; params?: { update?: { sessionUpdate?: string; content?: unknown } } };
-          if (m.method && m.id !== undefined) send({ id: m.id, error: { code: -32601, message: 'Method not found' } });
-          else if (m.params?.update?.sessionUpdate === 'tool_call_update' && m.params.update.content) updates++;
-          else if (m.id === 1) send({ id: 2, method: 'session/new', params: { cwd: workspaceDir(), mcpServers: [] } });
-          else if (m.id === 2) send({ id: 3, method: 'session/prompt', params: { sessionId: m.result!.sessionId, prompt: [{ type: 'text', text: 'build' }] } });
-          else if (m.id === 3) resolve();
-        }
-        text += decoder.write(chunk.subarray(start));
-      });
-      send({ id: 1, method: 'initialize', params: { protocolVersion: 1, clientCapabilities: {} } });
-    });
+    send({ id: 1, method: 'initialize', params: { protocolVersion: 1, clientCapabilities: {} } });
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) throw new Error('the agent exited before its turn ended');
+      const m = value as { id?: number; method?: string; result?: { sessionId?: string }; params?: { update?: { sessionUpdate?: string; content?: unknown } } };
+      if (m.method && m.id !== undefined) send({ id: m.id, error: { code: -32601, message: 'Method not found' } });
+      else if (m.params?.update?.sessionUpdate === 'tool_call_update' && m.params.update.content) updates++;
+      else if (m.id === 1) send({ id: 2, method: 'session/new', params: { cwd: workspaceDir(), mcpServers: [] } });
+      else if (m.id === 2) send({ id: 3, method: 'session/prompt', params: { sessionId: m.result!.sessionId, prompt: [{ type: 'text', text: 'build' }] } });
+      else if (m.id === 3) break;
+    }
   } finally {
+    void reader.cancel().catch(() => {});
     child.kill();
   }
   const rssPeakMB = peak.stop();
