@@ -2,7 +2,8 @@
  * The session benchmarks of `npm run bench` (issue 8), each a ratio against a baseline measured in
  * the same run:
  * - PF1 updateThroughput: 20,000 `session/update` chunks through our whole pipeline (our framing of
- *   the agent's stdout, `ndJsonStdio`, the SDK's validation, routing, the session controller,
+ *   the agent's stdout, `ndJsonStdio`, our parser of the params — a narrow zod schema for plain text
+ *   chunks, the SDK's schema for the rest —, the SDK's routing, the session controller,
  *   reducer, journal, and the sidebar's batching with its serialisation) ÷ a raw SDK connection
  *   (its own `ndJsonStream`) with a no-op handler on the same bytes (goal ≥ 0.8 in each of nine
  *   pairs), and ÷ `JSON.parse` of the same lines (the limit).

@@ -10,6 +10,7 @@
  */
 import type * as acp from '@agentclientprotocol/sdk';
 import { acpSdk } from './sdk';
+import { parseSessionNotification } from './sessionNotification';
 
 /** What one session does with the agent's requests. Errors thrown become JSON-RPC errors. */
 export interface SessionHandlers {
@@ -46,7 +47,7 @@ export function buildClientApp(name: string, lookup: (sessionId: string) => Sess
   };
   return acpSdk()
     .client({ name })
-    .onNotification(m.session.update, ({ params }) => {
+    .onNotification(m.session.update, parseSessionNotification, ({ params }) => {
       // Updates for a session we do not track go to `unrouted` (one whose `session/new` answer is
       // still on its way is held there); for one closed, or never ours, they are dropped quietly.
       const h = lookup(params.sessionId);

@@ -8,11 +8,13 @@ export { AgentApp, client, methods, ndJsonStream, PROTOCOL_VERSION, RequestError
 // its answers to our requests (`initialize`, `session/new|load|resume`, `session/set_config_option`,
 // `session/list`). Its generated zod schemas implement the schema's `x-deserialize-skip-invalid-items`
 // and `default-on-error` markings; the package does not export them, so they come from their file.
+// `zSessionNotification` is the fallback of our own parser of `session/update` (src/acp/sessionNotification.ts).
 export {
   zInitializeResponse,
   zListSessionsResponse,
   zLoadSessionResponse,
   zNewSessionResponse,
   zResumeSessionResponse,
+  zSessionNotification,
   zSetSessionConfigOptionResponse,
 } from '../../node_modules/@agentclientprotocol/sdk/dist/v1/schema/zod.gen.js';
