@@ -54,6 +54,8 @@ export class SessionApp {
   private hostNow: number | undefined;
   private draft = '';
   private persistTimer: ReturnType<typeof setTimeout> | undefined;
+  /** When the first change not saved yet was made (ms since the epoch). */
+  private unsavedSince = 0;
   private readonly timers = new Set<ReturnType<typeof setTimeout>>();
   /** Set once disposed: a frame callback that comes after schedules nothing. */
   private disposed = false;
@@ -308,7 +310,7 @@ export class SessionApp {
         this.thread.markEntry(p.entry.id);
         break;
       case 'appendText':
-        this.thread.markEntry(p.entryId);
+        this.thread.markAppend(p.entryId, p.text);
         break;
       case 'toolCall':
         this.thread.markToolCall(p.toolCall.toolCallId);
@@ -388,11 +390,23 @@ export class SessionApp {
     this.host.setState<PersistedState>({ v: 1, snapshot: snap, draft: this.draft });
   }
 
+  /**
+   * Saves the state once patches have been quiet for the persist delay, and at the latest ten
+   * delays after the first change not saved. Saving clones the whole window (a long streamed message
+   * whole) for the host: once a second while 200,000 chunks streamed it was a twentieth of the page's
+   * work, for a copy that is only read if the webview is reloaded (and then replaced by the
+   * extension's snapshot).
+   */
   private persistSoon(): void {
-    if (this.persistTimer !== undefined) return;
+    const delay = this.opts.persistDelayMs ?? 1000;
+    const now = Date.now();
+    if (this.persistTimer !== undefined) {
+      if (now - this.unsavedSince >= 9 * delay) return;
+      clearTimeout(this.persistTimer);
+    } else this.unsavedSince = now;
     this.persistTimer = setTimeout(() => {
       this.persistTimer = undefined;
       this.persist();
-    }, this.opts.persistDelayMs ?? 1000);
+    }, delay);
   }
 }

@@ -14,13 +14,20 @@ import { elicitationEntry } from './elicitationCard';
 /** The DOM of one thread entry, kept across patches. */
 export interface EntryNode {
   el: HTMLElement;
-  /** Re-renders after the entry's text grew or the entry was replaced (same kind). */
-  update(entry: ThreadEntry): void;
+  /**
+   * Re-renders after the entry's text grew or the entry was replaced (same kind).
+   * @param appended what was appended to its text since the last update, when that is all that
+   *   changed (see MarkdownView.set)
+   */
+  update(entry: ThreadEntry, appended?: string): void;
   /** Cancels pending work (the node is being dropped). */
   dispose?(): void;
 }
 
 type TextEntry = Extract<ThreadEntry, { kind: 'user' | 'agent' | 'thought' }>;
+
+/** How much of a thought's end its hover peek (the last 200 characters, spaces folded) is taken from. */
+const PEEK_SOURCE_CHARS = 2000;
 
 /** Renders a non-tool entry. Tool-call entries are handled by `toolCard.ts`. */
 export function renderTextEntry(ctx: Ctx, entry: Exclude<ThreadEntry, { kind: 'tool_call' }>): EntryNode {
@@ -75,10 +82,10 @@ function agentEntry(ctx: Ctx, entry: Extract<ThreadEntry, { kind: 'agent' }>): E
   const late = lateBadge(ctx);
   const el = h('div', { className: 'entry agent', 'data-entry-id': entry.id }, late.el, body.el, attachments);
   let shownAttachments: unknown = null;
-  const update = (e: ThreadEntry): void => {
+  const update = (e: ThreadEntry, appended?: string): void => {
     const a = e as Extract<ThreadEntry, { kind: 'agent' }>;
     late.set(e);
-    body.set(a.text);
+    body.set(a.text, appended);
     if (a.attachments !== shownAttachments) {
       attachments.replaceChildren(...(a.attachments ?? []).map((c, i) => renderContent(ctx, c, `${a.id}:${i}`)));
       shownAttachments = a.attachments;
@@ -95,15 +102,20 @@ function thoughtEntry(ctx: Ctx, entry: TextEntry): EntryNode {
   const late = lateBadge(ctx);
   const el = h('div', { className: 'entry thought-entry', 'data-entry-id': entry.id }, late.el, collapsible);
   let shown: string | null = null;
-  const update = (e: ThreadEntry): void => {
+  // The thought's last characters, kept as it grows (reading the end of a long streamed text
+  // copies it whole).
+  let last = '';
+  const update = (e: ThreadEntry, appended?: string): void => {
     late.set(e);
     const t = (e as TextEntry).text;
     if (t === shown) return;
+    const grew = appended !== undefined && shown !== null && t.length === shown.length + appended.length;
     shown = t;
-    body.set(t);
+    body.set(t, appended);
+    last = grew ? (last + appended).slice(-PEEK_SOURCE_CHARS) : t.slice(-PEEK_SOURCE_CHARS);
     // A peek at the latest thought while collapsed, on hover: the collapsible's own description
     // is drawn at 60 % opacity in its shadow DOM, below the contrast text needs (axe color-contrast).
-    const tail = t.replace(/\s+/g, ' ').trim();
+    const tail = last.replace(/\s+/g, ' ').trim();
     collapsible.setAttribute('title', tail.length > 200 ? '…' + tail.slice(-199) : tail);
   };
   update(entry);

@@ -40,7 +40,12 @@ interface Scan {
 export class MarkdownView {
   readonly el: HTMLElement;
   private readonly live: HTMLElement;
+  /** The whole text shown, as the caller gave it; read only to render it whole. */
   private text = '';
+  /** Its length (kept apart: the caller's text may be a rope that any read of a character copies). */
+  private length = 0;
+  /** The text after the frozen part (`text.slice(frozenLen)`), kept by this view as it grows. */
+  private tail = '';
   /** Length of the prefix rendered into frozen nodes (always at a line start). */
   private frozenLen = 0;
   /** What the live tail is rendered after: the open fence's line when the frozen part ends inside one. */
@@ -53,24 +58,40 @@ export class MarkdownView {
     this.el = ctx.h('div', { className }, this.live);
   }
 
-  /** Shows `text`: incrementally if it extends what is shown, else in full. */
-  set(text: string): void {
-    if (text === this.text) return;
-    if (!text.startsWith(this.text) || this.text === '') {
-      this.renderFull(text);
-      if (text.length > 2000) this.scheduleSettle();
-      return;
+  /**
+   * Shows `text`: incrementally if it extends what is shown, else in full.
+   * @param appended what was appended to the text last shown to make `text`, when the caller knows
+   *   it (a streamed message's chunks since the last frame). The view then works on that part and
+   *   its own tail alone, never reading `text`: comparing a long message with the last one, or
+   *   slicing it, copied the whole message on every frame (the page's state keeps it as a rope of
+   *   chunks). A length that does not add up is taken as a new text.
+   */
+  set(text: string, appended?: string): void {
+    if (appended !== undefined && this.length > 0 && text.length === this.length + appended.length) {
+      if (!appended) return;
+      this.text = text;
+      this.length = text.length;
+      this.tail += appended;
+    } else {
+      if (text === this.text) return;
+      if (this.text === '' || !text.startsWith(this.text)) {
+        this.renderFull(text);
+        if (text.length > 2000) this.scheduleSettle();
+        return;
+      }
+      this.tail += text.slice(this.length);
+      this.text = text;
+      this.length = text.length;
     }
-    this.text = text;
     this.advance();
     const scan = this.scan;
     if (scan.best > this.frozenLen) this.freeze(scan.best, '', '');
-    if (text.length - this.frozenLen > MAX_LIVE_CHARS && scan.pos > this.frozenLen) {
+    if (this.length - this.frozenLen > MAX_LIVE_CHARS && scan.pos > this.frozenLen) {
       // No block boundary for too long: freeze at the last line start, fence closed and reopened.
       const inFence = scan.fence !== null;
       this.freeze(scan.pos, inFence ? `${scan.fence}\n` : '', inFence ? `${scan.fenceLine}\n` : '');
     }
-    this.live.innerHTML = this.ctx.md(this.livePrefix + text.slice(this.frozenLen));
+    this.live.innerHTML = this.ctx.md(this.livePrefix + this.tail);
     if (this.frozenLen > 0) this.scheduleSettle();
   }
 
@@ -83,33 +104,39 @@ export class MarkdownView {
   /** Renders `[frozenLen, end)` once into frozen nodes (after the live prefix, closed by `suffix`). */
   private freeze(end: number, suffix: string, nextPrefix: string): void {
     const part = this.ctx.doc.createElement('div');
-    part.innerHTML = this.ctx.md(this.livePrefix + this.text.slice(this.frozenLen, end) + suffix);
+    const cut = end - this.frozenLen;
+    part.innerHTML = this.ctx.md(this.livePrefix + this.tail.slice(0, cut) + suffix);
     const frag = this.ctx.doc.createDocumentFragment();
     while (part.firstChild) frag.appendChild(part.firstChild);
     this.el.insertBefore(frag, this.live);
+    this.tail = this.tail.slice(cut);
     this.frozenLen = end;
     this.livePrefix = nextPrefix;
   }
 
-  /** Scans the complete lines added since the last call (see {@link stableBoundary}). */
+  /** Scans the complete lines added since the last call (see {@link stableBoundary}), in the tail. */
   private advance(): void {
     const scan = this.scan;
-    const text = this.text;
+    const tail = this.tail;
+    const base = this.frozenLen;
     for (;;) {
-      const nl = text.indexOf('\n', scan.pos);
+      const from = scan.pos - base;
+      const nl = tail.indexOf('\n', from);
       if (nl < 0) {
         // The last line is still being written, but its first character already tells whether the
         // block before the blank line is finished.
-        if (scan.prevBlank && scan.fence === null && /^\S/.test(text.slice(scan.pos, scan.pos + 1))) scan.best = Math.max(scan.best, scan.pos);
+        if (scan.prevBlank && scan.fence === null && /^\S/.test(tail.slice(from, from + 1))) scan.best = Math.max(scan.best, scan.pos);
         return;
       }
-      scanLine(scan, text.slice(scan.pos, nl), scan.pos);
-      scan.pos = nl + 1;
+      scanLine(scan, tail.slice(from, nl), scan.pos);
+      scan.pos = base + nl + 1;
     }
   }
 
   private renderFull(text: string): void {
     this.text = text;
+    this.length = text.length;
+    this.tail = text;
     this.frozenLen = 0;
     this.livePrefix = '';
     this.scan = freshScan();
@@ -119,7 +146,7 @@ export class MarkdownView {
 
   private scheduleSettle(): void {
     this.cancelSettle?.();
-    if (this.text.length > SETTLE_MAX_CHARS) return;
+    if (this.length > SETTLE_MAX_CHARS) return;
     this.cancelSettle = this.ctx.later(() => {
       this.cancelSettle = undefined;
       if (this.frozenLen > 0) this.renderFull(this.text);

@@ -42,6 +42,11 @@ export class ThreadView {
   private readonly nodes = new Map<string, Node_>();
   private readonly cards = new Map<string, Set<ToolCardNode>>();
   private readonly dirtyEntries = new Set<string>();
+  /**
+   * What was appended to each dirty entry's text since the last flush, in order; null once anything
+   * else changed it (a replaced entry). A streamed message is then shown from its new part alone.
+   */
+  private readonly appended = new Map<string, string[] | null>();
   private readonly dirtyToolCalls = new Set<string>();
   private readonly dirtyTerminals = new Set<string>();
   /** Whether to follow new output: true while the person is at the bottom. */
@@ -119,6 +124,7 @@ export class ThreadView {
     this.nodes.clear();
     this.cards.clear();
     this.dirtyEntries.clear();
+    this.appended.clear();
     this.dirtyToolCalls.clear();
     this.dirtyTerminals.clear();
     const state = this.ctx.state();
@@ -203,6 +209,15 @@ export class ThreadView {
 
   markEntry(id: string): void {
     this.dirtyEntries.add(id);
+    this.appended.set(id, null);
+  }
+
+  /** `text` was appended to the entry's text (an `appendText` patch). */
+  markAppend(id: string, text: string): void {
+    this.dirtyEntries.add(id);
+    const parts = this.appended.get(id);
+    if (parts) parts.push(text);
+    else if (parts === undefined) this.appended.set(id, [text]);
   }
 
   markToolCall(toolCallId: string): void {
@@ -233,7 +248,7 @@ export class ThreadView {
       const known = this.nodes.get(id);
       if (known && known.kind === entry.kind && !(known.node instanceof ToolCardNode && entry.kind === 'tool_call' && known.node.toolCallId !== entry.toolCallId)) {
         if (known.node instanceof ToolCardNode) known.node.update();
-        else known.node.update(entry);
+        else known.node.update(entry, this.appended.get(id)?.join(''));
         continue;
       }
       const created = this.create(entry);
@@ -256,6 +271,7 @@ export class ThreadView {
       }
     }
     this.dirtyEntries.clear();
+    this.appended.clear();
     this.dirtyToolCalls.clear();
     this.dirtyTerminals.clear();
     if (!grew) return;

@@ -230,6 +230,25 @@ describe('session webview app', () => {
       assert.equal(h.app.currentState!.rev, 1040);
     });
 
+    it('shows a message from its appended chunks, and in full once anything else replaced it between frames', () => {
+      h = mount();
+      h.host.send(snapshot(richState()));
+      const e2 = () => h.app.currentState!.entries.find((e) => e.id === 'e2') as { text: string };
+      const shown = () => h.$('[data-entry-id="e2"] .md')!.textContent!.replace(/\s+/g, ' ').trim();
+      for (let i = 0; i < 30; i++) patches(h, [{ op: 'appendText', entryId: 'e2', text: `\n\nchunk ${i}` }]);
+      h.frame();
+      assert.match(shown(), /chunk 29$/);
+      // Replaced, then appended to, within one frame: the new text is shown, not the old one with the
+      // appends (the new text has the old one's length, so only the thread can tell them apart).
+      const answer = 'A new answer.'.padEnd(e2().text.length, '!');
+      patches(h, [{ op: 'entry', entry: { ...e2(), text: answer } as never }, { op: 'appendText', entryId: 'e2', text: ' More.' }]);
+      h.frame();
+      assert.equal(shown(), `${answer} More.`);
+      patches(h, [{ op: 'appendText', entryId: 'e2', text: ' And more.' }]);
+      h.frame();
+      assert.equal(shown(), `${answer} More. And more.`);
+    });
+
     it('re-renders only the card of an upserted tool call', () => {
       h = mount();
       h.host.send(snapshot(richState()));

@@ -102,6 +102,47 @@ describe('webview streaming markdown', () => {
       assert.equal(v.el.querySelectorAll('pre').length, 1);
     });
 
+    it('shown from what was appended, gives the same page as shown from the whole text', function () {
+      this.timeout(30_000);
+      // A seeded mix of what agents stream: paragraphs, lists, fences opened and closed, long lines.
+      let seed = 7;
+      const rand = () => ((seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff);
+      const pieces = ['word ', '**bold** ', '\n', '\n\n', '- item\n', '```js\n', '```\n', '    indented\n', '# Head\n', 'x'.repeat(900), '`code` ', '> quote\n'];
+      const byDelta = new MarkdownView(ctx);
+      const whole = new MarkdownView(ctx);
+      let text = '';
+      for (let frame = 0; frame < 240; frame++) {
+        let added = '';
+        for (let k = Math.floor(rand() * 12); k >= 0; k--) added += pieces[Math.floor(rand() * pieces.length)];
+        text += added;
+        byDelta.set(text, added);
+        whole.set(text);
+        if (frame % 4 === 0 || frame > 230) assert.equal(byDelta.el.innerHTML, whole.el.innerHTML, `frame ${frame}`);
+      }
+      assert.ok(text.length > MAX_LIVE_CHARS * 5, `long enough to freeze many times (${text.length})`);
+    });
+
+    it('reads nothing of the text but its length when told what was appended (PF8: no copy of a long message per frame)', () => {
+      const v = new MarkdownView(ctx);
+      let shown = 'start\n';
+      v.set(shown);
+      for (let i = 0; i < 50; i++) {
+        const added = `line ${i}\n`;
+        shown += added;
+        // A text that throws on any read but its length: comparing or slicing it would.
+        const opaque = new Proxy(Object.create(null), { get: (_t, k) => (k === 'length' ? shown.length : assert.fail(`read ${String(k)}`)) }) as unknown as string;
+        v.set(opaque, added);
+      }
+      assert.ok(v.el.textContent!.includes('line 49'));
+    });
+
+    it('takes a text whose length does not add up as a new text', () => {
+      const v = new MarkdownView(ctx);
+      v.set('a\n\nb');
+      v.set('x\n\nyz and more', ' and more');
+      assert.equal(v.el.textContent?.replace(/\s+/g, ' ').trim(), 'x yz and more');
+    });
+
     it('renders in full when the text is replaced rather than extended', () => {
       const v = new MarkdownView(ctx);
       v.set('a\n\nb\n\nc');
