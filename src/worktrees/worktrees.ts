@@ -79,7 +79,6 @@ export interface ChangedFile {
   special?: string;
 }
 
-/** Why worktrees cannot be offered for a folder, or the repository they would be made of. */
 /** Whether a worktree can be made for a folder: its repository's top and HEAD commit, or why not. */
 export type WorktreeCheck = { ok: true; repo: string; head: string } | { ok: false; reason: string };
 

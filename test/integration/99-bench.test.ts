@@ -253,11 +253,14 @@ function watchRssPeak(base: number): { stop(): number } {
  * message dropped; a request from the agent answered "method not found").
  * Gives the extension host's RSS growth after the same two collections and its peak during the turn,
  * in MB: what reading 200 MB from a pipe costs this host whoever reads it (the pipe's chunks are
- * memory outside V8's heap, which the allocator keeps after they are freed).
+ * memory outside V8's heap, which the allocator keeps after they are freed); and its largest
+ * event-loop delay meanwhile, in ms: decoding and parsing each line of up to 2 MiB, and the
+ * collections of what that leaves, with no client at all.
  */
-async function parseFloor(agent: ReturnType<typeof scenarioAgent>): Promise<{ rssGrowthMB: number; rssPeakMB: number; updates: number }> {
+async function parseFloor(agent: ReturnType<typeof scenarioAgent>): Promise<{ rssGrowthMB: number; rssPeakMB: number; maxLagMs: number; updates: number }> {
   const base = settledRss();
   const peak = watchRssPeak(base);
+  const lag = watchLag('pf10-floor');
   const child = spawn(agent.command, agent.args, { env: { ...process.env, ...agent.env }, stdio: ['pipe', 'pipe', 'ignore'] });
   let updates = 0;
   // The framing the extension uses (ndJsonStdio); each message read and dropped.
@@ -281,8 +284,9 @@ async function parseFloor(agent: ReturnType<typeof scenarioAgent>): Promise<{ rs
     void reader.cancel().catch(() => {});
     child.kill();
   }
+  const maxLagMs = lag.stop();
   const rssPeakMB = peak.stop();
-  return { rssGrowthMB: round1((settledRss() - base) / 1e6), rssPeakMB, updates };
+  return { rssGrowthMB: round1((settledRss() - base) / 1e6), rssPeakMB, maxLagMs, updates };
 }
 
 /**

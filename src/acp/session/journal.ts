@@ -26,6 +26,8 @@ import { SHOWN_TEXT_CHARS } from './window';
 
 /** How long actions wait in memory before they are appended, in milliseconds. */
 export const FLUSH_MS = 200;
+/** Longest the index waits to note a session's new time alone (a streamed chunk, a tool's progress), in ms. */
+export const INDEX_TOUCH_MS = 5000;
 /** Longest a tool's re-sent content update is held before it is written (see `flushOne`). */
 export const HOLD_CONTENT_MS = 2000;
 /**
@@ -95,9 +97,13 @@ export class SessionJournal {
   /** The latest snapshot of each running terminal, written when it exits or the journal flushes. */
   private readonly terminals = new Map<string, Map<string, string>>();
   private timer: NodeJS.Timeout | undefined;
+  /** Writes the index for a session's new time alone (see INDEX_TOUCH_MS); apart from `timer`, so actions are never held longer than FLUSH_MS. */
+  private indexTimer: NodeJS.Timeout | undefined;
   private indexDirty = false;
   /** Some session was updated since the index was last written (its `updatedAt` moved). */
   private touched = false;
+  /** When the index was last written (ms since the epoch). */
+  private indexWrittenAt = 0;
   /** Journals this window deleted, so a merge with the index on disk does not bring them back. */
   private readonly deleted = new Set<string>();
   /** Journals this window wrote to (the ones whose index entries it owns). */
@@ -204,21 +210,26 @@ export class SessionJournal {
       this.timer ??= setTimeout(() => this.flush(), FLUSH_MS);
     } else this.queue(journalId, JSON.stringify({ at, a: redactValue(action, { cut: false }) }));
     entry.updatedAt = at;
-    // A streamed chunk changes nothing the list shows but the time: the index is written at the
-    // next flush anyway (see flush), without a timer per chunk.
+    // Most actions (a streamed chunk, a tool's progress) change nothing the list shows but the time:
+    // the index is written for them at most every INDEX_TOUCH_MS (see flush). Rewriting it at every
+    // flush while a turn streamed — reading it back, checking every other window's journal, writing
+    // and renaming, all on the extension host's thread — stalled the host on a busy disk (PF10).
     this.touched = true;
-    if (action.type === 'update' && action.update.sessionUpdate.endsWith('_chunk')) return;
     if (action.type === 'promptSent') {
       entry.turns++;
       entry.title ??= redactSecrets(action.text.replace(/\s+/g, ' ').trim()).slice(0, 80) || undefined;
+      this.markIndex();
     }
-    if (action.type === 'ready') entry.sessionId = action.sessionId;
+    if (action.type === 'ready') {
+      entry.sessionId = action.sessionId;
+      this.markIndex();
+    }
     if (action.type === 'update' && action.update.sessionUpdate === 'session_info_update' && typeof action.update.title === 'string') {
       // The same plain, bounded text the session shows (the agent's title is untrusted).
       const title = cleanTitle(action.update.title);
       if (title) entry.title = redactSecrets(title);
+      this.markIndex();
     }
-    this.markIndex();
   }
 
   /** Hides `journalId` from lists: `by` (a journal of the same session loaded again) replaces it. */
@@ -317,8 +328,15 @@ export class SessionJournal {
       }
     }
     for (const id of new Set([...this.pending.keys(), ...this.openChunk.keys(), ...this.heldUpdate.keys()])) this.flushOne(id, final);
-    if (this.indexDirty || this.touched) this.writeIndex();
-    this.touched = false;
+    if (this.indexDirty || (this.touched && (final || Date.now() - this.indexWrittenAt >= INDEX_TOUCH_MS))) {
+      this.writeIndex();
+      this.touched = false;
+    } else if (this.touched) {
+      this.indexTimer ??= setTimeout(() => {
+        this.indexTimer = undefined;
+        this.flush();
+      }, Math.max(0, INDEX_TOUCH_MS - (Date.now() - this.indexWrittenAt)));
+    }
     // A content update still held is written at a later flush (or with whatever comes after it).
     if (this.heldUpdate.size) this.timer ??= setTimeout(() => this.flush(), FLUSH_MS);
   }
@@ -403,6 +421,9 @@ export class SessionJournal {
 
   private writeIndex(): void {
     this.indexDirty = false;
+    clearTimeout(this.indexTimer);
+    this.indexTimer = undefined;
+    this.indexWrittenAt = Date.now();
     const target = path.join(this.dir, 'index.json');
     try {
       // Another window may have written the index since: its sessions are kept, ours win for ours.

@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { SessionUpdate } from '@agentclientprotocol/sdk';
-import { HOLD_CONTENT_MS, JOURNAL_TEXT_CHARS, SessionJournal } from '../../../src/acp/session/journal';
+import { FLUSH_MS, HOLD_CONTENT_MS, JOURNAL_TEXT_CHARS, SessionJournal } from '../../../src/acp/session/journal';
 import { reduce, type SessionAction } from '../../../src/acp/session/reducer';
 import { createSessionState } from '../../../src/acp/session/types';
 
@@ -110,5 +110,64 @@ describe('the journal and tools that re-send their whole output (PF10)', () => {
     assert.ok(diff.type === 'diff' && diff.newText === diffText, 'the diff is kept whole');
     assert.match(String((tc.rawOutput as { stdout: string }).stdout), /more characters of this output were not kept/);
     assert.equal((tc.rawOutput as { code: number }).code, 0);
+  });
+});
+
+describe('the journal index while a turn streams (PF10)', () => {
+  let dir: string;
+  let renames: string[];
+  const realRename = fs.renameSync;
+  beforeEach(() => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'as-jix-'));
+    renames = [];
+    // Every index write ends with its rename: counting them counts the writes.
+    fs.renameSync = ((from: fs.PathLike, to: fs.PathLike) => (renames.push(String(to)), realRename(from, to))) as typeof fs.renameSync;
+  });
+  afterEach(() => {
+    fs.renameSync = realRename;
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+  const indexWrites = () => renames.filter((t) => t.endsWith('index.json')).length;
+
+  it('notes a session’s new time at most every INDEX_TOUCH_MS, and what the list shows at the next flush', () => {
+    const journal = new SessionJournal(path.join(dir, 'j'));
+    const id = journal.create({ agentId: 'a', agentName: 'Agent', cwd: '/w' });
+    journal.record(id, { type: 'promptSent', text: 'build it' });
+    journal.flush();
+    const afterPrompt = indexWrites();
+    assert.ok(afterPrompt >= 1, 'the title and turn are written at the next flush');
+    // 50 flushes of a streaming turn, each after a chunk and a tool's progress (10 s of FLUSH_MS).
+    journal.record(id, { type: 'update', at: 1, update: { sessionUpdate: 'tool_call', toolCallId: 'a', title: 'Build', kind: 'execute', status: 'in_progress' } });
+    for (let i = 0; i < 50; i++) {
+      journal.record(id, { type: 'update', at: 2, update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: `word ${i} ` } } });
+      journal.record(id, { type: 'update', at: 2, update: { sessionUpdate: 'tool_call_update', toolCallId: 'a', status: 'in_progress', rawOutput: { line: i } } });
+      journal.flush();
+    }
+    assert.ok(indexWrites() - afterPrompt <= 1, `the index was rewritten ${indexWrites() - afterPrompt} times for 50 flushes of streamed updates`);
+    journal.record(id, { type: 'update', at: 3, update: { sessionUpdate: 'session_info_update', title: 'Build the thing' } });
+    const beforeTitle = indexWrites();
+    journal.flush();
+    assert.equal(indexWrites(), beforeTitle + 1, 'a new title is written at once');
+    journal.record(id, { type: 'update', at: 4, update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'last' } } });
+    journal.flush(true);
+    const index = JSON.parse(fs.readFileSync(path.join(dir, 'j', 'index.json'), 'utf8')) as { sessions: { journalId: string; updatedAt: number; title?: string }[] };
+    const entry = index.sessions.find((s) => s.journalId === id)!;
+    assert.equal(entry.title, 'Build the thing');
+    assert.ok(entry.updatedAt >= Date.now() - 5000, 'the final flush writes the latest time');
+  });
+
+  it('still writes what streams in within FLUSH_MS while the index waits for its time', async () => {
+    const journal = new SessionJournal(path.join(dir, 'j'));
+    const id = journal.create({ agentId: 'a', agentName: 'Agent', cwd: '/w' });
+    journal.record(id, { type: 'promptSent', text: 'go' });
+    journal.flush();
+    // The index now waits up to INDEX_TOUCH_MS for this chunk's time; the chunk itself must not.
+    journal.record(id, { type: 'update', at: 2, update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'first ' } } });
+    journal.flush();
+    journal.record(id, { type: 'update', at: 3, update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'STREAMED-LATER' } } });
+    await new Promise((r) => setTimeout(r, FLUSH_MS + 150));
+    const written = fs.readFileSync(path.join(dir, 'j', `${id}.jsonl`), 'utf8');
+    journal.flush(true);
+    assert.match(written, /STREAMED-LATER/, 'a chunk recorded after the index was put off is written at the next FLUSH_MS');
   });
 });
