@@ -46,13 +46,17 @@ function settledRss(): number {
   return settledMemory().rss;
 }
 
-/** The extension host's RSS and V8 heap in use, in bytes, after two full collections. */
-function settledMemory(): { rss: number; heapUsed: number } {
+/**
+ * The extension host's RSS, V8 heap in use and committed (`heapTotal`), and memory of JavaScript
+ * objects held outside the heap (`external`: buffers and their like), in bytes, after two full
+ * collections.
+ */
+function settledMemory(): { rss: number; heapUsed: number; heapTotal: number; external: number } {
   const gc = hostGc();
   gc();
   gc();
   const m = process.memoryUsage();
-  return { rss: m.rss, heapUsed: m.heapUsed };
+  return { rss: m.rss, heapUsed: m.heapUsed, heapTotal: m.heapTotal, external: m.external };
 }
 
 /**
@@ -157,8 +161,17 @@ describe('PF8: stream to screen', function () {
       const rssGrowthMB = (after.rss - before.rss) / 1e6;
       // The heap in use tells what the session holds from what V8 keeps of the heap it grew to.
       const heapGrowthMB = (after.heapUsed - before.heapUsed) / 1e6;
-      results[`chunks${n}`] = { ratio: Number((toScreenMs / Math.max(1, agent.sentMs)).toFixed(2)), toScreenMs, agentSendMs: agent.sentMs, rssGrowthMB: round1(rssGrowthMB), rssPerText: round1((rssGrowthMB * 1e6) / (n * 10)), heapGrowthMB: round1(heapGrowthMB), heapPerText: round1((heapGrowthMB * 1e6) / (n * 10)) };
+      // Where an RSS growth beyond the heap in use is: V8's committed heap, or memory outside it.
+      const heapCommittedGrowthMB = round1((after.heapTotal - before.heapTotal) / 1e6);
+      const externalGrowthMB = round1((after.external - before.external) / 1e6);
+      results[`chunks${n}`] = { ratio: Number((toScreenMs / Math.max(1, agent.sentMs)).toFixed(2)), toScreenMs, agentSendMs: agent.sentMs, rssGrowthMB: round1(rssGrowthMB), rssPerText: round1((rssGrowthMB * 1e6) / (n * 10)), heapGrowthMB: round1(heapGrowthMB), heapPerText: round1((heapGrowthMB * 1e6) / (n * 10)), heapCommittedGrowthMB, externalGrowthMB };
       await a.closeSession(key);
+      if (n === 200_000) {
+        // This host's floor for the RSS: the same turn only framed and parsed, no client (parseFloor).
+        const floor = await parseFloor(scenarioAgent(`chunks-${n}`, 'chunks', { SWITCHBOARD_DEMO_CHUNKS: String(n), SWITCHBOARD_DEMO_TIMING_FILE: timing }), 'stream', (u) => u.sessionUpdate === 'agent_message_chunk');
+        assert.strictEqual(floor.updates, n);
+        (results[`chunks${n}`] as Record<string, unknown>).parseFloor = { ...floor, rssPerText: round1((floor.rssGrowthMB * 1e6) / (n * 10)) };
+      }
       fs.rmSync(timing, { force: true });
     }
     fs.writeFileSync(process.env.SWITCHBOARD_PF8_RESULT!, JSON.stringify(results));
@@ -248,19 +261,22 @@ function watchRssPeak(base: number): { stop(): number } {
 }
 
 /**
- * This host's floor for PF10's memory: the same agent and turn read by a client that does nothing
- * but frame and parse what the agent sends (the extension's own framing, `ndJsonStdio`, each
- * message dropped; a request from the agent answered "method not found").
+ * This host's floor for a streaming figure's memory (PF8 at 200,000 chunks, PF10): the same agent
+ * and turn read by a client that does nothing but frame and parse what the agent sends (the
+ * extension's own framing, `ndJsonStdio`, each message dropped; a request from the agent answered
+ * "method not found").
  * Gives the extension host's RSS growth after the same two collections and its peak during the turn,
- * in MB: what reading 200 MB from a pipe costs this host whoever reads it (the pipe's chunks are
- * memory outside V8's heap, which the allocator keeps after they are freed); and its largest
- * event-loop delay meanwhile, in ms: decoding and parsing each line of up to 2 MiB, and the
- * collections of what that leaves, with no client at all.
+ * in MB: what reading the turn from a pipe costs this host whoever reads it (the pipe's chunks are
+ * memory outside V8's heap, which the allocator keeps after they are freed); its largest
+ * event-loop delay meanwhile, in ms (decoding and parsing each line, and the collections of what
+ * that leaves, with no client at all); and how many updates `counts` took.
+ * @param prompt the prompt's text (what the scenario is asked)
+ * @param counts which session updates to count
  */
-async function parseFloor(agent: ReturnType<typeof scenarioAgent>): Promise<{ rssGrowthMB: number; rssPeakMB: number; maxLagMs: number; updates: number }> {
+async function parseFloor(agent: ReturnType<typeof scenarioAgent>, prompt: string, counts: (update: { sessionUpdate?: string; content?: unknown }) => boolean): Promise<{ rssGrowthMB: number; rssPeakMB: number; maxLagMs: number; updates: number }> {
   const base = settledRss();
   const peak = watchRssPeak(base);
-  const lag = watchLag('pf10-floor');
+  const lag = watchLag(`floor-${agent.id}`);
   const child = spawn(agent.command, agent.args, { env: { ...process.env, ...agent.env }, stdio: ['pipe', 'pipe', 'ignore'] });
   let updates = 0;
   // The framing the extension uses (ndJsonStdio); each message read and dropped.
@@ -275,9 +291,9 @@ async function parseFloor(agent: ReturnType<typeof scenarioAgent>): Promise<{ rs
       if (done) throw new Error('the agent exited before its turn ended');
       const m = value as { id?: number; method?: string; result?: { sessionId?: string }; params?: { update?: { sessionUpdate?: string; content?: unknown } } };
       if (m.method && m.id !== undefined) send({ id: m.id, error: { code: -32601, message: 'Method not found' } });
-      else if (m.params?.update?.sessionUpdate === 'tool_call_update' && m.params.update.content) updates++;
+      else if (m.params?.update) updates += counts(m.params.update) ? 1 : 0;
       else if (m.id === 1) send({ id: 2, method: 'session/new', params: { cwd: workspaceDir(), mcpServers: [] } });
-      else if (m.id === 2) send({ id: 3, method: 'session/prompt', params: { sessionId: m.result!.sessionId, prompt: [{ type: 'text', text: 'build' }] } });
+      else if (m.id === 2) send({ id: 3, method: 'session/prompt', params: { sessionId: m.result!.sessionId, prompt: [{ type: 'text', text: prompt }] } });
       else if (m.id === 3) break;
     }
   } finally {
@@ -342,7 +358,7 @@ describe('PF10: cumulative tool output', function () {
     const agent = JSON.parse(fs.readFileSync(timing, 'utf8')) as { updates: number; sentMs: number; lastAt: number };
     assert.strictEqual(agent.updates, 200);
     // Once V8 has given the turn's pages back, the same turn read by a client that only parses it.
-    const floor = await parseFloor(agentConfig);
+    const floor = await parseFloor(agentConfig, 'build', (u) => u.sessionUpdate === 'tool_call_update' && !!u.content);
     assert.strictEqual(floor.updates, 200);
     const results = { updates: agent.updates, maxLagMs, rssGrowthMB, heapGrowthMB, rssPeakMB, lastVisibleAfterMs: visibleAt - agent.lastAt, agentSendMs: agent.sentMs, rssGrowthAfter12sMB, parseFloor: floor };
     fs.writeFileSync(process.env.SWITCHBOARD_PF10_RESULT!, JSON.stringify(results));
