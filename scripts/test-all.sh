@@ -12,7 +12,7 @@
 #     README's pictures, media/screenshots/readme-*.png
 #   last line: "N passed, N failed" (unit + in-editor); exit status non-zero when anything failed.
 # env: SWITCHBOARD_SCREENSHOT_DIR      where in-editor screenshots go (default media/screenshots)
-#      SWITCHBOARD_TEST_TIMEOUT        in-editor run timeout in seconds (default 900)
+#      SWITCHBOARD_TEST_TIMEOUT        in-editor run timeout in seconds (default 1800: the main window took 690-760 s on a slow day)
 #      SWITCHBOARD_SKIP_EDITOR_TESTS=1 skip packaging + in-editor tests (quick local loop)
 #      SWITCHBOARD_TEST_GREP           only in-editor tests whose title matches (regexp)
 #      SWITCHBOARD_EDITOR_ONLY=1       skip the unit tests and the further windows (reload, host kill,
@@ -131,7 +131,7 @@ else
     --extensionDevelopmentPath "$INSTALLED" \
     --extensionTestsPath "$ROOT/out/test/integration/index" \
     --extensions-dir "$EXTDIR" --workspace "$WS" --user-data-dir "$WORK/user-data" \
-    --screenshot-dir "$SHOTS" --timeout "${SWITCHBOARD_TEST_TIMEOUT:-900}"
+    --screenshot-dir "$SHOTS" --timeout "${SWITCHBOARD_TEST_TIMEOUT:-1800}"
   EDITOR_RC=$?
   set -e
   if [ -f "$WORK/editor-result.txt" ]; then

@@ -11,23 +11,42 @@ import { click, screenshot } from './screenshot';
 const sessionTabs = () =>
   vscode.window.tabGroups.all.flatMap((g) => g.tabs).filter((t) => t.input instanceof vscode.TabInputWebview && t.input.viewType.endsWith('agentSwitchboard.sessionTab'));
 
+/**
+ * Logs how long each step took since the last, so that a slow or timed-out run says where its time
+ * went (fresh-clone runs took this test 9 s, 59 s and, once, past its timeout).
+ */
+function stepTimer(): (step: string) => void {
+  let last = Date.now();
+  return (step) => {
+    const now = Date.now();
+    console.log(`    [sessions view and history] ${step}: ${now - last} ms`);
+    last = now;
+  };
+}
+
 describe('sessions view and history', () => {
   it('journals a session, lists it (ours and the agent\'s), and shows two sessions in tabs of their own', async function () {
-    this.timeout(120_000);
+    // Two demo turns (each with an edit and a terminal) and four waits of up to 30 s on a machine
+    // shared with the workbench and the agents: the timeout leaves room for a slow run.
+    this.timeout(240_000);
+    const step = stepTimer();
     const a = await api();
     const key = await a.startSession({ agentId: 'demo', cwd: workspaceDir() });
     const answering = autoAnswer(a, key, 'allow_once');
     let second: string | undefined;
     try {
       assert.strictEqual((await a.prompt(key, RELOAD_MARKER)).stopReason, 'end_turn');
+      step('first session started and its turn done');
       const entry = await until('the session is in the journal', () => a.sessionHistory().find((e) => e.title === RELOAD_MARKER), 10_000);
       assert.strictEqual(entry.open, true);
       assert.strictEqual(entry.turns, 1);
       assert.strictEqual(entry.sessionId, a.session(key)!.sessionId);
+      step('journaled');
       // The agent lists it too (session/list), through the running session's connection.
       const listed = await a.agentSessions('demo');
       assert.strictEqual(listed.supported, true);
       assert.ok(listed.sessions.some((s) => s.sessionId === entry.sessionId && s.title === RELOAD_MARKER), JSON.stringify(listed.sessions.slice(0, 5)));
+      step('listed by the agent');
 
       // A second session, and each in an editor tab of its own.
       second = await a.startSession({ agentId: 'demo', cwd: workspaceDir() });
@@ -37,17 +56,21 @@ describe('sessions view and history', () => {
       } finally {
         answering2.dispose();
       }
+      step('second session started and its turn done');
       await vscode.commands.executeCommand('workbench.action.closeAllEditors');
       await vscode.commands.executeCommand('agentSwitchboard.sessions.openInTab', key);
       await vscode.commands.executeCommand('agentSwitchboard.sessions.openInTab', second);
       await until('two session tabs', () => sessionTabs().length >= 2 || undefined, 20_000);
+      step('two tabs open');
       await screenshot('session-tabs', 30000, { waitForSelector: `.entry.user:has-text("RELOAD-MARKER-1")` });
+      step('the tabs shown');
       await vscode.commands.executeCommand('workbench.action.closeAllEditors');
 
       // The person closes the second one: it stays in the history, but is not reopened after a reload.
       await a.closeSession(second);
       const closed = await until('the closed session is marked', () => a.sessionHistory().find((e) => e.title === 'A second session, side by side' && !e.open), 10_000);
       assert.ok(closed);
+      step('second session closed');
 
       // The agent's capabilities over all its sessions, per version.
       const caps = a.agentCapabilities('demo');
