@@ -121,7 +121,12 @@ export class Worktrees {
     let repo: string;
     let head: string;
     try {
-      [repo, head] = (await this.git.run(['rev-parse', '--show-toplevel', 'HEAD^{commit}', '--'], cwd)).split('\n');
+      // Read from the end: the folder's path is printed raw and may itself hold a newline.
+      const lines = (await this.git.run(['rev-parse', '--show-toplevel', 'HEAD^{commit}', '--'], cwd)).replace(/\n$/, '').split('\n');
+      if (lines.at(-1) === '--') lines.pop();
+      head = lines.pop() ?? '';
+      repo = lines.join('\n');
+      if (!/^[0-9a-f]{40,64}$/.test(head) || !repo) throw new Error(`git rev-parse answered what it should not: ${JSON.stringify(lines)}`);
     } catch {
       // Which of the two it was, asked only now that one failed.
       const inRepo = await this.git.run(['rev-parse', '--show-toplevel'], cwd).then(() => true, () => false);
@@ -134,7 +139,7 @@ export class Worktrees {
     ]);
     if (sparse.trim() === 'true') return { ok: false, reason: 'the repository uses a sparse checkout, which a new worktree would not share' };
     if (lfs.trim()) return { ok: false, reason: 'the repository keeps files in Git LFS, which a new worktree would hold only as pointers' };
-    return { ok: true, repo: path.normalize(repo), head: head.trim() };
+    return { ok: true, repo: path.normalize(repo), head };
   }
 
   /**

@@ -215,6 +215,8 @@ export class SessionJournal {
     // flush while a turn streamed — reading it back, checking every other window's journal, writing
     // and renaming, all on the extension host's thread — stalled the host on a busy disk (PF10).
     this.touched = true;
+    // Every action is written within FLUSH_MS, whatever path it took (a full journal's notice too).
+    this.timer ??= setTimeout(() => this.flush(), FLUSH_MS);
     if (action.type === 'promptSent') {
       entry.turns++;
       entry.title ??= redactSecrets(action.text.replace(/\s+/g, ' ').trim()).slice(0, 80) || undefined;
@@ -328,14 +330,16 @@ export class SessionJournal {
       }
     }
     for (const id of new Set([...this.pending.keys(), ...this.openChunk.keys(), ...this.heldUpdate.keys()])) this.flushOne(id, final);
-    if (this.indexDirty || (this.touched && (final || Date.now() - this.indexWrittenAt >= INDEX_TOUCH_MS))) {
+    // A clock set back (since < 0) counts as due, so the wait below is never longer than INDEX_TOUCH_MS.
+    const since = Date.now() - this.indexWrittenAt;
+    if (this.indexDirty || (this.touched && (final || since >= INDEX_TOUCH_MS || since < 0))) {
       this.writeIndex();
       this.touched = false;
     } else if (this.touched) {
       this.indexTimer ??= setTimeout(() => {
         this.indexTimer = undefined;
         this.flush();
-      }, Math.max(0, INDEX_TOUCH_MS - (Date.now() - this.indexWrittenAt)));
+      }, INDEX_TOUCH_MS - since);
     }
     // A content update still held is written at a later flush (or with whatever comes after it).
     if (this.heldUpdate.size) this.timer ??= setTimeout(() => this.flush(), FLUSH_MS);

@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { SessionUpdate } from '@agentclientprotocol/sdk';
-import { FLUSH_MS, HOLD_CONTENT_MS, JOURNAL_TEXT_CHARS, SessionJournal } from '../../../src/acp/session/journal';
+import { FLUSH_MS, HOLD_CONTENT_MS, JOURNAL_TEXT_CHARS, MAX_JOURNAL_BYTES, SessionJournal } from '../../../src/acp/session/journal';
 import { reduce, type SessionAction } from '../../../src/acp/session/reducer';
 import { createSessionState } from '../../../src/acp/session/types';
 
@@ -169,5 +169,21 @@ describe('the journal index while a turn streams (PF10)', () => {
     const written = fs.readFileSync(path.join(dir, 'j', `${id}.jsonl`), 'utf8');
     journal.flush(true);
     assert.match(written, /STREAMED-LATER/, 'a chunk recorded after the index was put off is written at the next FLUSH_MS');
+  });
+
+  it('writes a full journal\'s notice and the session\'s time within FLUSH_MS of the action that filled it', async () => {
+    const first = new SessionJournal(path.join(dir, 'j'));
+    const id = first.create({ agentId: 'a', agentName: 'Agent', cwd: '/w' });
+    first.flush(true);
+    const file = path.join(dir, 'j', `${id}.jsonl`);
+    fs.truncateSync(file, MAX_JOURNAL_BYTES - 10);
+    // A new window's journal: the file on disk is all but full, and the next action does not fit.
+    const journal = new SessionJournal(path.join(dir, 'j'));
+    journal.record(id, { type: 'turnEnded', stopReason: 'end_turn' });
+    await new Promise((r) => setTimeout(r, FLUSH_MS + 150));
+    const tail = fs.readFileSync(file).subarray(MAX_JOURNAL_BYTES - 10).toString('utf8');
+    journal.flush(true);
+    fs.rmSync(file, { force: true });
+    assert.match(tail, /later updates were not saved/, 'the notice is on disk within FLUSH_MS');
   });
 });

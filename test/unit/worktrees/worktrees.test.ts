@@ -187,6 +187,20 @@ describe('worktrees for sessions (issue 20)', function () {
     assert.match((await w.check(repo) as { reason: string }).reason, /submodules/);
     await assert.rejects(w.create(repo, 'demo', 'head'), /No worktree: the repository has submodules/);
   });
+
+  it('reads the repository and its HEAD right when the repository\'s path holds a newline or ends in a space', async () => {
+    const w = new Worktrees(gitRunner(), storage);
+    for (const name of ['new\nline', 'HEAD\n--', 'trailing ']) {
+      const odd = path.join(tmp, name);
+      fs.mkdirSync(odd);
+      git(odd, 'init', '-q', '-b', 'main');
+      fs.writeFileSync(path.join(odd, 'f.txt'), 'x\n');
+      git(odd, 'add', '-A');
+      git(odd, 'commit', '-q', '-m', 'base');
+      const checked = await w.check(odd);
+      assert.deepEqual(checked, { ok: true, repo: odd, head: git(odd, 'rev-parse', 'HEAD').trim() }, JSON.stringify(name));
+    }
+  });
 });
 
 describe('apply to the main folder: decided file by file (issue 20)', () => {
