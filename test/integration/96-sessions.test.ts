@@ -19,7 +19,7 @@ function stepTimer(): (step: string) => void {
   let last = Date.now();
   return (step) => {
     const now = Date.now();
-    console.log(`    [sessions view and history] ${step}: ${now - last} ms`);
+    console.log(`    (sessions test) ${step}: ${now - last} ms`);
     last = now;
   };
 }
