@@ -34,6 +34,12 @@ on_exit() {
   if [ -n "${KEEP_TEST_TMP:-}" ]; then echo "test-all: work dir kept: $WORK" >&2; else rm -rf "$WORK"; fi
 }
 trap on_exit EXIT
+# Every failed test, a line each, repeated at the end of the output (CI shows only its tail).
+FAILED_LIST=$WORK/failed-tests.txt
+: > "$FAILED_LIST"
+# The demo agent's remembered sessions (session/list, session/load) in this run's own folder: a
+# machine's earlier runs and benches (2 GB of them here once) are not this run's to list.
+export SWITCHBOARD_DEMO_STATE_DIR=$WORK/demo-sessions
 
 step "tools (scripts/setup-tools.sh)"
 TOOLS_ENV=$(bash scripts/setup-tools.sh)   # an assignment, so a failure stops us (eval "$(...)" would not)
@@ -80,10 +86,25 @@ if [ "$MOCHA_RC" -ne 0 ] && [ "$UNIT_FAILED" -eq 0 ]; then
   echo "mocha exited with $MOCHA_RC without reporting failing tests (load error?): counted as 1 failure"
   UNIT_FAILED=1
 fi
+# mocha's epilogue: "  1) suite" then the test's title and the error's first line
+sed 's/\x1b\[[0-9;]*m//g' "$WORK/mocha.log" | awk '
+  /^ *[0-9]+ failing/ { f = 1; next }
+  f && /^  [0-9]+\) / { t = $0; getline a; b = ""; while ((getline b) > 0 && b ~ /^ *$/) {}; gsub(/^ +/, "", a); gsub(/^ +/, "", b); sub(/^  [0-9]+\) /, "", t); print "  [unit] " t " " a " " substr(b, 1, 300) }
+' >> "$FAILED_LIST" || true
+if [ "$UNIT_FAILED" -gt 0 ] && ! grep -q '^  \[unit\]' "$FAILED_LIST"; then echo "  [unit] mocha exited with $MOCHA_RC (see its output above)" >> "$FAILED_LIST"; fi
 echo "unit: $UNIT_PASSED passed, $UNIT_FAILED failed (mocha exit $MOCHA_RC)"
 fi
 
 EDITOR_PASSED=0; EDITOR_FAILED=0
+# failed_lines <label> <result file> <runner exit>: the run's failed tests into FAILED_LIST
+failed_lines() {
+  local before
+  before=$(wc -l < "$FAILED_LIST")
+  [ -f "$2" ] && sed -n "s/^failed: /  [$1] /p" "$2" >> "$FAILED_LIST"
+  if [ "$3" -ne 0 ] && [ "$(wc -l < "$FAILED_LIST")" -eq "$before" ]; then
+    echo "  [$1] the runner exited with $3 (2 = its timeout) before the suite reported a failed test: the last test it started is in its output above" >> "$FAILED_LIST"
+  fi
+}
 if [ -n "${SWITCHBOARD_SKIP_EDITOR_TESTS:-}" ]; then
   echo; echo "(SWITCHBOARD_SKIP_EDITOR_TESTS set: VSIX + in-editor tests skipped)"
 else
@@ -142,6 +163,7 @@ else
     echo "in-editor runner exited with $EDITOR_RC (2 = timeout) without reporting failing tests: counted as 1 failure"
     EDITOR_FAILED=1
   fi
+  failed_lines "main window" "$WORK/editor-result.txt" "$EDITOR_RC"
   echo "in-editor: $EDITOR_PASSED passed, $EDITOR_FAILED failed (runner exit $EDITOR_RC); screenshots in ${SHOTS#"$ROOT"/}"
   fi
 
@@ -163,6 +185,7 @@ else
     passed=${passed:-0}; failed=${failed:-0}
     if [ "$rc" -ne 0 ] && [ "$failed" -eq 0 ]; then failed=1; fi
     if [ "$passed" -eq 0 ] && [ "$failed" -eq 0 ]; then echo "$label run executed no test: counted as 1 failure"; failed=1; fi
+    failed_lines "$label" "$result" "$rc"
     echo "in-editor ($label): $passed passed, $failed failed (runner exit $rc)"
     EDITOR_PASSED=$(( EDITOR_PASSED + passed )); EDITOR_FAILED=$(( EDITOR_FAILED + failed ))
   }
@@ -258,6 +281,7 @@ fi
 STEP=done
 PASSED=$(( UNIT_PASSED + EDITOR_PASSED ))
 FAILED=$(( UNIT_FAILED + EDITOR_FAILED ))
+if [ -s "$FAILED_LIST" ]; then echo; echo "=== failed tests"; cat "$FAILED_LIST"; fi
 echo
 echo "=== [$(( $(date +%s) - T0 ))s] unit: $UNIT_PASSED passed, $UNIT_FAILED failed, $UNIT_SKIPPED pending; in-editor: $EDITOR_PASSED passed, $EDITOR_FAILED failed"
 echo "$PASSED passed, $FAILED failed"
