@@ -93,6 +93,9 @@ export function inEditorBenchmarks(withPf8: boolean): Record<'bundleSize' | 'act
     }
     const env: NodeJS.ProcessEnv = { ...process.env };
     for (const m of toolsEnv.matchAll(/^export (\w+)=(.*)$/gm)) env[m[1]] = m[2];
+    // The demo agent remembers every session it ran (a 200,000-chunk turn is tens of MB): in the
+    // bench's own folder, removed with it, not in the machine's temp folder for good.
+    env.SWITCHBOARD_DEMO_STATE_DIR = path.join(tmp, 'demo-sessions');
     const extensions = installHelloWorld(tmp, env);
 
     const runs: Pf6Run[] = [];
