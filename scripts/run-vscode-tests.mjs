@@ -160,6 +160,10 @@ const settings = {
   'extensions.autoUpdate': false,
   'telemetry.telemetryLevel': 'off',
   'update.mode': 'none',
+  // code-server's extension host is a remote one, which scans /proc every few seconds for ports to
+  // forward (reading every process's sockets, 50–300 ms at a time on the event loop the benches
+  // measure); VS Code on a desktop, where people run the extension, does not.
+  'remote.autoForwardPorts': false,
   // --untrusted: Workspace Trust on, the folder never trusted (restricted mode), and no startup prompt.
   'security.workspace.trust.enabled': !!args.untrusted,
   ...(args.untrusted ? { 'security.workspace.trust.startupPrompt': 'never', 'security.workspace.trust.untrustedFiles': 'open' } : {}),

@@ -16,7 +16,7 @@ import * as assert from 'assert';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { monitorEventLoopDelay } from 'perf_hooks';
+import { monitorEventLoopDelay, PerformanceObserver } from 'perf_hooks';
 import { randomUUID } from 'crypto';
 import { spawn } from 'child_process';
 import * as vscode from 'vscode';
@@ -77,12 +77,23 @@ function brkRss(): number {
 
 /**
  * Watches the extension host's event loop: `stop()` gives the largest delay seen, in ms (10 ms
- * resolution). With SWITCHBOARD_BENCH_PROFILE_DIR set, the host's CPU is also profiled meanwhile
- * (`<name>.cpuprofile` there, for Chrome DevTools) to say where a stall came from.
+ * resolution); `gc()`, after it, the garbage collector's longest pause and all its pauses together
+ * meanwhile, in ms (what of a delay was the collector's, not ours). With
+ * SWITCHBOARD_BENCH_PROFILE_DIR set, the host's CPU is also profiled meanwhile (`<name>.cpuprofile`
+ * there, for Chrome DevTools) to say where a stall came from.
  */
-function watchLag(name: string): { stop(): number } {
+function watchLag(name: string): { stop(): number; gc(): { maxPauseMs: number; pausesMs: number } } {
   const h = monitorEventLoopDelay({ resolution: 10 });
   h.enable();
+  let maxPause = 0;
+  let pauses = 0;
+  const gc = new PerformanceObserver((list) => {
+    for (const e of list.getEntries()) {
+      maxPause = Math.max(maxPause, e.duration);
+      pauses += e.duration;
+    }
+  });
+  gc.observe({ entryTypes: ['gc'] });
   const dir = process.env.SWITCHBOARD_BENCH_PROFILE_DIR;
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const session = dir ? new (require('inspector') as typeof import('inspector')).Session() : undefined;
@@ -93,8 +104,10 @@ function watchLag(name: string): { stop(): number } {
     session.post('Profiler.start');
   }
   return {
+    gc: () => ({ maxPauseMs: round1(maxPause), pausesMs: Math.round(pauses) }),
     stop: () => {
       h.disable();
+      gc.disconnect();
       session?.post('Profiler.stop', (err, r) => {
         if (!err) fs.writeFileSync(path.join(dir!, `${name}.cpuprofile`), JSON.stringify(r.profile));
         session.disconnect();
@@ -297,7 +310,7 @@ function watchRssPeak(base: number): { stop(): number } {
  * @param prompt the prompt's text (what the scenario is asked)
  * @param counts which session updates to count
  */
-async function parseFloor(agent: ReturnType<typeof scenarioAgent>, prompt: string, counts: (update: { sessionUpdate?: string; content?: unknown }) => boolean): Promise<{ rssGrowthMB: number; rssPeakMB: number; maxLagMs: number; updates: number }> {
+async function parseFloor(agent: ReturnType<typeof scenarioAgent>, prompt: string, counts: (update: { sessionUpdate?: string; content?: unknown }) => boolean): Promise<{ rssGrowthMB: number; rssPeakMB: number; maxLagMs: number; gc: { maxPauseMs: number; pausesMs: number }; updates: number }> {
   const base = settledRss();
   const peak = watchRssPeak(base);
   const lag = watchLag(`floor-${agent.id}`);
@@ -326,7 +339,7 @@ async function parseFloor(agent: ReturnType<typeof scenarioAgent>, prompt: strin
   }
   const maxLagMs = lag.stop();
   const rssPeakMB = peak.stop();
-  return { rssGrowthMB: round1((settledRss() - base) / 1e6), rssPeakMB, maxLagMs, updates };
+  return { rssGrowthMB: round1((settledRss() - base) / 1e6), rssPeakMB, maxLagMs, gc: lag.gc(), updates };
 }
 
 /**
@@ -355,7 +368,7 @@ describe('PF10: cumulative tool output', function () {
     await vscode.commands.executeCommand('agentSwitchboard.showSession', key);
     await timeUntilVisible('.session-status.status-ready', () => undefined, 60_000);
     const { rss: rssBefore, heapUsed: heapBefore } = settledMemory();
-    let lag: { stop(): number } | undefined;
+    let lag: ReturnType<typeof watchLag> | undefined;
     let peak: { stop(): number } | undefined;
     // The last update's count of characters the card does not show (its text grows at its end).
     const lastCount = (CUMULATIVE_BYTES - SHOWN_TEXT_CHARS).toLocaleString('en');
@@ -384,7 +397,7 @@ describe('PF10: cumulative tool output', function () {
     // Once V8 has given the turn's pages back, the same turn read by a client that only parses it.
     const floor = await parseFloor(agentConfig, 'build', (u) => u.sessionUpdate === 'tool_call_update' && !!u.content);
     assert.strictEqual(floor.updates, 200);
-    const results = { updates: agent.updates, maxLagMs, rssGrowthMB, heapGrowthMB, rssPeakMB, lastVisibleAfterMs: visibleAt - agent.lastAt, agentSendMs: agent.sentMs, rssGrowthAfter12sMB, parseFloor: floor };
+    const results = { updates: agent.updates, maxLagMs, gc: lag!.gc(), rssGrowthMB, heapGrowthMB, rssPeakMB, lastVisibleAfterMs: visibleAt - agent.lastAt, agentSendMs: agent.sentMs, rssGrowthAfter12sMB, parseFloor: floor };
     fs.writeFileSync(process.env.SWITCHBOARD_PF10_RESULT!, JSON.stringify(results));
     await a.closeSession(key);
     await setAgents([]);

@@ -109,6 +109,22 @@ describe('ACP framing on an agent\'s stdio', () => {
     }
   });
 
+  it('gives long lines whole after longer and shorter ones, the line buffer kept or let go', async () => {
+    // Lines spanning many chunks are copied into one buffer kept between lines (let go past 4 MiB):
+    // a shorter line after a longer one, a character split at every chunk edge, and a line past
+    // that size, then small ones, must all come out as the SDK gives them.
+    const text = (n: number, seed: string) => Array.from({ length: n }, (_, i) => (i % 3 === 0 ? '€' : i % 5 === 0 ? '𝄞' : seed)).join('');
+    const msgs = [text(150_000, 'a'), text(40_000, 'b'), 'short', text(1_900_000, 'c'), text(70_000, 'd'), 'end'];
+    const bytes = enc.encode(msgs.map((t, i) => JSON.stringify({ jsonrpc: '2.0', method: 'm', params: { i, t } })).join('\r\n') + '\n');
+    const cuts: number[] = [];
+    for (let at = 1; at < bytes.length; at += 65_536 + (at % 7)) cuts.push(at);
+    const got = await ours(bytes, cuts, 64 << 20);
+    const want = await sdk(bytes, cuts, 64 << 20);
+    assert.equal(got.error, undefined);
+    assert.deepEqual(got.messages, want.messages);
+    assert.deepEqual((got.messages as { params: { t: string } }[]).map((m) => m.params.t.length), msgs.map((t) => t.length));
+  });
+
   it('ends the stream with a clear error at a line over the limit, and the next stream works', async () => {
     const over = enc.encode(`${JSON.stringify({ jsonrpc: '2.0', method: 'm', params: { text: 'q'.repeat(5000) } })}\n`);
     const got = await ours(over, [100, 2000], 4096);
