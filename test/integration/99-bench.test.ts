@@ -16,7 +16,7 @@ import * as assert from 'assert';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { monitorEventLoopDelay, PerformanceObserver } from 'perf_hooks';
+import { monitorEventLoopDelay, performance, PerformanceObserver } from 'perf_hooks';
 import { randomUUID } from 'crypto';
 import { spawn } from 'child_process';
 import * as vscode from 'vscode';
@@ -75,25 +75,112 @@ function brkRss(): number {
   }
 }
 
+/** What one stall of the extension host's main thread was made of (see {@link watchLag}), in ms. */
+interface Stall {
+  /** How late a 10 ms timer ran. */
+  lateMs: number;
+  /** Time the thread ran on a CPU meanwhile (our code, V8's collector, the host's own work). */
+  ranMs: number;
+  /** Time the thread was ready to run but waited for a CPU (other processes held both). */
+  waitedMs: number;
+  /** The rest: the thread was blocked (on the collector's helper threads, or a synchronous call). */
+  blockedMs: number;
+}
+
 /**
- * Watches the extension host's event loop: `stop()` gives the largest delay seen, in ms (10 ms
- * resolution); `gc()`, after it, the garbage collector's longest pause and all its pauses together
- * meanwhile, in ms (what of a delay was the collector's, not ours). With
- * SWITCHBOARD_BENCH_PROFILE_DIR set, the host's CPU is also profiled meanwhile (`<name>.cpuprofile`
- * there, for Chrome DevTools) to say where a stall came from.
+ * The main thread's time on a CPU and waiting for one since it started, in ns: Linux's
+ * `/proc/<pid>/task/<tid>/schedstat` (the main thread's id is the process's). Undefined where
+ * there is no such file.
  */
-function watchLag(name: string): { stop(): number; gc(): { maxPauseMs: number; pausesMs: number } } {
+function threadSched(): { ranNs: number; waitedNs: number } | undefined {
+  try {
+    const [ran, waited] = fs.readFileSync(`/proc/self/task/${process.pid}/schedstat`, 'utf8').split(' ').map(Number);
+    return Number.isFinite(ran) && Number.isFinite(waited) ? { ranNs: ran, waitedNs: waited } : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * CPU time, in ms, that the browser drawing the workbench (Chromium's processes on this machine:
+ * the page's renderer among them) has used so far, from `/proc/<pid>/stat` (utime + stime, in
+ * the kernel's 100 Hz ticks); undefined where there is no `/proc` or no Chromium. What the page's
+ * work costs the CPUs the extension host shares.
+ */
+function browserCpuMs(): number | undefined {
+  let ticks = 0;
+  let found = false;
+  try {
+    for (const pid of fs.readdirSync('/proc')) {
+      if (!/^\d+$/.test(pid)) continue;
+      let stat: string;
+      try {
+        stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+      } catch {
+        continue;
+      }
+      const name = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+      if (!/^chrom/i.test(name)) continue;
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      // utime and stime: the 14th and 15th fields of the line, the 12th and 13th after the name.
+      ticks += Number(fields[11]) + Number(fields[12]);
+      found = true;
+    }
+  } catch {
+    return undefined;
+  }
+  return found ? ticks * 10 : undefined;
+}
+
+/**
+ * Watches the extension host's event loop until `stop()`: the largest delay (`monitorEventLoopDelay`),
+ * the collector's pauses (largest, largest of each kind, and summed), and what the stalls were
+ * made of. On a machine with as few CPUs as busy processes (this one: 2, for the agent, the
+ * extension host, code-server and Chromium drawing the page) a stall is also time the thread was
+ * ready but not given a CPU; a 10 ms timer reads the kernel's account of the main thread
+ * (`threadSched`) and keeps the most delayed tick's `Stall` (`stalls().worst`), the tick with the
+ * largest lateness left once the waiting is taken out (`busiest`: what the host's own work, ours and
+ * the collector's, cost at once), and `waitedMs`: all the waiting while watched. `stop()` gives the largest delay in
+ * ms (10 ms resolution). With SWITCHBOARD_BENCH_PROFILE_DIR set, the host's CPU is also profiled
+ * meanwhile (`<name>.cpuprofile` there, for Chrome DevTools) to say where a stall came from.
+ */
+function watchLag(name: string): { stop(): number; gc(): { maxPauseMs: number; maxPauseMsByKind: Record<string, number>; pausesMs: number }; stalls(): { worst: Stall; busiest: Stall; waitedMs: number } | undefined } {
   const h = monitorEventLoopDelay({ resolution: 10 });
   h.enable();
   let maxPause = 0;
   let pauses = 0;
+  /** The longest pause of each kind of collection (Node's `detail.kind`: 1 minor, 4 major, 8 incremental, 16 weak callbacks). */
+  const maxByKind: Record<string, number> = {};
+  const kinds: Record<number, string> = { 1: 'minor', 4: 'major', 8: 'incremental', 16: 'weakcb' };
   const gc = new PerformanceObserver((list) => {
     for (const e of list.getEntries()) {
       maxPause = Math.max(maxPause, e.duration);
+      const kind = kinds[(e as { detail?: { kind?: number } }).detail?.kind ?? 0] ?? 'other';
+      maxByKind[kind] = round1(Math.max(maxByKind[kind] ?? 0, e.duration));
       pauses += e.duration;
     }
   });
   gc.observe({ entryTypes: ['gc'] });
+  const TICK = 10;
+  let worst: Stall = { lateMs: 0, ranMs: 0, waitedMs: 0, blockedMs: 0 };
+  let busy = worst;
+  let last = { at: performance.now(), sched: threadSched() };
+  const first = last.sched;
+  const ticker = last.sched
+    ? setInterval(() => {
+        const now = { at: performance.now(), sched: threadSched() };
+        if (now.sched && last.sched) {
+          const lateMs = now.at - last.at - TICK;
+          const ranMs = (now.sched.ranNs - last.sched.ranNs) / 1e6;
+          const waitedMs = (now.sched.waitedNs - last.sched.waitedNs) / 1e6;
+          const stall = (): Stall => ({ lateMs: round1(lateMs), ranMs: round1(ranMs), waitedMs: round1(waitedMs), blockedMs: round1(Math.max(0, lateMs + TICK - ranMs - waitedMs)) });
+          if (lateMs > worst.lateMs) worst = stall();
+          if (lateMs - waitedMs > busy.lateMs - busy.waitedMs) busy = stall();
+        }
+        last = now;
+      }, TICK)
+    : undefined;
+  let waitedTotal: number | undefined;
   const dir = process.env.SWITCHBOARD_BENCH_PROFILE_DIR;
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const session = dir ? new (require('inspector') as typeof import('inspector')).Session() : undefined;
@@ -104,10 +191,14 @@ function watchLag(name: string): { stop(): number; gc(): { maxPauseMs: number; p
     session.post('Profiler.start');
   }
   return {
-    gc: () => ({ maxPauseMs: round1(maxPause), pausesMs: Math.round(pauses) }),
+    gc: () => ({ maxPauseMs: round1(maxPause), maxPauseMsByKind: maxByKind, pausesMs: Math.round(pauses) }),
+    stalls: () => (first && waitedTotal !== undefined ? { worst, busiest: busy, waitedMs: Math.round(waitedTotal) } : undefined),
     stop: () => {
       h.disable();
       gc.disconnect();
+      if (ticker) clearInterval(ticker);
+      const end = threadSched();
+      if (first && end) waitedTotal = (end.waitedNs - first.waitedNs) / 1e6;
       session?.post('Profiler.stop', (err, r) => {
         if (!err) fs.writeFileSync(path.join(dir!, `${name}.cpuprofile`), JSON.stringify(r.profile));
         session.disconnect();
@@ -310,7 +401,7 @@ function watchRssPeak(base: number): { stop(): number } {
  * @param prompt the prompt's text (what the scenario is asked)
  * @param counts which session updates to count
  */
-async function parseFloor(agent: ReturnType<typeof scenarioAgent>, prompt: string, counts: (update: { sessionUpdate?: string; content?: unknown }) => boolean): Promise<{ rssGrowthMB: number; rssPeakMB: number; maxLagMs: number; gc: { maxPauseMs: number; pausesMs: number }; updates: number }> {
+async function parseFloor(agent: ReturnType<typeof scenarioAgent>, prompt: string, counts: (update: { sessionUpdate?: string; content?: unknown }) => boolean): Promise<{ rssGrowthMB: number; rssPeakMB: number; maxLagMs: number; gc: ReturnType<ReturnType<typeof watchLag>['gc']>; stalls: ReturnType<ReturnType<typeof watchLag>['stalls']>; updates: number }> {
   const base = settledRss();
   const peak = watchRssPeak(base);
   const lag = watchLag(`floor-${agent.id}`);
@@ -339,7 +430,7 @@ async function parseFloor(agent: ReturnType<typeof scenarioAgent>, prompt: strin
   }
   const maxLagMs = lag.stop();
   const rssPeakMB = peak.stop();
-  return { rssGrowthMB: round1((settledRss() - base) / 1e6), rssPeakMB, maxLagMs, gc: lag.gc(), updates };
+  return { rssGrowthMB: round1((settledRss() - base) / 1e6), rssPeakMB, maxLagMs, gc: lag.gc(), stalls: lag.stalls(), updates };
 }
 
 /**
@@ -372,12 +463,23 @@ describe('PF10: cumulative tool output', function () {
     let peak: { stop(): number } | undefined;
     // The last update's count of characters the card does not show (its text grows at its end).
     const lastCount = (CUMULATIVE_BYTES - SHOWN_TEXT_CHARS).toLocaleString('en');
+    // The browser's own pace with the session open and nothing happening: what it costs the CPUs anyway.
+    const idle0 = browserCpuMs();
+    await new Promise((r) => setTimeout(r, 3000));
+    const idle1 = browserCpuMs();
+    const browserIdleCpuMsPerS = idle0 !== undefined && idle1 !== undefined ? Math.round((idle1 - idle0) / 3) : undefined;
+    let browser0: number | undefined;
     const visibleAt = await timeUntilVisible(`.tool-content .content-text:has-text("${lastCount} more characters not shown")`, () => {
+      browser0 = browserCpuMs();
       lag = watchLag('pf10');
       peak = watchRssPeak(rssBefore);
       a.send(key, 'build');
-    }, 500_000);
+      // The probe looks slowly until the agent has sent its last update (its timing file), then every
+      // 20 ms: looking through every frame every 20 ms for the whole turn kept the browser at a CPU.
+    }, 500_000, () => fs.existsSync(timing));
     const maxLagMs = lag!.stop();
+    const browser1 = browserCpuMs();
+    const browserCpuMsDuringTurn = browser0 !== undefined && browser1 !== undefined ? browser1 - browser0 : undefined;
     await waitForState(a, key, (s) => s.status === 'ready', 'the turn ended', 120_000);
     const rssPeakMB = peak!.stop();
     // What the card shows of the 2 MiB: the first 100,000 characters and the count of the rest.
@@ -397,7 +499,7 @@ describe('PF10: cumulative tool output', function () {
     // Once V8 has given the turn's pages back, the same turn read by a client that only parses it.
     const floor = await parseFloor(agentConfig, 'build', (u) => u.sessionUpdate === 'tool_call_update' && !!u.content);
     assert.strictEqual(floor.updates, 200);
-    const results = { updates: agent.updates, maxLagMs, gc: lag!.gc(), rssGrowthMB, heapGrowthMB, rssPeakMB, lastVisibleAfterMs: visibleAt - agent.lastAt, agentSendMs: agent.sentMs, rssGrowthAfter12sMB, parseFloor: floor };
+    const results = { updates: agent.updates, maxLagMs, gc: lag!.gc(), stalls: lag!.stalls(), browserCpuMs: browserCpuMsDuringTurn, browserIdleCpuMsPerS, rssGrowthMB, heapGrowthMB, rssPeakMB, lastVisibleAfterMs: visibleAt - agent.lastAt, agentSendMs: agent.sentMs, rssGrowthAfter12sMB, parseFloor: floor };
     fs.writeFileSync(process.env.SWITCHBOARD_PF10_RESULT!, JSON.stringify(results));
     await a.closeSession(key);
     await setAgents([]);

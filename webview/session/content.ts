@@ -23,7 +23,8 @@ export function renderContent(ctx: Ctx, c: ToolContentView, cacheKey: string, pl
   switch (c.type) {
     case 'text': {
       // A huge output is shown as plain text, cut: rendering megabytes of Markdown would stall the view.
-      if (c.text.length > MAX_SHOWN_CHARS || (c.totalChars ?? 0) > MAX_SHOWN_CHARS) return h('pre', { className: 'content-text raw' }, clipShown(c.text, c.totalChars));
+      const cut = shownText(c);
+      if (cut.rest !== undefined) return longTextBlock(ctx, cut.shown, cut.rest).el;
       const el = h('div', { className: 'content-text md' });
       el.innerHTML = ctx.md(c.text);
       return el;
@@ -42,6 +43,29 @@ export function renderContent(ctx: Ctx, c: ToolContentView, cacheKey: string, pl
     case 'terminal':
       return renderTerminal(ctx, c.terminalId, c.unavailable);
   }
+}
+
+/**
+ * What a card shows of a text item: all of it (`rest` undefined), or, past {@link MAX_SHOWN_CHARS}
+ * characters (of the text or of its `totalChars`), its first characters and the count of the rest
+ * (`clip`'s note, without the line break before it).
+ */
+export function shownText(c: { text: string; totalChars?: number }): { shown: string; rest?: string } {
+  if (c.text.length <= MAX_SHOWN_CHARS && (c.totalChars ?? 0) <= MAX_SHOWN_CHARS) return { shown: c.text };
+  const full = clipShown(c.text, c.totalChars);
+  const cut = Math.min(c.text.length, MAX_SHOWN_CHARS);
+  return { shown: full.slice(0, cut), rest: full.slice(cut).replace(/^\n/, '') };
+}
+
+/**
+ * A text longer than a card shows, as plain text: its first characters, and under them the count
+ * of the rest, each a block of its own, so that a new count (a tool re-sending its growing output)
+ * does not lay the 100,000 characters out again. `notice` is the count's text node.
+ */
+export function longTextBlock(ctx: Ctx, shown: string, rest: string): { el: HTMLElement; notice: Text } {
+  const notice = ctx.doc.createTextNode(rest);
+  const el = ctx.h('pre', { className: 'content-text raw' }, ctx.h('div', { className: 'shown-text' }, shown), ctx.h('div', { className: 'not-shown' }, notice));
+  return { el, notice };
 }
 
 /** A clickable `basename:line` that asks the extension to open the file. */

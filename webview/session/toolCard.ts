@@ -8,7 +8,7 @@
  */
 import type { PermissionOptionKind, ToolKind } from '@agentclientprotocol/sdk';
 import type { IntentDisplayView, PermissionView, ToolCallStatusView, ToolCallView } from '../../src/acp/session/types';
-import { locationLink, openFullDiffButton, previewCut, renderContent, renderTerminal } from './content';
+import { locationLink, longTextBlock, openFullDiffButton, previewCut, renderContent, renderTerminal, shownText } from './content';
 import type { Ctx } from './context';
 import { icon, prettyJson } from './dom';
 import { hasInvisible, visibleText } from './visibleText';
@@ -84,6 +84,12 @@ export class ToolCardNode {
   /** Set after a click so a double click cannot answer twice before the extension's patch lands. */
   private answering: string | null = null;
 
+  /**
+   * The content block the card shows and what it was built from, kept while the call's content is
+   * texts that show the same (see {@link keptContent}).
+   */
+  private content: { el: HTMLElement; texts: string[]; notices: (Text | undefined)[] } | undefined;
+
   /** The "silent for N min" label of the current card, and the minutes it shows. */
   private silence: { el: HTMLElement; minutes: number | undefined } | undefined;
 
@@ -113,7 +119,58 @@ export class ToolCardNode {
     const tc = state?.toolCalls[this.toolCallId];
     const perm = tc?.permissionId ? state?.permissions[tc.permissionId] : undefined;
     if (perm?.state !== 'waiting') this.answering = null;
-    this.el.replaceChildren(tc ? this.card(tc, perm) : this.missing());
+    const old = this.el.firstElementChild as HTMLElement | null;
+    const kept = tc ? this.keptContent(tc) : undefined;
+    if (!tc) this.content = undefined;
+    // A card whose content block stays is brought up to date around it: moved into a new card, the
+    // block (100,000 characters of a tool's output) would be laid out again on every update. The
+    // new card is built with a stand-in where the block goes.
+    const slot = kept && old && kept.parentElement === old ? this.ctx.doc.createComment('content') : undefined;
+    const fresh = tc ? this.card(tc, perm, slot) : this.missing();
+    if (slot && old && old.tagName === fresh.tagName) morphInto(old, fresh, slot, kept!);
+    else {
+      if (slot) slot.replaceWith(kept!);
+      this.el.replaceChildren(fresh);
+    }
+  }
+
+  /**
+   * The content block shown now, its long texts' counts brought up to date, when the call's content
+   * is still texts showing what the block shows (a tool re-sending its growing output: the first
+   * 100,000 characters (`MAX_SHOWN_CHARS`) stay, only the count of the rest changes); else undefined.
+   */
+  private keptContent(tc: ToolCallView): HTMLElement | undefined {
+    const had = this.content;
+    if (!had || tc.content.length !== had.texts.length) return undefined;
+    const now = tc.content.map((c) => (c.type === 'text' ? shownText(c) : undefined));
+    if (now.some((t, i) => t === undefined || t.shown !== had.texts[i] || (t.rest !== undefined) !== (had.notices[i] !== undefined))) return undefined;
+    now.forEach((t, i) => {
+      const notice = had.notices[i];
+      if (notice && notice.data !== t!.rest) notice.data = t!.rest!;
+    });
+    return had.el;
+  }
+
+  /** Builds the content block and remembers what it shows (see {@link keptContent}). */
+  private contentBlock(tc: ToolCallView): HTMLElement {
+    const { h } = this.ctx;
+    const texts: string[] = [];
+    const notices: (Text | undefined)[] = [];
+    const el = h('div', { className: 'tool-content' }, tc.content.map((c, i) => {
+      const t = c.type === 'text' ? shownText(c) : undefined;
+      if (t?.rest !== undefined) {
+        const block = longTextBlock(this.ctx, t.shown, t.rest);
+        texts.push(t.shown);
+        notices.push(block.notice);
+        return block.el;
+      }
+      texts.push(t?.shown ?? '\0');
+      notices.push(undefined);
+      return renderContent(this.ctx, c, `${tc.toolCallId}:${i}`, { toolCallId: tc.toolCallId, index: i });
+    }));
+    // Only all-text content is kept (a diff or a terminal block has state of its own).
+    this.content = tc.content.every((c) => c.type === 'text') ? { el, texts, notices } : undefined;
+    return el;
   }
 
   /** Replaces the block of one terminal, leaving the rest of the card alone. */
@@ -133,7 +190,8 @@ export class ToolCardNode {
     return this.ctx.h('div', { className: 'tool-card' }, this.ctx.h('div', { className: 'muted' }, 'Tool call (no details yet)'));
   }
 
-  private card(tc: ToolCallView, perm: PermissionView | undefined): HTMLElement {
+  /** @param kept where the content block shown now goes again, as it is (see {@link keptContent}) */
+  private card(tc: ToolCallView, perm: PermissionView | undefined, kept?: Node): HTMLElement {
     const { h } = this.ctx;
     const waiting = perm?.state === 'waiting';
     const running = tc.status === 'in_progress';
@@ -174,9 +232,7 @@ export class ToolCardNode {
       waiting ? this.permission(tc, perm) : null,
       covers,
       covers && waiting && tc.content.length && !(perm?.unrequested && tc.kind === 'execute') ? h('div', { className: 'agent-shown muted' }, icon(h, perm?.unrequested ? 'diff' : 'comment'), h('span', null, shownBy)) : null,
-      tc.content.length
-        ? h('div', { className: 'tool-content' }, tc.content.map((c, i) => renderContent(this.ctx, c, `${tc.toolCallId}:${i}`, { toolCallId: tc.toolCallId, index: i })))
-        : null,
+      tc.content.length ? (kept ?? this.contentBlock(tc)) : null,
       perm && !waiting ? this.permission(tc, perm) : null,
       tc.verification === 'agent'
         ? h('div', { className: 'verification unverified', title: 'The agent performed this itself; Agent Switchboard could not check it against what you approved.' },
@@ -362,6 +418,24 @@ export class ToolCardNode {
 }
 
 /** The agent's name of an option, on one line and bounded: shown as plain text, never as the label. */
+/**
+ * Makes `old` what `fresh` is, with `kept` (a child of `old`) where `fresh` has `slot`, left in
+ * place (not removed and inserted again, which would lay it out again): `old` takes `fresh`'s
+ * attributes and, in order, its children.
+ */
+function morphInto(old: HTMLElement, fresh: HTMLElement, slot: Node, kept: Node): void {
+  for (const a of Array.from(old.attributes)) if (!fresh.hasAttribute(a.name)) old.removeAttribute(a.name);
+  for (const a of Array.from(fresh.attributes)) if (old.getAttribute(a.name) !== a.value) old.setAttribute(a.name, a.value);
+  const want = Array.from(fresh.childNodes, (c) => (c === slot ? kept : c));
+  const keep = new Set(want);
+  for (const c of Array.from(old.childNodes)) if (!keep.has(c)) c.remove();
+  let at = old.firstChild;
+  for (const c of want) {
+    if (c === at) at = at.nextSibling;
+    else old.insertBefore(c, at);
+  }
+}
+
 function agentName(name: string): string {
   const one = name.replace(/\s+/g, ' ').trim();
   return one.length > MAX_AGENT_NAME ? `${one.slice(0, MAX_AGENT_NAME - 1)}…` : one;

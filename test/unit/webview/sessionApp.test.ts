@@ -396,4 +396,41 @@ describe('session webview app', () => {
     h.host.send({ type: 'patches', key: 's1', fromRev: rev + 4, rev: rev + 6, patches: [{ op: 'meta', meta: { title: 'x' } }] });
     assert.equal(h.host.ofType('requestSnapshot').length, 1);
   });
+
+  it('keeps a growing tool output\'s block in place while what it shows stays, and rebuilds it when that changes', () => {
+    h = mount();
+    h.host.send(snapshot(richState()));
+    const tc = h.app.currentState!.toolCalls['tc-exec'];
+    const head = 'z'.repeat(100_000);
+    const card = () => h.doc.querySelector('[data-tool-call-id="tc-exec"] .tool-card')!;
+    const block = () => h.doc.querySelector('[data-tool-call-id="tc-exec"] .content-text')!;
+    const send = (toolCall: typeof tc) => {
+      patches(h, [{ op: 'toolCall', toolCall }]);
+      h.frame();
+    };
+    send({ ...tc, content: [{ type: 'text', text: head + 'a'.repeat(500) }] });
+    const first = block();
+    const firstCard = card();
+    assert.equal(first.querySelector('.not-shown')!.textContent, '… 500 more characters not shown (Export Session has all of it)');
+    // The tool re-sends its output, longer, and finishes: the same block and card, the new count and status.
+    send({ ...tc, status: 'completed', content: [{ type: 'text', text: head + 'a'.repeat(90_000) }] });
+    assert.equal(block(), first, 'the block is the one shown before');
+    assert.equal(card(), firstCard);
+    assert.equal(first.textContent, `${head}… 90,000 more characters not shown (Export Session has all of it)`);
+    assert.match(card().className, /status-completed/);
+    assert.equal(h.doc.querySelectorAll('[data-tool-call-id="tc-exec"] .content-text').length, 1);
+    // What it shows changed (its start, or a second item): built again, as it now is.
+    send({ ...tc, content: [{ type: 'text', text: 'y' + head.slice(1) + 'a'.repeat(10) }] });
+    assert.notEqual(block(), first);
+    assert.match(block().textContent!, /^yz+… 10 more characters not shown/);
+    const second = block();
+    send({ ...tc, content: [{ type: 'text', text: 'y' + head.slice(1) + 'a'.repeat(20) }, { type: 'text', text: 'done' }] });
+    assert.notEqual(block(), second);
+    assert.equal(h.doc.querySelectorAll('[data-tool-call-id="tc-exec"] .content-text').length, 2);
+    // A short text is built again whenever it changes; the card still shows what the state holds.
+    send({ ...tc, content: [{ type: 'text', text: 'short' }] });
+    assert.equal(block().textContent!.trim(), 'short');
+    send({ ...tc, content: [{ type: 'text', text: 'shorter' }] });
+    assert.equal(block().textContent!.trim(), 'shorter');
+  });
 });
