@@ -484,6 +484,13 @@ describe('PF10: cumulative tool output', function () {
     const rssPeakMB = peak!.stop();
     // What the card shows of the 2 MiB: the first 100,000 characters and the count of the rest.
     await screenshot('cumulative-output-card', 30_000, { waitForSelector: '.tool-content .content-text:has-text("more characters not shown")', sidebarWidth: 520 });
+    // And its end, scrolled to: the count of what is not shown, a block of its own under the text.
+    const notice = await evaluateInFrames<{ text: string; gapPx: number }>(
+      "const pre = document.querySelector('.tool-content pre.content-text'); pre.scrollTop = pre.scrollHeight; const n = pre.querySelector('.not-shown'); return { text: n.textContent, gapPx: Math.round(n.getBoundingClientRect().top - pre.querySelector('.shown-text').getBoundingClientRect().bottom) };",
+      { inFrame: '.tool-content pre.content-text' },
+    );
+    assert.strictEqual(notice[0]?.text, `… ${lastCount} more characters not shown (Export Session has all of it)`);
+    await screenshot('cumulative-output-card-end', 30_000, { waitForSelector: '.tool-content .not-shown', sidebarWidth: 520 });
     const settled = settledMemory();
     const rssGrowthMB = round1((settled.rss - rssBefore) / 1e6);
     // What the session holds after the turn: the 2 MiB and the protocol inspector's bounded log

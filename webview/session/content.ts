@@ -5,7 +5,7 @@
 import type { TerminalView, ToolContentView } from '../../src/acp/session/types';
 import type { Ctx } from './context';
 import { diffPreview } from './diffPreview';
-import { basename, clip as clipShown, icon, MAX_SHOWN_CHARS } from './dom';
+import { basename, icon, MAX_SHOWN_CHARS, notShownNote } from './dom';
 import { hasInvisible, visibleText } from './visibleText';
 
 /** Where a diff sits in the session: a tool call's content item (the full diff opens from there). */
@@ -24,7 +24,7 @@ export function renderContent(ctx: Ctx, c: ToolContentView, cacheKey: string, pl
     case 'text': {
       // A huge output is shown as plain text, cut: rendering megabytes of Markdown would stall the view.
       const cut = shownText(c);
-      if (cut.rest !== undefined) return longTextBlock(ctx, cut.shown, cut.rest).el;
+      if (cut.rest !== undefined) return longTextBlock(ctx, cut.shown, cut.rest);
       const el = h('div', { className: 'content-text md' });
       el.innerHTML = ctx.md(c.text);
       return el;
@@ -48,24 +48,20 @@ export function renderContent(ctx: Ctx, c: ToolContentView, cacheKey: string, pl
 /**
  * What a card shows of a text item: all of it (`rest` undefined), or, past {@link MAX_SHOWN_CHARS}
  * characters (of the text or of its `totalChars`), its first characters and the count of the rest
- * (`clip`'s note, without the line break before it).
+ * (`notShownNote`).
  */
 export function shownText(c: { text: string; totalChars?: number }): { shown: string; rest?: string } {
-  if (c.text.length <= MAX_SHOWN_CHARS && (c.totalChars ?? 0) <= MAX_SHOWN_CHARS) return { shown: c.text };
-  const full = clipShown(c.text, c.totalChars);
-  const cut = Math.min(c.text.length, MAX_SHOWN_CHARS);
-  return { shown: full.slice(0, cut), rest: full.slice(cut).replace(/^\n/, '') };
+  const rest = notShownNote(c.text, c.totalChars);
+  return rest === undefined ? { shown: c.text } : { shown: c.text.slice(0, MAX_SHOWN_CHARS), rest };
 }
 
 /**
  * A text longer than a card shows, as plain text: its first characters, and under them the count
  * of the rest, each a block of its own, so that a new count (a tool re-sending its growing output)
- * does not lay the 100,000 characters out again. `notice` is the count's text node.
+ * does not lay the 100,000 characters out again (a tool card changes the `.not-shown` block's text).
  */
-export function longTextBlock(ctx: Ctx, shown: string, rest: string): { el: HTMLElement; notice: Text } {
-  const notice = ctx.doc.createTextNode(rest);
-  const el = ctx.h('pre', { className: 'content-text raw' }, ctx.h('div', { className: 'shown-text' }, shown), ctx.h('div', { className: 'not-shown' }, notice));
-  return { el, notice };
+function longTextBlock(ctx: Ctx, shown: string, rest: string): HTMLElement {
+  return ctx.h('pre', { className: 'content-text raw' }, ctx.h('div', { className: 'shown-text' }, shown), ctx.h('div', { className: 'not-shown' }, rest));
 }
 
 /** A clickable `basename:line` that asks the extension to open the file. */

@@ -90,7 +90,16 @@ export const MAX_SHOWN_CHARS = SHOWN_TEXT_CHARS;
  * full length when the extension sent only the first characters.
  */
 export function clip(text: string, totalChars = text.length): string {
+  const note = notShownNote(text, totalChars);
+  return note === undefined ? text : `${text.slice(0, MAX_SHOWN_CHARS)}\n${note}`;
+}
+
+/**
+ * The note that follows a text cut at {@link MAX_SHOWN_CHARS}: how many characters are not shown;
+ * undefined when the text (of `totalChars` in full) is not cut.
+ */
+export function notShownNote(text: string, totalChars = text.length): string | undefined {
   const total = Math.max(totalChars, text.length);
-  if (total <= MAX_SHOWN_CHARS) return text;
-  return `${text.slice(0, MAX_SHOWN_CHARS)}\n… ${(total - Math.min(text.length, MAX_SHOWN_CHARS)).toLocaleString('en')} more characters not shown (Export Session has all of it)`;
+  if (total <= MAX_SHOWN_CHARS) return undefined;
+  return `… ${(total - Math.min(text.length, MAX_SHOWN_CHARS)).toLocaleString('en')} more characters not shown (Export Session has all of it)`;
 }

@@ -8,7 +8,7 @@
  */
 import type { PermissionOptionKind, ToolKind } from '@agentclientprotocol/sdk';
 import type { IntentDisplayView, PermissionView, ToolCallStatusView, ToolCallView } from '../../src/acp/session/types';
-import { locationLink, longTextBlock, openFullDiffButton, previewCut, renderContent, renderTerminal, shownText } from './content';
+import { locationLink, openFullDiffButton, previewCut, renderContent, renderTerminal, shownText } from './content';
 import type { Ctx } from './context';
 import { icon, prettyJson } from './dom';
 import { hasInvisible, visibleText } from './visibleText';
@@ -127,11 +127,8 @@ export class ToolCardNode {
     // new card is built with a stand-in where the block goes.
     const slot = kept && old && kept.parentElement === old ? this.ctx.doc.createComment('content') : undefined;
     const fresh = tc ? this.card(tc, perm, slot) : this.missing();
-    if (slot && old && old.tagName === fresh.tagName) morphInto(old, fresh, slot, kept!);
-    else {
-      if (slot) slot.replaceWith(kept!);
-      this.el.replaceChildren(fresh);
-    }
+    if (slot) morphInto(old!, fresh, slot, kept!);
+    else this.el.replaceChildren(fresh);
   }
 
   /**
@@ -153,23 +150,16 @@ export class ToolCardNode {
 
   /** Builds the content block and remembers what it shows (see {@link keptContent}). */
   private contentBlock(tc: ToolCallView): HTMLElement {
-    const { h } = this.ctx;
-    const texts: string[] = [];
-    const notices: (Text | undefined)[] = [];
-    const el = h('div', { className: 'tool-content' }, tc.content.map((c, i) => {
-      const t = c.type === 'text' ? shownText(c) : undefined;
-      if (t?.rest !== undefined) {
-        const block = longTextBlock(this.ctx, t.shown, t.rest);
-        texts.push(t.shown);
-        notices.push(block.notice);
-        return block.el;
-      }
-      texts.push(t?.shown ?? '\0');
-      notices.push(undefined);
-      return renderContent(this.ctx, c, `${tc.toolCallId}:${i}`, { toolCallId: tc.toolCallId, index: i });
-    }));
-    // Only all-text content is kept (a diff or a terminal block has state of its own).
-    this.content = tc.content.every((c) => c.type === 'text') ? { el, texts, notices } : undefined;
+    const el = this.ctx.h('div', { className: 'tool-content' }, tc.content.map((c, i) => renderContent(this.ctx, c, `${tc.toolCallId}:${i}`, { toolCallId: tc.toolCallId, index: i })));
+    // Only all-text content is kept (a diff or a terminal block has state of its own); a long text's
+    // count is the text node of its `.not-shown` block (`longTextBlock`).
+    this.content = tc.content.every((c) => c.type === 'text')
+      ? {
+          el,
+          texts: tc.content.map((c) => shownText(c as { text: string; totalChars?: number }).shown),
+          notices: Array.from(el.children, (b) => (b.querySelector('.not-shown')?.firstChild as Text | null) ?? undefined),
+        }
+      : undefined;
     return el;
   }
 
@@ -417,7 +407,6 @@ export class ToolCardNode {
   }
 }
 
-/** The agent's name of an option, on one line and bounded: shown as plain text, never as the label. */
 /**
  * Makes `old` what `fresh` is, with `kept` (a child of `old`) where `fresh` has `slot`, left in
  * place (not removed and inserted again, which would lay it out again): `old` takes `fresh`'s
@@ -436,6 +425,7 @@ function morphInto(old: HTMLElement, fresh: HTMLElement, slot: Node, kept: Node)
   }
 }
 
+/** The agent's name of an option, on one line and bounded: shown as plain text, never as the label. */
 function agentName(name: string): string {
   const one = name.replace(/\s+/g, ' ').trim();
   return one.length > MAX_AGENT_NAME ? `${one.slice(0, MAX_AGENT_NAME - 1)}…` : one;
