@@ -32,7 +32,7 @@ const MIN_LINE_BUFFER_BYTES = 64 * 1024;
  * (24; not the unit tests' 20) decodes a longer ASCII run (past Node's `EXTERN_APEX`, 1,031,913
  * bytes) into an external string whose bytes the C allocator holds, not V8's heap. With a 2 MiB
  * line re-sent 200 times (PF10) the allocator's arena (`[heap]` in /proc/self/smaps) was then
- * 73–78 MB larger after the turn and the host's RSS 86–95 MB; decoded in pieces (heap strings,
+ * 59–78 MB larger after the turn and the host's RSS 86–102 MB; decoded in pieces (heap strings,
  * joined into one), 18 MB and 3–60 MB. Pieces under V8's large-object size (128 KiB) left more: the
  * young generation grown to hold them, RSS +103–113 MB.
  */
