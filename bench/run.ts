@@ -20,6 +20,7 @@
  * - cumulativeOutputHost (PF10, host side): 200 tool updates re-sending output growing to 2 MiB; see ./cumulative.ts.
  * - worktreeSession: making a session's worktree for 10,000 files ÷ `git worktree add` alone; see ./worktrees.ts.
  * - sandboxCommand: a command's start to first output in the sandbox ÷ unsandboxed; see ./sandbox.ts.
+ * - mcpStdioLargeResult: a stdio MCP server's 30 MB tool result handed on ÷ a plain pipe read of it; see ./mcpStdio.ts.
  * - delegation10k: the delegation view of a 10,000-span session (2,500 tool calls, each with a
  *   permission, an effect and an MCP call; 500 remote delegations) ÷ `JSON.parse` of the same spans.
  */
@@ -38,6 +39,7 @@ import { inEditorBenchmarks } from './inEditor';
 import { sandboxBenchmarks } from './sandbox';
 import { worktreeBenchmarks } from './worktrees';
 import { cumulativeBenchmarks } from './cumulative';
+import { mcpStdioBenchmarks } from './mcpStdio';
 
 function median(xs: number[]): number {
   const s = [...xs].sort((a, b) => a - b);
@@ -176,6 +178,7 @@ const result = {
   ...(await sandboxBenchmarks()),
   ...(await worktreeBenchmarks()),
   ...(await cumulativeBenchmarks()),
+  ...(await mcpStdioBenchmarks()),
   ...inEditorBenchmarks(process.env.SWITCHBOARD_BENCH_PF8 !== '0'),
   edits50k: { ratio: Number((ours / baseline).toFixed(2)), goal: '<= 2', oursMs: Number(ours.toFixed(1)), diffAloneMs: Number(baseline.toFixed(1)) },
   review50k: { ratio: Number((review / baseline).toFixed(2)), goal: '<= 3', oursMs: Number(review.toFixed(1)), diffAloneMs: Number(baseline.toFixed(1)) },

@@ -2,14 +2,20 @@
  * A stdio transport for MCP servers that runs each server in its own process group, so stopping
  * a server also ends what it started (`npx` → `node`, a Python server's workers): the SDK's
  * `StdioClientTransport` signals only its direct child, which can leave the real server orphaned.
- * Framing and parsing are the SDK's (`ReadBuffer`, `serializeMessage`); the group handling is the
+ * Messages are the SDK's (`parseJSONRPCMessage`, `serializeMessage`); the group handling is the
  * one our terminals use (`terminateProcessGroup`: SIGTERM, grace, SIGKILL; `taskkill /T` on Windows).
+ * Lines are framed by `LineFramer`, as the ACP agents' are, not by the SDK's `ReadBuffer`, which
+ * concatenates all it holds with every chunk: a 30 MB tool result took 3.3–5.1 s of the extension
+ * host's thread (`mcpStdioLargeResult` in `npm run bench`). What a line holds is read as the
+ * `ReadBuffer` reads it: a line that is not JSON is skipped, JSON that is not a JSON-RPC message is
+ * an error (`onerror`) and the next line is read.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import type { Readable } from 'node:stream';
 import type { JSONRPCMessage, Transport } from '@modelcontextprotocol/client';
 import { mcpSdk } from './sdk';
 import { terminateProcessGroup } from '../terminals/processGroup';
+import { LineFramer } from '../common/lines';
 
 /** How to start a stdio server. `env` is the complete environment. */
 export interface StdioLaunch {
@@ -24,7 +30,7 @@ export class GroupStdioTransport implements Transport {
   private proc: ChildProcess | undefined;
   /** The largest message a server may send (a tool result), in bytes; beyond, the connection ends. */
   static readonly MAX_MESSAGE_BYTES = 64 * 1024 * 1024;
-  private readonly buffer = new (mcpSdk().ReadBuffer)({ maxBufferSize: GroupStdioTransport.MAX_MESSAGE_BYTES });
+  private readonly lines = new LineFramer(GroupStdioTransport.MAX_MESSAGE_BYTES);
   private closed = false;
   /** How the server's process ended, once it has. */
   exit: { code: number | null; signal: NodeJS.Signals | null } | undefined;
@@ -75,24 +81,10 @@ export class GroupStdioTransport implements Transport {
       });
       proc.once('spawn', () => resolve());
       proc.stdout!.on('data', (chunk: Buffer) => {
-        try {
-          this.buffer.append(chunk);
-        } catch (err) {
+        if (!this.lines.push(chunk, (line) => this.read(line))) {
           // A message over the limit: the stream cannot be resynchronised, so the server is ended.
-          this.onerror?.(new Error(`The server sent a message larger than ${GroupStdioTransport.MAX_MESSAGE_BYTES / 1024 / 1024} MB; it was stopped (${err instanceof Error ? err.message : String(err)}).`));
+          this.onerror?.(new Error(`The server sent a message larger than ${GroupStdioTransport.MAX_MESSAGE_BYTES / 1024 / 1024} MB; it was stopped.`));
           void this.close();
-          return;
-        }
-        for (;;) {
-          let message: JSONRPCMessage | null;
-          try {
-            message = this.buffer.readMessage();
-          } catch (err) {
-            this.onerror?.(err instanceof Error ? err : new Error(String(err)));
-            continue;
-          }
-          if (message === null) break;
-          this.onmessage?.(message);
         }
       });
       proc.stderr!.on('data', (chunk: Buffer) => this.onStderr(chunk));
@@ -104,6 +96,24 @@ export class GroupStdioTransport implements Transport {
         this.finish();
       });
     });
+  }
+
+  /** One line from the server, handed on as a message when it is one (see the file's comment). */
+  private read(line: string): void {
+    let value: unknown;
+    try {
+      value = JSON.parse(line);
+    } catch {
+      return;
+    }
+    let message: JSONRPCMessage;
+    try {
+      message = mcpSdk().parseJSONRPCMessage(value);
+    } catch (err) {
+      this.onerror?.(err instanceof Error ? err : new Error(String(err)));
+      return;
+    }
+    this.onmessage?.(message);
   }
 
   send(message: JSONRPCMessage): Promise<void> {
@@ -138,7 +148,7 @@ export class GroupStdioTransport implements Transport {
   private finish(): void {
     if (this.closed) return;
     this.closed = true;
-    this.buffer.clear();
+    this.lines.stop();
     this.onclose?.();
   }
 }

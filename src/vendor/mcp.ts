@@ -6,7 +6,7 @@
  */
 import type * as AppBridgeModule from '@modelcontextprotocol/ext-apps/app-bridge';
 
-export { Client, fromJsonSchema, parseJSONRPCMessage, ReadBuffer, serializeMessage, specTypeSchemas, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+export { Client, fromJsonSchema, parseJSONRPCMessage, serializeMessage, specTypeSchemas, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 export { AjvJsonSchemaValidator } from '@modelcontextprotocol/client/validators/ajv';
 export { createMcpHandler, McpServer } from '@modelcontextprotocol/server';
 export { localhostHostValidation, localhostOriginValidation, toNodeHandler } from '@modelcontextprotocol/node';

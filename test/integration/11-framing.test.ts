@@ -7,7 +7,8 @@
  */
 import * as assert from 'assert';
 import { PassThrough } from 'stream';
-import { decode, ndJsonStdio } from '../../src/acp/transport/ndJsonStdio';
+import { ndJsonStdio } from '../../src/acp/transport/ndJsonStdio';
+import { decode } from '../../src/common/lines';
 
 /** Bytes held outside V8's heap by JavaScript objects, after `fn` ran and while its result is held. */
 function externalGrowth<T>(fn: () => T): { bytes: number; value: T } {
