@@ -23,7 +23,7 @@ const KEEP_LINE_BUFFER_BYTES = 4 * 1024 * 1024;
  * bytes) into an external string whose bytes the C allocator holds, not V8's heap. With a 2 MiB
  * line re-sent 200 times (PF10) the allocator's arena (`[heap]` in /proc/self/smaps) was then
  * 59–78 MB larger after the turn and the host's RSS 86–102 MB; decoded in pieces (heap strings,
- * joined into one), 18 MB and 3–60 MB. Pieces under V8's large-object size (128 KiB) left more: the
+ * joined into one), 18 MB and 3–62 MB. Pieces under V8's large-object size (128 KiB) left more: the
  * young generation grown to hold them, RSS +102–113 MB.
  */
 const DECODE_PIECE_BYTES = 512 * 1024;
@@ -36,6 +36,8 @@ const DECODE_PIECE_BYTES = 512 * 1024;
  * invalid bytes included.
  */
 export function decode(buf: Buffer, start: number, end: number, pieceBytes = DECODE_PIECE_BYTES): string {
+  // A piece must be able to hold a whole character, or a cut could move back to the piece's start.
+  pieceBytes = Math.max(4, pieceBytes);
   if (end - start <= pieceBytes) return buf.toString('utf8', start, end);
   const continues = (i: number) => (buf[i] & 0xc0) === 0x80;
   const pieces: string[] = [];
@@ -62,8 +64,15 @@ export class LineFramer {
   private pending = 0;
   private stopped = false;
 
-  /** @param maxLineBytes longest line accepted, in bytes, without its line ending. */
-  constructor(private readonly maxLineBytes: number) {}
+  /**
+   * @param maxLineBytes longest line accepted, in bytes, without its line ending.
+   * @param keepBufferBytes largest line buffer kept for the next long line, in bytes; a larger one
+   *   is let go once its line is read (default {@link KEEP_LINE_BUFFER_BYTES}).
+   */
+  constructor(
+    private readonly maxLineBytes: number,
+    private readonly keepBufferBytes = KEEP_LINE_BUFFER_BYTES,
+  ) {}
 
   /**
    * Frames `chunk`: `onLine` is called with each line it completes, in order. Once `onLine` has
@@ -91,9 +100,14 @@ export class LineFramer {
     return true;
   }
 
-  /** The last line when the stream ends without a line ending (decoded, its CR dropped), if there is one. */
-  end(): string | undefined {
+  /**
+   * The last line when the stream ends without a line ending (decoded, its CR dropped): `undefined`
+   * when there is none, `false` when it is over the limit (the framer has stopped).
+   */
+  end(): string | undefined | false {
     if (this.stopped || !this.pending) return undefined;
+    // push() let one byte more wait in case it was the CR of a CRLF; at the end it is one only if it is a CR.
+    if (this.pending - (this.line![this.pending - 1] === CR ? 1 : 0) > this.maxLineBytes) return this.tooLarge();
     return this.take(Buffer.alloc(0), 0, 0);
   }
 
@@ -128,7 +142,7 @@ export class LineFramer {
     const buf = this.line!;
     const length = this.pending;
     this.pending = 0;
-    if (buf.length > KEEP_LINE_BUFFER_BYTES) this.line = undefined;
+    if (buf.length > this.keepBufferBytes) this.line = undefined;
     return decode(buf, 0, length && buf[length - 1] === CR ? length - 1 : length);
   }
 }

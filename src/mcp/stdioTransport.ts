@@ -30,7 +30,8 @@ export class GroupStdioTransport implements Transport {
   private proc: ChildProcess | undefined;
   /** The largest message a server may send (a tool result), in bytes; beyond, the connection ends. */
   static readonly MAX_MESSAGE_BYTES = 64 * 1024 * 1024;
-  private readonly lines = new LineFramer(GroupStdioTransport.MAX_MESSAGE_BYTES);
+  /** Lines of the server's output; a line buffer past 1 MiB is let go once its line is read (a server rarely repeats a large result the way an agent's growing tool output does). */
+  private readonly lines = new LineFramer(GroupStdioTransport.MAX_MESSAGE_BYTES, 1024 * 1024);
   private closed = false;
   /** How the server's process ended, once it has. */
   exit: { code: number | null; signal: NodeJS.Signals | null } | undefined;
@@ -113,7 +114,12 @@ export class GroupStdioTransport implements Transport {
       this.onerror?.(err instanceof Error ? err : new Error(String(err)));
       return;
     }
-    this.onmessage?.(message);
+    try {
+      this.onmessage?.(message);
+    } catch (err) {
+      // The lines after it in the same chunk are still read.
+      this.onerror?.(err instanceof Error ? err : new Error(String(err)));
+    }
   }
 
   send(message: JSONRPCMessage): Promise<void> {

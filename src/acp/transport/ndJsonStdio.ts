@@ -82,6 +82,7 @@ export function ndJsonStdio(output: Writable, input: Readable, options: { maxMes
   const onEnd = () => {
     if (done) return;
     const last = framer.end();
+    if (last === false) return tooLarge();
     if (last !== undefined) emit(last);
     stop();
     controller.close();

@@ -138,6 +138,15 @@ describe('ACP framing on an agent\'s stdio', () => {
     assert.match((await r).error ?? '', /4096 byte limit/);
     const ok = await ours(enc.encode('{"jsonrpc":"2.0","method":"m"}\n'), [], 4096);
     assert.equal(ok.messages.length, 1);
+    // A last line without an ending, one byte over the limit, is refused as the SDK refuses it.
+    const last = enc.encode('{"jsonrpc":"2.0","method":"x"}');
+    for (const cuts of [[], [last.length - 1]]) {
+      const got = await ours(last, cuts, last.length - 1);
+      const want = await sdk(last, cuts, last.length - 1);
+      assert.deepEqual(got.messages, want.messages);
+      assert.match(want.error ?? '', /byte limit/);
+      assert.match(got.error ?? '', /byte limit/);
+    }
   });
 
   it('sends what is written as one JSON line each, in order', async () => {

@@ -16,6 +16,7 @@ function frame(bytes: Buffer, cuts: number[], max: number): { lines: string[]; r
     from = at;
   }
   const last = f.end();
+  if (last === false) return { lines, refused: true };
   if (last !== undefined) lines.push(last);
   return { lines, refused: false };
 }
@@ -54,6 +55,16 @@ describe('lines of a child process\'s output', () => {
     assert.equal(f.push(Buffer.from('12345'), () => assert.fail('no line')), true);
     assert.equal(f.push(Buffer.from('6'), () => assert.fail('no line')), false);
     assert.equal(f.push(Buffer.from('\nok\n'), () => assert.fail('stopped')), true);
+    // The last line, without an ending, is held to the same limit: one byte more waited only in
+    // case it was the CR of a CRLF.
+    assert.deepEqual(frame(Buffer.from('\na'), [1], 0), { lines: [''], refused: true });
+    assert.deepEqual(frame(Buffer.from('12345\n123456'), [], 5), { lines: ['12345'], refused: true });
+    assert.deepEqual(frame(Buffer.from('12345\n12345\r'), [], 5), { lines: ['12345', '12345'], refused: false });
+  });
+
+  it('decodes in pieces of at least four bytes, whatever size is asked', () => {
+    const buf = Buffer.from('f09f9880f09f9880', 'hex');
+    for (const piece of [0, 1, 2, 3]) assert.equal(decode(buf, 0, buf.length, piece), buf.toString('utf8'));
   });
 
   it('reads nothing more once a line\'s reader stops it', () => {

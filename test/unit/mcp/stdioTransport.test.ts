@@ -33,4 +33,23 @@ describe('stdio MCP transport', () => {
     assert.equal((messages[2] as { params: { data: string } }).params.data, 'crlf');
     assert.equal(errors.length, 1, errors.map(String).join('; '));
   });
+
+  it('reads the lines after a message whose handler threw, and says what it threw', async function () {
+    this.timeout(20_000);
+    const script = `process.stdout.write(['a', 'b', 'c'].map((d) => JSON.stringify({ jsonrpc: '2.0', method: 'notifications/message', params: { level: 'info', data: d } })).join('\\n') + '\\n', () => process.exit(0));`;
+    const t = new GroupStdioTransport({ command: process.execPath, args: ['-e', script], env: { ...process.env } as Record<string, string> }, () => undefined);
+    const seen: string[] = [];
+    const errors: string[] = [];
+    t.onmessage = (m) => {
+      const d = (m as unknown as { params: { data: string } }).params.data;
+      seen.push(d);
+      if (d === 'a') throw new Error('handler failed on a');
+    };
+    t.onerror = (e) => errors.push(e.message);
+    const closed = new Promise<void>((resolve) => (t.onclose = resolve));
+    await t.start();
+    await closed;
+    assert.deepEqual(seen, ['a', 'b', 'c']);
+    assert.deepEqual(errors, ['handler failed on a']);
+  });
 });
