@@ -85,12 +85,9 @@ export function prettyJson(value: unknown): string {
 /** Most characters of one text a card shows; beyond, the rest is counted (the export has it all). */
 export const MAX_SHOWN_CHARS = SHOWN_TEXT_CHARS;
 
-/**
- * `text`, cut at {@link MAX_SHOWN_CHARS} with a note of what was left out; `totalChars` is the
- * full length when the extension sent only the first characters.
- */
-export function clip(text: string, totalChars = text.length): string {
-  const note = notShownNote(text, totalChars);
+/** `text`, cut at {@link MAX_SHOWN_CHARS} with a note of what was left out (a tool's raw input or output as JSON). */
+function clip(text: string): string {
+  const note = notShownNote(text);
   return note === undefined ? text : `${text.slice(0, MAX_SHOWN_CHARS)}\n${note}`;
 }
 
