@@ -12,7 +12,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { TerminalManager } from '../src/terminals';
-import { SandboxRuntime } from '../src/sandbox/runtime';
+import { SandboxRuntime, shellQuote } from '../src/sandbox/runtime';
 import { buildProfile } from '../src/sandbox/profile';
 import type { SpawnPlan } from '../src/terminals/command';
 
@@ -55,7 +55,8 @@ export async function sandboxBenchmarks(): Promise<Record<string, unknown>> {
     };
     // A shell builtin shows the sandbox's fixed cost alone; a Node.js start, a command of the size agents run.
     const echo = await measure('echo first');
-    const node = await measure(`${JSON.stringify(process.execPath)} -e "console.log(1)"`);
+    const nodeCommand = `${JSON.stringify(process.execPath)} -e "console.log(1)"`;
+    const node = await measure(nodeCommand);
     // Where the fixed cost goes: the library's preparation of each command (it searches the session's
     // folder for files to protect with ripgrep and resolves paths), apart from starting the command
     // inside bubblewrap's namespaces. Median of `n` preparations, in ms.
@@ -81,10 +82,55 @@ export async function sandboxBenchmarks(): Promise<Record<string, unknown>> {
     } finally {
       process.chdir(saved);
     }
-    return { sandboxCommand: { ...node, goal: '<= 1.5', command: 'node -e console.log(1)', echo, pairs: 15, wrapMs, wrapMsHostAtRoot, namespacesMs: Number((node.sandboxedMs - node.unsandboxedMs - wrapMs).toFixed(1)) } };
+    const parts = await fixedCost(m, dir, nodeCommand, wrap);
+    return { sandboxCommand: { ...node, goal: '<= 1.5', command: 'node -e console.log(1)', echo, pairs: 15, wrapMs, wrapMsHostAtRoot, namespacesMs: Number((node.sandboxedMs - node.unsandboxedMs - wrapMs).toFixed(1)), fixedCost: parts } };
   } finally {
     await m.disposeAll();
     await runtime.dispose();
     fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * Where a sandboxed command's fixed cost goes, each part the median difference of 15 rounds in which
+ * the same command runs through the client terminal five ways, back to back: unsandboxed; in a
+ * bubblewrap with only its namespaces (user, pid, network; `/` read-only, `/dev`, `/proc`), the
+ * floor of any bubblewrap sandbox; with the library's bubblewrap options (its mounts and
+ * environment) but neither its proxy bridges nor seccomp; the library's whole command prepared once;
+ * and prepared for each run (what `sandboxCommand` measures). In ms, and `floorRatio`, the
+ * namespaces-only run ÷ unsandboxed. The parts are cut out of the library's command line at its
+ * `-- /bin/sh -c` (bubblewrap's options before it); where that shape is not found, `unavailable` says so.
+ */
+async function fixedCost(m: TerminalManager, cwd: string, command: string, wrap: (p: SpawnPlan) => Promise<SpawnPlan>): Promise<Record<string, unknown>> {
+  const probe: SpawnPlan = { file: '/bin/sh', args: ['-c', command], env: { ...process.env } as Record<string, string>, cwd, viaShell: true, commandLine: command, outputByteLimit: 1 << 20 };
+  const prepared = await wrap(probe);
+  try {
+    const line = prepared.file === '/bin/sh' && prepared.args[0] === '-c' ? prepared.args[1] : '';
+    const cut = line.indexOf(' -- /bin/sh -c ');
+    if (!line.startsWith('/') || cut < 0) return { unavailable: 'the library\'s command line is not `/bin/sh -c "<bwrap …> -- /bin/sh -c …"`' };
+    const bwrap = line.slice(0, cut).split(' ')[0];
+    const as = (text: string) => async (p: SpawnPlan): Promise<SpawnPlan> => ({ ...p, file: '/bin/sh', args: ['-c', text], env: prepared.env, viaShell: false });
+    const ways: Record<string, ((p: SpawnPlan) => Promise<SpawnPlan>) | undefined> = {
+      plain: undefined,
+      namespaces: as(`${bwrap} --new-session --die-with-parent --unshare-net --ro-bind / / --dev /dev --unshare-pid --unshare-user --proc /proc -- /bin/sh -c ${shellQuote(command)}`),
+      libraryMounts: as(`${line.slice(0, cut)} -- /bin/sh -c ${shellQuote(command)}`),
+      prepared: async (p) => ({ ...p, file: prepared.file, args: prepared.args, env: prepared.env, viaShell: false }),
+      wrapped: wrap,
+    };
+    const times: Record<string, number[]> = {};
+    for (const w of Object.values(ways)) await firstOutputMs(m, cwd, command, w);
+    for (let i = 0; i < 15; i++) for (const [k, w] of Object.entries(ways)) (times[k] ??= []).push(await firstOutputMs(m, cwd, command, w));
+    const med = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+    const diff = (a: string, b: string) => Number(med(times[a].map((x, i) => x - times[b][i])).toFixed(1));
+    return {
+      plainMs: Number(med(times.plain).toFixed(1)),
+      namespacesMs: diff('namespaces', 'plain'),
+      libraryMountsMs: diff('libraryMounts', 'namespaces'),
+      bridgesAndSeccompMs: diff('prepared', 'libraryMounts'),
+      preparationMs: diff('wrapped', 'prepared'),
+      floorRatio: Number(med(times.namespaces.map((x, i) => x / times.plain[i])).toFixed(2)),
+    };
+  } finally {
+    (prepared as { finishSandbox?: () => string }).finishSandbox?.();
   }
 }
