@@ -16,6 +16,9 @@ import { SandboxRuntime, shellQuote } from '../src/sandbox/runtime';
 import { buildProfile } from '../src/sandbox/profile';
 import type { SpawnPlan } from '../src/terminals/command';
 
+/** The median of `xs` (the upper one of an even count). */
+const med = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
 async function firstOutputMs(m: TerminalManager, cwd: string, command: string, wrap?: (p: SpawnPlan) => Promise<SpawnPlan>): Promise<number> {
   const t0 = performance.now();
   const id = await m.create({ sessionId: 'bench', command }, { defaultCwd: cwd, baseEnv: process.env, ...(wrap ? { wrap } : {}) });
@@ -39,7 +42,6 @@ export async function sandboxBenchmarks(): Promise<Record<string, unknown>> {
   const wrap = (p: SpawnPlan) => runtime.wrap(p, profile);
   const m = new TerminalManager();
   try {
-    const med = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
     const measure = async (command: string) => {
       await firstOutputMs(m, dir, command);
       await firstOutputMs(m, dir, command, wrap);
@@ -120,7 +122,6 @@ async function fixedCost(m: TerminalManager, cwd: string, command: string, wrap:
     const times: Record<string, number[]> = {};
     for (const w of Object.values(ways)) await firstOutputMs(m, cwd, command, w);
     for (let i = 0; i < 15; i++) for (const [k, w] of Object.entries(ways)) (times[k] ??= []).push(await firstOutputMs(m, cwd, command, w));
-    const med = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
     const diff = (a: string, b: string) => Number(med(times[a].map((x, i) => x - times[b][i])).toFixed(1));
     return {
       plainMs: Number(med(times.plain).toFixed(1)),
