@@ -30,6 +30,7 @@ import type { Span } from '@opentelemetry/api';
 import { randomUUID } from 'node:crypto';
 import { ElicitationBroker, type ElicitationAnswerResult } from './sessionElicitation';
 import { SessionHeld } from './sessionHeld';
+import { LoadTail } from './session/loadTail';
 import type { SandboxProfile } from '../sandbox/profile';
 
 /**
@@ -176,6 +177,8 @@ export class SessionController implements SessionHandlers {
 
   private recorder: ((action: SessionAction) => void) | undefined;
   private replaying = false;
+  /** History the agent still sends after answering `session/load` (see `session/loadTail.ts`). */
+  private readonly loadTail = new LoadTail();
 
   /** Hands every action of this session to `record` (the session journal) before it is applied. */
   recordWith(record: (action: SessionAction) => void): void {
@@ -237,6 +240,7 @@ export class SessionController implements SessionHandlers {
       const servers = mcp?.servers ?? [];
       // What a load replays is history: no audit records, review entries or spans of its own.
       this.replaying = earlier?.how === 'load';
+      this.loadTail.end();
       let res: acp.NewSessionResponse;
       if (!earlier) res = await connection.newSession(this.state.cwd, this, servers);
       else {
@@ -254,6 +258,8 @@ export class SessionController implements SessionHandlers {
         }
       }
       this.replaying = false;
+      // An agent may answer before its replay is done: the rest is history too, until it is live.
+      if (how === 'load') this.loadTail.begin(!this.quietReplay);
       this.dispatch({
         type: 'ready',
         sessionId: res.sessionId,
@@ -377,6 +383,7 @@ export class SessionController implements SessionHandlers {
         throw err;
       }
     }
+    this.loadTail.end();
     this.dispatch({ type: 'promptSent', text, ...(context?.labels.length ? { context: context.labels } : {}) });
     this.files.turnStarted();
     // The turn's span exists once `promptSent` is applied; its trace context rides in `_meta`.
@@ -648,10 +655,19 @@ export class SessionController implements SessionHandlers {
     // into a card the person is about to approve.
     if ((update.sessionUpdate === 'tool_call' || update.sessionUpdate === 'tool_call_update') && isHostedId(update.toolCallId)) return;
     if (this.quietReplay) return;
-    this.dispatch({ type: 'update', update, at: this.now() });
+    const tail = this.loadTail.verdict(update);
+    if (tail === 'quiet') return;
+    if (tail === 'live') return this.dispatch({ type: 'update', update, at: this.now() });
+    this.replaying = true;
+    try {
+      this.dispatch({ type: 'update', update, at: this.now() });
+    } finally {
+      this.replaying = false;
+    }
   }
 
   async requestPermission(params: acp.RequestPermissionRequest, signal: AbortSignal): Promise<acp.RequestPermissionResponse> {
+    this.loadTail.end();
     if (isHostedId(params.toolCall.toolCallId)) throw acpSdk().RequestError.invalidParams(undefined, 'That tool call belongs to the editor.');
     return this.askPermission(params, signal);
   }
@@ -774,6 +790,7 @@ export class SessionController implements SessionHandlers {
 
   /** `elicitation/create` scoped to this session: a card in the thread (see `sessionElicitation.ts`). */
   elicit(params: acp.CreateElicitationRequest, signal: AbortSignal): Promise<acp.CreateElicitationResponse> {
+    this.loadTail.end();
     // A question for work the person stopped gets no card, as a permission request does not: the
     // stopped turn's late question, or one about a tool call Stop ended.
     const toolCallId = (params as { toolCallId?: unknown }).toolCallId;
@@ -833,9 +850,13 @@ export class SessionController implements SessionHandlers {
     });
   }
 
-  /** Refuses every effect of a session that was closed (its requests may still be in flight). */
+  /**
+   * Refuses every effect of a session that was closed (its requests may still be in flight). A
+   * request of an open session means the agent is live: a load's replay is over (see `loadTail`).
+   */
   private mustBeOpen(): void {
     if (this.disposed) throw acpSdk().RequestError.internalError(undefined, 'The session is closed.');
+    this.loadTail.end();
   }
 
   async createTerminal(params: acp.CreateTerminalRequest, signal?: AbortSignal): Promise<acp.CreateTerminalResponse> {
