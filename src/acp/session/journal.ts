@@ -23,6 +23,7 @@ import { redactSecrets, redactValue } from '../../policy/redact';
 import { cleanTitle, reduce, type SessionAction } from './reducer';
 import { createSessionState, type SessionState } from './types';
 import { SHOWN_TEXT_CHARS } from './window';
+import { PieceText } from '../../common/pieceText';
 
 /** How long actions wait in memory before they are appended, in milliseconds. */
 export const FLUSH_MS = 200;
@@ -90,9 +91,9 @@ export class SessionJournal {
   /**
    * The text chunk being written, per journal: consecutive text chunks of one message are one line
    * (replayed, they append to the same message as they did live), so a streamed answer costs a
-   * string append per chunk rather than a JSON line.
+   * string append per chunk rather than a JSON line (in flat pieces, see `PieceText`).
    */
-  private readonly openChunk = new Map<string, { at: number; kind: string; messageId?: string; text: string }>();
+  private readonly openChunk = new Map<string, { at: number; kind: string; messageId?: string; text: PieceText }>();
   private readonly sizes = new Map<string, number>();
   /** The latest snapshot of each running terminal, written when it exits or the journal flushes. */
   private readonly terminals = new Map<string, Map<string, string>>();
@@ -202,10 +203,10 @@ export class SessionJournal {
       const u = action.update;
       const open = this.openChunk.get(journalId);
       const messageId = u.messageId ?? undefined;
-      if (open && open.kind === u.sessionUpdate && open.messageId === messageId) open.text += u.content.text;
+      if (open && open.kind === u.sessionUpdate && open.messageId === messageId) open.text.append(u.content.text);
       else {
         this.closeChunk(journalId);
-        this.openChunk.set(journalId, { at, kind: u.sessionUpdate, messageId, text: u.content.text });
+        this.openChunk.set(journalId, { at, kind: u.sessionUpdate, messageId, text: new PieceText(u.content.text) });
       }
       this.timer ??= setTimeout(() => this.flush(), FLUSH_MS);
     } else this.queue(journalId, JSON.stringify({ at, a: redactValue(action, { cut: false }) }));
@@ -355,7 +356,7 @@ export class SessionJournal {
     if (!open) return;
     this.openChunk.delete(journalId);
     // The whole coalesced text is redacted, so a secret streamed across chunks is caught too.
-    const update = { sessionUpdate: open.kind, content: { type: 'text', text: redactSecrets(open.text) }, ...(open.messageId !== undefined ? { messageId: open.messageId } : {}) };
+    const update = { sessionUpdate: open.kind, content: { type: 'text', text: redactSecrets(open.text.text) }, ...(open.messageId !== undefined ? { messageId: open.messageId } : {}) };
     this.queueLine(journalId, JSON.stringify({ at: open.at, a: { type: 'update', update } }), true);
   }
 

@@ -5,6 +5,7 @@
  * Pure and DOM-free; mutates `state` in place (a streamed chunk must cost O(chunk), not O(thread)).
  */
 import type { SessionPatch, SessionState, ThreadEntry } from './types';
+import { appendPieces } from '../../common/pieceText';
 
 /** Index of the entry with `id`, searching from the end (new entries and appends land there). */
 export function findEntryIndex(state: SessionState, id: string): number {
@@ -35,7 +36,8 @@ export function applyPatch(state: SessionState, patch: SessionPatch): void {
       const i = findEntryIndex(state, patch.entryId);
       if (i >= 0) {
         const e = state.entries[i] as Extract<ThreadEntry, { text: string }>;
-        if ('text' in e) appendFlat(e, patch.text);
+        // Appended in flat pieces: a streamed chunk does not outlive V8's young generation.
+        if ('text' in e) appendPieces(e, patch.text);
       }
       break;
     }
@@ -69,24 +71,6 @@ export function applyPatch(state: SessionState, patch: SessionPatch): void {
       break;
   }
   state.rev++;
-}
-
-/** The length each message had when it was last flattened. */
-const flatLength = new WeakMap<object, number>();
-
-/**
- * Appends `text` to a message. V8 keeps `a += b` as a rope node per append (some 50 bytes each, so a
- * million ten-byte chunks would hold six times their text); reading a character flattens the rope.
- * Flattening whenever the message grew by a quarter keeps the copying linear overall and the
- * overhead near the text's own size.
- */
-function appendFlat(e: { text: string }, text: string): void {
-  e.text += text;
-  const flat = flatLength.get(e) ?? 0;
-  if (e.text.length - flat > Math.max(65_536, flat / 4)) {
-    e.text.charCodeAt(0);
-    flatLength.set(e, e.text.length);
-  }
 }
 
 /** Applies patches in order. */

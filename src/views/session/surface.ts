@@ -12,8 +12,7 @@ import * as vscode from 'vscode';
 import { openCardDiff } from './cardDiff';
 import { isWithin, relativePathReason } from '../../fs/containment';
 import { checkOpenable } from '../../fs/fileIdentity';
-import type { SessionPatch } from '../../acp/session/types';
-import { earlierPage, elideShownTexts, patchesForPage, SNAPSHOT_ENTRIES, windowState } from '../../acp/session/window';
+import { earlierPage, elideShownTexts, PatchBatch, SNAPSHOT_ENTRIES, windowState } from '../../acp/session/window';
 import type { SessionChange, SessionController } from '../../acp/sessionController';
 import { parseWebviewMessage } from './messages';
 import type { AgentChoice, HostMessage, KeyCommand, MentionItem, SessionSummary, WebviewMessage } from './protocol';
@@ -81,12 +80,9 @@ export class SessionSurface {
   private ready = false;
   /** Attachments that arrived before the page was ready. */
   private readonly pendingContext: { item: ContextItem; label: string }[] = [];
-  private batch: SessionPatch[] = [];
+  private readonly batch = new PatchBatch();
   /** The tool texts the page was sent since its last snapshot (see `elideShownTexts`). */
   private shownTexts = new Map<string, (string | undefined)[]>();
-  private batchRev = 0;
-  /** The session's rev before the batch's first patch: the page checks it follows its own. */
-  private batchFromRev = 0;
   private flushTimer: NodeJS.Timeout | undefined;
   /**
    * The session whose window the page has, with every change since (undefined when it may have
@@ -186,9 +182,7 @@ export class SessionSurface {
       this.postSnapshot();
       return;
     }
-    if (!this.batch.length) this.batchFromRev = change.rev - change.patches.length;
-    this.batch.push(...change.patches);
-    this.batchRev = change.rev;
+    this.batch.push(change.patches, change.rev);
     this.flushTimer ??= setTimeout(() => this.flush(), 16);
   }
 
@@ -227,15 +221,15 @@ export class SessionSurface {
 
   private flush(): void {
     this.flushTimer = undefined;
-    if (!this.batch.length || !this.currentKey) return;
+    if (this.batch.empty || !this.currentKey) return;
     // A page that is not ready gets a snapshot when it is: the batch is not built for nothing.
     if (!this.ready) {
-      this.batch = [];
+      this.batch.clear();
       return;
     }
-    const patches = elideShownTexts(patchesForPage(this.batch), this.shownTexts);
-    this.batch = [];
-    this.post({ type: 'patches', key: this.currentKey, fromRev: this.batchFromRev, rev: this.batchRev, patches });
+    const { fromRev, rev } = this.batch;
+    const patches = elideShownTexts(this.batch.take(), this.shownTexts);
+    this.post({ type: 'patches', key: this.currentKey, fromRev, rev, patches });
   }
 
   postSnapshot(): void {
@@ -243,7 +237,7 @@ export class SessionSurface {
     this.flushTimer = undefined;
     clearTimeout(this.replayTimer);
     this.replayTimer = undefined;
-    this.batch = [];
+    this.batch.clear();
     this.shownTexts = new Map();
     this.windowOf = undefined;
     if (!this.ready) return;

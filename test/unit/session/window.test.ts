@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { createSessionState, type SessionState } from '../../../src/acp/session/types';
-import { earlierPage, elideShownTexts, mergeEarlier, patchesForPage, SHOWN_TEXT_CHARS, windowState } from '../../../src/acp/session/window';
+import { earlierPage, elideShownTexts, mergeEarlier, PatchBatch, patchesForPage, SHOWN_TEXT_CHARS, windowState } from '../../../src/acp/session/window';
 import { applyPatch } from '../../../src/acp/session/patch';
 import type { SessionPatch, ToolCallView } from '../../../src/acp/session/types';
 
@@ -129,6 +129,38 @@ describe('session windows (what a page is sent)', () => {
       const t = (title: string): SessionPatch => ({ op: 'toolCall', toolCall: { ...call('t', 0), title } });
       const across = patchesForPage([{ op: 'appendText', entryId: 'e0', text: 'p' }, t('first'), { op: 'appendText', entryId: 'e0', text: 'q' }, t('last')]);
       assert.deepEqual(across.map((p) => (p.op === 'appendText' ? p.text : p.op === 'toolCall' ? p.toolCall.title : p.op)), ['pq', 'last']);
+    });
+
+    it('a batch joins appends as they come and gives the page what patchesForPage gives of them all', () => {
+      let seed = 3;
+      const r = () => ((seed = (seed * 1103515245 + 12345) >>> 0) / 2 ** 32);
+      const t = (title: string): SessionPatch => ({ op: 'toolCall', toolCall: { ...call(r() < 0.5 ? 't' : 'u', 0), title } });
+      for (let round = 0; round < 30; round++) {
+        const batch = new PatchBatch();
+        assert.equal(batch.empty, true);
+        const all: SessionPatch[] = [];
+        let rev = 100 * round;
+        const first = rev;
+        for (let change = 0; change < 40; change++) {
+          const patches: SessionPatch[] = Array.from({ length: 1 + Math.floor(r() * 5) }, (_, i) => {
+            const x = r();
+            if (x < 0.7) return { op: 'appendText', entryId: x < 0.6 ? 'e0' : 'e1', text: `${change}.${i}|`.repeat(1 + Math.floor(r() * 300)) };
+            if (x < 0.9) return t(`${change}.${i}`);
+            return { op: 'meta', meta: { title: `t${change}` } };
+          });
+          rev += patches.length;
+          batch.push(patches, rev);
+          all.push(...patches);
+        }
+        assert.deepEqual([batch.fromRev, batch.rev], [first, rev]);
+        assert.deepEqual(batch.take(), patchesForPage(all), `round ${round}`);
+        assert.equal(batch.empty, true);
+      }
+      const batch = new PatchBatch();
+      batch.push([{ op: 'appendText', entryId: 'e0', text: 'x' }], 1);
+      batch.clear();
+      assert.equal(batch.empty, true);
+      assert.deepEqual(batch.take(), []);
     });
 
     it('leaves out the text a page already has, and the page puts it back', () => {
