@@ -8,8 +8,8 @@
 import * as fs from 'node:fs';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { StringDecoder } from 'node:string_decoder';
-import type * as acp from '@agentclientprotocol/sdk';
 import { ndJsonStdio } from './ndJsonStdio';
+import type { ObservableStream } from '../protocolLog';
 import { LineRing, type LaunchFailure } from './launchError';
 
 /** How to start an agent. `env` is the complete environment of the process. */
@@ -32,7 +32,7 @@ export interface AgentExit {
 
 /** A running agent process. */
 export class AgentProcess {
-  readonly stream: acp.Stream;
+  readonly stream: ObservableStream;
   /** Resolves once, when the process has exited or failed to start. */
   readonly exited: Promise<AgentExit>;
   private readonly child: ChildProcess;

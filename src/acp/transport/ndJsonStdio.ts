@@ -24,15 +24,19 @@ import type { Readable, Writable } from 'node:stream';
 import type * as acp from '@agentclientprotocol/sdk';
 import { acpSdk } from '../sdk';
 import { LineFramer } from '../../common/lines';
+import type { ObservableStream } from '../protocolLog';
 
 /**
  * An ACP `Stream` over an agent's stdio: messages written to `writable` go to `output` as JSON
- * lines, in order; lines read from `input` come out of `readable` as objects.
+ * lines, in order; lines read from `input` come out of `readable` as objects. It reports its
+ * messages to an observer (`observe`, the protocol inspector's tap), so the tap adds no web streams
+ * of its own: a `TransformStream` per connection cost every streamed message two more queue steps
+ * and ~0.2 KB of short-lived objects.
  * @param output the agent's stdin. A failed write rejects that write (the connection reports it).
  * @param input the agent's stdout.
  * @param options.maxMessageBytes longest line accepted, in bytes (without its line ending).
  */
-export function ndJsonStdio(output: Writable, input: Readable, options: { maxMessageBytes: number }): acp.Stream {
+export function ndJsonStdio(output: Writable, input: Readable, options: { maxMessageBytes: number }): ObservableStream {
   const max = options.maxMessageBytes;
   const writeJson = (message: unknown) =>
     new Promise<void>((resolve, reject) => {
@@ -44,6 +48,7 @@ export function ndJsonStdio(output: Writable, input: Readable, options: { maxMes
   const framer = new LineFramer(max);
   let done = false;
   let controller!: ReadableStreamDefaultController<acp.AnyMessage>;
+  let observer: ((dir: 'in' | 'out', message: acp.AnyMessage) => void) | undefined;
 
   const emit = (text: string) => {
     // trim() also drops a byte-order mark at the start, as the SDK's TextDecoder does.
@@ -57,7 +62,10 @@ export function ndJsonStdio(output: Writable, input: Readable, options: { maxMes
       return;
     }
     if (Array.isArray(message)) answer(acpSdk().RequestError.invalidRequest(undefined, 'JSON-RPC batches are not supported'));
-    else if (message !== null && typeof message === 'object') controller.enqueue(message as acp.AnyMessage);
+    else if (message !== null && typeof message === 'object') {
+      observer?.('in', message as acp.AnyMessage);
+      controller.enqueue(message as acp.AnyMessage);
+    }
     else answer(acpSdk().RequestError.invalidRequest(message));
   };
   const stop = () => {
@@ -106,6 +114,11 @@ export function ndJsonStdio(output: Writable, input: Readable, options: { maxMes
       input.destroy();
     },
   });
-  const writable = new WritableStream<acp.AnyMessage>({ write: (message) => writeJson(message) });
-  return { readable, writable };
+  const writable = new WritableStream<acp.AnyMessage>({
+    write: (message) => {
+      observer?.('out', message);
+      return writeJson(message);
+    },
+  });
+  return { readable, writable, observe: (o) => void (observer = o) };
 }
