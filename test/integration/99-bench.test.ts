@@ -259,7 +259,10 @@ describe('PF8: stream to screen', function () {
     this.timeout(600_000);
     const a = await api();
     const results: Record<string, unknown> = {};
-    for (const n of [2_000, 20_000, 200_000]) {
+    // 2,000 chunks take the agent 70-130 ms to send, against a fixed ~150 ms of prompt, batching,
+    // painting and polling: that turn runs three times and the median is the figure.
+    for (const [n, round] of [[2_000, 0], [2_000, 1], [2_000, 2], [20_000, 0], [200_000, 0]] as const) {
+      const id = n === 2_000 ? `chunks${n}#${round}` : `chunks${n}`;
       const before = settledMemory();
       const timing = path.join(os.tmpdir(), `switchboard-pf8-${process.pid}-${n}.json`);
       await setAgents([scenarioAgent(`chunks-${n}`, 'chunks', { SWITCHBOARD_DEMO_CHUNKS: String(n), SWITCHBOARD_DEMO_TIMING_FILE: timing })]);
@@ -290,24 +293,27 @@ describe('PF8: stream to screen', function () {
       const externalGrowthMB = round1((after.external - before.external) / 1e6);
       const mallocArenaGrowthMB = round1((after.brk - before.brk) / 1e6);
       const youngGenerationMB = [round1(before.newSpace / 1e6), round1(after.newSpace / 1e6)];
-      results[`chunks${n}`] = { ratio: Number((toScreenMs / Math.max(1, agent.sentMs)).toFixed(2)), toScreenMs, agentSendMs: agent.sentMs, rssGrowthMB: round1(rssGrowthMB), rssPerText: round1((rssGrowthMB * 1e6) / (n * 10)), heapGrowthMB: round1(heapGrowthMB), heapPerText: round1((heapGrowthMB * 1e6) / (n * 10)), heapCommittedGrowthMB, externalGrowthMB, mallocArenaGrowthMB, youngGenerationMB };
+      results[id] = { ratio: Number((toScreenMs / Math.max(1, agent.sentMs)).toFixed(2)), toScreenMs, agentSendMs: agent.sentMs, rssGrowthMB: round1(rssGrowthMB), rssPerText: round1((rssGrowthMB * 1e6) / (n * 10)), heapGrowthMB: round1(heapGrowthMB), heapPerText: round1((heapGrowthMB * 1e6) / (n * 10)), heapCommittedGrowthMB, externalGrowthMB, mallocArenaGrowthMB, youngGenerationMB };
       if (n === 200_000) {
         // What RSS beyond the heap in use is, right after the turn: V8's freed pages, kept mapped
         // for reuse (a heap-page mapping each, counted in neither heapTotal nor external) until the
         // isolate idles and its memory reducer gives them back. Read again 12 s later.
         await new Promise((r) => setTimeout(r, 12_000));
-        (results[`chunks${n}`] as Record<string, unknown>).rssGrowthAfter12sMB = round1((settledRss() - before.rss) / 1e6);
+        (results[id] as Record<string, unknown>).rssGrowthAfter12sMB = round1((settledRss() - before.rss) / 1e6);
       }
       await a.closeSession(key);
       if (n === 200_000) {
         // This host's floor for the RSS: the same turn only framed and parsed, no client (parseFloor).
         const floor = await parseFloor(scenarioAgent(`chunks-${n}`, 'chunks', { SWITCHBOARD_DEMO_CHUNKS: String(n), SWITCHBOARD_DEMO_TIMING_FILE: timing }), 'stream', (u) => u.sessionUpdate === 'agent_message_chunk');
         assert.strictEqual(floor.updates, n);
-        (results[`chunks${n}`] as Record<string, unknown>).parseFloor = { ...floor, rssPerText: round1((floor.rssGrowthMB * 1e6) / (n * 10)) };
+        (results[id] as Record<string, unknown>).parseFloor = { ...floor, rssPerText: round1((floor.rssGrowthMB * 1e6) / (n * 10)) };
       }
       fs.rmSync(timing, { force: true });
     }
-    fs.writeFileSync(process.env.SWITCHBOARD_PF8_RESULT!, JSON.stringify(results));
+    const rounds = [0, 1, 2].map((r) => results[`chunks2000#${r}`] as { ratio: number });
+    for (let r = 0; r < 3; r++) delete results[`chunks2000#${r}`];
+    const mid = [...rounds].sort((x, y) => x.ratio - y.ratio)[1];
+    fs.writeFileSync(process.env.SWITCHBOARD_PF8_RESULT!, JSON.stringify({ chunks2000: { ...mid, ratios: rounds.map((x) => x.ratio) }, ...results }));
     await setAgents([]);
   });
 });
