@@ -623,7 +623,9 @@ export class SessionController implements SessionHandlers {
     this.questions.settle();
     for (const p of patches) {
       if (this.replaying) {
-        if (p.op === 'toolCall') this.unverifiedRecorded.add(p.toolCall.toolCallId);
+        // An effect the history shows done is not done now; one still running in it can be finished
+        // live, and that finish is recorded like any other.
+        if (p.op === 'toolCall' && p.toolCall.verification === 'agent') this.unverifiedRecorded.add(p.toolCall.toolCallId);
         continue;
       }
       if (p.op === 'toolCall' && p.toolCall.verification === 'agent' && !this.unverifiedRecorded.has(p.toolCall.toolCallId)) {

@@ -102,6 +102,22 @@ describe('history an agent sends after answering session/load', function () {
     assert.ok(changeOf('unasked').every((c) => !c.replay));
   });
 
+  it('a call the replay shows still running and the agent finishes live is recorded; one it shows done is not', async () => {
+    a = await lateReplayAgent((m, send) => {
+      if (m.method !== 'session/prompt') return false;
+      for (const id of ['old', 'open']) send(update({ sessionUpdate: 'tool_call_update', toolCallId: id, status: 'completed', content: [{ type: 'diff', path: `/w/${id}.txt`, oldText: null, newText: 'now\n' }] }));
+      send({ jsonrpc: '2.0', id: m.id, result: { stopReason: 'end_turn' } });
+      return true;
+    });
+    await a.controller.attach(a.connection, undefined, { how: 'load', sessionId: 's1' });
+    a.send(update({ sessionUpdate: 'tool_call', toolCallId: 'open', title: 'Write open.txt', kind: 'edit', status: 'in_progress' }));
+    await a.alive('after-the-replay');
+    assert.deepEqual(unverified, []);
+    await a.controller.prompt('go on');
+    await settled(a, () => a!.controller.state.toolCalls.open?.status === 'completed', 'the live finish');
+    assert.deepEqual(unverified, ['open'], 'the finish of the call left running is recorded, the call done in the history is not');
+  });
+
   it('after Restart Agent (load, replay not shown again), the late history is not shown twice', async () => {
     const initialize = (m: Record<string, unknown>, send: (d: unknown) => void) => {
       if (m.method !== 'initialize') return false;
