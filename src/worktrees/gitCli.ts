@@ -2,7 +2,9 @@
  * The `git` command line, for what VS Code's Git extension API does not offer (worktrees, plumbing
  * reads): the same `git` binary that extension uses (its `git.path`), run without a shell, with a
  * time limit and an output cap, never prompting (GIT_TERMINAL_PROMPT=0) and in the C locale so its
- * messages can be read. No `vscode`.
+ * messages can be read. Every run has the fsmonitor and hooks off ({@link NO_PROGRAMS}): we run git
+ * on folders agents write (their worktrees, the person's folder), and a monitor program or a hook
+ * would run there outside any sandbox, unasked. No `vscode`.
  */
 import { execFile } from 'node:child_process';
 
@@ -23,6 +25,14 @@ export class GitError extends Error {
   }
 }
 
+/**
+ * Options before every git command of ours: no fsmonitor program (`git status`, `diff`, `stash
+ * create` and `add` would start it) and no hooks (`worktree add` runs `post-checkout`, `commit` its
+ * own), whatever a repository's, a worktree's or the person's configuration says (a `core.hooksPath`
+ * relative to the working tree names files an agent can write).
+ */
+export const NO_PROGRAMS: readonly string[] = ['-c', 'core.fsmonitor=false', '-c', `core.hooksPath=${process.platform === 'win32' ? 'NUL' : '/dev/null'}`];
+
 /** Output git may print before we stop reading (a diff of a huge repository, say): 64 MiB. */
 const MAX_OUTPUT = 64 * 1024 * 1024;
 
@@ -35,7 +45,7 @@ export function gitRunner(gitPath = 'git', baseEnv: NodeJS.ProcessEnv = process.
     new Promise<T extends 'utf8' ? string : Buffer>((resolve, reject) => {
       execFile(
         gitPath,
-        [...args],
+        [...NO_PROGRAMS, ...args],
         { cwd, timeout: timeoutMs, maxBuffer: MAX_OUTPUT, encoding, env: { ...baseEnv, GIT_TERMINAL_PROMPT: '0', LC_ALL: 'C', GIT_OPTIONAL_LOCKS: '0' }, windowsHide: true },
         (err, stdout, stderr) => {
           if (err) {

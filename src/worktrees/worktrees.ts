@@ -11,7 +11,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import * as z from 'zod';
-import { GitError, type GitRunner } from './gitCli';
+import { GitError, NO_PROGRAMS, type GitRunner } from './gitCli';
 import { checkContained } from '../fs/containment';
 import { readRegularFileOrNull, UnreadableFileError } from '../fs/safeRead';
 
@@ -122,20 +122,20 @@ export class Worktrees {
     let head: string;
     try {
       // Read from the end: the folder's path is printed raw and may itself hold a newline.
-      const lines = (await this.git.run(['rev-parse', '--show-toplevel', 'HEAD^{commit}', '--'], cwd)).replace(/\n$/, '').split('\n');
+      const lines = (await this.git.run([...SAFE, 'rev-parse', '--show-toplevel', 'HEAD^{commit}', '--'], cwd)).replace(/\n$/, '').split('\n');
       if (lines.at(-1) === '--') lines.pop();
       head = lines.pop() ?? '';
       repo = lines.join('\n');
       if (!/^[0-9a-f]{40,64}$/.test(head) || !repo) throw new Error(`git rev-parse answered what it should not: ${JSON.stringify(lines)}`);
     } catch {
       // Which of the two it was, asked only now that one failed.
-      const inRepo = await this.git.run(['rev-parse', '--show-toplevel'], cwd).then(() => true, () => false);
+      const inRepo = await this.git.run([...SAFE, 'rev-parse', '--show-toplevel'], cwd).then(() => true, () => false);
       return inRepo ? { ok: false, reason: 'the repository has no commit yet: a worktree starts from one' } : { ok: false, reason: `${cwd} is not in a git repository: a worktree needs one (run git init, or start the session in this folder)` };
     }
     if (fs.existsSync(path.join(repo, '.gitmodules'))) return { ok: false, reason: 'the repository has submodules, which a new worktree would not have checked out' };
     const [sparse, lfs] = await Promise.all([
-      this.git.run(['config', '--get', 'core.sparseCheckout'], repo).catch(() => ''),
-      this.git.run(['grep', '-l', '-I', '-e', 'filter=lfs', 'HEAD', '--', '.gitattributes', '*/.gitattributes'], repo).catch(() => ''),
+      this.git.run([...SAFE, 'config', '--get', 'core.sparseCheckout'], repo).catch(() => ''),
+      this.git.run([...SAFE, 'grep', '-l', '-I', '-e', 'filter=lfs', 'HEAD', '--', '.gitattributes', '*/.gitattributes'], repo).catch(() => ''),
     ]);
     if (sparse.trim() === 'true') return { ok: false, reason: 'the repository uses a sparse checkout, which a new worktree would not share' };
     if (lfs.trim()) return { ok: false, reason: 'the repository keeps files in Git LFS, which a new worktree would hold only as pointers' };
@@ -152,7 +152,7 @@ export class Worktrees {
     if (!checked.ok) throw new Error(`No worktree: ${checked.reason}.`);
     const { repo, head } = checked;
     // The uncommitted changes of tracked files, as a commit that is on no branch (the stash list is untouched).
-    const stash = from === 'head+changes' ? (await this.git.run(['stash', 'create', 'Agent Switchboard: the uncommitted changes a worktree starts from'], repo)).trim() : '';
+    const stash = from === 'head+changes' ? (await this.git.run([...SAFE, 'stash', 'create', 'Agent Switchboard: the uncommitted changes a worktree starts from'], repo)).trim() : '';
     const base = stash || head;
     const id = randomBytes(4).toString('hex');
     const branch = `switchboard/${slug(agentId)}-${id}`;
@@ -358,9 +358,11 @@ function readRecords(file: string): WorktreeRecord[] {
 
 /**
  * Options on every git command of ours: no fsmonitor program and no hooks (a repository's or a
- * worktree's configuration must not make reading or committing run something).
+ * worktree's configuration must not make reading or committing run something). The runner puts them
+ * on every command too ({@link NO_PROGRAMS}); they are named here as well so that a {@link GitRunner}
+ * of another making cannot drop them from the commands that act on a worktree.
  */
-const SAFE: readonly string[] = ['-c', 'core.fsmonitor=false', '-c', `core.hooksPath=${process.platform === 'win32' ? 'NUL' : '/dev/null'}`];
+const SAFE: readonly string[] = NO_PROGRAMS;
 
 /** The pathspec of the person's folder inside the worktree (`:/` for the whole repository, when they opened its top). */
 function folderScope(r: WorktreeRecord): string {

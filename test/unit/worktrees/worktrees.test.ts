@@ -149,6 +149,26 @@ describe('worktrees for sessions (issue 20)', function () {
     assert.deepEqual(fs.readdirSync(tmp).filter((f) => f.startsWith('ran')), [], 'nothing the agent wrote ran');
   });
 
+  it('no git run of ours starts a monitor program or a hook, whatever the repository configures: the check, a worktree with the uncommitted changes, any command of the runner', async () => {
+    const ran = path.join(tmp, 'ran');
+    git(repo, 'config', 'core.fsmonitor', `touch ${ran}-fsmonitor; false`);
+    git(repo, 'config', 'core.hooksPath', '.githooks');
+    fs.mkdirSync(path.join(repo, '.githooks'));
+    for (const hook of ['post-checkout', 'reference-transaction', 'post-index-change']) fs.writeFileSync(path.join(repo, '.githooks', hook), `#!/bin/sh\ntouch ${ran}-${hook}\n`, { mode: 0o755 });
+    // A tracked file changed: \`stash create\` refreshes the index, which asks the monitor.
+    fs.writeFileSync(path.join(repo, 'src', 'a.txt'), 'mine\n');
+    const w = new Worktrees(gitRunner(), storage);
+    assert.equal((await w.check(repo)).ok, true);
+    const r = await w.create(repo, 'demo', 'head+changes');
+    assert.equal(fs.readFileSync(path.join(r.dir, 'src', 'a.txt'), 'utf8'), 'mine\n');
+    // Any caller of the runner, not only the worktree code: a plain status in the repository.
+    await gitRunner().run(['status', '--porcelain'], repo);
+    assert.deepEqual(fs.readdirSync(tmp).filter((f) => f.startsWith('ran')), [], 'nothing the repository configured ran');
+    // The same configuration does run them for a git of nobody's making: the test would see it.
+    git(repo, 'status', '--porcelain');
+    assert.ok(fs.existsSync(`${ran}-fsmonitor`));
+  });
+
   it('two windows that each make a worktree keep both records; a folder already gone is forgotten without pruning other worktrees (review F6, F7)', async () => {
     const a = new Worktrees(gitRunner(), storage);
     const b = new Worktrees(gitRunner(), storage);
