@@ -324,8 +324,11 @@ export class App implements vscode.Disposable, LoadedApp {
       closeSession: (key) => this.closeSession(key),
       show: (key) => void this.view.show(key),
       env: () => this.agentBaseEnv(),
+      // The test command runs the agent's code: in the sandbox of that session's commands.
+      sandbox: (roots) => this.sandboxes.plan(roots),
+      wrapper: (profile) => this.sandboxes.wrapper(profile),
       // The person named the test command: their approval, recorded as such.
-      audit: (key, command, cwd, result) => this.auditLater({ sessionId: key, agentId: this.manager.get(key)?.state.agentId ?? 'compare', event: 'effect', decision: result === 'ok' ? 'performed' : 'failed', decidedBy: 'person:compare-test-command', detail: { command, cwd, result } }),
+      audit: (key, command, cwd, result, sandbox) => this.auditLater({ sessionId: key, agentId: this.manager.get(key)?.state.agentId ?? 'compare', event: 'effect', decision: result === 'ok' ? 'performed' : result === 'refused' ? 'refused' : 'failed', decidedBy: 'person:compare-test-command', detail: { command, cwd, result, sandbox } }),
       log: (m) => this.log.warn(m),
     });
     this.disposables.push(

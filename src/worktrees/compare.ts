@@ -32,7 +32,17 @@ export interface CompareEntry {
   /** "53k tokens · 0.42 USD", when the agent sends usage. */
   usage: string;
   files: CompareFile[];
-  test?: { state: 'waiting' | 'running' | 'done'; exitCode?: number | null; output?: string; ms?: number; stopped?: string };
+  test?: {
+    state: 'waiting' | 'running' | 'done';
+    exitCode?: number | null;
+    output?: string;
+    ms?: number;
+    stopped?: string;
+    /** Not run, and why (the sandbox unavailable with `always`, or it could not be set up). */
+    refused?: string;
+    /** How it runs (or ran): sandboxed in the session's profile, or not, in words. */
+    sandbox?: { sandboxed: boolean; text: string };
+  };
   /** `kept`: applied to the main folder from here; `discarded`: its worktree is gone. */
   outcome?: 'kept' | 'discarded';
   error?: string;

@@ -186,6 +186,7 @@ describe('sessions in worktrees of their own (issue 20)', () => {
         assert.strictEqual(e.test?.state, 'done');
         assert.strictEqual(e.test?.exitCode, 0, e.test?.output);
         assert.match(e.test?.output ?? '', /^1\s*$/);
+        assert.match(e.test?.sandbox?.text ?? '', /^Not sandboxed: agentSwitchboard\.sandbox is "off"/);
       }
     } finally {
       sub.dispose();
@@ -232,6 +233,67 @@ describe('sessions in worktrees of their own (issue 20)', () => {
     await a.closeSession(keep.sessionKey);
     await runCommand('agentSwitchboard.worktree.discard', { worktreeId: keep.worktreeId, confirmed: true });
     git(repo, 'checkout', '--', '.');
+  });
+
+  it('Send to Several Agents with the sandbox on: each test command runs in its session\'s profile (ask), or not at all without the sandbox (always); each card says which', async function () {
+    this.timeout(240_000);
+    const a = await api();
+    const cfg = () => vscode.workspace.getConfiguration('agentSwitchboard');
+    const outside = path.join(os.homedir(), `.switchboard-compare-outside-${process.pid}`);
+    fs.rmSync(outside, { force: true });
+    const sub = a.onDidChangeSession((e) => {
+      for (const p of e.patches) {
+        if (p.op === 'permission' && p.permission.state === 'waiting') {
+          const allow = p.permission.options.find((o) => o.kind === 'allow_once');
+          if (allow) setTimeout(() => a.answerPermission(e.key, p.permission.permissionId, allow.optionId), 10);
+        }
+      }
+    });
+    const entries: { sessionKey: string; worktreeId: string }[] = [];
+    const testCommand = `touch ran-here; echo out > ${outside}; echo done`;
+    try {
+      await cfg().update('sandbox', 'ask', vscode.ConfigurationTarget.Global);
+      const id = (await runCommand('agentSwitchboard.sendToSeveral', { agentIds: ['demo', 'demo'], cwd: repo, prompt: 'edit shared.txt', testCommand })) as string;
+      const done = (await a.comparison(id, { settled: true }))!;
+      entries.push(...done.entries);
+      for (const e of done.entries) {
+        const w = (await a.worktrees()).find((x) => x.id === e.worktreeId)!;
+        assert.strictEqual(e.test?.state, 'done', JSON.stringify(e.test));
+        assert.ok(fs.existsSync(path.join(w.dir, 'ran-here')), `it ran in its worktree: ${e.test?.output}`);
+        assert.match(e.test?.output ?? '', /done\n/);
+        assert.strictEqual(e.test?.sandbox?.sandboxed, true, JSON.stringify(e.test));
+        assert.match(e.test!.sandbox!.text, /^Sandboxed when the editor runs it: can write only in /);
+        assert.ok(e.test!.sandbox!.text.includes(fs.realpathSync(w.dir)), e.test!.sandbox!.text);
+      }
+      assert.ok(!fs.existsSync(outside), 'the agent\'s code wrote nothing outside its worktree');
+      // What each column lists is what Keep This One would apply: the agent's file and the test's, nothing of the sandbox's own.
+      for (const e of done.entries) assert.deepStrictEqual(e.files.map((f) => f.rel), ['ran-here', 'shared.txt']);
+      await screenshot('compare-sandboxed', 30000, { waitForSelector: '.column .test-sandbox.sandboxed', sidebarWidth: 300 });
+
+      await cfg().update('sandboxBubblewrapPath', '/nonexistent/bwrap', vscode.ConfigurationTarget.Global);
+      await cfg().update('sandbox', 'always', vscode.ConfigurationTarget.Global);
+      const id2 = (await runCommand('agentSwitchboard.sendToSeveral', { agentIds: ['demo', 'demo'], cwd: repo, prompt: 'edit shared.txt', testCommand })) as string;
+      const refused = (await a.comparison(id2, { settled: true }))!;
+      entries.push(...refused.entries);
+      for (const e of refused.entries) {
+        const w = (await a.worktrees()).find((x) => x.id === e.worktreeId)!;
+        assert.ok(!fs.existsSync(path.join(w.dir, 'ran-here')), 'nothing ran');
+        assert.strictEqual(e.test?.state, 'done');
+        assert.strictEqual(e.test?.exitCode, null);
+        assert.match(e.test?.refused ?? '', /^Will not run: the sandbox is not available \(bubblewrap was not found at \/nonexistent\/bwrap/);
+        assert.strictEqual(e.test?.sandbox?.sandboxed, false);
+      }
+      assert.ok(!fs.existsSync(outside));
+    } finally {
+      sub.dispose();
+      fs.rmSync(outside, { force: true });
+      for (const k of ['sandbox', 'sandboxBubblewrapPath']) await cfg().update(k, undefined, vscode.ConfigurationTarget.Global);
+      for (const e of entries) {
+        await a.closeSession(e.sessionKey).catch(() => undefined);
+        await runCommand('agentSwitchboard.worktree.discard', { worktreeId: e.worktreeId, confirmed: true }).catch(() => undefined);
+      }
+      await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    }
   });
 
   it('a folder that is not a git repository gets no worktree, and says why', async () => {

@@ -71,6 +71,8 @@ function column(e: CompareEntry): HTMLElement {
       el('dt', undefined, 'Files'), el('dd', undefined, e.files.length ? `${e.files.length} (+${added} −${removed})` : ended ? 'none' : '…'),
       e.test ? el('dt', undefined, 'Test') : null,
       e.test ? el('dd', `test test-${e.test.state}${e.test.exitCode === 0 ? ' passed' : e.test.state === 'done' ? ' failed' : ''}`, testWords(e.test)) : null,
+      e.test?.sandbox ? el('dt', undefined, 'Runs') : null,
+      e.test?.sandbox ? el('dd', `test-sandbox ${e.test.sandbox.sandboxed ? 'sandboxed' : 'unsandboxed'}`, e.test.sandbox.text) : null,
     ),
     e.error ? el('div', 'error', e.error) : null,
     keep,
@@ -82,6 +84,7 @@ function column(e: CompareEntry): HTMLElement {
 function testWords(t: NonNullable<CompareEntry['test']>): string {
   if (t.state === 'waiting') return 'waits for the turn to end';
   if (t.state === 'running') return 'running…';
+  if (t.refused !== undefined) return 'not run';
   if (t.stopped) return `stopped (${t.stopped})`;
   return `exit code ${t.exitCode ?? 'none'}${t.ms !== undefined ? ` · ${duration(t.ms)}` : ''}`;
 }

@@ -7,6 +7,7 @@ import path from 'node:path';
 import { errorText, inert, text } from '../../common/untrustedText';
 import { registerGuardedCommand } from '../guardedCommands';
 import type { WorktreeFrom } from '../../worktrees/worktrees';
+import { wholePieces } from '../../worktrees/testSandbox';
 import type { CompareCenter } from './panel';
 
 /** What the commands need from the app. */
@@ -36,7 +37,15 @@ export function registerCompareCommands(host: CompareCommandsHost): vscode.Dispo
         }
         const prompt = typeof a.prompt === 'string' ? a.prompt : await vscode.window.showInputBox({ prompt: 'The prompt every agent gets' });
         if (!prompt) return undefined;
-        const testCommand = typeof a.testCommand === 'string' ? a.testCommand || undefined : arg === undefined ? (await vscode.window.showInputBox({ prompt: 'A test command to run in each worktree when its agent is done (optional, e.g. npm test)', placeHolder: 'npm test' })) || undefined : undefined;
+        // The prompt says how the command will run (sandboxed, not, or not at all) before it is
+        // typed, whole: in pieces that a message's values keep whole, or not at all.
+        const askTest = async (): Promise<string | undefined> => {
+          const p = wholePieces(await host.compare.testPromptWords(cwd));
+          return p
+            ? vscode.window.showInputBox({ prompt: text`A test command to run in each worktree when its agent is done (optional, e.g. npm test). ${p[0]} ${p[1]} ${p[2]} ${p[3]}`, placeHolder: 'npm test' })
+            : vscode.window.showInputBox({ prompt: text`A test command to run in each worktree when its agent is done (optional, e.g. npm test). How it runs is longer than this prompt shows: each agent's card in the compare view says it before it runs.`, placeHolder: 'npm test' });
+        };
+        const testCommand = typeof a.testCommand === 'string' ? a.testCommand || undefined : arg === undefined ? (await askTest()) || undefined : undefined;
         const from: WorktreeFrom = a.from === 'head+changes' ? 'head+changes' : 'head';
         return await host.compare.start(agentIds, prompt, cwd, { testCommand, from });
       } catch (err) {
@@ -55,3 +64,4 @@ export function registerCompareCommands(host: CompareCommandsHost): vscode.Dispo
     }),
   ];
 }
+

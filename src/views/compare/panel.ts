@@ -6,6 +6,7 @@
  * worktree to the main folder and offers to discard the others.
  */
 import * as vscode from 'vscode';
+import os from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { TextDecoder } from 'node:util';
@@ -14,7 +15,10 @@ import { text } from '../../common/untrustedText';
 import { boardLine } from '../../acp/session/board';
 import type { SessionController } from '../../acp/sessionController';
 import { compareFile, type CompareEntry, type CompareView } from '../../worktrees/compare';
-import { runTestCommand } from '../../worktrees/testRun';
+import { runWorktreeTest, testPromptWords, testRunMode } from '../../worktrees/testSandbox';
+import type { SandboxPlan, SandboxProfile } from '../../sandbox/profile';
+import { realOr } from '../../sandbox/runtime';
+import type { SpawnPlan } from '../../terminals/command';
 import type { WorktreeFrom } from '../../worktrees/worktrees';
 import type { ApplyReport, WorktreeCenter } from '../worktrees';
 import { makeNonce, renderSessionHtml } from '../session/html';
@@ -41,8 +45,15 @@ export interface CompareHost {
   show(key: string): void;
   /** The environment agents get (the test command finds the same tools). */
   env(): NodeJS.ProcessEnv;
-  /** Records a command the person ran (the test command), in the audit. */
-  audit(sessionKey: string, command: string, cwd: string, result: string): void;
+  /**
+   * Where the sandbox stands for commands contained in `roots` (`Sandboxes.plan`): the test command
+   * runs in that profile, as the session's sandboxed commands do.
+   */
+  sandbox(roots: readonly string[]): Promise<SandboxPlan>;
+  /** The wrapper that runs a plan inside `profile`, or throws and runs nothing (`Sandboxes.wrapper`). */
+  wrapper(profile: SandboxProfile): (plan: SpawnPlan) => Promise<SpawnPlan>;
+  /** Records a command the person ran (the test command), in the audit: its result and how it ran (`sandboxed <profile hash>`, `off`, `unsandboxed`, `refused`). */
+  audit(sessionKey: string, command: string, cwd: string, result: string, sandbox: string): void;
   log(message: string): void;
 }
 
@@ -86,6 +97,14 @@ export class CompareCenter implements vscode.Disposable {
   }
 
   /**
+   * How a test command would run in the worktrees of `cwd`'s repository, in words, for the prompt
+   * that asks for it (each worktree's own profile is shown on its card).
+   */
+  async testPromptWords(cwd: string): Promise<string> {
+    return testPromptWords(await this.host.sandbox([cwd]), realOr(cwd), os.homedir());
+  }
+
+  /**
    * Starts a session per agent, each in a new worktree of `cwd`'s repository, sends `prompt` to
    * all, and opens the compare view. @returns the comparison's id at once; {@link settled} waits.
    * @throws Error when `cwd` cannot have worktrees (the reason), or fewer than two agents are named.
@@ -104,8 +123,22 @@ export class CompareCenter implements vscode.Disposable {
       const s = this.host.session(key)!.state;
       view.entries.push({ sessionKey: key, worktreeId: s.worktree!.id, agentId, agentName: s.agentName, branch: s.worktree!.branch, status: 'ready', startedAt: Date.now(), usage: '', files: [], ...(opts.testCommand ? { test: { state: 'waiting' as const } } : {}) });
     }
+    // Each card says how its test will run before it runs (it is said again, as it ran, after).
+    if (opts.testCommand) {
+      for (const e of view.entries) {
+        const cwd = this.host.session(e.sessionKey)?.state.cwd;
+        if (cwd && e.test) e.test.sandbox = testRunMode(await this.host.sandbox([cwd]), os.homedir()).words;
+      }
+    }
     this.open(running);
-    running.done = Promise.all(view.entries.map((e) => this.run(running, e, prompt, opts.testCommand))).then(() => undefined);
+    running.done = Promise.all(view.entries.map((e) => this.run(running, e, prompt, opts.testCommand))).then(async () => {
+      // Read once more when every test has ended: the sandbox removes the empty placeholders it
+      // mounted over read-only names only once none of its commands runs, so a test that ended
+      // while another ran was read with them.
+      if (!opts.testCommand) return;
+      for (const e of view.entries) await this.readFiles(e);
+      this.post(running);
+    });
     return id;
   }
 
@@ -128,11 +161,13 @@ export class CompareCenter implements vscode.Disposable {
       const w = (await this.host.worktrees.worktrees()).get(e.worktreeId);
       const cwd = this.host.session(e.sessionKey)?.state.cwd ?? w?.cwd;
       if (cwd) {
-        e.test = { state: 'running' };
+        // The agent's code runs: in the profile of the session's own sandboxed commands, its worktree folder the root.
+        const mode = testRunMode(await this.host.sandbox([cwd]), os.homedir());
+        e.test = { state: 'running', sandbox: mode.words };
         this.post(c);
-        const r = await runTestCommand(testCommand, cwd, { env: this.host.env(), signal: this.stop.signal });
-        e.test = { state: 'done', exitCode: r.exitCode, output: r.output, ms: r.ms, ...(r.stopped ? { stopped: r.stopped } : {}) };
-        this.host.audit(e.sessionKey, testCommand, cwd, r.stopped ?? (r.exitCode === 0 ? 'ok' : `exit ${r.exitCode ?? r.signal}`));
+        const r = await runWorktreeTest(testCommand, cwd, mode, { wrapper: (p) => this.host.wrapper(p), env: this.host.env(), signal: this.stop.signal });
+        e.test = { state: 'done', exitCode: r.exitCode, output: r.output, ms: r.ms, ...(r.stopped ? { stopped: r.stopped } : {}), ...(r.refused !== undefined ? { refused: r.refused } : {}), sandbox: r.words };
+        this.host.audit(e.sessionKey, testCommand, cwd, r.result, r.sandbox);
         // The test run may have written files too: the diffs shown are what Keep This One would apply.
         await this.readFiles(e);
       }
