@@ -174,7 +174,9 @@ export class App implements vscode.Disposable, LoadedApp {
     }, {
       // A stdio server whose definition asks for it, or every one when the setting says so (issue 21).
       wanted: (t) => t.type === 'stdio' && (t.sandbox === true || this.settings().sandboxMcpServers),
-      launch: (l, requested) => (requested || this.settings().sandboxMcpServers ? this.sandboxes.launch(l) : Promise.resolve(l)),
+      // Only in a profile that reaches what its approval was given for, when the plan named that.
+      launch: (l, requested, reach) => (reach !== undefined || requested || this.settings().sandboxMcpServers ? this.sandboxes.launch(l, reach) : Promise.resolve(l)),
+      profile: (cwd) => this.sandboxes.mcpProfile(cwd),
     });
     this.editorMcp = new EditorMcpServer(
       new VscodeLanguagePort(roots),

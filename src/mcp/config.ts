@@ -25,6 +25,12 @@ export type McpTransportSpec =
       cwd?: string;
       /** `"sandbox": true` in the definition: start it in the sandbox (issue 21), or not at all. */
       sandbox?: boolean;
+      /**
+       * Set on a resolved transport only (never read from a definition): the `reachHash` of the
+       * sandbox profile its approval was given for; it starts only in a profile that reaches exactly
+       * that. Part of the transport, so another one restarts it.
+       */
+      sandboxReach?: string;
     }
   | { type: 'http'; url: string; headers: Record<string, string>; oauth?: OAuthClientSettings };
 

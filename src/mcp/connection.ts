@@ -61,10 +61,12 @@ export interface McpConnectionOptions {
   otelEnv?: (serverId: string) => Promise<Record<string, string> | undefined>;
   /**
    * Starts a stdio server inside the sandbox when its definition asks for it (`"sandbox": true`) or
-   * the settings do (issue 21): returns the launch to start (unchanged when not sandboxed), or throws
-   * with the reason the server cannot be started sandboxed; it is then not started at all.
+   * the settings do (issue 21), or its resolved transport names the reach its approval was given
+   * for (`reach`, then only in a profile that reaches exactly that): returns the launch to start
+   * (unchanged when not sandboxed), or throws with the reason the server cannot be started
+   * sandboxed; it is then not started at all.
    */
-  sandboxLaunch?: (launch: StdioLaunch, requested: boolean) => Promise<StdioLaunch>;
+  sandboxLaunch?: (launch: StdioLaunch, requested: boolean, reach?: string) => Promise<StdioLaunch>;
 }
 
 
@@ -561,7 +563,7 @@ export class McpServerConnection {
     const max = this.options.stderrLines ?? 40;
     let partial = '';
     const sandbox = this.options.sandboxLaunch;
-    const prepare = sandbox && ((l: StdioLaunch) => sandbox(l, t.sandbox === true));
+    const prepare = sandbox && ((l: StdioLaunch) => sandbox(l, t.sandbox === true, t.sandboxReach));
     const transport = (this.stdio = new GroupStdioTransport({ command: t.command, args: t.args, env, cwd: t.cwd }, (chunk) => {
       const lines = (partial + chunk.toString('utf8')).split(/\r?\n/);
       partial = lines.pop() ?? '';

@@ -10,6 +10,7 @@ import os from 'node:os';
 import type { SpawnPlan } from '../terminals/command';
 import { buildProfile, protectedInRoot, type SandboxMode, type SandboxPlan, type SandboxProfile } from './profile';
 import { realOr, SandboxRuntime, shellQuote, type SandboxAvailability } from './runtime';
+import { reachHash } from './reach';
 import { isWithin } from '../fs/containment';
 
 /** The sandbox settings as read (see `config/vscodeSettings.ts`). */
@@ -74,17 +75,27 @@ export class Sandboxes {
   }
 
   /**
-   * A stdio MCP server's launch inside the sandbox: it may write only in its folder (its `cwd`, else
-   * the workspace folders) and the temp folder, with the commands' read denials and hosts.
-   * @throws Error when the sandbox cannot run here: the server is then not started at all.
+   * The profile of a stdio MCP server started in `cwd`: it may write only in its folder (`cwd`, when
+   * inside the workspace; else the workspace folders) and the temp folder, with the commands' read
+   * denials and hosts. Or why the sandbox cannot run.
    */
-  async launch<L extends { command: string; args: string[]; env: Record<string, string>; cwd?: string }>(l: L): Promise<L> {
+  mcpProfile(cwd: string | undefined): Promise<{ profile: SandboxProfile } | { unavailable: string }> {
     // Its folder is a write root only inside the workspace: a definition's `cwd: "/"` (or `${env:HOME}`)
     // would otherwise make everything writable. Elsewhere it writes in the workspace folders only.
-    const inside = l.cwd && this.deps.workspaceRoots().some((r) => isWithin(realOr(r), realOr(l.cwd!)));
-    const roots = inside ? [l.cwd!] : undefined;
-    const p = await this.profileFor(roots);
+    const inside = cwd && this.deps.workspaceRoots().some((r) => isWithin(realOr(r), realOr(cwd)));
+    return this.profileFor(inside ? [cwd] : undefined);
+  }
+
+  /**
+   * A stdio MCP server's launch inside the sandbox, in {@link mcpProfile} of its folder.
+   * @param reach the `reachHash` its approval was given for: it starts only in a profile that reaches exactly that.
+   * @throws Error when the sandbox cannot run here, or its profile reaches more or other than
+   *   approved: the server is then not started at all.
+   */
+  async launch<L extends { command: string; args: string[]; env: Record<string, string>; cwd?: string }>(l: L, reach?: string): Promise<L> {
+    const p = await this.mcpProfile(l.cwd);
     if (!('profile' in p)) throw new Error(`it is to run sandboxed, and the sandbox is not available: ${p.unavailable}`);
+    if (reach !== undefined && reachHash(p.profile) !== reach) throw new Error('its sandbox profile is not the one you approved (its folder, the hosts or the read denials changed): approve it again');
     const cwd = l.cwd ?? this.deps.workspaceRoots()[0] ?? os.tmpdir();
     const w = await this.runtime.wrap(
       { file: l.command, args: l.args, cwd, env: l.env, viaShell: false, commandLine: [l.command, ...l.args].map(shellQuote).join(' '), outputByteLimit: 0 },

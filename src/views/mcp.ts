@@ -8,7 +8,8 @@ import * as vscode from 'vscode';
 import { createTreeView } from '../activation/vscodeRegistry';
 import { realpathAllowMissing } from '../fs/containment';
 import { readRegularFileOrNull, UnreadableFileError } from '../fs/safeRead';
-import { approvalDialog, definitionHash, inputSecretKey, type InputScope } from '../mcp/approval';
+import * as os from 'node:os';
+import { approvalDialog, approvalHash, approvalStanding, approvesDefinition, inputSecretKey, type InputScope, type McpSandbox } from '../mcp/approval';
 import { inputReferences, parseDotMcpJson, parseServerMap, parseVscodeMcpJson, resolveTransport, type McpInputSpec, type McpServerDefinition, type McpTransportSpec } from '../mcp/config';
 import { registerGuardedCommand } from './guardedCommands';
 import type { ForwardCandidate } from '../mcp/forward';
@@ -21,6 +22,8 @@ import { askInPanel } from './elicitation';
 import { McpSignIn } from './mcpSignIn';
 import { McpRunner } from './mcpRun';
 import type { AuditEntry } from '../policy/audit';
+import type { SandboxProfile } from '../sandbox/profile';
+import { reachHash } from '../sandbox/reach';
 import { inert, text } from '../common/untrustedText';
 
 const APPROVED_KEY = 'agentSwitchboard.mcp.approved';
@@ -61,8 +64,15 @@ export class McpCenter implements vscode.Disposable {
     private readonly log: (message: string) => void,
     audit: (entry: AuditEntry) => void,
     tracing?: Pick<McpConnectionOptions, 'tracer' | 'otelEnv'>,
-    /** Starts stdio servers in the sandbox where asked (issue 21); `wanted` says whether a definition will run sandboxed. */
-    private readonly sandbox?: { launch: NonNullable<McpConnectionOptions['sandboxLaunch']>; wanted(t: McpTransportSpec): boolean },
+    /**
+     * Starts stdio servers in the sandbox where asked (issue 21); `wanted` says whether a definition
+     * will run sandboxed, `profile` the profile of a server started in `cwd` (or why there is none).
+     */
+    private readonly sandbox?: {
+      launch: NonNullable<McpConnectionOptions['sandboxLaunch']>;
+      wanted(t: McpTransportSpec): boolean;
+      profile(cwd: string | undefined): Promise<{ profile: SandboxProfile } | { unavailable: string }>;
+    },
   ) {
     const version = String(context.extension.packageJSON.version ?? '0.0.0');
     this.signIn = new McpSignIn(context.secrets);
@@ -89,7 +99,8 @@ export class McpCenter implements vscode.Disposable {
       watcher.onDidChange(reload),
       watcher.onDidCreate(reload),
       watcher.onDidDelete(reload),
-      vscode.workspace.onDidChangeConfiguration((e) => e.affectsConfiguration(`${SECTION}.mcpServers`) && reload()),
+      // The sandbox's settings change the profile a server runs in, which its approval is bound to.
+      vscode.workspace.onDidChangeConfiguration((e) => ['mcpServers', 'sandbox', 'sandboxMcpServers', 'sandboxAllowedHosts', 'sandboxBubblewrapPath'].some((k) => e.affectsConfiguration(`${SECTION}.${k}`)) && reload()),
       vscode.workspace.onDidGrantWorkspaceTrust(reload),
       vscode.workspace.onDidChangeWorkspaceFolders(reload),
       // Servers start when the person first looks at them (or when asked to), not with every window.
@@ -275,34 +286,56 @@ export class McpCenter implements vscode.Disposable {
         held.push({ definition: d, reason: 'workspace not trusted' });
         continue;
       }
-      if (d.source !== 'settings' || d.file) {
-        if (approved[d.id] !== definitionHash(d)) {
-          held.push({ definition: d, reason: approved[d.id] ? 'changed since you approved it: approve again' : 'defined by the workspace: approve to start' });
-          continue;
-        }
-      }
-      const values: Record<string, string> = {};
-      const missing: string[] = [];
-      for (const id of inputReferences(d)) {
-        const v = await this.context.secrets.get(inputSecretKey(this.inputScope(d), d, id));
-        if (v === undefined) missing.push(id);
-        else values[id] = v;
-      }
-      if (missing.length) {
-        held.push({ definition: d, reason: `needs input ${missing.join(', ')}` });
+      const asks = d.source !== 'settings' || !!d.file;
+      if (asks && !approvesDefinition(approved[d.id], d)) {
+        held.push({ definition: d, reason: approved[d.id] ? 'changed since you approved it: approve again' : 'defined by the workspace: approve to start' });
         continue;
       }
-      const folder = d.file ? vscode.workspace.getWorkspaceFolder(vscode.Uri.file(d.file))?.uri.fsPath : vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
-      try {
-        const transport = resolveTransport(d.transport, { inputs: values, env: process.env, workspaceFolder: folder });
-        // A stdio server runs in the workspace folder unless it says otherwise.
-        if (transport.type === 'stdio' && !transport.cwd && folder) transport.cwd = folder;
-        wanted.push({ definition: d, transport });
-      } catch (err) {
-        held.push({ definition: d, reason: err instanceof Error ? err.message : String(err) });
+      const r = await this.resolve(d);
+      if ('held' in r) {
+        held.push({ definition: d, reason: r.held });
+        continue;
       }
+      // How it runs is part of what was approved: a profile other than the approved one asks again.
+      const sandbox = await this.sandboxOf(r.transport);
+      if (asks && approvalStanding(approved[d.id], d, sandbox) !== 'approved') {
+        held.push({ definition: d, reason: 'its sandbox changed since you approved it: approve again' });
+        continue;
+      }
+      const transport = sandbox.kind === 'profile' && r.transport.type === 'stdio' ? { ...r.transport, sandboxReach: reachHash(sandbox.profile) } : r.transport;
+      wanted.push({ definition: d, transport });
     }
     return { wanted, held, order: servers.map((d) => d.id) };
+  }
+
+  /** `d` with its inputs (from SecretStorage) and variables resolved, or why it is held. */
+  private async resolve(d: McpServerDefinition, opts: { cwdOnly?: boolean } = {}): Promise<{ transport: McpTransportSpec } | { held: string }> {
+    const values: Record<string, string> = {};
+    const missing: string[] = [];
+    for (const id of inputReferences(d)) {
+      const v = await this.context.secrets.get(inputSecretKey(this.inputScope(d), d, id));
+      if (v === undefined) missing.push(id);
+      else values[id] = v;
+    }
+    // Only its folder (what its sandbox profile depends on), when other inputs are not given yet.
+    const t = opts.cwdOnly && d.transport.type === 'stdio' ? { type: 'stdio' as const, command: '', args: [], env: {}, cwd: d.transport.cwd, ...(d.transport.sandbox ? { sandbox: true } : {}) } : d.transport;
+    if (missing.length && !opts.cwdOnly) return { held: `needs input ${missing.join(', ')}` };
+    const folder = d.file ? vscode.workspace.getWorkspaceFolder(vscode.Uri.file(d.file))?.uri.fsPath : vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
+    try {
+      const transport = resolveTransport(t, { inputs: values, env: process.env, workspaceFolder: folder });
+      // A stdio server runs in the workspace folder unless it says otherwise.
+      if (transport.type === 'stdio' && !transport.cwd && folder) transport.cwd = folder;
+      return { transport };
+    } catch (err) {
+      return { held: err instanceof Error ? err.message : String(err) };
+    }
+  }
+
+  /** How a resolved transport runs: not sandboxed, in its folder's profile, or sandboxed where the sandbox is not available. */
+  private async sandboxOf(t: McpTransportSpec): Promise<McpSandbox> {
+    if (t.type !== 'stdio' || !this.sandbox?.wanted(t)) return { kind: 'none' };
+    const p = await this.sandbox.profile(t.cwd);
+    return 'profile' in p ? { kind: 'profile', profile: p.profile } : { kind: 'unavailable', reason: p.unavailable };
   }
 
   /** Definitions from user settings (trusted), workspace settings and workspace files (both need approval). */
@@ -392,14 +425,20 @@ export class McpCenter implements vscode.Disposable {
     const s = this.host.list().find((x) => x.definition.id === n.serverId);
     if (!s) return;
     const d = s.definition;
+    // The sandbox it will run in, as the start will compute it: the approval is given for that one.
+    // (Its inputs may not be given yet: its folder alone decides the profile.)
+    const resolved = await this.resolve(d);
+    const forFolder = 'transport' in resolved ? resolved : await this.resolve(d, { cwdOnly: true });
+    const boxed = d.transport.type === 'stdio' && !!this.sandbox?.wanted(d.transport);
+    const sandbox: McpSandbox = 'transport' in forFolder ? await this.sandboxOf(forFolder.transport) : boxed ? { kind: 'pending', why: 'its folder takes an input not given yet' } : { kind: 'none' };
     // A modal dialog, not a notification: a notification cuts its text at 1,000 characters, and a
     // long URL or argument list would push the variables (where secrets go) out of sight. The
-    // detail is shown whole, variables and warnings first.
-    const { question, detail } = approvalDialog(d, this.inputs);
+    // detail is shown whole, variables, sandbox and warnings first.
+    const { question, detail } = approvalDialog(d, this.inputs, sandbox, os.homedir());
     const ok = confirmed ? 'Approve and Start' : await vscode.window.showWarningMessage(text`${question}`, { modal: true, detail: inert(detail, { max: 50_000, multiline: true }) }, 'Approve and Start');
     if (ok !== 'Approve and Start') return;
     const approved = this.context.workspaceState.get<Record<string, string>>(APPROVED_KEY, {});
-    await this.context.workspaceState.update(APPROVED_KEY, { ...approved, [d.id]: definitionHash(d) });
+    await this.context.workspaceState.update(APPROVED_KEY, { ...approved, [d.id]: approvalHash(d, sandbox) });
     await this.reload();
   }
 

@@ -264,6 +264,33 @@ describe('sandboxed effects: commands that cannot reach beyond what was granted 
     }
   });
 
+  it('a workspace\'s sandboxed MCP server is approved for its profile: a changed profile stops it and asks again', async () => {
+    const a = await api();
+    const folder = freshDir('sandbox-mcp-approval');
+    const fake = path.resolve(__dirname, '..', '..', '..', 'test', 'fakes', 'mcp-server.mjs');
+    const id = 'workspace-settings:boxed-ws';
+    const server = () => a.mcpServers().find((x) => x.id === id);
+    await cfg().update('mcpServers', { 'boxed-ws': { command: process.execPath, args: [fake], env: { ELECTRON_RUN_AS_NODE: '1' }, cwd: folder, sandbox: true } }, vscode.ConfigurationTarget.Workspace);
+    try {
+      await vscode.commands.executeCommand('agentSwitchboard.mcp.start');
+      await until('held for approval', () => /approve to start/.test(server()?.held ?? ''), 30_000);
+      await runCommand('agentSwitchboard.mcp.approve', { type: 'server', serverId: id }, true);
+      await until('the approved server running', () => server()?.state?.state === 'running', 60_000);
+      // A host allowed afterwards: the profile it would start in is not the approved one.
+      await cfg().update('sandboxAllowedHosts', ['registry.example.com'], vscode.ConfigurationTarget.Global);
+      await until('held again', () => /its sandbox changed since you approved it: approve again/.test(server()?.held ?? ''), 30_000);
+      assert.strictEqual(server()?.state, undefined, 'stopped, not restarted in the new profile');
+      await runCommand('agentSwitchboard.mcp.approve', { type: 'server', serverId: id }, true);
+      await until('running in the profile approved now', () => server()?.state?.state === 'running', 60_000);
+      // Back to no host: again not the profile approved last.
+      await cfg().update('sandboxAllowedHosts', [], vscode.ConfigurationTarget.Global);
+      await until('held once more', () => /its sandbox changed/.test(server()?.held ?? ''), 30_000);
+    } finally {
+      await cfg().update('mcpServers', undefined, vscode.ConfigurationTarget.Workspace);
+      await cfg().update('sandboxAllowedHosts', [], vscode.ConfigurationTarget.Global);
+    }
+  });
+
   it('the card of a sandboxed command at 300 px says what it may touch', async () => {
     const a = await api();
     const dir = freshDir('sandbox-card');

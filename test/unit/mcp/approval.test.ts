@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
-import { approvalDialog, approvalText, definitionHash, inputSecretKey } from '../../../src/mcp/approval';
+import { approvalDialog, approvalHash, approvalStanding, approvalText, definitionHash, describeMcpSandbox, inputSecretKey, type McpSandbox } from '../../../src/mcp/approval';
+import { buildProfile, describeProfile, withHost } from '../../../src/sandbox/profile';
 import { inert } from '../../../src/common/untrustedText';
 import { parseServerMap, parseVscodeMcpJson, resolveTransport, variableUses, type McpServerDefinition } from '../../../src/mcp/config';
 
@@ -88,5 +89,55 @@ describe('the SecretStorage key of an MCP input', () => {
     for (const changed of [one({ command: 'node', args: ['a'], env: {}, cwd: '/w' }), one({ command: 'node', args: ['a'], env: { X: null } }), one({ command: 'node', args: ['b'], env: { X: null }, cwd: '/w' })]) {
       assert.notEqual(definitionHash(changed), definitionHash(base));
     }
+  });
+});
+
+describe('approving a sandboxed MCP server shows its profile, and the approval is bound to it', () => {
+  const boxed = one({ command: 'node', args: ['server.js', '${input:k}'], cwd: '${workspaceFolder}/srv', sandbox: true });
+  const profile = buildProfile({ roots: ['/w/srv'], tmpDir: '/tmp', home: '/home/p', editorStorage: ['/home/p/.config/Code/User/settings.json'], allowedHosts: ['api.example.com'], denyWrite: ['/w/srv/.git', '/w/srv/.vscode'] });
+  const inProfile: McpSandbox = { kind: 'profile', profile };
+
+  it('the dialog says, before the values, where it may write, what it may not change, which hosts it reaches and what it cannot read', () => {
+    const { detail } = approvalDialog(boxed, [], inProfile, '/home/p');
+    const words = describeProfile(profile, '/home/p');
+    assert.ok(detail.includes(`It runs in the sandbox. ${words}`), detail);
+    assert.match(words, /can write only in \/tmp and \/w\/srv and cannot change \.git and \.vscode; network only to api\.example\.com; cannot read \d+ credential/);
+    assert.ok(detail.indexOf(words) < detail.indexOf('runs: node server.js'), 'the profile comes before the values');
+    assert.match(detail, /or to the sandbox it runs in, needs your approval again\.$/);
+    assert.ok(approvalText(boxed, [], inProfile, '/home/p').includes(words));
+  });
+
+  it('says it is not sandboxed, or why it will not start, or that its profile is not known yet; an HTTP server runs nothing here', () => {
+    const plain = one({ command: 'node', args: ['server.js'] });
+    assert.match(approvalDialog(plain).detail, /It runs unsandboxed: it can read, write and reach what you can\./);
+    assert.match(approvalDialog(boxed, [], { kind: 'unavailable', reason: 'bubblewrap was not found' }).detail, /the sandbox is not available \(bubblewrap was not found\): it does not start until it is/);
+    assert.match(approvalDialog(boxed, [], { kind: 'pending', why: 'its folder takes an input not given yet' }).detail, /a profile not known yet \(its folder takes an input not given yet\): you are asked again/);
+    assert.equal(describeMcpSandbox(one({ type: 'http', url: 'https://mcp.example/mcp' }), inProfile), '');
+  });
+
+  it('the approval covers the profile: another write root, host or read denial, or no sandbox, asks again', () => {
+    const stored = approvalHash(boxed, inProfile);
+    assert.notEqual(stored, definitionHash(boxed));
+    assert.equal(approvalStanding(stored, boxed, inProfile), 'approved');
+    assert.equal(approvalStanding(stored, boxed, { kind: 'profile', profile: { ...profile } }), 'approved', 'an equal profile is the same approval');
+    const others: McpSandbox[] = [
+      { kind: 'profile', profile: withHost(profile, 'evil.example') },
+      { kind: 'profile', profile: { ...profile, writeRoots: [...profile.writeRoots, '/home/p'] } },
+      { kind: 'profile', profile: { ...profile, denyRead: profile.denyRead.slice(1) } },
+      { kind: 'none' },
+      { kind: 'unavailable', reason: 'x' },
+      { kind: 'pending', why: 'x' },
+    ];
+    for (const o of others) assert.equal(approvalStanding(stored, boxed, o), 'sandbox-changed', JSON.stringify(o).slice(0, 200));
+    // The names kept read-only inside its folder follow from the folder by one rule, listed as they
+    // exist at each start (the sandbox's own placeholders while it runs included): not what it reaches.
+    assert.equal(approvalStanding(stored, boxed, { kind: 'profile', profile: { ...profile, denyWrite: [...profile.denyWrite!, '/w/srv/.bashrc'] } }), 'approved');
+    assert.equal(approvalStanding(stored, one({ command: 'node', args: ['other.js'], cwd: '${workspaceFolder}/srv', sandbox: true }), inProfile), 'changed');
+    assert.equal(approvalStanding(undefined, boxed, inProfile), 'new');
+    // An approval of the definition alone (given before the sandbox was part of it) is not one of its profile.
+    assert.equal(approvalStanding(definitionHash(boxed), boxed, inProfile), 'sandbox-changed');
+    // For a server that runs unsandboxed, it still is.
+    const plain = one({ command: 'node', args: ['server.js'] });
+    assert.equal(approvalStanding(definitionHash(plain), plain), 'approved');
   });
 });
