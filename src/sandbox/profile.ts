@@ -36,6 +36,14 @@ export interface SandboxProfile {
    * sandbox-runtime's `allowedDomains` grammar: `*.example.com`, `[::1]:8080`). Empty: no network.
    */
   allowedHosts: string[];
+  /**
+   * The command sees its folders through an overlay, and what it writes there reaches them when it
+   * ends, except files that run (the gate's protected classes, at any depth), which are held back
+   * and listed (see `./overlay.ts`, `./carryBack.ts`). Absent: it writes straight into its folders,
+   * and only the names in `denyWrite` are kept read-only — a file that runs where none exists yet
+   * (`x/.git`, `node_modules/…`) can be made.
+   */
+  holdsBackRunnable?: true;
 }
 
 /** Where the sandbox stands for one session: off, a profile its commands run under, or why it cannot run. */
@@ -120,6 +128,8 @@ export interface ProfileInputs {
   allowedHosts: readonly string[];
   /** Absolute paths in the write roots that stay read-only (see {@link protectedInRoot}). */
   denyWrite?: readonly string[];
+  /** Whether this machine runs the command in an overlay that holds back files that run (see {@link SandboxProfile.holdsBackRunnable}). */
+  holdsBackRunnable?: boolean;
 }
 
 /**
@@ -131,7 +141,7 @@ export function buildProfile(inputs: ProfileInputs): SandboxProfile {
   const writeRoots = uniqueSorted([...inputs.roots, inputs.tmpDir].filter((p) => path.isAbsolute(p)));
   const denyRead = uniqueSorted([...HOME_DENY_READ.map((rel) => path.join(inputs.home, rel)), ...inputs.editorStorage].filter((p) => path.isAbsolute(p)));
   const denyWrite = uniqueSorted((inputs.denyWrite ?? []).filter((p) => path.isAbsolute(p)));
-  return { writeRoots, denyRead, ...(denyWrite.length ? { denyWrite } : {}), allowedHosts: uniqueSorted(inputs.allowedHosts.map((h) => h.trim()).filter((h) => h !== '')) };
+  return { writeRoots, denyRead, ...(denyWrite.length ? { denyWrite } : {}), allowedHosts: uniqueSorted(inputs.allowedHosts.map((h) => h.trim()).filter((h) => h !== '')), ...(inputs.holdsBackRunnable ? { holdsBackRunnable: true as const } : {}) };
 }
 
 /**
@@ -156,6 +166,26 @@ export function protectedInRoot(root: string, list: (dir: string) => { name: str
     for (const e of list(dir)) if (ALWAYS_DENY_WRITE.includes(e.name) || EXISTING_DENY_WRITE.has(e.name)) out.push(path.join(dir, e.name));
   };
   scan(root, 0);
+  return out;
+}
+
+/**
+ * The names that make a folder a repository for git's discovery (`.git`, and `HEAD` of a bare
+ * one) in every folder between a writable folder and a session folder inside it (a workspace in the
+ * temp folder): git looks for a repository upwards from the workspace, and runs what that one's
+ * `config` names. Kept read-only like {@link ALWAYS_DENY_WRITE}.
+ */
+export function gitDiscoveryAbove(roots: readonly string[], writable: readonly string[]): string[] {
+  const out: string[] = [];
+  for (const root of roots) {
+    for (const w of writable) {
+      if (w === root || !isWithin(w, root)) continue;
+      for (let dir = path.dirname(root); isWithin(w, dir); dir = path.dirname(dir)) {
+        out.push(path.join(dir, '.git'), path.join(dir, 'HEAD'));
+        if (dir === w || path.dirname(dir) === dir) break;
+      }
+    }
+  }
   return out;
 }
 
@@ -194,7 +224,7 @@ export function sameProfile(a: SandboxProfile | undefined, b: SandboxProfile | u
 
 /** SHA-256 (hex) of the profile's canonical JSON: what a grant made from a sandboxed intent is bound to. */
 export function profileHash(profile: SandboxProfile): string {
-  return canonicalHash({ writeRoots: uniqueSorted(profile.writeRoots), denyRead: uniqueSorted(profile.denyRead), ...(profile.denyWrite?.length ? { denyWrite: uniqueSorted(profile.denyWrite) } : {}), allowedHosts: uniqueSorted(profile.allowedHosts) });
+  return canonicalHash({ writeRoots: uniqueSorted(profile.writeRoots), denyRead: uniqueSorted(profile.denyRead), ...(profile.denyWrite?.length ? { denyWrite: uniqueSorted(profile.denyWrite) } : {}), allowedHosts: uniqueSorted(profile.allowedHosts), ...(profile.holdsBackRunnable ? { holdsBackRunnable: true } : {}) });
 }
 
 /**
@@ -208,7 +238,10 @@ export function describeProfile(profile: SandboxProfile, home?: string): string 
   const net = profile.allowedHosts.length ? `network only to ${joinWords(profile.allowedHosts)}` : 'no network';
   const names = [...new Set((profile.denyWrite ?? []).map((p) => path.basename(p)))];
   const kept = names.length ? ` and cannot change ${joinWords(names.length > 4 ? [...names.slice(0, 3), `${names.length - 3} more that the editor, git or a shell act on`] : names)}` : '';
-  return `Sandboxed when the editor runs it: ${where}${kept}; ${net}; cannot read ${profile.denyRead.length} credential, browser and editor folders (~/.ssh, ~/.aws, …). An agent that runs commands itself is not sandboxed by this.`;
+  const held = profile.holdsBackRunnable
+    ? ' Its changes reach the folder when it ends, except files that tools run (git folders, node_modules, virtual environments, settings, build files), which are held back at any depth and listed.'
+    : ' It can still create files that tools run where none exist yet (a new x/.git, node_modules/…): this machine cannot hold them back.';
+  return `Sandboxed when the editor runs it: ${where}${kept}; ${net}; cannot read ${profile.denyRead.length} credential, browser and editor folders (~/.ssh, ~/.aws, …).${held} An agent that runs commands itself is not sandboxed by this.`;
 }
 
 /** The sentence a card shows for a plan that has no profile. Undefined when the sandbox is off. */

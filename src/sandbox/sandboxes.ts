@@ -8,8 +8,9 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import type { SpawnPlan } from '../terminals/command';
-import { buildProfile, protectedInRoot, type SandboxMode, type SandboxPlan, type SandboxProfile } from './profile';
-import { realOr, SandboxRuntime, shellQuote, type SandboxAvailability } from './runtime';
+import { buildProfile, gitDiscoveryAbove, protectedInRoot, type SandboxMode, type SandboxPlan, type SandboxProfile } from './profile';
+import { realOr, SandboxRuntime, shellQuote, stageBase, type SandboxAvailability } from './runtime';
+import { overlayablePath } from './overlay';
 import { isWithin } from '../fs/containment';
 
 /** The sandbox settings as read (see `config/vscodeSettings.ts`). */
@@ -61,14 +62,16 @@ export class Sandboxes {
     const status = await this.availability();
     if (!status.available) return { unavailable: status.reason };
     const realRoots = (roots ?? this.deps.workspaceRoots()).map(realOr);
+    const tmpDir = realOr(os.tmpdir());
     const profile = buildProfile({
       roots: realRoots,
-      tmpDir: realOr(os.tmpdir()),
+      tmpDir,
       home: os.homedir(),
       editorStorage: this.deps.editorStorage(),
       allowedHosts: [...this.deps.settings().allowedHosts, ...extraHosts],
       // What the editor, git and shells act on by themselves stays read-only in each root (not in the temp folder).
-      denyWrite: realRoots.flatMap((r) => protectedInRoot(r, listDir)),
+      denyWrite: [...realRoots.flatMap((r) => protectedInRoot(r, listDir)), ...gitDiscoveryAbove(realRoots, [tmpDir])],
+      holdsBackRunnable: status.holds && canHoldBack(realRoots, tmpDir),
     });
     return { profile };
   }
@@ -83,8 +86,13 @@ export class Sandboxes {
     // would otherwise make everything writable. Elsewhere it writes in the workspace folders only.
     const inside = l.cwd && this.deps.workspaceRoots().some((r) => isWithin(realOr(r), realOr(l.cwd!)));
     const roots = inside ? [l.cwd!] : undefined;
-    const p = await this.profileFor(roots);
-    if (!('profile' in p)) throw new Error(`it is to run sandboxed, and the sandbox is not available: ${p.unavailable}`);
+    const found = await this.profileFor(roots);
+    if (!('profile' in found)) throw new Error(`it is to run sandboxed, and the sandbox is not available: ${found.unavailable}`);
+    // A server runs for as long as the window: what it writes must reach its folder as it writes it,
+    // so it runs without the overlay (its card says it cannot hold back files that run).
+    const direct: SandboxProfile = { ...found.profile };
+    delete direct.holdsBackRunnable;
+    const p = { profile: direct };
     const cwd = l.cwd ?? this.deps.workspaceRoots()[0] ?? os.tmpdir();
     const w = await this.runtime.wrap(
       { file: l.command, args: l.args, cwd, env: l.env, viaShell: false, commandLine: [l.command, ...l.args].map(shellQuote).join(' '), outputByteLimit: 0 },
@@ -104,6 +112,16 @@ export class Sandboxes {
   }
 }
 
+
+/** Whether commands in `roots` can run in an overlay: every folder can be a layer, and a stage can be made outside the write roots. */
+function canHoldBack(roots: readonly string[], tmpDir: string): boolean {
+  if (!roots.every(overlayablePath)) return false;
+  try {
+    return overlayablePath(stageBase([...roots, tmpDir]));
+  } catch {
+    return false;
+  }
+}
 
 function listDir(dir: string): { name: string; dir: boolean }[] {
   try {
