@@ -62,7 +62,7 @@ export function makeStage(base: string, roots: readonly string[], now = Date.now
   const odd = [base, ...layersOf].find((p) => !overlayablePath(p));
   if (odd !== undefined) throw new Error(`the folder ${JSON.stringify(odd)} has a character a mount option cannot hold`);
   fs.mkdirSync(base, { recursive: true, mode: 0o700 });
-  const dir = fs.mkdtempSync(path.join(base, 'sbx-'));
+  const dir = fs.mkdtempSync(path.join(base, `sbx-${process.pid}-`));
   const layers = layersOf.map((root, i) => {
     const upper = path.join(dir, `u${i}`);
     const work = path.join(dir, `w${i}`);
@@ -73,17 +73,64 @@ export function makeStage(base: string, roots: readonly string[], now = Date.now
   return { dir, layers, manifest: path.join(dir, 'manifest'), startedAtMs: now };
 }
 
+/**
+ * Removes the stages under `base` left by extension hosts that are gone (killed while a command
+ * ran): a stage's name carries the process id of the host that made it. Never throws.
+ */
+export function removeOrphanStages(base: string, alive: (pid: number) => boolean = processAlive): void {
+  let names: string[];
+  try {
+    names = fs.readdirSync(base);
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    const pid = Number(/^sbx-(\d+)-/.exec(name)?.[1]);
+    if (!Number.isInteger(pid) || pid === process.pid || alive(pid)) continue;
+    const dir = path.join(base, name);
+    const layers = listOr(dir).filter((n) => /^w\d+$/.test(n)).map((w) => ({ root: '', upper: '', work: path.join(dir, w) }));
+    try {
+      removeStage({ dir, layers, manifest: '', startedAtMs: 0 });
+    } catch {
+      /* another host removes it */
+    }
+  }
+}
+
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+function listOr(dir: string): string[] {
+  try {
+    return fs.readdirSync(dir);
+  } catch {
+    return [];
+  }
+}
+
 /** Removes a stage and all it holds (what was held back goes with it). Never throws. */
 export function removeStage(stage: OverlayStage): void {
-  try {
-    // overlayfs leaves its work folder without permissions for anyone; make it removable first.
-    for (const l of stage.layers) {
-      for (const sub of ['work', 'index']) fs.chmodSync(path.join(l.work, sub), 0o700);
+  // overlayfs leaves its work folder without permissions for anyone; make it removable first.
+  for (const l of stage.layers) {
+    for (const sub of ['work', 'index']) {
+      try {
+        fs.chmodSync(path.join(l.work, sub), 0o700);
+      } catch {
+        /* not made */
+      }
     }
-  } catch {
-    /* not made, or already open */
   }
-  fs.rmSync(stage.dir, { recursive: true, force: true });
+  try {
+    fs.rmSync(stage.dir, { recursive: true, force: true });
+  } catch {
+    /* left for removeOrphanStages */
+  }
 }
 
 /**

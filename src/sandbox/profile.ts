@@ -237,11 +237,13 @@ export function describeProfile(profile: SandboxProfile, home?: string): string 
   const where = writes.length ? `can write only in ${joinWords(writes)}` : 'can write nowhere';
   const net = profile.allowedHosts.length ? `network only to ${joinWords(profile.allowedHosts)}` : 'no network';
   const names = [...new Set((profile.denyWrite ?? []).map((p) => path.basename(p)))];
-  const kept = names.length ? ` and cannot change ${joinWords(names.length > 4 ? [...names.slice(0, 3), `${names.length - 3} more that the editor, git or a shell act on`] : names)}` : '';
-  const held = profile.holdsBackRunnable
-    ? ' Its changes reach the folder when it ends, except files that tools run (git folders, node_modules, virtual environments, settings, build files), which are held back at any depth and listed.'
-    : ' It can still create files that tools run where none exist yet (a new x/.git, node_modules/…): this machine cannot hold them back.';
-  return `Sandboxed when the editor runs it: ${where}${kept}; ${net}; cannot read ${profile.denyRead.length} credential, browser and editor folders (~/.ssh, ~/.aws, …).${held} An agent that runs commands itself is not sandboxed by this.`;
+  const kept = profile.holdsBackRunnable
+    ? ' (its changes reach them when it ends; files that tools run — .git, node_modules, .venv, settings, build files — are held back at any depth and listed)'
+    : names.length
+      ? ` and cannot change ${joinWords(names.length > 4 ? [...names.slice(0, 3), `${names.length - 3} more that the editor, git or a shell act on`] : names)}`
+      : '';
+  const notHeld = profile.holdsBackRunnable ? '' : ' It can still create files that tools run where none exist yet (a new x/.git, node_modules/…): this machine cannot hold them back.';
+  return `Sandboxed when the editor runs it: ${where}${kept}; ${net}; cannot read ${profile.denyRead.length} credential, browser and editor folders (~/.ssh, ~/.aws, …).${notHeld} An agent that runs commands itself is not sandboxed by this.`;
 }
 
 /** The sentence a card shows for a plan that has no profile. Undefined when the sandbox is off. */

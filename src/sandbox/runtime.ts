@@ -17,7 +17,7 @@ import path from 'node:path';
 import type * as Srt from '../vendor/sandbox';
 import type { SpawnPlan } from '../terminals/command';
 import { protectionRoot, type SandboxProfile } from './profile';
-import { asPersonInside, makeStage, overlayArgv, overlayRoots, removeStage, type OverlayStage } from './overlay';
+import { asPersonInside, makeStage, overlayArgv, overlayRoots, removeOrphanStages, removeStage, type OverlayStage } from './overlay';
 import { carryBack, type CarryBackReport } from './carryBack';
 import { shellQuote } from './shellQuote';
 
@@ -190,7 +190,9 @@ export class SandboxRuntime {
       const { argv, env } = await m.wrapWithSandboxArgv('mkdir -p x/.git && echo probe > x/.git/config && echo probe > plain', '/bin/sh', configOf(profile), undefined, root);
       const asPerson = asPersonInside(argv, process.getuid?.() ?? 0, process.getgid?.() ?? 0);
       if (!asPerson) return { holds: false, holdsReason: 'the sandbox library\'s bubblewrap command does not have the shape the overlay needs' };
-      const stage = makeStage(stageBase(profile.writeRoots), [root]);
+      const base = stageBase(profile.writeRoots);
+      removeOrphanStages(base);
+      const stage = makeStage(base, [root]);
       try {
         const result = await run(overlayArgv(unshare, stage, asPerson), outerEnv(env), root);
         m.cleanupAfterCommand();

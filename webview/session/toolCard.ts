@@ -556,8 +556,12 @@ function cssEscape(s: string): string {
   return s.replace(/["\\]/g, '\\$&');
 }
 
-/** "Sandboxed when the editor runs it, no network" (or "…, network only to a.example") from the profile's words (ours). */
+/**
+ * "Sandboxed when the editor runs it, no network, files that run held back" (or "…, network only to
+ * a.example", "…, can create files that run") from the profile's words (ours).
+ */
 function sandboxGist(words: string): string {
   const net = /; (no network|network only to [^;]+);/.exec(words)?.[1];
-  return net ? `Sandboxed when the editor runs it, ${net}` : 'Sandboxed when the editor runs it';
+  const held = /are held back at any depth/.test(words) ? 'files that run held back' : /cannot hold them back/.test(words) ? 'can create files that run' : undefined;
+  return ['Sandboxed when the editor runs it', net, held].filter(Boolean).join(', ');
 }

@@ -65,6 +65,8 @@ describe('sandbox: files that run are held back at any depth', function () {
   it('the profile says so, and its hash covers it', () => {
     assert.equal(profile.holdsBackRunnable, true);
     assert.match(describeProfile(profile), /files that tools run .* are held back at any depth and listed/);
+    assert.doesNotMatch(describeProfile(profile), /cannot hold them back/);
+    assert.match(describeProfile({ ...profile, holdsBackRunnable: undefined }), /It can still create files that tools run where none exist yet .*this machine cannot hold them back/);
   });
 
   it('carries back ordinary changes (new, changed, removed, a folder made anew, links inside) and holds back every file that runs, at any depth', async () => {
