@@ -10,6 +10,7 @@
  * command never had to write (the mount points bubblewrap makes for what it keeps read-only) is
  * dropped without a word. vscode-free.
  */
+import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { protectedClass } from '../policy/protectedPaths';
@@ -53,12 +54,23 @@ export function carryBack(stage: OverlayStage, isProtected: (rel: string) => str
   stage.layers.forEach((layer, i) => {
     const shown = readManifest(`${stage.manifest}.${i}`);
     const changes: Change[] = [];
+    const links: Change[] = [];
     const hold = (rel: string, why: string) => report.held.push({ path: path.join(layer.root, rel), why });
+    // Folders that a link already in the folder under the name of a file that runs leads to
+    // (`node_modules -> nm`): what the command wrote there reached them through that name.
+    let reached: { target: string; link: string }[] | undefined;
+    const runsThroughLink = (rel: string): string | undefined => {
+      reached ??= protectedLinkTargets(layer.root, isProtected);
+      const hit = reached.find((r) => rel === r.target || rel.startsWith(`${r.target}/`));
+      return hit && `reached through ${hit.link}, a link with the name of a file that runs`;
+    };
     const removal = (rel: string): boolean => {
-      const why = isProtected(rel) ?? protectedInside(layer.root, rel, isProtected);
-      if (why) hold(rel, why);
+      const why = isProtected(rel) ?? runsThroughLink(rel);
+      const inside = why ? undefined : lookInside(layer.root, rel, isProtected, stage.startedAtMs);
+      if (why ?? inside?.runs) hold(rel, (why ?? inside?.runs)!);
+      else if (inside?.changed) report.conflicts.push({ path: path.join(layer.root, rel), why: `the command removed it, and ${inside.changed} changed in the folder while it ran; not removed` });
       else changes.push({ kind: 'remove', rel });
-      return !why;
+      return !(why ?? inside?.runs ?? inside?.changed);
     };
     const walk = (relDir: string, lowerIsDir: boolean) => {
       const upperDir = path.join(layer.upper, relDir);
@@ -88,25 +100,33 @@ export function carryBack(stage: OverlayStage, isProtected: (rel: string) => str
           if (low?.isDirectory()) walk(rel, true);
           else {
             if (low && !removal(rel)) continue;
-            changes.push({ kind: 'mkdir', rel, mode: up.mode & 0o7777 });
+            changes.push({ kind: 'mkdir', rel, mode: up.mode & 0o777 });
             walk(rel, false);
           }
           continue;
         }
+        const through = runsThroughLink(rel);
+        if (through) {
+          hold(rel, through);
+          continue;
+        }
         if (low?.isDirectory() && !removal(rel)) continue;
-        if (up.isFile()) changes.push({ kind: 'file', rel, source: path.join(layer.upper, rel), mode: up.mode & 0o7777 });
+        if (up.isFile()) changes.push({ kind: 'file', rel, source: path.join(layer.upper, rel), mode: up.mode & 0o777 });
         else if (up.isSymbolicLink()) {
+          // A link's target is judged by its words alone, and only a plain path down from the link's
+          // folder passes: `..` is resolved by the kernel after links, so no text check of it holds.
           const target = fs.readlinkSync(path.join(layer.upper, rel));
-          const lands = path.isAbsolute(target) ? target : path.join(path.dirname(path.join(layer.root, rel)), target);
-          const inside = path.relative(layer.root, lands);
-          if (path.isAbsolute(target) || inside.startsWith('..') || path.isAbsolute(inside)) hold(rel, 'a link that leads out of the folder');
-          else if (isProtected(inside.split(path.sep).join('/'))) hold(rel, 'a link to a file that runs');
-          else changes.push({ kind: 'link', rel, target });
+          const parts = target.split('/');
+          const lands = path.posix.join(path.posix.dirname(rel), target);
+          if (path.isAbsolute(target) || parts.includes('..')) hold(rel, 'a link that leads up or out of its folder');
+          else if (isProtected(lands) ?? runsThroughLink(lands)) hold(rel, 'a link to a file that runs');
+          else links.push({ kind: 'link', rel, target });
         } else hold(rel, 'a special file (a pipe, socket or device)');
       }
     };
     walk('', true);
-    for (const c of changes) apply(layer.root, c, stage.startedAtMs, report);
+    // Links last: nothing is written through a link this carry-back made.
+    for (const c of [...changes, ...links]) apply(layer.root, c, stage.startedAtMs, report);
   });
   return report;
 }
@@ -133,8 +153,9 @@ function apply(root: string, c: Change, startedAtMs: number, report: CarryBackRe
       if (low) fs.rmSync(dest, { force: true });
       fs.symlinkSync(c.target, dest);
     } else {
+      // The mode is set on the command's own copy, never through a name in the real folder.
+      fs.chmodSync(c.source, c.mode);
       moveFile(c.source, dest);
-      fs.chmodSync(dest, c.mode);
     }
     report.applied.push(dest);
   } catch (err) {
@@ -142,20 +163,33 @@ function apply(root: string, c: Change, startedAtMs: number, report: CarryBackRe
   }
 }
 
-/** Moves `from` over `to` in one step where both are on one file system, else copies it to a temporary name beside `to` and renames that. */
+/**
+ * Moves `from` over `to` in one step where both are on one file system (a rename replaces a link at
+ * `to`, never follows it); else copies it to a new name of its own beside `to` (created exclusively:
+ * a link planted at a guessable name is never followed) and renames that.
+ */
 function moveFile(from: string, to: string): void {
   try {
     fs.renameSync(from, to);
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'EXDEV') throw err;
-    const tmp = path.join(path.dirname(to), `.${path.basename(to)}.sandbox-${process.pid}`);
-    fs.copyFileSync(from, tmp);
-    fs.renameSync(tmp, to);
+    const tmp = path.join(path.dirname(to), `.${randomBytes(12).toString('hex')}.sandbox-carry`);
+    fs.copyFileSync(from, tmp, fs.constants.COPYFILE_EXCL);
+    try {
+      fs.renameSync(tmp, to);
+    } catch (e) {
+      fs.rmSync(tmp, { force: true });
+      throw e;
+    }
   }
 }
 
-/** The reason a folder about to be removed holds a file that runs (looked for up to {@link SUBTREE_LIMIT} entries). */
-function protectedInside(root: string, rel: string, isProtected: (rel: string) => string | undefined): string | undefined {
+/**
+ * What a folder about to be removed holds (looked through up to {@link SUBTREE_LIMIT} entries,
+ * never following links): the reason one of its files runs, or the first entry that changed in the
+ * real folder while the command ran (the person's save must not go with it).
+ */
+function lookInside(root: string, rel: string, isProtected: (rel: string) => string | undefined, startedAtMs: number): { runs?: string; changed?: string } | undefined {
   if (!lstatOrUndefined(path.join(root, rel))?.isDirectory()) return undefined;
   let seen = 0;
   const stack = [rel];
@@ -168,14 +202,48 @@ function protectedInside(root: string, rel: string, isProtected: (rel: string) =
       continue;
     }
     for (const e of entries) {
-      if (++seen > SUBTREE_LIMIT) return `a folder too large to look through for files that run (over ${SUBTREE_LIMIT.toLocaleString('en')} entries)`;
+      if (++seen > SUBTREE_LIMIT) return { runs: `a folder too large to look through for files that run (over ${SUBTREE_LIMIT.toLocaleString('en')} entries)` };
       const child = `${dir}/${e.name}`;
       const why = isProtected(child);
-      if (why) return `it holds ${child}: ${why}`;
+      if (why) return { runs: `it holds ${child}: ${why}` };
+      if ((lstatOrUndefined(path.join(root, child))?.mtimeMs ?? 0) > startedAtMs) return { changed: child };
       if (e.isDirectory()) stack.push(child);
     }
   }
   return undefined;
+}
+
+/**
+ * The folders inside `root` that links already there lead to, where the link's own path names a
+ * file that runs (`.venv -> envs/py`, `node_modules -> nm`): looked for four folders deep, at most
+ * {@link SUBTREE_LIMIT} entries, never through a link. Root-relative `/` paths.
+ */
+function protectedLinkTargets(root: string, isProtected: (rel: string) => string | undefined): { target: string; link: string }[] {
+  const out: { target: string; link: string }[] = [];
+  let seen = 0;
+  const queue: { rel: string; depth: number }[] = [{ rel: '', depth: 0 }];
+  while (queue.length && seen < SUBTREE_LIMIT) {
+    const { rel, depth } = queue.shift()!;
+    let entries: fs.Dirent[];
+    try {
+      entries = fs.readdirSync(path.join(root, rel), { withFileTypes: true });
+    } catch {
+      continue;
+    }
+    for (const e of entries) {
+      if (++seen > SUBTREE_LIMIT) break;
+      const child = join(rel, e.name);
+      if (e.isSymbolicLink() && isProtected(child)) {
+        try {
+          const target = path.relative(root, fs.realpathSync(path.join(root, child)));
+          if (target !== '' && !target.startsWith('..') && !path.isAbsolute(target)) out.push({ target: target.split(path.sep).join('/'), link: child });
+        } catch {
+          /* a dangling link leads nowhere */
+        }
+      } else if (e.isDirectory() && depth < 3 && !isProtected(child)) queue.push({ rel: child, depth: depth + 1 });
+    }
+  }
+  return out;
 }
 
 /** For each folder in the listing (`''` for the root, else `/a/b`), the names the overlay showed in it when the command ended; undefined when there is no listing (the shell was killed). */

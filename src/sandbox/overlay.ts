@@ -39,12 +39,42 @@ export interface OverlayStage {
   manifest: string;
   /** When the stage was made (ms since the epoch): a real file changed after it was changed by someone else. */
   startedAtMs: number;
+  /**
+   * Unix sockets inside a layer that the command is handed (the sandbox's own network bridge in the
+   * temp folder): a socket seen through an overlay cannot be connected to, so each is bound over
+   * the overlay from the real folder.
+   */
+  sockets?: string[];
 }
 
 /**
- * The folders to overlay: the session's folders, without one that lies inside another (the outer
- * overlay already covers it), without `/` (a whole file system cannot be its own lower layer with a
- * stage on it).
+ * The Unix sockets in the layers that the library's bubblewrap command binds into the sandbox
+ * (`--bind <socket> <socket>`): see {@link OverlayStage.sockets}.
+ */
+export function boundSockets(inner: readonly string[], layers: readonly string[], isSocket: (p: string) => boolean): string[] {
+  const out = new Set<string>();
+  for (const m of (inner[2] ?? '').matchAll(/--(?:ro-)?bind (\/[^\s'"]+) (\/[^\s'"]+)/g)) {
+    if (m[1] === m[2] && layers.some((l) => isWithin(l, m[1]) && l !== m[1]) && isSocket(m[1])) out.add(m[1]);
+  }
+  return [...out];
+}
+
+/**
+ * The folders a command's overlay covers: the session's folders, and the temp folder too where a
+ * session folder lies inside it or there is none (a workspace in the temp folder: the folders above
+ * it, which tools search upwards for their settings — `eslint.config.js`, `.git` —, are written
+ * through the overlay as well; a window without a folder writes only there).
+ * @param writeRoots the profile's write roots; `tmpDir` the temp folder among them.
+ */
+export function overlayLayersFor(writeRoots: readonly string[], tmpDir: string): string[] {
+  const session = writeRoots.filter((r) => r !== tmpDir);
+  const withTmp = session.length === 0 || session.some((r) => isWithin(tmpDir, r));
+  return overlayRoots(withTmp ? [...session, tmpDir] : session);
+}
+
+/**
+ * The folders to overlay: without one that lies inside another (the outer overlay already covers
+ * it), without `/` (a whole file system cannot be its own lower layer with a stage on it).
  */
 export function overlayRoots(roots: readonly string[]): string[] {
   const abs = [...new Set(roots.filter((r) => path.isAbsolute(r) && path.parse(r).root !== r))].sort((a, b) => a.length - b.length);
@@ -58,6 +88,7 @@ export function overlayRoots(roots: readonly string[]): string[] {
  */
 export function makeStage(base: string, roots: readonly string[], now = Date.now()): OverlayStage {
   const layersOf = overlayRoots(roots);
+  if (!layersOf.length) throw new Error('the sandbox has no folder to hold a command\'s changes in');
   if (layersOf.some((r) => isWithin(r, base))) throw new Error(`the sandbox's stage folder ${base} lies inside a session folder`);
   const odd = [base, ...layersOf].find((p) => !overlayablePath(p));
   if (odd !== undefined) throw new Error(`the folder ${JSON.stringify(odd)} has a character a mount option cannot hold`);
@@ -145,9 +176,13 @@ export function removeStage(stage: OverlayStage): void {
 export function overlayScript(stage: OverlayStage): string {
   const q = shellQuote;
   const lines = ['set -u'];
+  const sockets = stage.sockets ?? [];
+  // Each socket is held by a bind in the stage before the overlay hides the real one.
+  sockets.forEach((sock, i) => lines.push(`: > ${q(`${stage.dir}/sock${i}`)} && mount --bind ${q(sock)} ${q(`${stage.dir}/sock${i}`)} || exit 125`));
   for (const l of stage.layers) {
     lines.push(`mount -t overlay overlay -o ${q(`lowerdir=${l.root},upperdir=${l.upper},workdir=${l.work},userxattr,volatile`)} ${q(l.root)} || { echo ${q(`sandbox: the overlay of ${l.root} could not be mounted`)} >&2; exit 125; }`);
   }
+  sockets.forEach((sock, i) => lines.push(`mount --bind ${q(`${stage.dir}/sock${i}`)} ${q(sock)} || exit 125`));
   lines.push("trap ':' TERM INT HUP", '"$@"', 'rc=$?');
   stage.layers.forEach((l, i) => {
     // For each changed folder: `D<path>\0`, then `E<name>\0` for each entry the overlay showed.

@@ -17,7 +17,7 @@ import path from 'node:path';
 import type * as Srt from '../vendor/sandbox';
 import type { SpawnPlan } from '../terminals/command';
 import { protectionRoot, type SandboxProfile } from './profile';
-import { asPersonInside, makeStage, overlayArgv, overlayRoots, removeOrphanStages, removeStage, type OverlayStage } from './overlay';
+import { asPersonInside, boundSockets, makeStage, overlayArgv, overlayLayersFor, removeOrphanStages, removeStage, type OverlayStage } from './overlay';
 import { carryBack, type CarryBackReport } from './carryBack';
 import { shellQuote } from './shellQuote';
 
@@ -107,7 +107,8 @@ export class SandboxRuntime {
     if (profile.holdsBackRunnable) {
       const asPerson = asPersonInside(bwrapArgv, process.getuid?.() ?? 0, process.getgid?.() ?? 0);
       if (!asPerson || !this.unsharePath) throw new Error('the sandbox cannot hold back files that run here (the overlay is not available), and the approved profile does');
-      stage = makeStage(stageBase(profile.writeRoots), sessionRoots(profile, realOr(os.tmpdir())));
+      stage = makeStage(stageBase(profile.writeRoots), overlayLayersFor(profile.writeRoots, realOr(os.tmpdir())));
+      stage.sockets = boundSockets(asPerson, stage.layers.map((l) => l.root), isSocket);
       argv = overlayArgv(this.unsharePath, stage, asPerson);
     }
     if (profile.allowedHosts.length) m.registerCommandNetworkLists(commandId, { allowedDomains: profile.allowedHosts });
@@ -227,11 +228,6 @@ export function stageBase(writeRoots: readonly string[]): string {
   return fits;
 }
 
-/** The write roots a command's overlay covers: all but the temp folder (see {@link overlayRoots}). */
-function sessionRoots(profile: SandboxProfile, tmpDir: string): string[] {
-  return overlayRoots(profile.writeRoots.filter((r) => r !== tmpDir));
-}
-
 /** Carries a finished command's changes back and says, a line each, what was held back or left. */
 function carryBackLines(stage: OverlayStage): string[] {
   let report: CarryBackReport;
@@ -243,9 +239,14 @@ function carryBackLines(stage: OverlayStage): string[] {
     removeStage(stage);
   }
   return [
-    ...report.held.map((h) => `held back, not applied: ${h.path} (${h.why})`),
-    ...report.conflicts.map((c) => `not applied: ${c.path} (${c.why})`),
+    ...report.held.map((h) => `held back, not applied: ${printable(h.path)} (${printable(h.why)})`),
+    ...report.conflicts.map((c) => `not applied: ${printable(c.path)} (${printable(c.why)})`),
   ];
+}
+
+/** A name the command chose, on one line of the output: line breaks and other control characters escaped (a name cannot add a line of its own). */
+function printable(text: string): string {
+  return /[\u0000-\u001f\u007f\u2028\u2029]/.test(text) ? JSON.stringify(text) : text;
 }
 
 function isWithinOrSame(parent: string, child: string): boolean {
@@ -290,6 +291,14 @@ function defaultLoad(): Manager {
   return (require('../vendor/sandbox') as typeof Srt).SandboxManager;
 }
 
+
+function isSocket(p: string): boolean {
+  try {
+    return fs.statSync(p).isSocket();
+  } catch {
+    return false;
+  }
+}
 
 function isExecutable(p: string): boolean {
   try {

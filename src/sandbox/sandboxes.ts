@@ -10,7 +10,7 @@ import os from 'node:os';
 import type { SpawnPlan } from '../terminals/command';
 import { buildProfile, gitDiscoveryAbove, protectedInRoot, type SandboxMode, type SandboxPlan, type SandboxProfile } from './profile';
 import { realOr, SandboxRuntime, shellQuote, stageBase, type SandboxAvailability } from './runtime';
-import { overlayablePath } from './overlay';
+import { overlayablePath, overlayLayersFor } from './overlay';
 import { isWithin } from '../fs/containment';
 
 /** The sandbox settings as read (see `config/vscodeSettings.ts`). */
@@ -115,9 +115,11 @@ export class Sandboxes {
 
 /** Whether commands in `roots` can run in an overlay: every folder can be a layer, and a stage can be made outside the write roots. */
 function canHoldBack(roots: readonly string[], tmpDir: string): boolean {
-  if (!roots.every(overlayablePath)) return false;
+  const writeRoots = [...roots, tmpDir];
+  const layers = overlayLayersFor(writeRoots, tmpDir);
+  if (!layers.length || !layers.every(overlayablePath)) return false;
   try {
-    return overlayablePath(stageBase([...roots, tmpDir]));
+    return overlayablePath(stageBase(writeRoots));
   } catch {
     return false;
   }
