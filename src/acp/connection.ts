@@ -233,8 +233,9 @@ export class AgentConnection {
     // are held until the answer names the session, then delivered in order.
     this.creating++;
     try {
-      const res = newSessionAnswer(await this.conn.agent.request(acpSdk().methods.agent.session.new, { cwd, mcpServers }));
+      const res = newSessionAnswer(await this.conn.agent.request(acpSdk().methods.agent.session.new, { cwd, mcpServers, ...this.startMeta() }));
       if (typeof res?.sessionId !== 'string' || !res.sessionId) throw new Error(`${this.agentName} answered "session/new" without a sessionId.`);
+      await this.startMode(res.sessionId, res);
       this.sessions.set(res.sessionId, handlers);
       const held = this.held.get(res.sessionId) ?? [];
       this.held.delete(res.sessionId);
@@ -243,6 +244,27 @@ export class AgentConnection {
     } finally {
       if (--this.creating === 0) this.held.clear();
     }
+  }
+
+  /**
+   * How every session of this connection starts (`session/new`, `session/load`, `session/resume`):
+   * the `_meta` sent with it and the mode it is switched to right after, when the agent took
+   * another. Set before the first session; see `agentConfig/plan.ts` for why.
+   */
+  sessionStart: { meta?: Record<string, unknown>; modeId?: string } = {};
+
+  private startMeta(): { _meta?: Record<string, unknown> } {
+    return this.sessionStart.meta ? { _meta: structuredClone(this.sessionStart.meta) } : {};
+  }
+
+  /** Switches a session that started in another mode to {@link sessionStart}'s, and says so in `res`. */
+  private async startMode(sessionId: string, res: { modes?: acp.SessionModeState | null }): Promise<void> {
+    const want = this.sessionStart.modeId;
+    const modes = res.modes;
+    if (!want || !modes || modes.currentModeId === want) return;
+    if (!modes.availableModes?.some((m) => m.id === want)) throw new Error(`${this.agentName} started the session in mode "${modes.currentModeId}", which the repository's configuration set, and offers no "${want}" mode to switch back to.`);
+    await this.setMode(sessionId, want);
+    modes.currentModeId = want;
   }
 
   /** `session/new` requests waiting for their answer. */
@@ -280,7 +302,9 @@ export class AgentConnection {
   private async takeUp(method: typeof acp.methods.agent.session.load | typeof acp.methods.agent.session.resume, sessionId: string, cwd: string, handlers: SessionHandlers, mcpServers: acp.McpServer[]): Promise<unknown> {
     this.sessions.set(sessionId, handlers);
     try {
-      return await this.conn.agent.request(method, { sessionId, cwd, mcpServers });
+      const res = await this.conn.agent.request(method, { sessionId, cwd, mcpServers, ...this.startMeta() });
+      if (res && typeof res === 'object') await this.startMode(sessionId, res as { modes?: acp.SessionModeState | null });
+      return res;
     } catch (err) {
       this.sessions.delete(sessionId);
       throw err;
