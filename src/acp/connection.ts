@@ -233,9 +233,11 @@ export class AgentConnection {
     // are held until the answer names the session, then delivered in order.
     this.creating++;
     try {
-      const res = newSessionAnswer(await this.conn.agent.request(acpSdk().methods.agent.session.new, { cwd, mcpServers, ...this.startMeta() }));
+      const raw = await this.conn.agent.request(acpSdk().methods.agent.session.new, { cwd, mcpServers, ...this.startMeta() });
+      const id = (raw as { sessionId?: unknown } | null)?.sessionId;
+      if (typeof id === 'string' && id) await this.startMode(id, raw);
+      const res = newSessionAnswer(raw);
       if (typeof res?.sessionId !== 'string' || !res.sessionId) throw new Error(`${this.agentName} answered "session/new" without a sessionId.`);
-      await this.startMode(res.sessionId, res);
       this.sessions.set(res.sessionId, handlers);
       const held = this.held.get(res.sessionId) ?? [];
       this.held.delete(res.sessionId);
@@ -257,14 +259,30 @@ export class AgentConnection {
     return this.sessionStart.meta ? { _meta: structuredClone(this.sessionStart.meta) } : {};
   }
 
-  /** Switches a session that started in another mode to {@link sessionStart}'s, and says so in `res`. */
-  private async startMode(sessionId: string, res: { modes?: acp.SessionModeState | null }): Promise<void> {
+  /**
+   * Switches a session that started in another mode to {@link sessionStart}'s, through its mode
+   * config option or `session/set_mode`, and rewrites the answer `raw` to say so.
+   * @throws Error when the agent offers no such mode (the session must not go on in the other).
+   */
+  private async startMode(sessionId: string, raw: unknown): Promise<void> {
     const want = this.sessionStart.modeId;
-    const modes = res.modes;
-    if (!want || !modes || modes.currentModeId === want) return;
-    if (!modes.availableModes?.some((m) => m.id === want)) throw new Error(`${this.agentName} started the session in mode "${modes.currentModeId}", which the repository's configuration set, and offers no "${want}" mode to switch back to.`);
-    await this.setMode(sessionId, want);
-    modes.currentModeId = want;
+    if (!want || !raw || typeof raw !== 'object') return;
+    const r = raw as { modes?: { currentModeId?: unknown; availableModes?: unknown } | null; configOptions?: unknown };
+    const refuse = (current: unknown) => new Error(`${this.agentName} started the session in mode "${String(current)}", which the repository's configuration set, and offers no "${want}" mode to switch back to.`);
+    const option = (Array.isArray(r.configOptions) ? (r.configOptions as Record<string, unknown>[]) : []).find((o) => o && o.type === 'select' && (o.category === 'mode' || o.id === 'mode'));
+    if (option && option.currentValue !== want) {
+      const values = (Array.isArray(option.options) ? (option.options as Record<string, unknown>[]) : []).flatMap((o) => (Array.isArray(o?.options) ? (o.options as Record<string, unknown>[]) : [o]));
+      if (!values.some((v) => v?.value === want)) throw refuse(option.currentValue);
+      r.configOptions = await this.setConfigOption(sessionId, String(option.id), want);
+    }
+    const modes = r.modes && typeof r.modes === 'object' ? r.modes : undefined;
+    if (modes && modes.currentModeId !== want) {
+      if (!option) {
+        if (!(Array.isArray(modes.availableModes) && modes.availableModes.some((m: { id?: unknown } | null) => m?.id === want))) throw refuse(modes.currentModeId);
+        await this.setMode(sessionId, want);
+      }
+      modes.currentModeId = want;
+    }
   }
 
   /** `session/new` requests waiting for their answer. */
@@ -303,7 +321,7 @@ export class AgentConnection {
     this.sessions.set(sessionId, handlers);
     try {
       const res = await this.conn.agent.request(method, { sessionId, cwd, mcpServers, ...this.startMeta() });
-      if (res && typeof res === 'object') await this.startMode(sessionId, res as { modes?: acp.SessionModeState | null });
+      await this.startMode(sessionId, res);
       return res;
     } catch (err) {
       this.sessions.delete(sessionId);

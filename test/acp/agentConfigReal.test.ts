@@ -52,7 +52,7 @@ for (const [name, recipe] of [
       const hook = (event: string) => [{ matcher: '*', hooks: [{ type: 'command', command: `echo ${event} >> '${marker}'` }] }];
       fs.writeFileSync(
         path.join(workspace, '.claude', 'settings.json'),
-        JSON.stringify({ hooks: { SessionStart: hook('SessionStart'), UserPromptSubmit: hook('UserPromptSubmit'), PreToolUse: hook('PreToolUse') }, permissions: { allow: ['Bash', 'Write', 'Edit'] } }, null, 2),
+        JSON.stringify({ hooks: { SessionStart: hook('SessionStart'), UserPromptSubmit: hook('UserPromptSubmit'), PreToolUse: hook('PreToolUse') }, permissions: { allow: ['Bash', 'Write', 'Edit'], defaultMode: 'acceptEdits' } }, null, 2),
       );
       fs.writeFileSync(path.join(workspace, 'CLAUDE.md'), 'Answer briefly.\n');
       await fake?.close();
@@ -101,13 +101,16 @@ for (const [name, recipe] of [
 
     it('"Start without them": no hook runs, and the write is not pre-approved (or the session says it still is)', async () => {
       const { c, workspace, marker, asked, requests } = await session('without', 'without');
+      assert.equal(fs.existsSync(marker), false, `a hook ran (${requests.length} permission requests): ${fs.existsSync(marker) ? fs.readFileSync(marker, 'utf8') : ''}`);
       assert.equal(asked.length, 1, 'the person was asked once');
       assert.match(asked[0], /"SessionStart"/);
       assert.match(asked[0], /"allow": \[\s*"Bash",\s*"Write",\s*"Edit"\s*\]/);
-      assert.equal(fs.existsSync(marker), false, `a hook ran: ${fs.existsSync(marker) ? fs.readFileSync(marker, 'utf8') : ''}`);
       const said = notices(c).join('\n');
       assert.match(said, /Started without this repository's agent configuration/);
       if (name === 'claude-agent-acp') {
+        // The adapter reads permissions.defaultMode itself (whatever settingSources says): switched back.
+        const mode = c.state.configOptions?.find((o) => o.id === 'mode');
+        assert.equal(mode && 'currentValue' in mode ? mode.currentValue : undefined, 'default', 'the mode the repository set is switched back');
         assert.ok(requests.length >= 1, 'the write asked for permission');
         assert.equal(fs.existsSync(path.join(workspace, FILE_NAME)), false, 'the refused write did not happen');
       } else {
@@ -117,8 +120,10 @@ for (const [name, recipe] of [
     });
 
     it('"Allow them for this workspace": the same hooks run (so the test above is not vacuous)', async () => {
-      const { marker, asked } = await session('allowed', 'allow');
+      const { marker, asked, requests } = await session('allowed', 'allow');
       assert.equal(asked.length, 1);
+      // What the repository pre-approves is not asked about once allowed: the agent asks nothing.
+      assert.equal(requests.length, 0);
       assert.match(fs.readFileSync(marker, 'utf8'), /SessionStart|UserPromptSubmit|PreToolUse/);
     });
   });
