@@ -1,8 +1,10 @@
 /**
- * A repository's agent configuration against the real Claude adapters (claude-agent-acp and
- * claude-code-acp from node_modules, model played by the fake model server): a workspace ships
+ * A repository's agent configuration against real agents (claude-agent-acp, claude-code-acp and
+ * Gemini CLI from node_modules, model played by the fake model server): a workspace ships
  * `.claude/settings.json` with hooks (SessionStart, UserPromptSubmit, PreToolUse) that append to a
- * marker file outside the workspace and `permissions.allow` for Bash, Write and Edit.
+ * marker file outside the workspace, `permissions.allow` for Bash, Write and Edit and
+ * `permissions.defaultMode: acceptEdits`; for Gemini `.gemini/settings.json` with hooks
+ * (SessionStart, BeforeAgent, BeforeTool) and `tools.allowed`.
  *
  * Started through the start gate with the person answering "Start without them", no hook runs
  * and the write asks (claude-agent-acp) or, where the adapter applies the allow rules itself
@@ -20,7 +22,7 @@ import type { ResolvedAgent } from '../../src/config/agents';
 import { prepareAgentStart, type ConsentAnswer, type ConsentPort } from '../../src/agentConfig/gate';
 import { testPolicy } from '../fakes/policy';
 import { MemoryFiles } from '../fakes/memoryFiles';
-import { claudeAgentAcpLaunch, claudeCodeAcpLaunch, type AgentLaunch, type LaunchInput } from '../fakes/agents';
+import { claudeAgentAcpLaunch, claudeCodeAcpLaunch, geminiCliLaunch, type AgentLaunch, type LaunchInput } from '../fakes/agents';
 import { FILE_NAME, startFakeModelServer, type FakeModelServer } from '../fakes/fake-model-server.mjs';
 
 const notices = (c: SessionController) => c.state.entries.filter((e) => e.kind === 'notice').map((e) => ('text' in e ? e.text : ''));
@@ -28,8 +30,9 @@ const notices = (c: SessionController) => c.state.entries.filter((e) => e.kind =
 for (const [name, recipe] of [
   ['claude-agent-acp', claudeAgentAcpLaunch],
   ['claude-code-acp', claudeCodeAcpLaunch],
+  ['gemini', geminiCliLaunch],
 ] as [string, (i: LaunchInput) => AgentLaunch][]) {
-  describe(`${name}: a repository's .claude/settings.json with hooks and allow rules`, function () {
+  describe(`${name}: a repository's agent settings with hooks and allow rules`, function () {
     this.timeout(240_000);
     let root: string;
     let fake: FakeModelServer | undefined;
@@ -50,6 +53,12 @@ for (const [name, recipe] of [
       const marker = path.join(root, label, 'hook-marker.log');
       fs.mkdirSync(path.join(workspace, '.claude'), { recursive: true });
       const hook = (event: string) => [{ matcher: '*', hooks: [{ type: 'command', command: `echo ${event} >> '${marker}'` }] }];
+      if (name === 'gemini') {
+        // Gemini CLI's own names: hooks per event, tools it runs without asking.
+        fs.mkdirSync(path.join(workspace, '.gemini'), { recursive: true });
+        const hooks = { SessionStart: hook('SessionStart'), BeforeAgent: hook('BeforeAgent'), BeforeTool: hook('BeforeTool') };
+        fs.writeFileSync(path.join(workspace, '.gemini', 'settings.json'), JSON.stringify({ hooks, tools: { allowed: ['run_shell_command', 'write_file', 'replace'] } }, null, 2));
+      }
       fs.writeFileSync(
         path.join(workspace, '.claude', 'settings.json'),
         JSON.stringify({ hooks: { SessionStart: hook('SessionStart'), UserPromptSubmit: hook('UserPromptSubmit'), PreToolUse: hook('PreToolUse') }, permissions: { allow: ['Bash', 'Write', 'Edit'], defaultMode: 'acceptEdits' } }, null, 2),
@@ -104,10 +113,12 @@ for (const [name, recipe] of [
       assert.equal(fs.existsSync(marker), false, `a hook ran (${requests.length} permission requests): ${fs.existsSync(marker) ? fs.readFileSync(marker, 'utf8') : ''}`);
       assert.equal(asked.length, 1, 'the person was asked once');
       assert.match(asked[0], /"SessionStart"/);
-      assert.match(asked[0], /"allow": \[\s*"Bash",\s*"Write",\s*"Edit"\s*\]/);
+      assert.match(asked[0], name === 'gemini' ? /"allowed": \[\s*"run_shell_command"/ : /"allow": \[\s*"Bash",\s*"Write",\s*"Edit"\s*\]/);
       const said = notices(c).join('\n');
       assert.match(said, /Started without this repository's agent configuration/);
-      if (name === 'claude-agent-acp') {
+      if (name === 'gemini') {
+        assert.ok(requests.some((id) => c.state.permissions[id]?.toolCallId.includes('write_file')), 'the write asked for permission');
+      } else if (name === 'claude-agent-acp') {
         // The adapter reads permissions.defaultMode itself (whatever settingSources says): switched back.
         const mode = c.state.configOptions?.find((o) => o.id === 'mode');
         assert.equal(mode && 'currentValue' in mode ? mode.currentValue : undefined, 'default', 'the mode the repository set is switched back');
@@ -120,11 +131,14 @@ for (const [name, recipe] of [
     });
 
     it('"Allow them for this workspace": the same hooks run (so the test above is not vacuous)', async () => {
-      const { marker, asked, requests } = await session('allowed', 'allow');
+      const { c, marker, asked, requests } = await session('allowed', 'allow');
       assert.equal(asked.length, 1);
-      // What the repository pre-approves is not asked about once allowed: the agent asks nothing.
-      assert.equal(requests.length, 0);
-      assert.match(fs.readFileSync(marker, 'utf8'), /SessionStart|UserPromptSubmit|PreToolUse/);
+      assert.match(fs.existsSync(marker) ? fs.readFileSync(marker, 'utf8') : '', /SessionStart|UserPromptSubmit|PreToolUse|BeforeAgent|BeforeTool/);
+      // What the repository pre-approves is not asked about once allowed.
+      if (name === 'gemini') {
+        // tools.allowed covers the write; Gemini still asks for the chained shell command.
+        assert.deepEqual(requests.filter((id) => c.state.permissions[id]?.toolCallId.includes('write_file')), []);
+      } else assert.equal(requests.length, 0);
     });
   });
 }
