@@ -26,7 +26,7 @@ export interface ConsentPort {
    * allowed, and only "without" and "cancel" are offered. `withoutLeaves`: parts that still act
    * when the agent starts without the rest (the answer "without" must say so).
    */
-  ask(q: { agentName: string; root: string; text: string; files: string[]; canAllow: boolean; withoutLeaves: number }): Promise<ConsentAnswer>;
+  ask(q: { agentName: string; root: string; text: string; files: string[]; parts: number; canAllow: boolean; withoutLeaves: number }): Promise<ConsentAnswer>;
 }
 
 /** Thrown when the person chose not to start the agent. */
@@ -77,6 +77,7 @@ export function question(scan: AgentConfigScan, agentName: string): Parameters<C
     root: scan.root,
     text: consentText(scan, agentName),
     files: [...new Set(scan.findings.map((f) => f.file))],
+    parts: scan.findings.length,
     canAllow: !scan.unshowable,
     withoutLeaves: residualFindings(scan).length,
   };

@@ -27,10 +27,16 @@ export function vscodeConsentPort(state: vscode.Memento): ConsentPort {
       const doc = await vscode.workspace.openTextDocument({ content: q.text, language: 'markdown' });
       await vscode.window.showTextDocument(doc, { viewColumn: vscode.ViewColumn.Beside, preview: true, preserveFocus: false });
       const allow = vscode.l10n.t('Allow Them for This Workspace');
-      const without = q.withoutLeaves ? vscode.l10n.t('Start Without the Parts That Can Be Switched Off') : vscode.l10n.t('Start Without Them');
+      // When nothing can be switched off, the button says the parts act: "without" would be untrue.
+      const without =
+        q.withoutLeaves >= q.parts
+          ? vscode.l10n.t('Start Once With Them (None Can Be Switched Off)')
+          : q.withoutLeaves
+            ? vscode.l10n.t('Start Without the Parts That Can Be Switched Off')
+            : vscode.l10n.t('Start Without Them');
       const choices = q.canAllow ? [without, allow] : [without];
       const detail = [
-        vscode.l10n.t('{0} part(s) in {1} file(s); every one is shown whole in the document opened beside, with what it does.', String(q.files.length ? q.text.match(/^\d+\. /gm)?.length ?? 0 : 0), String(q.files.length)),
+        vscode.l10n.t('{0} part(s) in {1} file(s); every one is shown whole in the document opened beside, with what it does.', String(q.parts), String(q.files.length)),
         q.withoutLeaves ? vscode.l10n.t('{0} of them cannot be switched off for this agent: they act even if you start without them (the document says which).', String(q.withoutLeaves)) : vscode.l10n.t('Starting without them switches all of them off.'),
         q.canAllow ? vscode.l10n.t('Allowing keeps them allowed in this workspace until any of these files changes.') : vscode.l10n.t('Not everything can be shown, so it cannot be allowed.'),
       ].join('\n\n');
