@@ -33,6 +33,7 @@ import { SessionHeld } from './sessionHeld';
 import { LoadTail } from './session/loadTail';
 import { EffectLedger, type ClientEffect } from '../policy/reportedEffects';
 import type { SandboxProfile } from '../sandbox/profile';
+import { literalHostEntry } from '../sandbox/hostEntry';
 
 /**
  * True when an agent's error to `session/load` or `session/resume` says it does not know the
@@ -893,14 +894,17 @@ export class SessionController implements SessionHandlers {
    * recorded as the person's decision and passes the effect check like any other; the command runs
    * in a card of our own (its output is not sent to the agent: the thread says so). The host stays
    * allowed for this session's later commands, whose cards show it.
-   * @throws Error when the terminal was not sandboxed, or the sandbox did not refuse it that host.
+   * @throws Error when the terminal was not sandboxed, the sandbox did not refuse it that host, or the
+   *   host is not one literal host (see `literalHostEntry`).
    */
   async allowHostAndRerun(terminalId: string, host: string): Promise<string> {
     this.mustBeOpen();
     const launched = this.terminals.launched?.(terminalId);
     if (!launched) throw new Error('That command did not run in the sandbox.');
-    // Only a host the sandbox itself recorded as refused: never one a command printed.
+    // Only a host the sandbox itself recorded as refused: never one a command printed. And, checked
+    // again here where it takes effect, only one literal host: what the card showed and no more.
     if (!(this.terminals.blockedHosts?.(terminalId) ?? []).includes(host)) throw new Error(`The sandbox did not refuse ${host} for that command.`);
+    if (literalHostEntry(host) !== host) throw new Error(`${host} is not one literal host name, so it is not allowed with one click.`);
     this.sandboxHosts.add(host);
     const who = this.actor();
     const toolCallId = `switchboard-rerun-${++this.reruns}`;

@@ -11,6 +11,7 @@
 import path from 'node:path';
 import { canonicalHash } from '../policy/intent';
 import { isWithin } from '../fs/containment';
+import { literalHostEntry, refusedHostEntry } from './hostEntry';
 
 /** `agentSwitchboard.sandbox`: `off` (today's terminals), `ask` (sandboxed where it can run; where it cannot, the card says so), `always` (sandboxed or not run). */
 export type SandboxMode = 'off' | 'ask' | 'always';
@@ -211,9 +212,15 @@ export function protectionRoot(cwd: string, writeRoots: readonly string[], tmpDi
   return !isTop(root) ? root : !isTop(cwd) ? cwd : tmpDir;
 }
 
-/** The profile with one more host (the person's "Allow host and re-run"). */
+/**
+ * The profile with one more host (the person's "Allow host and re-run").
+ * @throws Error when `host` is not one literal host (see {@link literalHostEntry}): a pattern such as
+ *   `*.example.com` would allow more than the card showed.
+ */
 export function withHost(profile: SandboxProfile, host: string): SandboxProfile {
-  return { ...profile, allowedHosts: uniqueSorted([...profile.allowedHosts, host]) };
+  const entry = literalHostEntry(host);
+  if (entry === undefined) throw new Error(`${JSON.stringify(host)} is not one literal host name, so it is not allowed with one click.`);
+  return { ...profile, allowedHosts: uniqueSorted([...profile.allowedHosts, entry]) };
 }
 
 /** Equal profiles: the same write roots, read denials and hosts. Absent equals only absent (an unsandboxed command). */
@@ -255,14 +262,18 @@ export function describeUnsandboxed(plan: SandboxPlan): string | undefined {
 }
 
 /**
- * Hosts named by a sandbox's refusals in a command's violation lines, e.g. `deny network-outbound
- * 127.0.0.1:39719 (host is not on the allow list)` → `127.0.0.1:39719`. At most 8, in order, unique.
+ * Hosts the sandbox's proxy refused a command because they were not on its allow list, from the
+ * command's violation lines (`deny network-outbound 127.0.0.1:39719 (host is not on the allow list)`
+ * → `127.0.0.1:39719`): what its card offers to allow. Only whole lines of that form, and only hosts
+ * that are one literal host by {@link literalHostEntry} (the command chose them: a refused
+ * `*.amazonaws.com`, a malformed host or an IPv6 literal is never offered). At most 8, in order, unique.
  */
 export function blockedHosts(violations: string): string[] {
   const out: string[] = [];
-  for (const m of violations.matchAll(/deny network-outbound ([^\s()]+)/g)) {
-    const host = m[1];
-    if (/^[\w.*:[\]-]{1,260}$/.test(host) && !out.includes(host)) out.push(host);
+  for (const line of violations.split('\n')) {
+    const m = /^deny network-outbound (\S+):([0-9]+) \(host is not on the allow list\)$/.exec(line.trim());
+    const entry = m ? refusedHostEntry(m[1], m[2]) : undefined;
+    if (entry !== undefined && !out.includes(entry)) out.push(entry);
     if (out.length >= 8) break;
   }
   return out;

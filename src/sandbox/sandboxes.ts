@@ -9,6 +9,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import type { SpawnPlan } from '../terminals/command';
 import { buildProfile, gitDiscoveryAbove, protectedInRoot, type SandboxMode, type SandboxPlan, type SandboxProfile } from './profile';
+import { literalHostEntry } from './hostEntry';
 import { realOr, SandboxRuntime, shellQuote, stageBase, type SandboxAvailability } from './runtime';
 import { overlayablePath, overlayLayersFor } from './overlay';
 import { isWithin } from '../fs/containment';
@@ -68,7 +69,8 @@ export class Sandboxes {
       tmpDir,
       home: os.homedir(),
       editorStorage: this.deps.editorStorage(),
-      allowedHosts: [...this.deps.settings().allowedHosts, ...extraHosts],
+      // The person's settings may name patterns; a host allowed from a card is one literal host only.
+      allowedHosts: [...this.deps.settings().allowedHosts, ...extraHosts.filter((h) => literalHostEntry(h) === h)],
       // What the editor, git and shells act on by themselves stays read-only in each root (not in the temp folder).
       denyWrite: [...realRoots.flatMap((r) => protectedInRoot(r, listDir)), ...gitDiscoveryAbove(realRoots, [tmpDir])],
       holdsBackRunnable: status.holds && canHoldBack(realRoots, tmpDir),

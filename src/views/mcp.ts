@@ -22,6 +22,9 @@ import { McpSignIn } from './mcpSignIn';
 import { McpRunner } from './mcpRun';
 import type { AuditEntry } from '../policy/audit';
 import { inert, text } from '../common/untrustedText';
+import { approvalText } from '../common/approvalText';
+import { urlTarget } from '../elicitation/url';
+import { openCheckedUrl } from './openUrl';
 
 const APPROVED_KEY = 'agentSwitchboard.mcp.approved';
 const PINS_KEY = 'agentSwitchboard.mcp.pins';
@@ -374,7 +377,9 @@ export class McpCenter implements vscode.Disposable {
   private async openSignIn(n: McpNode): Promise<void> {
     const url = this.host.connection(n.serverId).signInUrl;
     if (!url) return void vscode.window.showInformationMessage(text`This server is not waiting for a sign-in.`);
-    await vscode.env.openExternal(vscode.Uri.parse(url, true));
+    const target = urlTarget(url);
+    if (!target.openable) return void vscode.window.showWarningMessage(text`The sign-in page was not opened: ${target.reason}`);
+    await openCheckedUrl(target);
   }
 
   /** Forgets a server's OAuth credentials and restarts it, so its next use signs in again. */
@@ -395,8 +400,12 @@ export class McpCenter implements vscode.Disposable {
     // A modal dialog, not a notification: a notification cuts its text at 1,000 characters, and a
     // long URL or argument list would push the variables (where secrets go) out of sight. The
     // detail is shown whole, variables and warnings first.
+    // Shown whole or not offered: a definition the dialog could only cut (or show other than it is)
+    // cannot be approved from it.
     const { question, detail } = approvalDialog(d, this.inputs);
-    const ok = confirmed ? 'Approve and Start' : await vscode.window.showWarningMessage(text`${question}`, { modal: true, detail: inert(detail, { max: 50_000, multiline: true }) }, 'Approve and Start');
+    const shown = approvalText([detail], { max: 50_000, multiline: true, what: 'Its definition' });
+    if (!confirmed && !shown.ok) return void (await vscode.window.showWarningMessage(text`${question} It cannot be approved here. ${shown.ok ? '' : shown.reason} Check its file.`, { modal: true }));
+    const ok = confirmed ? 'Approve and Start' : await vscode.window.showWarningMessage(text`${question}`, { modal: true, detail: shown.ok ? shown.text : '' }, 'Approve and Start');
     if (ok !== 'Approve and Start') return;
     const approved = this.context.workspaceState.get<Record<string, string>>(APPROVED_KEY, {});
     await this.context.workspaceState.update(APPROVED_KEY, { ...approved, [d.id]: definitionHash(d) });

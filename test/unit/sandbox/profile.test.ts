@@ -90,7 +90,8 @@ describe('sandbox profiles are part of the intent (issue 21)', () => {
     assert.equal(describeUnsandboxed({ mode: 'ask', profile }), undefined);
     assert.match(describeUnsandboxed({ mode: 'ask', unavailable: 'x' })!, /^Not sandboxed/);
     assert.match(describeUnsandboxed({ mode: 'always', unavailable: 'x' })!, /^Will not run/);
-    assert.deepEqual(blockedHosts('deny network-outbound 127.0.0.1:39719 (host is not on the allow list)\ndeny network-outbound a.example:443 (x)\ndeny network-outbound 127.0.0.1:39719 (y)'), ['127.0.0.1:39719', 'a.example:443']);
+    // Only refusals that allowing the host would lift ("not on the allow list"), each host once.
+    assert.deepEqual(blockedHosts('deny network-outbound 127.0.0.1:39719 (host is not on the allow list)\ndeny network-outbound a.example:443 (x)\ndeny network-outbound b.example:443 (host is not on the allow list)\ndeny network-outbound 127.0.0.1:39719 (host is not on the allow list)'), ['127.0.0.1:39719', 'b.example:443']);
   });
 
   it('a workspace may only move agentSwitchboard.sandbox toward always', () => {
