@@ -198,7 +198,8 @@ export interface SwitchboardApi {
    * command of `terminalId`, for this session's sandboxed commands, and runs that command again now
    * in a card of our own (the click is the approval of the new intent).
    * @returns the new terminal's id.
-   * @throws Error when the terminal was not sandboxed or the sandbox did not refuse it that host.
+   * @throws Error when the terminal was not sandboxed, the sandbox did not refuse it that host, or the
+   *   host is not one literal host name (a pattern such as `*.example.com` is never allowed this way).
    */
   allowSandboxHost(sessionKey: string, terminalId: string, host: string): Promise<string>;
   /** Every journaled session (this window's and earlier ones'), most recently updated first. */

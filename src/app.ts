@@ -58,6 +58,8 @@ import { EditorMcpServer } from './mcp/editorServer';
 import { VscodeLanguagePort } from './views/editorLanguage';
 import type { McpCapabilities } from '@agentclientprotocol/sdk';
 import { inert, setMessageTranslator, text } from './common/untrustedText';
+import { prepareAgentStart } from './agentConfig/gate';
+import { vscodeConsentPort } from './agentConfig/vscodeConsent';
 import type { LoadedApp } from './activation/vscodeDeferredStart';
 import { registerCommand, registerTreeDataProvider, registerWebviewViewProvider, useRegistrar, type Registrar } from './activation/vscodeRegistry';
 
@@ -213,6 +215,7 @@ export class App implements vscode.Disposable, LoadedApp {
     });
     this.journal = new SessionJournal(vscode.Uri.joinPath(context.storageUri ?? context.globalStorageUri, 'sessions').fsPath, (m) => this.log.warn(m));
     this.capabilityBook = new CapabilityBook(vscode.Uri.joinPath(context.globalStorageUri, 'capabilities.json').fsPath, (m) => this.log.warn(m));
+    const agentConfigConsent = vscodeConsentPort(context.workspaceState);
     this.manager = new SessionManager({
       journal: this.journal,
       capabilities: this.capabilityBook,
@@ -253,6 +256,8 @@ export class App implements vscode.Disposable, LoadedApp {
       tracing: this.tracing.tracing,
       // Agents that export OpenTelemetry send their spans to our receiver, under the session's trace.
       otelEnv: (key) => this.tracing.receiverEnv(`session:${key}`),
+      // What the repository configures for the agent is shown and asked about before it starts.
+      agentConfig: (agent, cwd, ask) => prepareAgentStart(agent, cwd, agentConfigConsent, { ask }),
     });
     const sessionHost = {
       agents: () => this.agents(),

@@ -233,7 +233,10 @@ export class AgentConnection {
     // are held until the answer names the session, then delivered in order.
     this.creating++;
     try {
-      const res = newSessionAnswer(await this.conn.agent.request(acpSdk().methods.agent.session.new, { cwd, mcpServers }));
+      const raw = await this.conn.agent.request(acpSdk().methods.agent.session.new, { cwd, mcpServers, ...this.startMeta() });
+      const id = (raw as { sessionId?: unknown } | null)?.sessionId;
+      if (typeof id === 'string' && id) await this.startMode(id, raw);
+      const res = newSessionAnswer(raw);
       if (typeof res?.sessionId !== 'string' || !res.sessionId) throw new Error(`${this.agentName} answered "session/new" without a sessionId.`);
       this.sessions.set(res.sessionId, handlers);
       const held = this.held.get(res.sessionId) ?? [];
@@ -242,6 +245,43 @@ export class AgentConnection {
       return res;
     } finally {
       if (--this.creating === 0) this.held.clear();
+    }
+  }
+
+  /**
+   * How every session of this connection starts (`session/new`, `session/load`, `session/resume`):
+   * the `_meta` sent with it and the mode it is switched to right after, when the agent took
+   * another. Set before the first session; see `agentConfig/plan.ts` for why.
+   */
+  sessionStart: { meta?: Record<string, unknown>; modeId?: string } = {};
+
+  private startMeta(): { _meta?: Record<string, unknown> } {
+    return this.sessionStart.meta ? { _meta: structuredClone(this.sessionStart.meta) } : {};
+  }
+
+  /**
+   * Switches a session that started in another mode to {@link sessionStart}'s, through its mode
+   * config option or `session/set_mode`, and rewrites the answer `raw` to say so.
+   * @throws Error when the agent offers no such mode (the session must not go on in the other).
+   */
+  private async startMode(sessionId: string, raw: unknown): Promise<void> {
+    const want = this.sessionStart.modeId;
+    if (!want || !raw || typeof raw !== 'object') return;
+    const r = raw as { modes?: { currentModeId?: unknown; availableModes?: unknown } | null; configOptions?: unknown };
+    const refuse = (current: unknown) => new Error(`${this.agentName} started the session in mode "${String(current)}", which the repository's configuration set, and offers no "${want}" mode to switch back to.`);
+    const option = (Array.isArray(r.configOptions) ? (r.configOptions as Record<string, unknown>[]) : []).find((o) => o && o.type === 'select' && (o.category === 'mode' || o.id === 'mode'));
+    if (option && option.currentValue !== want) {
+      const values = (Array.isArray(option.options) ? (option.options as Record<string, unknown>[]) : []).flatMap((o) => (Array.isArray(o?.options) ? (o.options as Record<string, unknown>[]) : [o]));
+      if (!values.some((v) => v?.value === want)) throw refuse(option.currentValue);
+      r.configOptions = await this.setConfigOption(sessionId, String(option.id), want);
+    }
+    const modes = r.modes && typeof r.modes === 'object' ? r.modes : undefined;
+    if (modes && modes.currentModeId !== want) {
+      if (!option) {
+        if (!(Array.isArray(modes.availableModes) && modes.availableModes.some((m: { id?: unknown } | null) => m?.id === want))) throw refuse(modes.currentModeId);
+        await this.setMode(sessionId, want);
+      }
+      modes.currentModeId = want;
     }
   }
 
@@ -280,7 +320,9 @@ export class AgentConnection {
   private async takeUp(method: typeof acp.methods.agent.session.load | typeof acp.methods.agent.session.resume, sessionId: string, cwd: string, handlers: SessionHandlers, mcpServers: acp.McpServer[]): Promise<unknown> {
     this.sessions.set(sessionId, handlers);
     try {
-      return await this.conn.agent.request(method, { sessionId, cwd, mcpServers });
+      const res = await this.conn.agent.request(method, { sessionId, cwd, mcpServers, ...this.startMeta() });
+      await this.startMode(sessionId, res);
+      return res;
     } catch (err) {
       this.sessions.delete(sessionId);
       throw err;

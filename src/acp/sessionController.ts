@@ -31,7 +31,9 @@ import { randomUUID } from 'node:crypto';
 import { ElicitationBroker, type ElicitationAnswerResult } from './sessionElicitation';
 import { SessionHeld } from './sessionHeld';
 import { LoadTail } from './session/loadTail';
+import { EffectLedger, type ClientEffect } from '../policy/reportedEffects';
 import type { SandboxProfile } from '../sandbox/profile';
+import { literalHostEntry } from '../sandbox/hostEntry';
 
 /**
  * True when an agent's error to `session/load` or `session/resume` says it does not know the
@@ -105,7 +107,8 @@ export class SessionController implements SessionHandlers {
   private readonly held: SessionHeld;
   /** The token each held effect's card binds its approval to (issue 19), by permission id. */
   private readonly heldTokens = new Map<string, string>();
-  private readonly unverifiedRecorded = new Set<string>();
+  /** What the agent reported done, by effect: each one it performed itself is recorded once, whatever its id. */
+  private readonly agentEffects = new EffectLedger(() => this.state.cwd);
   /** Who answered each request (with any "Allow for this session / workspace" choice), until the answer is recorded. */
   private readonly deciders = new Map<string, Decider>();
   /** Prompts waiting for the running turn to end (see {@link send}). */
@@ -158,7 +161,7 @@ export class SessionController implements SessionHandlers {
     this.state = restored ?? createSessionState(fresh);
     this.agentFingerprint = agentFingerprint;
     if (restored) {
-      for (const tc of Object.values(restored.toolCalls)) if (tc.verification === 'agent') this.unverifiedRecorded.add(tc.toolCallId);
+      for (const tc of Object.values(restored.toolCalls)) this.agentEffects.shownDone(tc);
     }
     this.held = new SessionHeld({
       policy,
@@ -625,15 +628,15 @@ export class SessionController implements SessionHandlers {
       if (this.replaying) {
         // An effect the history shows done is not done now; one still running in it can be finished
         // live, and that finish is recorded like any other.
-        if (p.op === 'toolCall' && p.toolCall.verification === 'agent') this.unverifiedRecorded.add(p.toolCall.toolCallId);
+        if (p.op === 'toolCall') this.agentEffects.shownDone(p.toolCall);
         continue;
       }
-      if (p.op === 'toolCall' && p.toolCall.verification === 'agent' && !this.unverifiedRecorded.has(p.toolCall.toolCallId)) {
-        this.unverifiedRecorded.add(p.toolCall.toolCallId);
-        this.policy.recordUnverified(this.actor(), p.toolCall.toolCallId, p.toolCall.title);
+      const fresh = p.op === 'toolCall' ? this.agentEffects.reported(p.toolCall) : [];
+      if (p.op === 'toolCall' && fresh.length) {
+        this.policy.recordUnverified(this.actor(), p.toolCall.toolCallId, p.toolCall.title, fresh);
         // A command approved as sandboxed that the agent ran itself never passed through our sandbox (issue 21).
         const id = p.toolCall.toolCallId;
-        if (p.toolCall.kind === 'execute' && Object.values(this.state.permissions).some((x) => x.toolCallId === id && x.display?.some((d) => d.type === 'command' && d.sandbox?.sandboxed))) {
+        if (fresh.some((e) => e.type === 'command') && Object.values(this.state.permissions).some((x) => x.toolCallId === id && x.display?.some((d) => d.type === 'command' && d.sandbox?.sandboxed))) {
           const text = `${this.state.agentName} ran "${p.toolCall.title}" itself, not through the editor's terminal: it was not sandboxed, whatever its card said the editor would do.`;
           queueMicrotask(() => !this.disposed && this.dispatch({ type: 'notice', severity: 'warning', text }));
         }
@@ -848,7 +851,7 @@ export class SessionController implements SessionHandlers {
     await this.held.perform(held, async () => {
       const toolCallId = this.gate(allowed, (tc) => tc.locations.some((l) => l.path === params.path) || tc.content.some((c) => c.type === 'diff' && c.path === params.path));
       await this.perform(allowed, toolCallId, () => this.files.write(params, allowed.target));
-      this.markVerified(toolCallId);
+      this.markVerified(toolCallId, { type: 'write', path: params.path, content: params.content, base: allowed.base });
     });
   }
 
@@ -872,7 +875,7 @@ export class SessionController implements SessionHandlers {
       // The profile the check carried is the one the command runs in (issue 21).
       const sandbox = allowed.effect.type === 'command' ? allowed.effect.sandbox : undefined;
       const id = await this.perform(allowed, toolCallId, () => this.terminals.create(params, sandbox));
-      this.markVerified(toolCallId);
+      this.markVerified(toolCallId, allowed.effect as CommandEffect);
       return id;
     }, (id) => id);
     return { terminalId };
@@ -891,14 +894,17 @@ export class SessionController implements SessionHandlers {
    * recorded as the person's decision and passes the effect check like any other; the command runs
    * in a card of our own (its output is not sent to the agent: the thread says so). The host stays
    * allowed for this session's later commands, whose cards show it.
-   * @throws Error when the terminal was not sandboxed, or the sandbox did not refuse it that host.
+   * @throws Error when the terminal was not sandboxed, the sandbox did not refuse it that host, or the
+   *   host is not one literal host (see `literalHostEntry`).
    */
   async allowHostAndRerun(terminalId: string, host: string): Promise<string> {
     this.mustBeOpen();
     const launched = this.terminals.launched?.(terminalId);
     if (!launched) throw new Error('That command did not run in the sandbox.');
-    // Only a host the sandbox itself recorded as refused: never one a command printed.
+    // Only a host the sandbox itself recorded as refused: never one a command printed. And, checked
+    // again here where it takes effect, only one literal host: what the card showed and no more.
     if (!(this.terminals.blockedHosts?.(terminalId) ?? []).includes(host)) throw new Error(`The sandbox did not refuse ${host} for that command.`);
+    if (literalHostEntry(host) !== host) throw new Error(`${host} is not one literal host name, so it is not allowed with one click.`);
     this.sandboxHosts.add(host);
     const who = this.actor();
     const toolCallId = `switchboard-rerun-${++this.reruns}`;
@@ -957,8 +963,9 @@ export class SessionController implements SessionHandlers {
     throw new (acpSdk().RequestError)(ErrorCodes.pathNotAllowed, refusal.message, { reason: 'path_not_allowed', path: p });
   }
 
-  /** Marks a tool call as performed by the client, once its effect has succeeded. */
-  private markVerified(toolCallId: string | undefined): void {
+  /** Marks a tool call as performed by the client, once its effect `done` has succeeded. */
+  private markVerified(toolCallId: string | undefined, done: ClientEffect): void {
+    this.agentEffects.performedByClient(toolCallId ? this.state.toolCalls[toolCallId] : undefined, done);
     if (toolCallId && this.state.toolCalls[toolCallId]) this.dispatch({ type: 'effectVerified', toolCallId });
   }
 

@@ -22,6 +22,7 @@ import { agentFingerprint } from '../policy/grants';
 import { SessionController, type FileSystemPort, type SessionChange, type TerminalsPort } from './sessionController';
 import { SessionSpans } from '../trace/sessionSpans';
 import { addOtelEnv } from '../trace/receiver';
+import { NO_PLAN, type AgentStartPlan } from '../agentConfig/plan';
 import type { Tracing } from '../trace/tracing';
 
 /** What the manager needs from its host. */
@@ -54,6 +55,13 @@ export interface SessionManagerDeps {
    * demand), or undefined when propagation is off.
    */
   otelEnv?(sessionKey: string): Promise<Record<string, string> | undefined>;
+  /**
+   * How `agent` starts in `cwd` given the repository's configuration for it (agentConfig/gate.ts):
+   * asked before every agent process starts. `ask`: a session the person starts (they may be
+   * asked); false for a short-lived process, which starts with whatever is not allowed switched off.
+   * @throws to keep the agent from starting (the person declined).
+   */
+  agentConfig?(agent: ResolvedAgent, cwd: string, ask: boolean): Promise<AgentStartPlan>;
 }
 
 /**
@@ -419,10 +427,13 @@ export class SessionManager {
     const key = controller.state.key;
     const spans = this.trace(controller);
     let connection: AgentConnection;
+    let plan: AgentStartPlan;
     try {
       // The agent's own spans (if it exports OpenTelemetry) go to our receiver, under this session.
       const otel = spans && (await this.deps.otelEnv?.(key));
-      connection = await this.connect(agent, controller.state.cwd, otel && spans ? { otel, traceparent: spans.traceContext().traceparent } : undefined);
+      // The repository's configuration for this agent is settled before the agent can read it.
+      plan = (await this.deps.agentConfig?.(agent, controller.state.cwd, true)) ?? NO_PLAN;
+      connection = await this.connect(agent, controller.state.cwd, otel && spans ? { otel, traceparent: spans.traceContext().traceparent } : undefined, plan);
     } catch (err) {
       controller.fail(err instanceof AgentLaunchError ? err.view : { message: `Could not start ${agent.name}: ${errorMessage(err)}` });
       throw err;
@@ -433,6 +444,7 @@ export class SessionManager {
       throw new Error('The session was closed while the agent was starting.');
     }
     spans?.agentInfo(connection.agentInfo);
+    for (const n of plan.notices) controller.notice(n.severity, n.text);
     // A program the agent runs its own work with and lacks (codex-acp without bubblewrap) is said
     // up front, instead of as tool cards that fail with no output.
     for (const text of missingPrerequisites(connection.agentInfo?.name, process.platform, agentEnv(this.deps.baseEnv(), agent.env).PATH)) controller.notice('warning', text);
@@ -445,8 +457,13 @@ export class SessionManager {
     return spans;
   }
 
-  private async connect(agent: ResolvedAgent, cwd: string, tracing?: { otel: Record<string, string>; traceparent: string }): Promise<AgentConnection> {
-    const env = agentEnv(this.deps.baseEnv(), agent.env);
+  /**
+   * Starts `agent`'s process in `cwd`. `plan`: how it starts given the repository's configuration;
+   * without one (a short-lived process) it is asked for, without asking the person.
+   */
+  private async connect(agent: ResolvedAgent, cwd: string, tracing?: { otel: Record<string, string>; traceparent: string }, plan?: AgentStartPlan): Promise<AgentConnection> {
+    const start = plan ?? (await this.deps.agentConfig?.(agent, cwd, false)) ?? NO_PLAN;
+    const env = { ...agentEnv(this.deps.baseEnv(), agent.env), ...start.env };
     // What the agent's configuration (or the person's environment) says about OpenTelemetry wins over ours.
     if (tracing) addOtelEnv(env, tracing.otel, tracing.traceparent);
     const connection = await AgentConnection.start(
@@ -458,6 +475,7 @@ export class SessionManager {
         onStderr: (t) => this.deps.onStderr?.(agent.id, t),
       },
     );
+    connection.sessionStart = { ...(start.sessionMeta ? { meta: start.sessionMeta } : {}), ...(start.modeId ? { modeId: start.modeId } : {}) };
     const book = this.deps.capabilities;
     if (book) connection.whenDisposed(book.track(agent.id, connection.init, connection.capabilities));
     return connection;

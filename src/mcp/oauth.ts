@@ -12,6 +12,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { OAuthClientInformationContext, OAuthClientMetadata, OAuthClientProvider, OAuthDiscoveryState, StoredOAuthClientInformation, StoredOAuthTokens } from '@modelcontextprotocol/client';
+import { urlTarget } from '../elicitation/url';
 
 /** Where secrets live (SecretStorage in the editor, a map in tests and the command-line client). */
 export interface SecretStore {
@@ -172,11 +173,15 @@ export class McpOAuthProvider implements InteractiveOAuth {
   /**
    * Sends the person's browser to the authorization page (through the port, which asks first).
    * While a sign-in is open, another 401 joins it instead of opening a second page.
-   * @throws Error when the page is not https (or http on this machine): a server's metadata must not
-   * make the editor open `file:`, `smb:` or another application's links.
+   * @throws Error when the page is not https (or http on this machine), carries a user name or
+   * password, or cannot be shown whole: a server's metadata must not make the editor open `file:`,
+   * `smb:` or another application's links, nor name one host and go to another.
    */
   redirectToAuthorization(url: URL): void {
-    if (!isWebUrl(url)) throw new Error(`The MCP server's authorization page is not a web address (${url.protocol}); it was not opened.`);
+    // The one check of every untrusted address (src/elicitation/url.ts): https, or http on this
+    // computer; no user name or password; short and plain enough to be shown whole.
+    const target = urlTarget(url.href);
+    if (!target.openable) throw new Error(`The MCP server's authorization page was not opened: ${target.reason}`);
     if (this.pending) return;
     const state = url.searchParams.get('state') ?? '';
     if (this.verifier) this.verifiers.set(state, this.verifier);
@@ -251,12 +256,6 @@ export class McpOAuthProvider implements InteractiveOAuth {
     for (const n of names) if (n.startsWith(prefix)) await this.store.delete(this.key(n));
     await this.store.store(this.key('index'), JSON.stringify(keep));
   }
-}
-
-/** https anywhere, http only on this machine (RFC 8252 loopback). */
-function isWebUrl(url: URL): boolean {
-  if (url.protocol === 'https:') return true;
-  return url.protocol === 'http:' && ['127.0.0.1', 'localhost', '[::1]'].includes(url.hostname);
 }
 
 /**

@@ -120,9 +120,12 @@ export async function declareIntent(tc: ToolCallView, ctx: DeclareContext): Prom
     if (tool >= 0) display[tool] = { ...(display[tool] as Extract<IntentDisplayView, { type: 'tool' }>), ...detail };
     else display.push({ type: 'tool', title: tc.title, ...detail });
   }
+  // What the card cuts, it says, and offers whole ("Open the whole request": the raw input, from the
+  // session's own copy): nothing approved is shown only in part without a way to read all of it.
   if (display.some((d) => d.type === 'write' && d.content && d.content.totalChars > d.content.text.length)) {
-    undeclared.push(`The content the agent will write is longer than the ${MAX_DISPLAY_CONTENT} characters the card shows; read it in full (Raw input) before you allow it.`);
+    undeclared.push(`The content the agent will write is longer than the ${MAX_DISPLAY_CONTENT} characters the card shows; open the whole request and read it before you allow it.`);
   }
+  if (detail.cut) undeclared.push(`The ${detail.url !== undefined ? 'address' : 'plan'} is longer than the card shows; open the whole request and read it before you allow it.`);
   return { intent: { sessionId: ctx.sessionId, agentId: ctx.agentId, toolCallId: tc.toolCallId, kind: tc.kind, effects }, undeclared, display };
 }
 
@@ -156,17 +159,19 @@ export function displayOf(effects: readonly Effect[], source: 'diff' | 'rawInput
 /**
  * What the card shows of a call the agent performs itself, from its raw input: the URL a `fetch`
  * reads (`url`, `uri` or `href`), the plan a `switch_mode` puts forward (`plan`). Text only, cut to
- * the display bounds; nothing when the raw input does not carry it as a string.
+ * the display bounds, with `cut` when it was longer (the card then says so and offers the whole
+ * request); nothing when the raw input does not carry it as a string.
  */
-export function toolDetail(kind: string, raw: Record<string, unknown>): { url?: string; plan?: string } {
+export function toolDetail(kind: string, raw: Record<string, unknown>): { url?: string; plan?: string; cut?: true } {
   const pick = (keys: string[]) => keys.map((k) => raw[k]).find((v): v is string => typeof v === 'string' && v.length > 0);
+  const cut = (s: string, max: number) => (s.length > max ? { cut: true as const } : {});
   if (kind === 'fetch') {
     const url = pick(['url', 'uri', 'href']);
-    return url ? { url: url.slice(0, MAX_TOOL_URL) } : {};
+    return url ? { url: url.slice(0, MAX_TOOL_URL), ...cut(url, MAX_TOOL_URL) } : {};
   }
   if (kind === 'switch_mode') {
     const plan = pick(['plan']);
-    return plan ? { plan: plan.slice(0, MAX_DISPLAY_CONTENT) } : {};
+    return plan ? { plan: plan.slice(0, MAX_DISPLAY_CONTENT), ...cut(plan, MAX_DISPLAY_CONTENT) } : {};
   }
   return {};
 }

@@ -12,6 +12,7 @@ import type { AuditLog } from './audit';
 import { realpathAllowMissing } from '../fs/containment';
 import { fileIdentity, type FileIdentity } from '../fs/fileIdentity';
 import { declareIntent, relativePath, type DeclaredIntent } from './declare';
+import type { ReportedEffect } from './reportedEffects';
 import { broadWriteGrantNote } from './protectedPaths';
 import { deciderText, grantScopeOf, mayWiden, onceOnlyReason, type Decider } from './decider';
 import { ApprovalStore, decide, describe, isProtected, type GateDecision, type PolicyDefaults } from './gate';
@@ -381,9 +382,12 @@ export class EffectPolicy {
     this.audit({ ...who3(who), event: 'effect', decision: result === 'ok' ? 'performed' : 'failed', decidedBy: 'client', detail: { description: check.description, result } });
   }
 
-  /** Records an effect the agent performed itself, which the client could not check. */
-  recordUnverified(who: Actor, toolCallId: string, title: string): void {
-    this.audit({ ...who3(who), event: 'effect', decision: 'performed_by_agent_unverified', decidedBy: 'agent', detail: { toolCallId, title } });
+  /**
+   * Records effects the agent reports it performed itself, which the client could not check: the
+   * tool call they came under, its title, and what each does (see `reportedEffects.ts`).
+   */
+  recordUnverified(who: Actor, toolCallId: string, title: string, effects: readonly ReportedEffect[] = []): void {
+    this.audit({ ...who3(who), event: 'effect', decision: 'performed_by_agent_unverified', decidedBy: 'agent', detail: { toolCallId, title, effects } });
   }
 
   /**

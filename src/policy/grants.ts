@@ -137,7 +137,10 @@ export function patternMatches(pattern: EffectPattern, agentId: string, effect: 
     const line = commandLine(effect);
     if (pattern.cwd && !sameFolder(pattern.cwd, effect.cwd)) return false;
     if (undeclaredEnv(effect.envNames, []).length) return false;
-    if ((pattern.sandboxed || pattern.sandboxProfile) && !effect.sandbox) return false;
+    if (pattern.sandboxProfile && !effect.sandbox) return false;
+    // An allow rule for sandboxed commands answers without a click only where the sandbox holds back
+    // files that run; elsewhere a command could leave one for the editor to run.
+    if (pattern.sandboxed && !effect.sandbox?.holdsBackRunnable) return false;
     if (pattern.sandboxProfile && profileHash(effect.sandbox!) !== pattern.sandboxProfile) return false;
     if (pattern.commandExact !== undefined && line !== pattern.commandExact.trim()) return false;
     if (pattern.commandPrefix && !prefixCovers(pattern.commandPrefix, line, { allowOptions: pattern.allowOptions })) return false;

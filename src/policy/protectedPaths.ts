@@ -38,7 +38,8 @@ const JS = '[cm]?[jt]sx?';
 /** Every protected class; the one place to extend. */
 export const PROTECTED_CLASSES: readonly ProtectedClass[] = [
   // Version control: hooks, config, filters and submodules run or fetch code.
-  { pattern: dir('\\.git|\\.hg|\\.svn|\\.husky|\\.githooks'), why: 'version control internals and hooks' },
+  { pattern: dir('\\.git|\\.hg|\\.svn|\\.jj|\\.sl|\\.husky|\\.githooks'), why: 'version control internals and hooks' },
+  { pattern: dir('\\.config/(git|jj)'), why: 'git configuration, filters and hooks' },
   { pattern: file('\\.gitmodules|\\.gitattributes|\\.gitconfig|\\.lfsconfig|\\.pre-commit-config\\.ya?ml|\\.?lefthook(-local)?\\.(ya?ml|json|toml)'), why: 'git configuration, filters and hooks' },
   // A folder that holds these is a git directory wherever it is: git discovers it as a repository
   // (a "bare" one) and runs what its `config` names (`core.fsmonitor`, hooks) on a plain `git status`.
@@ -68,11 +69,15 @@ export const PROTECTED_CLASSES: readonly ProtectedClass[] = [
     ),
     why: 'package manager and build configuration',
   },
-  { pattern: dir('\\.yarn|\\.cargo|\\.mvn|gradle/wrapper|node_modules|\\.?venv|\\.tox|\\.nox|\\.ruby-lsp|\\.storybook'), why: 'tools and dependencies that run' },
+  { pattern: dir('\\.yarn|\\.cargo|\\.mvn|gradle/wrapper|node_modules|\\.?venv|\\.tox|\\.nox|\\.ruby-lsp|\\.storybook|\\.bundle|buildsrc|build-logic'), why: 'tools and dependencies that run' },
   { pattern: file('tasks\\.py|fabfile\\.py|dodo\\.py|setup\\.py|setup\\.cfg|pyproject\\.toml|conftest\\.py|noxfile\\.py|tox\\.ini|pytest\\.ini|sitecustomize\\.py|usercustomize\\.py|[^/]*\\.pth|pipfile'), why: 'Python build, test and startup hooks' },
+  // Interpreters the Python extension finds in the workspace whatever their folder is called (it
+  // runs them to learn their version), and compiled modules Python loads in place of their source.
+  { pattern: new RegExp('(^|/)(bin/python[0-9.]*|scripts/python[0-9.]*(w)?\\.exe|pyvenv\\.cfg|[^/]+\\.py[co])$', 'i'), why: 'a Python interpreter or compiled module that runs' },
+  { pattern: dir('__pycache__|\\.direnv|\\.conda|\\.pixi'), why: 'a Python interpreter or compiled module that runs' },
   {
     pattern: file(
-      'makefile|gnumakefile|[^/]*\\.mk|\\.?justfile|taskfile(\\.dist)?\\.ya?ml|cmakelists\\.txt|[^/]*\\.cmake|meson\\.build|build(\\.bazel)?|workspace(\\.bazel)?|module\\.bazel|[^/]*\\.bzl|build\\.xml|pom\\.xml|build\\.sbt|project/[^/]+\\.sbt|\\.sbtopts|\\.jvmopts|[^/]*\\.gradle(\\.kts)?|gradle\\.properties|gradlew(\\.bat)?|mvnw(\\.cmd)?|[^/]*\\.(csproj|fsproj|vbproj|vcxproj|proj|targets|props)|nuget\\.config|global\\.json|web\\.config|server\\.xml|ruby_lsp/[^/]+/addon',
+      'makefile|gnumakefile|[^/]*\\.mk|\\.?justfile|taskfile(\\.dist)?\\.ya?ml|cmakelists\\.txt|[^/]*\\.cmake|meson\\.build|build(\\.bazel)?|workspace(\\.bazel)?|module\\.bazel|[^/]*\\.bzl|build\\.xml|pom\\.xml|build\\.sbt|project/[^/]+\\.(sbt|scala)|cmake(user)?presets\\.json|rust-analyzer\\.toml|\\.formatter\\.exs|\\.sbtopts|\\.jvmopts|[^/]*\\.gradle(\\.kts)?|gradle\\.properties|gradlew(\\.bat)?|mvnw(\\.cmd)?|[^/]*\\.(csproj|fsproj|vbproj|vcxproj|proj|targets|props)|nuget\\.config|global\\.json|web\\.config|server\\.xml|ruby_lsp/[^/]+/addon',
     ),
     why: 'build scripts',
   },

@@ -11,6 +11,7 @@
 import path from 'node:path';
 import { canonicalHash } from '../policy/intent';
 import { isWithin } from '../fs/containment';
+import { literalHostEntry, refusedHostEntry } from './hostEntry';
 
 /** `agentSwitchboard.sandbox`: `off` (today's terminals), `ask` (sandboxed where it can run; where it cannot, the card says so), `always` (sandboxed or not run). */
 export type SandboxMode = 'off' | 'ask' | 'always';
@@ -36,6 +37,14 @@ export interface SandboxProfile {
    * sandbox-runtime's `allowedDomains` grammar: `*.example.com`, `[::1]:8080`). Empty: no network.
    */
   allowedHosts: string[];
+  /**
+   * The command sees its folders through an overlay, and what it writes there reaches them when it
+   * ends, except files that run (the gate's protected classes, at any depth), which are held back
+   * and listed (see `./overlay.ts`, `./carryBack.ts`). Absent: it writes straight into its folders,
+   * and only the names in `denyWrite` are kept read-only — a file that runs where none exists yet
+   * (`x/.git`, `node_modules/…`) can be made.
+   */
+  holdsBackRunnable?: true;
 }
 
 /** Where the sandbox stands for one session: off, a profile its commands run under, or why it cannot run. */
@@ -120,6 +129,8 @@ export interface ProfileInputs {
   allowedHosts: readonly string[];
   /** Absolute paths in the write roots that stay read-only (see {@link protectedInRoot}). */
   denyWrite?: readonly string[];
+  /** Whether this machine runs the command in an overlay that holds back files that run (see {@link SandboxProfile.holdsBackRunnable}). */
+  holdsBackRunnable?: boolean;
 }
 
 /**
@@ -131,7 +142,7 @@ export function buildProfile(inputs: ProfileInputs): SandboxProfile {
   const writeRoots = uniqueSorted([...inputs.roots, inputs.tmpDir].filter((p) => path.isAbsolute(p)));
   const denyRead = uniqueSorted([...HOME_DENY_READ.map((rel) => path.join(inputs.home, rel)), ...inputs.editorStorage].filter((p) => path.isAbsolute(p)));
   const denyWrite = uniqueSorted((inputs.denyWrite ?? []).filter((p) => path.isAbsolute(p)));
-  return { writeRoots, denyRead, ...(denyWrite.length ? { denyWrite } : {}), allowedHosts: uniqueSorted(inputs.allowedHosts.map((h) => h.trim()).filter((h) => h !== '')) };
+  return { writeRoots, denyRead, ...(denyWrite.length ? { denyWrite } : {}), allowedHosts: uniqueSorted(inputs.allowedHosts.map((h) => h.trim()).filter((h) => h !== '')), ...(inputs.holdsBackRunnable ? { holdsBackRunnable: true as const } : {}) };
 }
 
 /**
@@ -160,6 +171,26 @@ export function protectedInRoot(root: string, list: (dir: string) => { name: str
 }
 
 /**
+ * The names that make a folder a repository for git's discovery (`.git`, and `HEAD` of a bare
+ * one) in every folder between a writable folder and a session folder inside it (a workspace in the
+ * temp folder): git looks for a repository upwards from the workspace, and runs what that one's
+ * `config` names. Kept read-only like {@link ALWAYS_DENY_WRITE}.
+ */
+export function gitDiscoveryAbove(roots: readonly string[], writable: readonly string[]): string[] {
+  const out: string[] = [];
+  for (const root of roots) {
+    for (const w of writable) {
+      if (w === root || !isWithin(w, root)) continue;
+      for (let dir = path.dirname(root); isWithin(w, dir); dir = path.dirname(dir)) {
+        out.push(path.join(dir, '.git'), path.join(dir, 'HEAD'));
+        if (dir === w || path.dirname(dir) === dir) break;
+      }
+    }
+  }
+  return out;
+}
+
+/**
  * The folder the sandbox library looks in, to a depth of three, for what it always keeps read-only
  * (shell and git settings, each repository's hooks and config, editor settings): the session's folder
  * that holds the command's working folder (the deepest, when folders nest), else the session's first
@@ -181,9 +212,15 @@ export function protectionRoot(cwd: string, writeRoots: readonly string[], tmpDi
   return !isTop(root) ? root : !isTop(cwd) ? cwd : tmpDir;
 }
 
-/** The profile with one more host (the person's "Allow host and re-run"). */
+/**
+ * The profile with one more host (the person's "Allow host and re-run").
+ * @throws Error when `host` is not one literal host (see {@link literalHostEntry}): a pattern such as
+ *   `*.example.com` would allow more than the card showed.
+ */
 export function withHost(profile: SandboxProfile, host: string): SandboxProfile {
-  return { ...profile, allowedHosts: uniqueSorted([...profile.allowedHosts, host]) };
+  const entry = literalHostEntry(host);
+  if (entry === undefined) throw new Error(`${JSON.stringify(host)} is not one literal host name, so it is not allowed with one click.`);
+  return { ...profile, allowedHosts: uniqueSorted([...profile.allowedHosts, entry]) };
 }
 
 /** Equal profiles: the same write roots, read denials and hosts. Absent equals only absent (an unsandboxed command). */
@@ -194,7 +231,7 @@ export function sameProfile(a: SandboxProfile | undefined, b: SandboxProfile | u
 
 /** SHA-256 (hex) of the profile's canonical JSON: what a grant made from a sandboxed intent is bound to. */
 export function profileHash(profile: SandboxProfile): string {
-  return canonicalHash({ writeRoots: uniqueSorted(profile.writeRoots), denyRead: uniqueSorted(profile.denyRead), ...(profile.denyWrite?.length ? { denyWrite: uniqueSorted(profile.denyWrite) } : {}), allowedHosts: uniqueSorted(profile.allowedHosts) });
+  return canonicalHash({ writeRoots: uniqueSorted(profile.writeRoots), denyRead: uniqueSorted(profile.denyRead), ...(profile.denyWrite?.length ? { denyWrite: uniqueSorted(profile.denyWrite) } : {}), allowedHosts: uniqueSorted(profile.allowedHosts), ...(profile.holdsBackRunnable ? { holdsBackRunnable: true } : {}) });
 }
 
 /**
@@ -207,8 +244,13 @@ export function describeProfile(profile: SandboxProfile, home?: string): string 
   const where = writes.length ? `can write only in ${joinWords(writes)}` : 'can write nowhere';
   const net = profile.allowedHosts.length ? `network only to ${joinWords(profile.allowedHosts)}` : 'no network';
   const names = [...new Set((profile.denyWrite ?? []).map((p) => path.basename(p)))];
-  const kept = names.length ? ` and cannot change ${joinWords(names.length > 4 ? [...names.slice(0, 3), `${names.length - 3} more that the editor, git or a shell act on`] : names)}` : '';
-  return `Sandboxed when the editor runs it: ${where}${kept}; ${net}; cannot read ${profile.denyRead.length} credential, browser and editor folders (~/.ssh, ~/.aws, …). An agent that runs commands itself is not sandboxed by this.`;
+  const kept = profile.holdsBackRunnable
+    ? ' (its changes reach them when it ends; files that tools run — .git, node_modules, .venv, settings, build files — are held back at any depth and listed)'
+    : names.length
+      ? ` and cannot change ${joinWords(names.length > 4 ? [...names.slice(0, 3), `${names.length - 3} more that the editor, git or a shell act on`] : names)}`
+      : '';
+  const notHeld = profile.holdsBackRunnable ? '' : ' It can still create files that tools run where none exist yet (a new x/.git, node_modules/…): this machine cannot hold them back.';
+  return `Sandboxed when the editor runs it: ${where}${kept}; ${net}; cannot read ${profile.denyRead.length} credential, browser and editor folders (~/.ssh, ~/.aws, …).${notHeld} An agent that runs commands itself is not sandboxed by this.`;
 }
 
 /** The sentence a card shows for a plan that has no profile. Undefined when the sandbox is off. */
@@ -220,14 +262,18 @@ export function describeUnsandboxed(plan: SandboxPlan): string | undefined {
 }
 
 /**
- * Hosts named by a sandbox's refusals in a command's violation lines, e.g. `deny network-outbound
- * 127.0.0.1:39719 (host is not on the allow list)` → `127.0.0.1:39719`. At most 8, in order, unique.
+ * Hosts the sandbox's proxy refused a command because they were not on its allow list, from the
+ * command's violation lines (`deny network-outbound 127.0.0.1:39719 (host is not on the allow list)`
+ * → `127.0.0.1:39719`): what its card offers to allow. Only whole lines of that form, and only hosts
+ * that are one literal host by {@link literalHostEntry} (the command chose them: a refused
+ * `*.amazonaws.com`, a malformed host or an IPv6 literal is never offered). At most 8, in order, unique.
  */
 export function blockedHosts(violations: string): string[] {
   const out: string[] = [];
-  for (const m of violations.matchAll(/deny network-outbound ([^\s()]+)/g)) {
-    const host = m[1];
-    if (/^[\w.*:[\]-]{1,260}$/.test(host) && !out.includes(host)) out.push(host);
+  for (const line of violations.split('\n')) {
+    const m = /^deny network-outbound (\S+):([0-9]+) \(host is not on the allow list\)$/.exec(line.trim());
+    const entry = m ? refusedHostEntry(m[1], m[2]) : undefined;
+    if (entry !== undefined && !out.includes(entry)) out.push(entry);
     if (out.length >= 8) break;
   }
   return out;

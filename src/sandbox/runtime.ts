@@ -17,11 +17,19 @@ import path from 'node:path';
 import type * as Srt from '../vendor/sandbox';
 import type { SpawnPlan } from '../terminals/command';
 import { protectionRoot, type SandboxProfile } from './profile';
+import { asPersonInside, boundSockets, makeStage, overlayArgv, overlayLayersFor, removeOrphanStages, removeStage, type OverlayStage } from './overlay';
+import { carryBack, type CarryBackReport } from './carryBack';
+import { shellQuote } from './shellQuote';
+
+export { shellQuote };
 
 type Manager = typeof Srt.SandboxManager;
 
-/** Whether the sandbox can run here: yes, or the reason it cannot (one sentence). */
-export type SandboxAvailability = { available: true } | { available: false; reason: string };
+/**
+ * Whether the sandbox can run here: yes (and whether it can hold back files that run, or why not),
+ * or the reason it cannot (one sentence).
+ */
+export type SandboxAvailability = { available: true; holds: true } | { available: true; holds: false; holdsReason: string } | { available: false; reason: string };
 
 /** A spawn plan wrapped in a profile, and what to do when its process exits. */
 export interface WrappedPlan extends SpawnPlan {
@@ -45,6 +53,7 @@ export class SandboxRuntime {
   private ready: Promise<SandboxAvailability> | undefined;
   private readyKey: string | undefined;
   private sandboxSets = new Set<string>(['SANDBOX_RUNTIME', 'TMPDIR']);
+  private unsharePath: string | undefined;
 
   constructor(private readonly load: () => Manager = defaultLoad) {}
 
@@ -90,8 +99,18 @@ export class SandboxRuntime {
     // command (patched: see patches/, the library looks in the extension host's working folder
     // otherwise); the folders are compared with their links resolved, as the profile has them.
     const root = protectionRoot(realOr(plan.cwd), profile.writeRoots, realOr(os.tmpdir()));
-    const { argv, env } = await m.wrapWithSandboxArgv(inner, '/bin/sh', configOf(profile), undefined, root, { commandId, commandText: plan.commandLine });
-    if (!argv.length) throw new Error('the sandbox returned no command to run');
+    const { argv: bwrapArgv, env } = await m.wrapWithSandboxArgv(inner, '/bin/sh', configOf(profile), undefined, root, { commandId, commandText: plan.commandLine });
+    if (!bwrapArgv.length) throw new Error('the sandbox returned no command to run');
+    // A profile that holds back files that run is never run without its overlay: no stage, no command.
+    let stage: OverlayStage | undefined;
+    let argv = bwrapArgv;
+    if (profile.holdsBackRunnable) {
+      const asPerson = asPersonInside(bwrapArgv, process.getuid?.() ?? 0, process.getgid?.() ?? 0);
+      if (!asPerson || !this.unsharePath) throw new Error('the sandbox cannot hold back files that run here (the overlay is not available), and the approved profile does');
+      stage = makeStage(stageBase(profile.writeRoots), overlayLayersFor(profile.writeRoots, realOr(os.tmpdir())));
+      stage.sockets = boundSockets(asPerson, stage.layers.map((l) => l.root), isSocket);
+      argv = overlayArgv(this.unsharePath, stage, asPerson);
+    }
     if (profile.allowedHosts.length) m.registerCommandNetworkLists(commandId, { allowedDomains: profile.allowedHosts });
     let finished = false;
     const finishSandbox = (): string => {
@@ -100,8 +119,9 @@ export class SandboxRuntime {
       m.unregisterCommandNetworkLists(commandId);
       // The placeholders bubblewrap made for read-only paths that did not exist go (once no other sandboxed command runs).
       m.cleanupAfterCommand();
+      const held = stage ? carryBackLines(stage) : [];
       const block = m.annotateStderrWithSandboxFailures(commandId, '');
-      return block.replace(/<\/?sandbox_violations>/g, '').split('\n').map((l) => l.trim()).filter(Boolean).slice(0, 20).join('\n');
+      return [...block.replace(/<\/?sandbox_violations>/g, '').split('\n').map((l) => l.trim()).filter(Boolean).slice(0, 20), ...held].join('\n');
     };
     return { ...plan, file: argv[0], args: argv.slice(1), env: outerEnv(env), viaShell: false, finishSandbox };
   }
@@ -151,9 +171,87 @@ export class SandboxRuntime {
     if (result.code !== 0) {
       return { available: false, reason: `a sandboxed test command failed (exit ${result.code ?? 'timeout'}): ${result.output.trim().split('\n').slice(-2).join(' ').slice(0, 300) || 'no output'}` };
     }
-    options.log?.('The sandbox is available (sandbox-runtime with bubblewrap).');
-    return { available: true };
+    const holds = process.platform === 'linux' ? await this.probeOverlay(m) : { holds: false as const, holdsReason: 'holding back files that run needs Linux\'s overlay file system' };
+    options.log?.(`The sandbox is available (sandbox-runtime with bubblewrap)${holds.holds ? ', with an overlay that holds back files that run' : `; it cannot hold back files that run: ${holds.holdsReason}`}.`);
+    return { available: true, ...holds };
   }
+
+  /**
+   * Whether a command can run in an overlay here (see `./overlay.ts`): `unshare` found by an
+   * absolute path, user namespaces that may mount overlayfs, and a real sandboxed command whose
+   * ordinary file is carried back and whose `x/.git/config` is held back.
+   */
+  private async probeOverlay(m: Manager): Promise<{ holds: true } | { holds: false; holdsReason: string }> {
+    const unshare = findOnPath('unshare');
+    if (!unshare) return { holds: false, holdsReason: 'unshare (util-linux) was not found on the PATH of the extension host' };
+    const tmp = realOr(os.tmpdir());
+    const root = fs.mkdtempSync(path.join(tmp, 'agent-switchboard-probe-'));
+    try {
+      const profile = { writeRoots: [root, tmp], denyRead: [], allowedHosts: [] };
+      const { argv, env } = await m.wrapWithSandboxArgv('mkdir -p x/.git && echo probe > x/.git/config && echo probe > plain', '/bin/sh', configOf(profile), undefined, root);
+      const asPerson = asPersonInside(argv, process.getuid?.() ?? 0, process.getgid?.() ?? 0);
+      if (!asPerson) return { holds: false, holdsReason: 'the sandbox library\'s bubblewrap command does not have the shape the overlay needs' };
+      const base = stageBase(profile.writeRoots);
+      removeOrphanStages(base);
+      const stage = makeStage(base, [root]);
+      try {
+        const result = await run(overlayArgv(unshare, stage, asPerson), outerEnv(env), root);
+        m.cleanupAfterCommand();
+        if (result.code !== 0) return { holds: false, holdsReason: `a command in an overlay failed (exit ${result.code ?? 'timeout'}): ${result.output.trim().split('\n').slice(-2).join(' ').slice(0, 300) || 'no output'}` };
+        const report = carryBack(stage);
+        const ok = fs.existsSync(path.join(root, 'plain')) && !fs.existsSync(path.join(root, 'x', '.git')) && report.held.length === 1;
+        if (!ok) return { holds: false, holdsReason: 'a command in an overlay did not carry back as it should' };
+        this.unsharePath = unshare;
+        return { holds: true };
+      } finally {
+        removeStage(stage);
+      }
+    } catch (err) {
+      return { holds: false, holdsReason: oneLine(err) };
+    } finally {
+      fs.rmSync(root, { recursive: true, force: true });
+    }
+  }
+}
+
+/**
+ * The folder the stages of commands are made in: one no sandboxed command can write (outside every
+ * write root, the temp folder included; a command that could write another's stage could add to
+ * what that one carries back).
+ * @throws Error when there is none.
+ */
+export function stageBase(writeRoots: readonly string[]): string {
+  const uid = process.getuid?.() ?? 0;
+  const candidates = [path.join(os.homedir(), '.cache', 'agent-switchboard', 'sandbox-stage'), ...(process.env.XDG_RUNTIME_DIR && path.isAbsolute(process.env.XDG_RUNTIME_DIR) ? [path.join(process.env.XDG_RUNTIME_DIR, 'agent-switchboard-stage')] : []), `/var/tmp/agent-switchboard-stage-${uid}`];
+  const fits = candidates.find((c) => !writeRoots.some((r) => isWithinOrSame(r, c) || isWithinOrSame(c, r)));
+  if (!fits) throw new Error('no folder outside the write roots to stage a sandboxed command in');
+  return fits;
+}
+
+/** Carries a finished command's changes back and says, a line each, what was held back or left. */
+function carryBackLines(stage: OverlayStage): string[] {
+  let report: CarryBackReport;
+  try {
+    report = carryBack(stage);
+  } catch (err) {
+    return [`nothing it wrote in the session's folders was applied: ${oneLine(err)}`];
+  } finally {
+    removeStage(stage);
+  }
+  return [
+    ...report.held.map((h) => `held back, not applied: ${printable(h.path)} (${printable(h.why)})`),
+    ...report.conflicts.map((c) => `not applied: ${printable(c.path)} (${printable(c.why)})`),
+  ];
+}
+
+/** A name the command chose, on one line of the output: line breaks and other control characters escaped (a name cannot add a line of its own). */
+function printable(text: string): string {
+  return /[\u0000-\u001f\u007f\u2028\u2029]/.test(text) ? JSON.stringify(text) : text;
+}
+
+function isWithinOrSame(parent: string, child: string): boolean {
+  const rel = path.relative(parent, child);
+  return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
 }
 
 /** The library's configuration for one command of `profile`: paths as literal names (a folder called `*` is not a pattern). */
@@ -193,9 +291,13 @@ function defaultLoad(): Manager {
   return (require('../vendor/sandbox') as typeof Srt).SandboxManager;
 }
 
-/** `'…'` quoting for a POSIX shell: the word stays exactly itself. */
-export function shellQuote(word: string): string {
-  return /^[\w@%+:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
+
+function isSocket(p: string): boolean {
+  try {
+    return fs.statSync(p).isSocket();
+  } catch {
+    return false;
+  }
 }
 
 function isExecutable(p: string): boolean {
@@ -207,10 +309,10 @@ function isExecutable(p: string): boolean {
   }
 }
 
-function run(argv: string[], env: Record<string, string>): Promise<{ code: number | null; output: string }> {
+function run(argv: string[], env: Record<string, string>, cwd?: string): Promise<{ code: number | null; output: string }> {
   return new Promise((resolve) => {
     let output = '';
-    const child = spawn(argv[0], argv.slice(1), { env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    const child = spawn(argv[0], argv.slice(1), { env, stdio: ['ignore', 'pipe', 'pipe'], detached: true, ...(cwd ? { cwd } : {}) });
     const timer = setTimeout(() => {
       try {
         if (child.pid) process.kill(-child.pid, 'SIGKILL');

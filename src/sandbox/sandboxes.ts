@@ -8,8 +8,10 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import type { SpawnPlan } from '../terminals/command';
-import { buildProfile, protectedInRoot, type SandboxMode, type SandboxPlan, type SandboxProfile } from './profile';
-import { realOr, SandboxRuntime, shellQuote, type SandboxAvailability } from './runtime';
+import { buildProfile, gitDiscoveryAbove, protectedInRoot, type SandboxMode, type SandboxPlan, type SandboxProfile } from './profile';
+import { literalHostEntry } from './hostEntry';
+import { realOr, SandboxRuntime, shellQuote, stageBase, type SandboxAvailability } from './runtime';
+import { overlayablePath, overlayLayersFor } from './overlay';
 import { reachHash } from './reach';
 import { isWithin } from '../fs/containment';
 
@@ -62,14 +64,17 @@ export class Sandboxes {
     const status = await this.availability();
     if (!status.available) return { unavailable: status.reason };
     const realRoots = (roots ?? this.deps.workspaceRoots()).map(realOr);
+    const tmpDir = realOr(os.tmpdir());
     const profile = buildProfile({
       roots: realRoots,
-      tmpDir: realOr(os.tmpdir()),
+      tmpDir,
       home: os.homedir(),
       editorStorage: this.deps.editorStorage(),
-      allowedHosts: [...this.deps.settings().allowedHosts, ...extraHosts],
+      // The person's settings may name patterns; a host allowed from a card is one literal host only.
+      allowedHosts: [...this.deps.settings().allowedHosts, ...extraHosts.filter((h) => literalHostEntry(h) === h)],
       // What the editor, git and shells act on by themselves stays read-only in each root (not in the temp folder).
-      denyWrite: realRoots.flatMap((r) => protectedInRoot(r, listDir)),
+      denyWrite: [...realRoots.flatMap((r) => protectedInRoot(r, listDir)), ...gitDiscoveryAbove(realRoots, [tmpDir])],
+      holdsBackRunnable: status.holds && canHoldBack(realRoots, tmpDir),
     });
     return { profile };
   }
@@ -79,11 +84,17 @@ export class Sandboxes {
    * inside the workspace; else the workspace folders) and the temp folder, with the commands' read
    * denials and hosts. Or why the sandbox cannot run.
    */
-  mcpProfile(cwd: string | undefined): Promise<{ profile: SandboxProfile } | { unavailable: string }> {
+  async mcpProfile(cwd: string | undefined): Promise<{ profile: SandboxProfile } | { unavailable: string }> {
     // Its folder is a write root only inside the workspace: a definition's `cwd: "/"` (or `${env:HOME}`)
     // would otherwise make everything writable. Elsewhere it writes in the workspace folders only.
     const inside = cwd && this.deps.workspaceRoots().some((r) => isWithin(realOr(r), realOr(cwd)));
-    return this.profileFor(inside ? [cwd] : undefined);
+    const found = await this.profileFor(inside ? [cwd] : undefined);
+    if (!('profile' in found)) return found;
+    // A server runs for as long as the window: what it writes must reach its folder as it writes it,
+    // so it runs without the overlay (its card says it cannot hold back files that run).
+    const direct: SandboxProfile = { ...found.profile };
+    delete direct.holdsBackRunnable;
+    return { profile: direct };
   }
 
   /**
@@ -115,6 +126,18 @@ export class Sandboxes {
   }
 }
 
+
+/** Whether commands in `roots` can run in an overlay: every folder can be a layer, and a stage can be made outside the write roots. */
+function canHoldBack(roots: readonly string[], tmpDir: string): boolean {
+  const writeRoots = [...roots, tmpDir];
+  const layers = overlayLayersFor(writeRoots, tmpDir);
+  if (!layers.length || !layers.every(overlayablePath)) return false;
+  try {
+    return overlayablePath(stageBase(writeRoots));
+  } catch {
+    return false;
+  }
+}
 
 function listDir(dir: string): { name: string; dir: boolean }[] {
   try {

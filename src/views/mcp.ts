@@ -25,6 +25,9 @@ import type { AuditEntry } from '../policy/audit';
 import type { SandboxProfile } from '../sandbox/profile';
 import { reachHash } from '../sandbox/reach';
 import { inert, text } from '../common/untrustedText';
+import { approvalText } from '../common/approvalText';
+import { urlTarget } from '../elicitation/url';
+import { openCheckedUrl } from './openUrl';
 
 const APPROVED_KEY = 'agentSwitchboard.mcp.approved';
 const PINS_KEY = 'agentSwitchboard.mcp.pins';
@@ -407,7 +410,9 @@ export class McpCenter implements vscode.Disposable {
   private async openSignIn(n: McpNode): Promise<void> {
     const url = this.host.connection(n.serverId).signInUrl;
     if (!url) return void vscode.window.showInformationMessage(text`This server is not waiting for a sign-in.`);
-    await vscode.env.openExternal(vscode.Uri.parse(url, true));
+    const target = urlTarget(url);
+    if (!target.openable) return void vscode.window.showWarningMessage(text`The sign-in page was not opened: ${target.reason}`);
+    await openCheckedUrl(target);
   }
 
   /** Forgets a server's OAuth credentials and restarts it, so its next use signs in again. */
@@ -433,9 +438,13 @@ export class McpCenter implements vscode.Disposable {
     const sandbox: McpSandbox = 'transport' in forFolder ? await this.sandboxOf(forFolder.transport) : boxed ? { kind: 'pending', why: 'its folder takes an input not given yet' } : { kind: 'none' };
     // A modal dialog, not a notification: a notification cuts its text at 1,000 characters, and a
     // long URL or argument list would push the variables (where secrets go) out of sight. The
-    // detail is shown whole, variables, sandbox and warnings first.
+    // detail is shown whole, variables, how it runs (its sandbox profile) and warnings first.
+    // Shown whole or not offered: a definition the dialog could only cut (or show other than it is)
+    // cannot be approved from it.
     const { question, detail } = approvalDialog(d, this.inputs, sandbox, os.homedir());
-    const ok = confirmed ? 'Approve and Start' : await vscode.window.showWarningMessage(text`${question}`, { modal: true, detail: inert(detail, { max: 50_000, multiline: true }) }, 'Approve and Start');
+    const shown = approvalText([detail], { max: 50_000, multiline: true, what: 'Its definition' });
+    if (!confirmed && !shown.ok) return void (await vscode.window.showWarningMessage(text`${question} It cannot be approved here. ${shown.ok ? '' : shown.reason} Check its file.`, { modal: true }));
+    const ok = confirmed ? 'Approve and Start' : await vscode.window.showWarningMessage(text`${question}`, { modal: true, detail: shown.ok ? shown.text : '' }, 'Approve and Start');
     if (ok !== 'Approve and Start') return;
     const approved = this.context.workspaceState.get<Record<string, string>>(APPROVED_KEY, {});
     await this.context.workspaceState.update(APPROVED_KEY, { ...approved, [d.id]: approvalHash(d, sandbox) });

@@ -7,7 +7,8 @@
  * - tool calls go to the view's own server only, and only for tools whose visibility includes
  *   "app" (others are refused with a sentence that says why);
  * - resource reads and lists go to the same server;
- * - links open in the browser only after the person agrees;
+ * - links open in the browser only after the person agrees, in the modal of src/views/openUrl.ts
+ *   that shows the whole address (https, or http on this computer; no user name or password);
  * - `ui/message` and model-context updates are not offered (there is no chat to post into).
  */
 import type { AppBridge } from '@modelcontextprotocol/ext-apps/app-bridge';
@@ -20,6 +21,7 @@ import type { McpServerConnection } from '../mcp/connection';
 import type { AppHostMessage } from './appProtocol';
 import { makeNonce } from './session/html';
 import { text } from '../common/untrustedText';
+import { checkAskAndOpen } from './openUrl';
 
 const RelayMessage = z.discriminatedUnion('type', [
   z.object({ type: z.literal('ready'), theme: z.enum(['light', 'dark']), styles: z.record(z.string(), z.string()) }),
@@ -103,18 +105,11 @@ function createBridge(connection: McpServerConnection, run: AppRun, version: str
   bridge.onlistresources = async () => ({ resources: connection.catalog.resources });
   bridge.onloggingmessage = (p) => log(`MCP App ${run.uri} [${p.level}]: ${typeof p.data === 'string' ? p.data : JSON.stringify(p.data)}`);
   bridge.onrequestdisplaymode = async () => ({ mode: 'inline' });
+  // The app chose the address: the one check and prompt of every untrusted address (src/views/openUrl.ts).
   bridge.onopenlink = async ({ url }) => {
-    let target: vscode.Uri;
-    try {
-      target = vscode.Uri.parse(url, true);
-    } catch {
-      return { isError: true };
-    }
-    if (target.scheme !== 'https' && target.scheme !== 'http') return { isError: true };
-    const choice = await vscode.window.showInformationMessage(text`The app of ${connection.name} wants to open ${url}`, 'Open', 'Cancel');
-    if (choice !== 'Open') return { isError: true };
-    await vscode.env.openExternal(target);
-    return {};
+    const outcome = await checkAskAndOpen(text`The app of ${connection.name}`, url);
+    if (typeof outcome === 'object') log(`MCP App ${run.uri}: did not open a link: ${outcome.refused}`);
+    return outcome === 'opened' ? {} : { isError: true };
   };
   return bridge;
 }

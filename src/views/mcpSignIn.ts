@@ -9,6 +9,8 @@ import * as vscode from 'vscode';
 import type { AuthorizationPort, SecretStore } from '../mcp/oauth';
 import { LoopbackRedirectReceiver } from '../mcp/oauthRedirect';
 import { text } from '../common/untrustedText';
+import { urlTarget } from '../elicitation/url';
+import { openCheckedUrl } from './openUrl';
 
 /** How long a sign-in may take in the browser before it is given up. */
 const SIGN_IN_TIMEOUT_MS = 5 * 60_000;
@@ -44,10 +46,17 @@ export class McpSignIn implements vscode.Disposable, AuthorizationPort {
     signal.addEventListener('abort', onAbort, { once: true });
     const answer = this.receiver.waitFor(state, SIGN_IN_TIMEOUT_MS, stop.signal).finally(() => signal.removeEventListener('abort', onAbort));
     answer.catch(() => undefined);
-    void vscode.window.showInformationMessage(text`An MCP server asks you to sign in at ${url.host}.`, 'Sign In', 'Cancel').then(async (choice) => {
+    // Checked where the address is opened too (the one check of untrusted addresses); the host named
+    // is the one it goes to (no user name in front of it).
+    const target = urlTarget(url.href);
+    if (!target.openable) {
+      stop.abort();
+      return answer;
+    }
+    void vscode.window.showInformationMessage(text`An MCP server asks you to sign in at ${target.host}.`, 'Sign In', 'Cancel').then(async (choice) => {
       if (choice !== 'Sign In') return stop.abort();
-      await vscode.env.openExternal(vscode.Uri.parse(url.toString(), true));
-      await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: text`Finish signing in at ${url.host} in your browser…`, cancellable: true }, async (_p, token) => {
+      await openCheckedUrl(target);
+      await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: text`Finish signing in at ${target.host} in your browser…`, cancellable: true }, async (_p, token) => {
         token.onCancellationRequested(() => stop.abort());
         await answer.catch(() => undefined);
       });

@@ -23,6 +23,7 @@ import { ReviewModel, uncertainMessage, type Base, type DecisionsSnapshot, type 
 import { checkUndoWrite, recordUndoResult, VIA_NAME, type UndoGuardDeps, type UndoWrite } from '../edits/undoGuard';
 import { parseReviewNode, ReviewTree, type ReviewNode } from './reviewTree';
 import { text } from '../common/untrustedText';
+import { approvalText } from '../common/approvalText';
 
 /** URI scheme of the read-only documents that show the base an agent's change replaced. */
 export const BASE_SCHEME = 'agent-switchboard-base';
@@ -550,9 +551,15 @@ async function currentDiskText(p: string): Promise<string | null> {
  */
 async function confirmProtectedWrite(w: UndoWrite, relPath: string, why: string): Promise<boolean> {
   const act = w.action === 'delete' ? 'Delete' : 'Write';
+  // The whole path, as it is, on a line of its own; a path that cannot be shown so is not offered.
+  const where = approvalText([relPath], { what: 'Its path' });
+  if (!where.ok) {
+    void vscode.window.showWarningMessage(text`${VIA_NAME[w.via]} did not ${act.toLowerCase()} a protected file: ${where.reason}`);
+    return false;
+  }
   const choice = await vscode.window.showWarningMessage(
     text`${VIA_NAME[w.via]} would ${act.toLowerCase()} a protected file. ${act} it?`,
-    { modal: true, detail: text`${relPath}: ${why} ${w.action === 'delete' ? 'It would be deleted' : 'It would get back the content read from disk before the agent changed it'}; the write is recorded in the audit log.` },
+    { modal: true, detail: `${where.text}\n\n${text`${why} ${w.action === 'delete' ? 'It would be deleted' : 'It would get back the content read from disk before the agent changed it'}; the write is recorded in the audit log.`}` },
     act,
   );
   return choice === act;

@@ -17,6 +17,7 @@ import { checkContained } from '../fs/containment';
 import { readRegularFileOrNull } from '../fs/safeRead';
 import { protectedClass } from '../policy/protectedPaths';
 import { text } from '../common/untrustedText';
+import { approvalText } from '../common/approvalText';
 import type { ConflictCenter } from './conflicts';
 
 /** The part of VS Code's Git extension API used here (`vscode.git`, `getAPI(1)`). */
@@ -162,14 +163,16 @@ export class WorktreeCenter implements vscode.Disposable {
     // agent's write of them needs an approval of that exact write.
     const touching = steps.filter((s) => (s.kind === 'write' || s.kind === 'delete' || s.kind === 'copy') && protectedClass(s.rel));
     if (touching.length) {
+      // Every file the answer covers is in the question, whole (the detail is never cut); when they
+      // cannot all be shown as they are, "Apply Them Too" is not offered.
+      const n = touching.length;
+      const files = `${n} ${n === 1 ? 'file' : 'files'} that tools run or read as configuration`;
+      const list = approvalText(touching.map((s) => s.rel), { what: 'Their names' });
       const answer =
         opts.protectedFiles ??
-        (await vscode.window.showWarningMessage(
-          text`Applying ${r.branch} changes files that tools run or read as configuration: ${touching.map((s) => s.rel).join(', ')}. Apply them too?`,
-          { modal: true },
-          'Apply Them Too',
-          'Apply the Rest',
-        ));
+        (list.ok
+          ? await vscode.window.showWarningMessage(text`Applying ${r.branch} changes ${files}, listed below. Apply them too?`, { modal: true, detail: list.text }, 'Apply Them Too', 'Apply the Rest')
+          : await vscode.window.showWarningMessage(text`Applying ${r.branch} changes ${files}. ${list.reason} They are not applied from here: apply the rest, then review them in the worktree.`, { modal: true }, 'Apply the Rest'));
       const choice = answer === 'apply' || answer === 'Apply Them Too' ? 'apply' : answer === 'skip' || answer === 'Apply the Rest' ? 'skip' : undefined;
       if (!choice) throw new Error('Nothing was applied: the changes to protected files were not confirmed.');
       if (choice === 'skip') steps = steps.map((s) => (touching.includes(s) ? { rel: s.rel, kind: 'conflict', why: 'a protected file you chose not to apply' } : s));

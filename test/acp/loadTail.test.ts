@@ -25,9 +25,9 @@ describe('history an agent sends after answering session/load', function () {
   beforeEach(() => {
     unverified = [];
     changes = [];
-    EffectPolicy.prototype.recordUnverified = function (this: EffectPolicy, who, toolCallId, title) {
+    EffectPolicy.prototype.recordUnverified = function (this: EffectPolicy, who, toolCallId, title, effects) {
       unverified.push(toolCallId);
-      return (realUnverified.value as EffectPolicy['recordUnverified']).call(this, who, toolCallId, title);
+      return (realUnverified.value as EffectPolicy['recordUnverified']).call(this, who, toolCallId, title, effects);
     };
   });
   afterEach(async () => {
@@ -102,10 +102,11 @@ describe('history an agent sends after answering session/load', function () {
     assert.ok(changeOf('unasked').every((c) => !c.replay));
   });
 
-  it('a call the replay shows still running and the agent finishes live is recorded; one it shows done is not', async () => {
+  it('a call the replay shows still running and the agent finishes live is recorded; one it shows done, reported done again, is not', async () => {
     a = await lateReplayAgent((m, send) => {
       if (m.method !== 'session/prompt') return false;
-      for (const id of ['old', 'open']) send(update({ sessionUpdate: 'tool_call_update', toolCallId: id, status: 'completed', content: [{ type: 'diff', path: `/w/${id}.txt`, oldText: null, newText: 'now\n' }] }));
+      // `old` again as the history shows it (the same write); `open` finished now.
+      for (const [id, text] of [['old', 'hi\n'], ['open', 'now\n']]) send(update({ sessionUpdate: 'tool_call_update', toolCallId: id, status: 'completed', content: [{ type: 'diff', path: `/w/${id}.txt`, oldText: null, newText: text }] }));
       send({ jsonrpc: '2.0', id: m.id, result: { stopReason: 'end_turn' } });
       return true;
     });

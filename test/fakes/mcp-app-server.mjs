@@ -19,8 +19,8 @@ const script = buildSync({ entryPoints: [path.join(here, 'mcp-app-view.js')], bu
 const html = `<!doctype html><html><head><meta charset="utf-8"><title>Sum</title>
 <style>body{font-family:var(--font-sans, sans-serif);padding:12px} button{margin:4px 8px 4px 0} p{margin:6px 0}</style></head>
 <body><h3>Sum view (an MCP App)</h3><p id="host">host: …</p><p id="input">input: …</p><p id="result">result: …</p>
-<button id="add">Call add(20, 22)</button><button id="secret">Call secret</button><button id="fetch">Fetch example.com</button>
-<p id="add-result"></p><p id="secret-result"></p><p id="fetch-result"></p>
+<button id="add">Call add(20, 22)</button><button id="secret">Call secret</button><button id="fetch">Fetch example.com</button><button id="link">Open a link</button>
+<p id="add-result"></p><p id="secret-result"></p><p id="fetch-result"></p><p id="link-result"></p>
 <script type="module">${script.replace(/<\/script/gi, '<\\/script')}</script></body></html>`;
 
 function build() {

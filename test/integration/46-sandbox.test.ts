@@ -119,7 +119,7 @@ describe('sandboxed effects: commands that cannot reach beyond what was granted 
     // The card said it in words, and the intent it approved carried the profile.
     const line = shown?.display?.find((d) => d.type === 'command');
     assert.ok(line && line.type === 'command' && line.sandbox?.sandboxed, JSON.stringify(shown?.display));
-    assert.match(line.sandbox.text, /^Sandboxed when the editor runs it: can write only in .* and cannot change \.git(,| and) \.vscode.*; no network; cannot read \d+ credential/);
+    assert.match(line.sandbox.text, /^Sandboxed when the editor runs it: can write only in .* \(its changes reach them when it ends; files that tools run — \.git, node_modules, .* are held back at any depth and listed\); no network; cannot read \d+ credential/);
     assert.ok(line.sandbox.text.includes(fs.realpathSync(workspaceDir())) || line.sandbox.text.includes(fs.realpathSync(dir)), line.sandbox.text);
 
     assert.match(first.text, /- 0: exit 0/, first.text);
@@ -145,6 +145,31 @@ describe('sandboxed effects: commands that cannot reach beyond what was granted 
     assert.match(outputOf(second.state, 0), /hello-from-the-host/);
     assert.strictEqual(hits, 1, 'the allowlisted host was reached once');
     await cfg().update('sandboxAllowedHosts', [], vscode.ConfigurationTarget.Global);
+    await a.closeSession(key);
+  });
+
+  it('a sandboxed command cannot leave a repository, an interpreter or a module for the editor to run: they are held back and listed, and the editor\'s git never runs the fsmonitor it set', async () => {
+    const a = await api();
+    const dir = freshDir('sandbox-runs');
+    const marker = path.join(os.homedir(), `.switchboard-fsmonitor-ran-${process.pid}`);
+    fs.rmSync(marker, { force: true });
+    const key = await a.startSession({ agentId: 'run-commands', cwd: dir });
+    const plant = [
+      `git init -q nested && git -C nested config core.fsmonitor 'touch ${marker}; false'`,
+      `git init -q a/b && git -C a/b config core.fsmonitor 'touch ${marker}; false'`,
+      "mkdir -p .venv/bin && printf '#!/bin/sh\\n' > .venv/bin/python",
+      "mkdir -p node_modules/typescript && echo 'module.exports = 1' > node_modules/typescript/index.js",
+      'echo plain > plain.txt',
+    ].join(' && ');
+    const turn = await runTurn(a, key, [{ command: plant, ask: true }]);
+    assert.match(turn.text, /- 0: exit 0/, turn.text);
+    assert.strictEqual(fs.readFileSync(path.join(dir, 'plain.txt'), 'utf8'), 'plain\n', 'an ordinary file is carried back');
+    for (const rel of ['nested/.git', 'a/b/.git', '.venv', 'node_modules']) assert.ok(!fs.existsSync(path.join(dir, rel)), `${rel} must not reach the workspace`);
+    const out = outputOf(turn.state, 0);
+    for (const rel of ['nested/.git', 'a/b/.git', '.venv', 'node_modules']) assert.ok(out.includes(`held back, not applied: ${path.join(fs.realpathSync(dir), rel)}`), out);
+    // The editor's git looks at folders that appear in the workspace within about a second.
+    await new Promise((r) => setTimeout(r, 3000));
+    assert.ok(!fs.existsSync(marker), 'the fsmonitor a sandboxed command set never ran');
     await a.closeSession(key);
   });
 

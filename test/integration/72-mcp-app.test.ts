@@ -2,7 +2,8 @@
  * MCP Apps inside a real VS Code: a tool with a `ui://` view (the project's fake app server, built
  * with @modelcontextprotocol/ext-apps/server) shows its view in a panel after it runs; the view
  * (ext-apps `App` in a sandboxed iframe) gets the call's input and result, calls an app-visible
- * tool of its server through the host, is refused a model-only tool, and cannot reach the network.
+ * tool of its server through the host, is refused a model-only tool, cannot reach the network, and
+ * is refused a link whose host hides behind a user name (no prompt, nothing opened).
  */
 import * as assert from 'assert';
 import * as path from 'path';
@@ -31,8 +32,10 @@ describe('MCP Apps in the editor', () => {
     await click('#add', 30_000);
     await click('#secret');
     await click('#fetch');
+    // Refused at once, by the one check of untrusted addresses: no prompt ever names accounts.example.
+    await click('#link');
     await screenshot('mcp-app', 30000, {
-      waitForSelector: 'body:has(#result:has-text("2+40=42")):has(#input:has-text("\\"a\\":2")):has(#add-result:has-text("add: 42")):has(#secret-result:has-text("refused")):has(#fetch-result:has-text("blocked"))',
+      waitForSelector: 'body:has(#result:has-text("2+40=42")):has(#input:has-text("\\"a\\":2")):has(#add-result:has-text("add: 42")):has(#secret-result:has-text("refused")):has(#fetch-result:has-text("blocked")):has(#link-result:has-text("link: refused"))',
       sidebarWidth: 420,
     });
   });

@@ -2,7 +2,7 @@
  * Renders one item of tool-call content (ACP `ToolCallContent`): text, resources, images, diffs and
  * client-hosted terminals. Used by tool cards and by agent message attachments.
  */
-import type { TerminalView, ToolContentView } from '../../src/acp/session/types';
+import type { IntentDisplayView, TerminalView, ToolContentView } from '../../src/acp/session/types';
 import type { Ctx } from './context';
 import { diffPreview } from './diffPreview';
 import { basename, icon, MAX_SHOWN_CHARS, notShownNote } from './dom';
@@ -91,6 +91,25 @@ export function openFullDiffButton(ctx: Ctx, place: DiffPlace, label = 'Open ful
     { type: 'button', className: 'link open-full-diff', title: 'Open the whole change in the diff editor', onClick: () => ctx.post({ type: 'openToolDiff', key, toolCallId: place.toolCallId, index: place.index }) },
     icon(h, 'diff'),
     ` ${label}`,
+  );
+}
+
+/**
+ * "Open the whole request": the card's raw input in full, read-only, from the session's own copy of
+ * it, for a card that shows only part of what it approves (a long content, address or plan). Null
+ * when nothing of the card's intent is cut.
+ */
+export function openWholeInputButton(ctx: Ctx, toolCallId: string, display: readonly IntentDisplayView[] | undefined): HTMLElement | null {
+  const key = ctx.state()?.key;
+  const cut = (display ?? []).some((d) => (d.type === 'write' && d.content !== undefined && d.content.totalChars > d.content.text.length) || (d.type === 'tool' && d.cut === true));
+  if (!key || !cut) return null;
+  const { h } = ctx;
+  return h(
+    'div',
+    { className: 'perm-summary-line perm-cut' },
+    icon(h, 'warning'),
+    h('span', { className: 'perm-summary-text' }, 'The card shows only part of this request. '),
+    h('button', { type: 'button', className: 'link open-whole-input', title: 'Open everything the agent sent for this call, read-only', onClick: () => ctx.post({ type: 'openToolInput', key, toolCallId }) }, icon(h, 'json'), ' Open the whole request'),
   );
 }
 

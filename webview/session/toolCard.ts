@@ -8,7 +8,7 @@
  */
 import type { PermissionOptionKind, ToolKind } from '@agentclientprotocol/sdk';
 import type { IntentDisplayView, PermissionView, ToolCallStatusView, ToolCallView } from '../../src/acp/session/types';
-import { locationLink, openFullDiffButton, previewCut, renderContent, renderTerminal, shownText } from './content';
+import { locationLink, openFullDiffButton, openWholeInputButton, previewCut, renderContent, renderTerminal, shownText } from './content';
 import type { Ctx } from './context';
 import { icon, prettyJson } from './dom';
 import { hasInvisible, visibleText } from './visibleText';
@@ -465,7 +465,9 @@ function intentSummary(ctx: Ctx, tc: ToolCallView, perm: PermissionView): HTMLEl
   const note = cut >= 0
     ? h('div', { className: 'perm-summary-line perm-cut' }, icon(h, 'warning'), h('span', { className: 'perm-summary-text' }, 'The card shows only part of this change. '), openFullDiffButton(ctx, { toolCallId: tc.toolCallId, index: cut }, 'Open the full diff'))
     : null;
-  return lines.length || note ? h('div', { className: 'perm-summary' }, lines, note) : null;
+  // A long content, address or plan the card cuts: the whole request, before the buttons.
+  const whole = openWholeInputButton(ctx, tc.toolCallId, perm.display);
+  return lines.length || note || whole ? h('div', { className: 'perm-summary' }, lines, note, whole) : null;
 }
 
 /** "Intent 1a2b3c4d5e6f": the short hash of what the person approves; the full one in the tooltip. */
@@ -530,7 +532,7 @@ function coverItem(ctx: Ctx, d: IntentDisplayView, waiting: boolean, held = fals
       content !== null ? h('pre', { className: 'cover-content' }, content) : null,
       content !== null && d.content ? hidden(d.content.text, false) : null,
       content !== null && d.content && d.content.totalChars > d.content.text.length
-        ? h('div', { className: 'perm-undeclared' }, icon(h, 'warning'), h('span', null, `Only the first ${d.content.text.length} of ${d.content.totalChars} characters are shown; the rest is in Raw input.`))
+        ? h('div', { className: 'perm-undeclared' }, icon(h, 'warning'), h('span', null, `Only the first ${d.content.text.length} of ${d.content.totalChars} characters are shown; Open the whole request (above) shows all of it.`))
         : null,
     );
   }
@@ -556,8 +558,12 @@ function cssEscape(s: string): string {
   return s.replace(/["\\]/g, '\\$&');
 }
 
-/** "Sandboxed when the editor runs it, no network" (or "…, network only to a.example") from the profile's words (ours). */
+/**
+ * "Sandboxed when the editor runs it, no network, files that run held back" (or "…, network only to
+ * a.example", "…, can create files that run") from the profile's words (ours).
+ */
 function sandboxGist(words: string): string {
   const net = /; (no network|network only to [^;]+);/.exec(words)?.[1];
-  return net ? `Sandboxed when the editor runs it, ${net}` : 'Sandboxed when the editor runs it';
+  const held = /are held back at any depth/.test(words) ? 'files that run held back' : /cannot hold them back/.test(words) ? 'can create files that run' : undefined;
+  return ['Sandboxed when the editor runs it', net, held].filter(Boolean).join(', ');
 }

@@ -19,7 +19,7 @@ export const intentDisplayItemSchema = z.discriminatedUnion('type', [
       content: z.object({ text: z.string().max(MAX_DISPLAY_CONTENT), totalChars: z.number().int().nonnegative() }).strict().optional(),
     })
     .strict(),
-  z.object({ type: z.literal('tool'), title: text, url: z.string().max(MAX_TOOL_URL).optional(), plan: z.string().max(MAX_DISPLAY_CONTENT).optional() }).strict(),
+  z.object({ type: z.literal('tool'), title: text, url: z.string().max(MAX_TOOL_URL).optional(), plan: z.string().max(MAX_DISPLAY_CONTENT).optional(), cut: z.literal(true).optional() }).strict(),
 ]);
 
 /** Every effect of an intent, in order. */

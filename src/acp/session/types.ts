@@ -154,8 +154,9 @@ export type IntentDisplayView =
   /**
    * `url`: the address a `fetch` call says it reads; `plan`: the plan a `switch_mode` call puts to
    * the person (both from its raw input, as text, bounded). Shown, not enforced: the agent acts itself.
+   * `cut`: the url or plan is longer than the card shows (the card then offers the whole request).
    */
-  | { type: 'tool'; title: string; url?: string; plan?: string };
+  | { type: 'tool'; title: string; url?: string; plan?: string; cut?: true };
 
 /** Characters of a raw-input write's content that the card shows; beyond, it says the rest is not shown. */
 export const MAX_DISPLAY_CONTENT = 20_000;

@@ -107,6 +107,8 @@ export type WebviewMessage =
   | { type: 'reviewToolCall'; key: string; toolCallId: string }
   /** Open the whole diff of a card's content item `index` (the preview shows part of it). */
   | { type: 'openToolDiff'; key: string; toolCallId: string; index: number }
+  /** Open a card's whole raw input (the card shows only part of what it approves). */
+  | { type: 'openToolInput'; key: string; toolCallId: string }
   | { type: 'closeSession'; key: string }
   /** Take a closed or restored session up again (`session/resume` or `session/load`). */
   | { type: 'resumeSession'; key: string }

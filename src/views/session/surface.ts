@@ -9,7 +9,7 @@
  */
 import path from 'node:path';
 import * as vscode from 'vscode';
-import { openCardDiff } from './cardDiff';
+import { openCardDiff, openCardInput } from './cardDiff';
 import { isWithin, relativePathReason } from '../../fs/containment';
 import { checkOpenable } from '../../fs/fileIdentity';
 import { earlierPage, elideShownTexts, PatchBatch, SNAPSHOT_ENTRIES, windowState } from '../../acp/session/window';
@@ -18,6 +18,7 @@ import { parseWebviewMessage } from './messages';
 import type { AgentChoice, HostMessage, KeyCommand, MentionItem, SessionSummary, WebviewMessage } from './protocol';
 import type { ContextItem } from '../../acp/promptContext';
 import { errorText, text } from '../../common/untrustedText';
+import { approvalText } from '../../common/approvalText';
 import { openElicitationUrl } from './elicitationUrl';
 
 /** What a session surface needs from the app. */
@@ -391,7 +392,10 @@ export class SessionSurface {
         // A file outside the workspace opens only after the person confirms.
         const inside = (vscode.workspace.workspaceFolders ?? []).some((f) => isWithin(f.uri.fsPath, path.normalize(m.path)));
         if (!inside) {
-          const choice = await vscode.window.showWarningMessage(text`The agent points at ${m.path}, which is outside the workspace. Open it anyway?`, { modal: true }, 'Open');
+          // The whole path, as it is, or no offer to open it (see approvalText).
+          const where = approvalText([m.path], { what: 'The path' });
+          if (!where.ok) return void vscode.window.showWarningMessage(text`The location the agent points at is outside the workspace and was not opened: ${where.reason}`);
+          const choice = await vscode.window.showWarningMessage(text`The agent points at a file outside the workspace. Open it anyway?`, { modal: true, detail: where.text }, 'Open');
           if (choice !== 'Open') return;
         }
         const uri = vscode.Uri.file(path.normalize(m.path));
@@ -414,6 +418,9 @@ export class SessionSurface {
         return;
       case 'openToolDiff':
         await openCardDiff(this.host.session(m.key)?.state, m.key, m.toolCallId, m.index);
+        return;
+      case 'openToolInput':
+        await openCardInput(this.host.session(m.key)?.state, m.key, m.toolCallId);
         return;
       case 'reviewToolCall':
         await this.host.reviewToolCall(m.key, m.toolCallId);

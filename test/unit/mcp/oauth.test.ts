@@ -114,7 +114,8 @@ describe('MCP OAuth', () => {
     it('never opens a page that is not on the web (file:, smb:, another application\'s links)', () => {
       const opened: URL[] = [];
       const p = new McpOAuthProvider('https://a.example/mcp', memoryStore(), port('http://127.0.0.1:1/callback', opened), { clientName: 'x' });
-      for (const bad of ['file://attacker/share/x.exe?state=1', 'smb://host/x?state=1', 'vscode://vscode.git/clone?url=x&state=1', 'http://evil.example/authorize?state=1']) {
+      // And through the one check of untrusted addresses: no user name in front of the host it goes to.
+      for (const bad of ['file://attacker/share/x.exe?state=1', 'smb://host/x?state=1', 'vscode://vscode.git/clone?url=x&state=1', 'http://evil.example/authorize?state=1', `https://accounts.example${'&'.repeat(500)}@evil.example/authorize?state=1`]) {
         assert.throws(() => p.redirectToAuthorization(new URL(bad)), /not a web address|was not opened/, bad);
       }
       p.redirectToAuthorization(new URL('http://127.0.0.1:9/authorize?state=ok'));

@@ -75,6 +75,17 @@ describe('declared intents from permission requests', () => {
     assert.deepEqual(intent.effects, [{ type: 'tool', title: 'Fetch https://x' }]);
   });
 
+  it('a fetch address or a plan longer than the card shows is marked cut, and the card says so: never cut silently', async () => {
+    const url = `https://docs.example/${'a'.repeat(5000)}?then=evil.example`;
+    const fetch = await declareIntent(tc({ kind: 'fetch', title: 'Fetch', rawInput: { url } }), ctx);
+    assert.deepEqual(fetch.display?.map((d) => d.type === 'tool' && d.cut), [true]);
+    assert.match(fetch.undeclared.join(' '), /address is longer than the card shows; open the whole request/);
+    const plan = await declareIntent(tc({ kind: 'switch_mode', title: 'Plan', rawInput: { plan: 'x'.repeat(30_000) } }), ctx);
+    assert.match(plan.undeclared.join(' '), /plan is longer than the card shows/);
+    const short = await declareIntent(tc({ kind: 'fetch', title: 'Fetch', rawInput: { url: 'https://docs.example/a' } }), ctx);
+    assert.deepEqual([short.display?.[0], short.undeclared], [{ type: 'tool', title: 'Fetch', url: 'https://docs.example/a' }, []]);
+  });
+
   it('paths are workspace-relative with / separators, absolute outside', () => {
     assert.equal(relativePath('/w/a/b.txt', ['/w']), 'a/b.txt');
     assert.equal(relativePath('/etc/passwd', ['/w']), '/etc/passwd');

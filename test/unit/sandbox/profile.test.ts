@@ -13,6 +13,7 @@ import { patternMatches } from '../../../src/policy/grants';
 import { mergeLevel } from '../../../src/config/settingsLayers';
 
 const profile = buildProfile({ roots: ['/w'], tmpDir: '/tmp', home: '/home/p', editorStorage: ['/home/p/.config/Code/User/settings.json'], allowedHosts: [] });
+const holding = { ...profile, holdsBackRunnable: true as const };
 const cmd = (sandbox?: typeof profile): CommandEffect => ({ type: 'command', command: 'npm test', args: [], cwd: '/w', envNames: [], ...(sandbox ? { sandbox } : {}) });
 
 describe('sandbox profiles are part of the intent (issue 21)', () => {
@@ -49,12 +50,13 @@ describe('sandbox profiles are part of the intent (issue 21)', () => {
     assert.ok(!patternMatches(grant, 'a', cmd(withHost(profile, 'x.example'))));
     assert.ok(!patternMatches(grant, 'a', cmd()));
     const rule = { kind: 'command' as const, commandPrefix: 'npm test', sandboxed: true as const };
-    assert.ok(patternMatches(rule, 'a', cmd(profile)) && patternMatches(rule, 'a', cmd(withHost(profile, 'x.example'))));
+    assert.ok(patternMatches(rule, 'a', cmd(holding)) && patternMatches(rule, 'a', cmd(withHost(holding, 'x.example'))));
     assert.ok(!patternMatches(rule, 'a', cmd()));
+    assert.ok(!patternMatches(rule, 'a', cmd(profile)), 'never where the sandbox cannot hold back files that run');
   });
 
   it('the gate: the effect carries the profile of the plan; always without a sandbox refuses whatever was approved; the auto-approve rule answers requests of sandboxed commands only', async () => {
-    let plan: SandboxPlan = { mode: 'ask', profile };
+    let plan: SandboxPlan = { mode: 'ask', profile: holding };
     const policy = new EffectPolicy({
       defaults: () => ({ write: 'ask', command: 'ask', dryRun: false, allow: [{ kind: 'command', commandPrefix: 'npm test', sandboxed: true }] }),
       roots: () => ['/w'],
@@ -64,9 +66,12 @@ describe('sandbox profiles are part of the intent (issue 21)', () => {
     const who = { sessionId: 's', agentId: 'a', cwd: '/w' };
     const ok = await policy.checkCommand(who, { sessionId: 'x', command: 'npm test' });
     assert.equal(ok.allowed, true, 'the sandboxed rule');
-    assert.deepEqual((ok.effect as CommandEffect).sandbox, profile, 'the effect names the profile it runs in');
-    const intent: Intent = { sessionId: 's', agentId: 'a', toolCallId: 't', kind: 'execute', effects: [cmd(profile)] };
+    assert.deepEqual((ok.effect as CommandEffect).sandbox, holding, 'the effect names the profile it runs in');
+    const intent: Intent = { sessionId: 's', agentId: 'a', toolCallId: 't', kind: 'execute', effects: [cmd(holding)] };
     assert.equal(policy.grantFor(who, intent)?.id, 'sandbox-auto-approve');
+    assert.equal(policy.grantFor(who, { ...intent, effects: [cmd(profile)] }), undefined, 'never where the sandbox cannot hold back files that run');
+    plan = { mode: 'ask', profile };
+    assert.equal((await policy.checkCommand(who, { sessionId: 'x', command: 'npm test' })).allowed, false, 'a sandbox that cannot hold back files that run: the rule does not let it through');
     assert.equal(policy.grantFor(who, { ...intent, effects: [cmd()] }), undefined, 'never for an unsandboxed command');
     plan = { mode: 'ask', unavailable: 'no bubblewrap' };
     assert.equal((await policy.checkCommand(who, { sessionId: 'x', command: 'npm test' })).allowed, false, 'unsandboxed: the rule does not cover it');
@@ -85,7 +90,8 @@ describe('sandbox profiles are part of the intent (issue 21)', () => {
     assert.equal(describeUnsandboxed({ mode: 'ask', profile }), undefined);
     assert.match(describeUnsandboxed({ mode: 'ask', unavailable: 'x' })!, /^Not sandboxed/);
     assert.match(describeUnsandboxed({ mode: 'always', unavailable: 'x' })!, /^Will not run/);
-    assert.deepEqual(blockedHosts('deny network-outbound 127.0.0.1:39719 (host is not on the allow list)\ndeny network-outbound a.example:443 (x)\ndeny network-outbound 127.0.0.1:39719 (y)'), ['127.0.0.1:39719', 'a.example:443']);
+    // Only refusals that allowing the host would lift ("not on the allow list"), each host once.
+    assert.deepEqual(blockedHosts('deny network-outbound 127.0.0.1:39719 (host is not on the allow list)\ndeny network-outbound a.example:443 (x)\ndeny network-outbound b.example:443 (host is not on the allow list)\ndeny network-outbound 127.0.0.1:39719 (host is not on the allow list)'), ['127.0.0.1:39719', 'b.example:443']);
   });
 
   it('a workspace may only move agentSwitchboard.sandbox toward always', () => {

@@ -66,6 +66,26 @@ describe('permission card: what the approval lets through', () => {
     assert.match(text, /none will be let through/);
   });
 
+  it('a card that shows only part of what it approves offers the whole request (content, address or plan), read from the session\'s copy', () => {
+    for (const d of [
+      { type: 'write', path: 'a.ts', source: 'rawInput', content: { text: 'abc', totalChars: 30_000 } },
+      { type: 'tool', title: 'Fetch', url: `https://docs.example/${'a'.repeat(100)}`, cut: true },
+      { type: 'tool', title: 'Plan', plan: 'step one…', cut: true },
+    ] as IntentDisplayView[]) {
+      h = mount();
+      h.host.send(snapshot(waiting('edit', { content: 'x' }, [], [d])));
+      const open = h.$('[data-entry-id="e7"] .perm-summary .open-whole-input') as HTMLElement | null;
+      assert.ok(open, `${d.type}: the card offers the whole request`);
+      assert.match(h.$('[data-entry-id="e7"] .perm-summary')?.textContent ?? '', /shows only part of this request/);
+      open.click();
+      assert.deepEqual(h.host.ofType('openToolInput').map((m) => m.toolCallId), ['tc-test'], 'by the tool call only: the text comes from the session');
+      h.dispose();
+    }
+    h = mount();
+    h.host.send(snapshot(waiting('edit', {}, [], [{ type: 'write', path: 'a.ts', source: 'rawInput', content: { text: 'abc', totalChars: 3 } }])));
+    assert.equal(h.$('[data-entry-id="e7"] .open-whole-input'), null, 'nothing cut, nothing offered');
+  });
+
   it('(d) shows bidi controls and invisible characters in commands and paths as visible escapes', () => {
     h = mount();
     const line = 'echo safe \u202Ehs.lave | lruc\u202C \u200B\nrm -rf ~';
