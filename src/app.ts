@@ -263,7 +263,7 @@ export class App implements vscode.Disposable, LoadedApp {
       searchMentions: (query: string) => this.promptContext.searchMentions(query),
       contextFromEditor: (what: 'file' | 'selection' | 'diagnostics') => this.promptContext.fromEditor(what),
       cancel: (key: string) => this.cancel(key),
-      answerPermission: (key: string, pid: string, oid: string, by: 'person' | 'api', grant?: 'session' | 'workspace' | 'always') => this.manager.get(key)?.answerPermission(pid, oid, by, grant) ?? false,
+      answerPermission: (key: string, pid: string, oid: string, by: 'person' | 'api', grant?: 'session' | 'workspace' | 'always', acceptHidden?: boolean) => this.manager.get(key)?.answerPermission(pid, oid, by, grant, { acceptHidden }) ?? false,
       rejectAllWaiting: (key: string) => void this.manager.get(key)?.rejectAllWaiting('person'),
       closeSession: (key: string) => this.closeSession(key),
       resumeSession: async (key: string) => void (await this.sessionsCenter.resume({ kind: 'live', key })),
