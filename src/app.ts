@@ -25,6 +25,7 @@ import { sessionToJson, sessionToMarkdown } from './acp/session/export';
 import { EffectPolicy } from './policy/effectPolicy';
 import { registerCommands } from './views/commands';
 import { registerPermissionKeys, updateContextKeys } from './views/permissionKeys';
+import { FocusedCards } from './views/permissionTarget';
 import { runVouched } from './views/guardedCommands';
 import type { AgentChoice } from './views/session/protocol';
 import { SESSION_VIEW_ID, SessionViewProvider, summarize } from './views/session/provider';
@@ -69,6 +70,8 @@ export class App implements vscode.Disposable, LoadedApp {
   /** Every session's transcript, kept across window reloads. */
   readonly journal: SessionJournal;
   readonly sessionPanels: SessionPanels;
+  /** The permission card the session pages last reported as holding the focus (the keyboard's approve answers it). */
+  private readonly focusedCards = new FocusedCards();
   readonly sessionsCenter: SessionsCenter;
   private readonly promptContext: PromptContextCenter;
   private readonly attention: SessionAttention;
@@ -280,6 +283,7 @@ export class App implements vscode.Disposable, LoadedApp {
       reviewToolCall: (key: string, toolCallId: string) => this.review.revealToolCall(key, toolCallId),
       log: (m: string) => this.log.warn(m),
       showUnavailableAgents: (agentId?: string) => showUnavailableAgents(this.resolvedAgents(), this.log, agentId),
+      cardFocused: (key: string, permissionId: string | null) => this.focusedCards.report(key, permissionId),
     };
     this.view = new SessionViewProvider(context.extensionUri, sessionHost);
     this.promptContext = new PromptContextCenter((item, label) => this.view.addContext(item, label));
@@ -424,7 +428,11 @@ export class App implements vscode.Disposable, LoadedApp {
       registerCardDiffs((key) => this.manager.get(key)?.state),
       registerTreeDataProvider('agentSwitchboard.grants', this.track(new GrantsTree(this.policy, this.workspaceSettings))),
       ...registerCommands(this),
-      ...registerPermissionKeys({ sessions: () => this.manager.list(), inView: () => this.view.current }),
+      ...registerPermissionKeys({
+        sessions: () => this.manager.list(),
+        inView: () => [...(this.view.visible && this.view.current ? [this.view.current] : []), ...this.sessionPanels.keys().filter((k) => this.sessionPanels.visible(k))],
+        focused: () => this.focusedCards.get(),
+      }),
     );
     // The sessions the last window had open come back as transcripts (Resume takes them up again),
     // after activation: replaying a long journal must not hold up the extension host's start.

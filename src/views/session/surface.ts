@@ -38,6 +38,8 @@ export interface SessionViewHost {
   answerPermission(key: string, permissionId: string, optionId: string, by: 'person' | 'api', grant?: 'session' | 'workspace' | 'always', acceptHidden?: boolean): boolean;
   /** Rejects every waiting request of the session, as the person (see `SessionController.rejectAllWaiting`). */
   rejectAllWaiting(key: string): void;
+  /** The page of session `key` reports the waiting card that holds the focus (`null`: none); see `permissionTarget.ts`. */
+  cardFocused?(key: string, permissionId: string | null): void;
   closeSession(key: string): Promise<void>;
   /** Takes a closed or restored session up again in a new agent process. */
   resumeSession(key: string): Promise<void>;
@@ -361,6 +363,11 @@ export class SessionSurface {
         return;
       case 'rejectAllWaiting':
         this.host.rejectAllWaiting(m.key);
+        return;
+      case 'cardFocus':
+        // Only a card of the session this page shows: a page cannot point the key at another
+        // session's card (it may say that a card it reported before no longer has the focus).
+        if (m.key === this.current || m.permissionId === null) this.host.cardFocused?.(m.key, m.permissionId);
         return;
       case 'setMode':
         try {
