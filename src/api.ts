@@ -126,7 +126,9 @@ export interface SwitchboardApi {
    * person's click, or an explicit `grant`, reaches beyond one request.
    * @returns false when the request is not waiting, the option is not one of the agent's, a grant
    *   is asked with a reject option, or a grant is asked for a request that can only be allowed once
-   *   (its `onceOnly` says why: the agent did not show the command or the content).
+   *   (its `onceOnly` says why: the agent did not show the command or the content), or an allow is
+   *   asked for a held command whose card hides a credential's value (only the person allows that,
+   *   with a second yes; its `undeclared` notes name the variables).
    */
   answerPermission(sessionKey: string, permissionId: string, optionId: string, options?: { grant?: 'session' | 'workspace' | 'always' }): boolean;
   /**

@@ -25,6 +25,7 @@ import { sessionToJson, sessionToMarkdown } from './acp/session/export';
 import { EffectPolicy } from './policy/effectPolicy';
 import { registerCommands } from './views/commands';
 import { registerPermissionKeys, updateContextKeys } from './views/permissionKeys';
+import { FocusedCards } from './views/permissionTarget';
 import { runVouched } from './views/guardedCommands';
 import type { AgentChoice } from './views/session/protocol';
 import { SESSION_VIEW_ID, SessionViewProvider, summarize } from './views/session/provider';
@@ -71,6 +72,8 @@ export class App implements vscode.Disposable, LoadedApp {
   /** Every session's transcript, kept across window reloads. */
   readonly journal: SessionJournal;
   readonly sessionPanels: SessionPanels;
+  /** The permission card the session pages last reported as holding the focus (the keyboard's approve answers it). */
+  private readonly focusedCards = new FocusedCards();
   readonly sessionsCenter: SessionsCenter;
   private readonly promptContext: PromptContextCenter;
   private readonly attention: SessionAttention;
@@ -270,7 +273,7 @@ export class App implements vscode.Disposable, LoadedApp {
       searchMentions: (query: string) => this.promptContext.searchMentions(query),
       contextFromEditor: (what: 'file' | 'selection' | 'diagnostics') => this.promptContext.fromEditor(what),
       cancel: (key: string) => this.cancel(key),
-      answerPermission: (key: string, pid: string, oid: string, by: 'person' | 'api', grant?: 'session' | 'workspace' | 'always') => this.manager.get(key)?.answerPermission(pid, oid, by, grant) ?? false,
+      answerPermission: (key: string, pid: string, oid: string, by: 'person' | 'api', grant?: 'session' | 'workspace' | 'always', acceptHidden?: boolean) => this.manager.get(key)?.answerPermission(pid, oid, by, grant, { acceptHidden }) ?? false,
       rejectAllWaiting: (key: string) => void this.manager.get(key)?.rejectAllWaiting('person'),
       closeSession: (key: string) => this.closeSession(key),
       resumeSession: async (key: string) => void (await this.sessionsCenter.resume({ kind: 'live', key })),
@@ -287,6 +290,7 @@ export class App implements vscode.Disposable, LoadedApp {
       reviewToolCall: (key: string, toolCallId: string) => this.review.revealToolCall(key, toolCallId),
       log: (m: string) => this.log.warn(m),
       showUnavailableAgents: (agentId?: string) => showUnavailableAgents(this.resolvedAgents(), this.log, agentId),
+      cardFocused: (key: string, permissionId: string | null) => this.focusedCards.report(key, permissionId),
     };
     this.view = new SessionViewProvider(context.extensionUri, sessionHost);
     this.promptContext = new PromptContextCenter((item, label) => this.view.addContext(item, label));
@@ -434,7 +438,11 @@ export class App implements vscode.Disposable, LoadedApp {
       registerCardDiffs((key) => this.manager.get(key)?.state),
       registerTreeDataProvider('agentSwitchboard.grants', this.track(new GrantsTree(this.policy, this.workspaceSettings))),
       ...registerCommands(this),
-      ...registerPermissionKeys({ sessions: () => this.manager.list(), inView: () => this.view.current }),
+      ...registerPermissionKeys({
+        sessions: () => this.manager.list(),
+        inView: () => [...(this.view.visible && this.view.current ? [this.view.current] : []), ...this.sessionPanels.keys().filter((k) => this.sessionPanels.visible(k))],
+        focused: () => this.focusedCards.get(),
+      }),
     );
     // The sessions the last window had open come back as transcripts (Resume takes them up again),
     // after activation: replaying a long journal must not hold up the extension host's start.

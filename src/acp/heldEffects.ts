@@ -15,6 +15,9 @@ import type { IntentDisplayView, PermissionView } from './session/types';
 import { intentDisplaySchema } from './session/intentDisplay';
 import type { CommandEffect, WriteEffect } from '../policy/intent';
 import { describeProfile } from '../sandbox/profile';
+import { hidesValue, hiddenValuesNote, type HiddenValue } from './heldEnv';
+
+export { isCredentialName } from './heldEnv';
 
 /** Held effects of one session that may wait at once; more are refused at once (a flood would bury the thread). */
 export const MAX_HELD_EFFECTS = 100;
@@ -24,22 +27,6 @@ export const MAX_HELD_EFFECTS = 100;
  * dropped or hid part of what runs would have the person approve something they did not see.
  */
 export const HELD_LIMITS = { lineChars: 20_000, argv: 1_000, envEntries: 100, envLineChars: 4_000 } as const;
-
-/**
- * Environment names whose value is a credential by convention (a token, a password, a key pair's
- * secret half): the card shows the name and that its value is hidden, never the value, and the value
- * is kept nowhere (state, journal, trace). Judged by the name's words, never by the value's form,
- * so a value cannot slip past by how it is written; and narrowly, so a variable that changes what a
- * program does (`GIT_CONFIG_KEY_0`, `NODE_OPTIONS`, `LD_PRELOAD`) is always shown whole.
- */
-export function isCredentialName(name: string): boolean {
-  const n = name.toUpperCase();
-  if (/PASSWORD|PASSWD|PASSPHRASE|TOKEN|SECRET|CREDENTIAL/.test(n)) return true;
-  const words = n.split(/[^A-Z0-9]+/).filter(Boolean);
-  if (words.some((w) => w === 'PWD' || w === 'PASS' || w === 'AUTH' || w === 'APIKEY' || w === 'COOKIE')) return true;
-  // KEY only as the second half of API_KEY, ACCESS_KEY, PRIVATE_KEY, SIGNING_KEY, MASTER_KEY, ENCRYPTION_KEY.
-  return words.some((w, i) => w === 'KEY' && i > 0 && ['API', 'ACCESS', 'PRIVATE', 'SIGNING', 'MASTER', 'ENCRYPTION', 'LICENSE', 'ACCOUNT'].includes(words[i - 1]));
-}
 
 /** The options of a held effect's card: ours, so their ids and kinds are known (the agent offered none). */
 export const HELD_OPTIONS: acp.PermissionOption[] = [
@@ -54,6 +41,11 @@ export interface HeldCard {
   display: IntentDisplayView[];
   /** Sentences under the buttons. */
   notes: string[];
+  /**
+   * The variables whose values the card does not show (see `heldEnv.ts`): an allow of such a card
+   * needs the person's second, explicit yes. Empty when the card shows every value.
+   */
+  hidden: HiddenValue[];
 }
 
 /**
@@ -76,22 +68,31 @@ export function heldWriteCard(absPath: string, content: string, base: string | n
     },
     display: [{ type: 'write', path: effect.path, source: 'diff' }],
     notes: effect.hardLinked ? ['This file has more than one hard link: it may be the same file as one outside the workspace.'] : [],
+    hidden: [],
   };
 }
 
 /**
  * The card of a held `terminal/create`: "Run <command line>" with the words as the gate compares
- * them, the folder, and every environment variable the request sets as `NAME=value` (a secret's
- * value redacted: the journal keeps what the card shows).
+ * them, the folder, and every environment variable the request sets as `NAME=value`, whole, but for
+ * a credential's value that cannot choose what runs (`heldEnv.ts` `hidesValue`): that one shows its
+ * name and length, is kept nowhere (the journal keeps what the card shows), and is listed in
+ * `hidden`, with a note saying why and that allowing asks once more.
  */
 export function heldCommandCard(params: acp.CreateTerminalRequest, effect: CommandEffect): HeldCard {
   const argv = effect.command === null ? [] : [effect.command, ...effect.args];
   const line = argv.join(' ');
-  const env = (params.env ?? []).map((e) => (isCredentialName(e.name) ? `${e.name}=⟨value hidden: the name says it is a credential; ${e.value.length} characters⟩` : `${e.name}=${e.value}`));
+  const hidden: HiddenValue[] = [];
+  const env = (params.env ?? []).map((e) => {
+    if (!hidesValue(e.name, e.value)) return `${e.name}=${e.value}`;
+    hidden.push({ name: e.name, chars: e.value.length });
+    return `${e.name}=⟨value hidden: the name says it is a credential; ${e.value.length} characters⟩`;
+  });
   return {
     toolCall: { title: `Run ${line.length > 200 ? `${line.slice(0, 199)}…` : line}`, kind: 'execute', status: 'pending' },
     display: [{ type: 'command', line, argv, cwd: effect.cwd, envNames: [...effect.envNames], ...(env.length ? { env } : {}), ...(effect.sandbox ? { sandbox: { sandboxed: true, text: describeProfile(effect.sandbox, os.homedir()) } } : {}) }],
-    notes: [],
+    notes: hidden.length ? [hiddenValuesNote(hidden)] : [],
+    hidden,
   };
 }
 

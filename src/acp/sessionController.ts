@@ -30,6 +30,7 @@ import type { Span } from '@opentelemetry/api';
 import { randomUUID } from 'node:crypto';
 import { ElicitationBroker, type ElicitationAnswerResult } from './sessionElicitation';
 import { SessionHeld } from './sessionHeld';
+import type { HiddenValue } from './heldEnv';
 import { LoadTail } from './session/loadTail';
 import { EffectLedger, type ClientEffect } from '../policy/reportedEffects';
 import type { SandboxProfile } from '../sandbox/profile';
@@ -109,6 +110,8 @@ export class SessionController implements SessionHandlers {
   private readonly heldTokens = new Map<string, string>();
   /** What the agent reported done, by effect: each one it performed itself is recorded once, whatever its id. */
   private readonly agentEffects = new EffectLedger(() => this.state.cwd);
+  /** The variables a held command's card does not show, by permission id: its allow needs a second yes. */
+  private readonly hiddenValues = new Map<string, HiddenValue[]>();
   /** Who answered each request (with any "Allow for this session / workspace" choice), until the answer is recorded. */
   private readonly deciders = new Map<string, Decider>();
   /** Prompts waiting for the running turn to end (see {@link send}). */
@@ -170,7 +173,7 @@ export class SessionController implements SessionHandlers {
       closed: () => this.disposed,
       now: () => this.now(),
       actor: () => this.actor(),
-      openCard: (params, declared, preview, signal, token, onceOnly) => this.openCard(params, declared, preview, signal, token, onceOnly),
+      openCard: (params, declared, preview, signal, token, onceOnly, hidden) => this.openCard(params, declared, preview, signal, token, onceOnly, hidden),
     });
     terminals.onDidChange((t) => {
       this.dispatch({ type: 'terminal', terminal: t });
@@ -536,14 +539,19 @@ export class SessionController implements SessionHandlers {
    * The agent's `allow_always` reaches beyond this request only when a person chose it (`by:
    * 'person'`) and the request showed its command and content; otherwise it is taken as once, and
    * the agent hears its `allow_once` option when it offered one, so it is told nothing broader.
+   *
+   * A card that does not show some values ({@link hiddenValuesOf}) is allowed only by the person,
+   * with `acceptHidden` (their second, explicit yes to values they have not seen); a reject needs none.
    * @returns false when the request is not waiting for an answer from this session (unknown, already
    *   answered, or restored from the journal), the option is not one the agent offered, a grant is
-   *   asked with a reject option, or a grant is asked for a request that can only be allowed once.
+   *   asked with a reject option, a grant is asked for a request that can only be allowed once, or
+   *   an allow of a card with hidden values comes without the person's `acceptHidden`.
    */
-  answerPermission(permissionId: string, optionId: string, by: 'person' | 'api', grantScope?: 'session' | 'workspace' | 'always'): boolean {
+  answerPermission(permissionId: string, optionId: string, by: 'person' | 'api', grantScope?: 'session' | 'workspace' | 'always', opts: { acceptHidden?: boolean } = {}): boolean {
     const p = this.state.permissions[permissionId];
     let option = p?.options.find((o) => o.optionId === optionId);
     if (!p || p.state !== 'waiting' || !option || !this.pendingPermissions.has(permissionId)) return false;
+    if (option.kind.startsWith('allow') && this.hiddenValues.has(permissionId) && !(by === 'person' && opts.acceptHidden === true)) return false;
     // A grant extends an allow; it makes no sense with a reject, nor for what the agent did not show.
     if (grantScope && (!option.kind.startsWith('allow') || p.onceOnly)) return false;
     const decider: Decider = { kind: by, ...(grantScope ? { grant: grantScope } : {}) };
@@ -558,6 +566,15 @@ export class SessionController implements SessionHandlers {
     return true;
   }
 
+
+  /**
+   * The variables whose values the waiting card `permissionId` does not show (a held command's
+   * credentials, see `heldEnv.ts`), or undefined when it shows everything: allowing it then needs
+   * the person's second yes (`answerPermission`'s `acceptHidden`).
+   */
+  hiddenValuesOf(permissionId: string): readonly HiddenValue[] | undefined {
+    return this.state.permissions[permissionId]?.state === 'waiting' ? this.hiddenValues.get(permissionId) : undefined;
+  }
 
   /**
    * Puts what the gate does with effects the agent did not ask about into the state (the header
@@ -620,6 +637,7 @@ export class SessionController implements SessionHandlers {
       this.deciders.delete(id);
       const boundTo = this.heldTokens.get(id);
       this.heldTokens.delete(id);
+      this.hiddenValues.delete(id);
       if (declared) this.policy.recordDecision(this.actor(), declared.intent, option ? { kind: option.kind, optionId: option.optionId } : 'cancelled', decider, boundTo !== undefined ? { boundTo } : undefined);
       resolve(response);
     }
@@ -703,9 +721,9 @@ export class SessionController implements SessionHandlers {
    * Shows a permission card for `params` with the intent `declared` (built from `preview`, which the
    * card shows frozen) and resolves with the answer: the person's, a grant's, or `cancelled` (Stop,
    * close, `signal`). `heldToken`: the card is a held effect's (issue 19), asked at the effect; its
-   * approval is bound to that token.
+   * approval is bound to that token. `hidden`: values the card does not show (see {@link hiddenValuesOf}).
    */
-  private openCard(params: acp.RequestPermissionRequest, declared: DeclaredIntent, preview: ToolCallView, signal: AbortSignal, heldToken?: string, onceOnlyWhy?: string): Promise<acp.RequestPermissionResponse> {
+  private openCard(params: acp.RequestPermissionRequest, declared: DeclaredIntent, preview: ToolCallView, signal: AbortSignal, heldToken?: string, onceOnlyWhy?: string, hidden?: HiddenValue[]): Promise<acp.RequestPermissionResponse> {
     // An id nobody can guess (not a counter): it names the request in commands and the API.
     let permissionId = `p-${randomUUID()}`;
     while (this.state.permissions[permissionId]) permissionId = `p-${randomUUID()}`;
@@ -713,6 +731,7 @@ export class SessionController implements SessionHandlers {
       this.pendingPermissions.set(permissionId, resolve);
       this.declared.set(permissionId, declared);
       if (heldToken !== undefined) this.heldTokens.set(permissionId, heldToken);
+      if (hidden?.length) this.hiddenValues.set(permissionId, hidden);
       this.dispatch({
         type: 'permissionRequested',
         permissionId,

@@ -19,6 +19,7 @@ import type { Actor, EffectCheck, EffectPolicy } from '../policy/effectPolicy';
 import type { DeclaredIntent } from '../policy/declare';
 import type { CommandEffect, WriteEffect } from '../policy/intent';
 import { markdownText } from '../common/untrustedText';
+import type { HiddenValue } from './heldEnv';
 import { HELD_OPTIONS, HELD_REASON, MAX_HELD_EFFECTS, heldCommandCard, heldRefusal, heldWriteCard, unshowable, waitingHeld, type HeldCard, type HeldEnd } from './heldEffects';
 
 /** What holding needs from the session. */
@@ -30,8 +31,11 @@ export interface HeldHost {
   closed(): boolean;
   now(): number;
   actor(): Actor;
-  /** Shows a permission card and resolves with its answer (see `SessionController.openCard`). */
-  openCard(params: acp.RequestPermissionRequest, declared: DeclaredIntent, preview: ToolCallView, signal: AbortSignal, heldToken: string, onceOnly?: string): Promise<acp.RequestPermissionResponse>;
+  /**
+   * Shows a permission card and resolves with its answer (see `SessionController.openCard`).
+   * `hidden`: the variables whose values the card does not show; an allow then needs a second yes.
+   */
+  openCard(params: acp.RequestPermissionRequest, declared: DeclaredIntent, preview: ToolCallView, signal: AbortSignal, heldToken: string, onceOnly?: string, hidden?: HiddenValue[]): Promise<acp.RequestPermissionResponse>;
 }
 
 /** A held effect the person allowed: its card, and the effect check made again with the approval's token. */
@@ -153,7 +157,7 @@ export class SessionHeld {
     try {
       // A protected target counts only an approval of this exact write: no grant the card could make would apply.
       const onceOnly = !check.allowed && check.reason === 'protected_target' ? `${check.message.replace(/ and needs an approval of this exact write\.$/, '')}: only an approval of this exact write counts, so it can only be allowed once.` : undefined;
-      answer = await host.openCard({ sessionId: state.sessionId ?? '', toolCall: { toolCallId }, options: HELD_OPTIONS }, { intent, undeclared: card.notes, display: card.display }, host.state().toolCalls[toolCallId], wait.signal, boundTo, onceOnly);
+      answer = await host.openCard({ sessionId: state.sessionId ?? '', toolCall: { toolCallId }, options: HELD_OPTIONS }, { intent, undeclared: card.notes, display: card.display }, host.state().toolCalls[toolCallId], wait.signal, boundTo, onceOnly, card.hidden);
     } finally {
       clearTimeout(timer);
       signal?.removeEventListener('abort', onAbort);

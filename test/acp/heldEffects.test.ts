@@ -154,9 +154,10 @@ describe('effects the agent did not ask about, asked at the effect (issue 19)', 
     assert.deepEqual(cards.map((t) => t.status), ['completed', 'rejected', 'rejected']);
   });
 
-  it('a held command shows its words, folder and environment (a credential\'s value hidden, by its name); Allow once starts exactly it, once', async () => {
+  it('a held command shows its words, folder and environment (a credential\'s value hidden, by its name); Allow once starts exactly it, once, after the person\'s second yes to the hidden value', async () => {
     const results: (Err | string)[] = [];
     let card: PermissionView | undefined;
+    const oneClick: boolean[] = [];
     const c = await start(
       async (t) => {
         const req = { command: 'npm', args: ['test'], env: [{ name: 'CI', value: '1' }, { name: 'NPM_TOKEN', value: 'npm_abcdefghijklmnopqrstuvwxyz0123456789' }] };
@@ -165,7 +166,10 @@ describe('effects the agent did not ask about, asked at the effect (issue 19)', 
       },
       (s, p) => {
         card = p;
-        s.answerPermission(p.permissionId, 'allow', 'person');
+        // A value the card does not show is not allowed in one click, nor by the API, nor as a grant.
+        oneClick.push(s.answerPermission(p.permissionId, 'allow', 'person'), s.answerPermission(p.permissionId, 'allow', 'api', undefined, { acceptHidden: true }), s.answerPermission(p.permissionId, 'allow', 'person', 'session'));
+        assert.deepEqual(s.hiddenValuesOf(p.permissionId), [{ name: 'NPM_TOKEN', chars: 40 }]);
+        assert.ok(s.answerPermission(p.permissionId, 'allow', 'person', undefined, { acceptHidden: true }));
       },
     );
     await c.prompt('go');
@@ -179,10 +183,46 @@ describe('effects the agent did not ask about, asked at the effect (issue 19)', 
     assert.equal(d.env?.[0], 'CI=1');
     assert.match(d.env?.[1] ?? '', /^NPM_TOKEN=⟨value hidden: the name says it is a credential; 40 characters⟩$/);
     assert.ok(!JSON.stringify(c.state).includes('abcdefghijklmnopqrstuvwxyz'), 'the token is nowhere in the session state');
+    assert.deepEqual(oneClick, [false, false, false], 'one click, the API and a grant cannot allow a value nobody saw');
+    assert.match(card?.undeclared?.join(' ') ?? '', /Not shown: the value of NPM_TOKEN \(40 characters\).*Allowing asks you once more/);
+    assert.equal(c.hiddenValuesOf(card!.permissionId), undefined, 'answered: nothing left to confirm');
     const tc = c.state.toolCalls[card!.toolCallId];
     assert.equal(tc.title, 'Run npm test');
     assert.deepEqual(tc.content.map((x) => x.type), ['terminal']);
     assert.equal(tc.verification, 'client');
+  });
+
+  it('a variable that chooses the program is shown whole though its name says credential, and Allow once takes one click', async () => {
+    const env = [
+      { name: 'AWS_SHARED_CREDENTIALS_FILE', value: 'creds' },
+      { name: 'CARGO_REGISTRY_CREDENTIAL_PROVIDER', value: 'evil-provider' },
+      { name: 'PASSWORD_STORE_EXTENSIONS_DIR', value: 'ext' },
+      { name: 'SSH_AUTH_SOCK', value: 'agent' },
+      { name: 'GITHUB_TOKEN', value: '/tmp/not-a-token' },
+    ];
+    const results: (Err | string)[] = [];
+    let card: PermissionView | undefined;
+    let hidden: unknown = 'unset';
+    const c = await start(
+      async (t) => {
+        results.push(await run(t, { command: 'aws', args: ['s3', 'ls'], env }));
+        return 'end_turn';
+      },
+      (s, p) => {
+        card = p;
+        hidden = s.hiddenValuesOf(p.permissionId);
+        assert.ok(s.answerPermission(p.permissionId, 'allow', 'person'));
+      },
+    );
+    await c.prompt('go');
+    assert.equal(typeof results[0], 'string', JSON.stringify(results[0]));
+    const d = card?.display?.[0];
+    assert.equal(d?.type, 'command');
+    if (d?.type !== 'command') return;
+    assert.deepEqual(d.env, env.map((e) => `${e.name}=${e.value}`));
+    assert.equal(hidden, undefined);
+    assert.deepEqual(card?.undeclared ?? [], []);
+    assert.deepEqual(performed.map((x) => x.type === 'command' && x.env), [env.map((e) => e.name)]);
   });
 
   it('the approval is bound to the held request: an identical request sent meanwhile cannot use it, and waits for its own answer', async () => {

@@ -116,6 +116,33 @@ describe('agents that do not ask: asked at the effect (issue 19)', () => {
     await a.closeSession(key);
   });
 
+  it('the keyboard\'s approve answers the waiting card that has the focus, not the oldest one', async function () {
+    this.timeout(90_000);
+    const a = await api();
+    const dir = freshDir('unasked-keys');
+    const key = await a.startSession({ agentId: 'unasked-writes', cwd: dir });
+    await vscode.commands.executeCommand('agentSwitchboard.session.focus');
+    const turn = a.prompt(key, JSON.stringify({ files: ['first.txt', 'second.txt'] }));
+    await waitForState(a, key, (s) => heldWaiting(s).length === 2, 'two held writes');
+    const oldest = heldWaiting(a.session(key)!).sort((x, y) => x.requestedAt - y.requestedAt)[0];
+    const target = heldWaiting(a.session(key)!).find((p) => p.permissionId !== oldest.permissionId)!;
+    // The person clicks the newer card (its title, plain text): the card takes the focus.
+    await click(`[data-tool-call-id="${target.toolCallId}"] .tool-card.waiting .tool-title`);
+    const focused = await evaluateInFrames<string | null>(`return document.activeElement?.closest('[data-tool-call-id]')?.getAttribute('data-tool-call-id') ?? null;`, { inFrame: SESSION_PAGE });
+    assert.deepStrictEqual(focused, [target.toolCallId], 'the clicked card has the focus');
+    // The page tells the extension which card has the focus; the key answers that one.
+    await new Promise((r) => setTimeout(r, 500));
+    assert.strictEqual(await vscode.commands.executeCommand('agentSwitchboard.approveWaiting'), true);
+    const s = a.session(key)!;
+    assert.deepStrictEqual([s.permissions[target.permissionId].state, s.permissions[target.permissionId].optionId, s.permissions[target.permissionId].answeredBy], ['selected', 'allow', 'person']);
+    assert.strictEqual(s.permissions[oldest.permissionId].state, 'waiting', 'the oldest card still waits');
+    await vscode.commands.executeCommand('agentSwitchboard.rejectAllWaiting');
+    await turn;
+    const written = s.toolCalls[target.toolCallId].title.endsWith('second.txt') ? 'second.txt' : 'first.txt';
+    assert.deepStrictEqual(['first.txt', 'second.txt'].filter((f) => fs.existsSync(path.join(dir, f))), [written]);
+    await a.closeSession(key);
+  });
+
   it('a held write the card shows only in part offers the whole diff first: it opens in the diff editor, from the session\'s own copy', async function () {
     this.timeout(60_000);
     const a = await api();

@@ -26,6 +26,7 @@ import { PlanView } from './plan';
 import { FrameScheduler, type FrameRequester } from './scheduler';
 import { ThreadView } from './thread';
 import { PROBLEMS_EVENT } from './elicitationCard';
+import { CardFocusReporter } from './cardFocus';
 
 type Snapshot = Extract<HostMessage, { type: 'snapshot' }>;
 
@@ -70,6 +71,10 @@ export class SessionApp {
   private readonly composer: ComposerView;
   private readonly banner: HTMLElement;
   private dirty = { header: false, composer: false, plan: false, banner: false };
+  /** Tells the extension which waiting card holds the focus (the keyboard's approve answers it). */
+  private readonly cardFocus: CardFocusReporter;
+  /** A card or its permission changed since the last frame: the focused waiting card may have too. */
+  private cardsChanged = false;
   private unsubscribe: (() => void) | undefined;
 
   constructor(private readonly root: HTMLElement, private readonly host: HostPort, private readonly opts: AppOptions = {}) {
@@ -134,6 +139,7 @@ export class SessionApp {
       const a = (ev.target as Element | null)?.closest?.('a');
       if (a) ev.preventDefault();
     });
+    this.cardFocus = new CardFocusReporter(this.ctx, root);
     // The view taking focus (a click on its title, "Focus the Session", its keybinding) puts the
     // caret in the prompt box unless something inside the page already holds the focus.
     doc.defaultView?.addEventListener('focus', () => {
@@ -267,6 +273,7 @@ export class SessionApp {
     if (!sameSession) this.thread.scrollToBottom();
     this.thread.reset(msg.omittedEntries ?? 0);
     this.renderShell();
+    this.cardFocus.soon();
   }
 
   /** Puts a page of earlier entries in front of the thread; a page that no longer fits asks for a snapshot. */
@@ -314,10 +321,12 @@ export class SessionApp {
         break;
       case 'toolCall':
         this.thread.markToolCall(p.toolCall.toolCallId);
+        this.cardsChanged = true;
         break;
       case 'permission':
         this.thread.markToolCall(p.permission.toolCallId);
         this.dirty.header = this.dirty.composer = true;
+        this.cardsChanged = true;
         break;
       case 'terminal':
         this.thread.markTerminal(p.terminal.terminalId);
@@ -334,6 +343,10 @@ export class SessionApp {
   /** The frame's work: only what was marked dirty. */
   private render(): void {
     this.thread.flush();
+    if (this.cardsChanged) {
+      this.cardsChanged = false;
+      this.cardFocus.soon();
+    }
     if (this.dirty.plan) this.plan.update();
     if (this.dirty.header) {
       this.header.update(this.agents, this.sessions);

@@ -13,6 +13,7 @@ import type { Ctx } from './context';
 import { icon, prettyJson } from './dom';
 import { hasInvisible, visibleText } from './visibleText';
 import { silentLabel, silentMinutes } from './silence';
+import { holdsFocus, keepFocus } from './cardFocus';
 
 /** Codicon per ACP `ToolKind`. */
 export const KIND_ICON: Record<ToolKind, string> = {
@@ -127,8 +128,10 @@ export class ToolCardNode {
     // new card is built with a stand-in where the block goes.
     const slot = kept && old && kept.parentElement === old ? this.ctx.doc.createComment('content') : undefined;
     const fresh = tc ? this.card(tc, perm, slot) : this.missing();
+    const focused = holdsFocus(old);
     if (slot) morphInto(old!, fresh, slot, kept!);
     else this.el.replaceChildren(fresh);
+    keepFocus(this.el.firstElementChild as HTMLElement | null, focused);
   }
 
   /**
@@ -208,6 +211,8 @@ export class ToolCardNode {
       'div',
       {
         className: `tool-card kind-${tc.kind} status-${tc.status}${waiting ? ' waiting' : ''}`,
+        // A click anywhere on a waiting card gives it the focus, so the keyboard's approve answers it.
+        tabindex: waiting ? '-1' : undefined,
         role: 'group',
         'aria-label': `${tc.kind} tool call: ${tc.title}, ${STATUS_LABEL[tc.status] ?? tc.status}`,
       },

@@ -26,6 +26,7 @@ export const WebviewMessageSchema: z.ZodType<WebviewMessage> = z.discriminatedUn
   z.object({ type: z.literal('setConfigOption'), key, configId: z.string().min(1).max(200), value: z.union([z.string().min(1).max(500), z.boolean()]) }),
   z.object({ type: z.literal('cancel'), key }),
   z.object({ type: z.literal('rejectAllWaiting'), key }),
+  z.object({ type: z.literal('cardFocus'), key, permissionId: z.string().min(1).max(100).nullable() }),
   z.object({ type: z.literal('setMode'), key, modeId: z.string().min(1).max(200) }),
   z.object({ type: z.literal('answerPermission'), key, permissionId: z.string().min(1).max(100), optionId: z.string().max(MAX_OPTION_ID), grant: z.enum(['session', 'workspace', 'always']).optional() }),
   z.object({

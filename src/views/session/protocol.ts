@@ -96,6 +96,8 @@ export type WebviewMessage =
   | { type: 'answerPermission'; key: string; permissionId: string; optionId: string; grant?: 'session' | 'workspace' | 'always' }
   /** Reject every request of the session that waits (a flood of cards): each with its narrowest reject. */
   | { type: 'rejectAllWaiting'; key: string }
+  /** The waiting permission card that holds the focus now (`null`: none); the keyboard's approve answers it. */
+  | { type: 'cardFocus'; key: string; permissionId: string | null }
   /** Answer an agent's question (`elicitation/create`); `content` is the form's values (accept, form mode). */
   | { type: 'answerElicitation'; key: string; elicitationKey: string; action: 'accept' | 'decline' | 'cancel'; content?: Record<string, unknown> }
   /** Open a URL-mode question's page: the extension names its host, asks, then opens the address it holds. */

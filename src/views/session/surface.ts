@@ -20,6 +20,7 @@ import type { ContextItem } from '../../acp/promptContext';
 import { errorText, text } from '../../common/untrustedText';
 import { approvalText } from '../../common/approvalText';
 import { openElicitationUrl } from './elicitationUrl';
+import { secondYes } from '../hiddenValues';
 
 /** What a session surface needs from the app. */
 export interface SessionViewHost {
@@ -34,9 +35,12 @@ export interface SessionViewHost {
   /** The active editor's file, selection or problems as an attachment (undefined: nothing to attach; the person is told). */
   contextFromEditor(what: 'file' | 'selection' | 'diagnostics'): Promise<{ item: ContextItem; label: string } | undefined>;
   cancel(key: string): Promise<void>;
-  answerPermission(key: string, permissionId: string, optionId: string, by: 'person' | 'api', grant?: 'session' | 'workspace' | 'always'): boolean;
+  /** `acceptHidden`: the person's second yes to values the card does not show (see `SessionController.answerPermission`). */
+  answerPermission(key: string, permissionId: string, optionId: string, by: 'person' | 'api', grant?: 'session' | 'workspace' | 'always', acceptHidden?: boolean): boolean;
   /** Rejects every waiting request of the session, as the person (see `SessionController.rejectAllWaiting`). */
   rejectAllWaiting(key: string): void;
+  /** The page of session `key` reports the waiting card that holds the focus (`null`: none); see `permissionTarget.ts`. */
+  cardFocused?(key: string, permissionId: string | null): void;
   closeSession(key: string): Promise<void>;
   /** Takes a closed or restored session up again in a new agent process. */
   resumeSession(key: string): Promise<void>;
@@ -361,6 +365,11 @@ export class SessionSurface {
       case 'rejectAllWaiting':
         this.host.rejectAllWaiting(m.key);
         return;
+      case 'cardFocus':
+        // Only a card of the session this page shows: a page cannot point the key at another
+        // session's card (it may say that a card it reported before no longer has the focus).
+        if (m.key === this.current || m.permissionId === null) this.host.cardFocused?.(m.key, m.permissionId);
+        return;
       case 'setMode':
         try {
           await this.host.session(m.key)?.setMode(m.modeId);
@@ -368,11 +377,15 @@ export class SessionSurface {
           void vscode.window.showWarningMessage(text`The mode could not be changed: ${err instanceof Error ? err.message : String(err)}`);
         }
         return;
-      case 'answerPermission':
-        if (!this.host.answerPermission(m.key, m.permissionId, m.optionId, 'person', m.grant)) {
+      case 'answerPermission': {
+        // A card that does not show some values is allowed only after the person's second yes.
+        const second = await secondYes(this.host.session(m.key), m.permissionId, m.optionId);
+        if (second === 'declined') return;
+        if (!this.host.answerPermission(m.key, m.permissionId, m.optionId, 'person', m.grant, second === 'accepted')) {
           this.host.log(`Permission answer ignored: ${m.permissionId} is no longer waiting or ${m.optionId} is not one of its options.`);
         }
         return;
+      }
       case 'answerElicitation': {
         const r = this.host.session(m.key)?.answerElicitation(m.elicitationKey, m.action, m.content);
         if (r && !r.ok && 'problems' in r) this.post({ type: 'elicitationProblems', key: m.key, elicitationKey: m.elicitationKey, problems: r.problems });

@@ -1,0 +1,157 @@
+/**
+ * The keyboard's approve answers the card the person points at: the page reports the waiting card
+ * that holds the focus, and the extension's key answers that card, not the oldest one. With no card
+ * focused and more than one waiting, the key names the card it would answer before answering.
+ */
+import assert from 'node:assert/strict';
+import type { SessionPatch, SessionState } from '../../../src/acp/session/types';
+import { narrowestOption } from '../../../src/acp/session/permissionChoice';
+import { parseWebviewMessage } from '../../../src/views/session/messages';
+import { FocusedCards, keyTarget } from '../../../src/views/permissionTarget';
+import { richState, snapshot } from './fixtures';
+import { type Harness, mount } from './harness';
+
+/** richState with a second waiting card (p2, newer than p1) after the first. */
+function twoWaiting(): SessionState {
+  const s = richState();
+  s.entries.push({ kind: 'tool_call', id: 'e8', toolCallId: 'tc-second' });
+  s.toolCalls['tc-second'] = { toolCallId: 'tc-second', title: 'Run rm -rf build', kind: 'execute', status: 'awaiting_approval', content: [], locations: [], placeholder: false, permissionId: 'p2' };
+  s.permissions.p2 = {
+    permissionId: 'p2', toolCallId: 'tc-second', state: 'waiting', requestedAt: 3,
+    options: [{ optionId: 'second-allow', name: 'Allow', kind: 'allow_once' }, { optionId: 'second-reject', name: 'Reject', kind: 'reject_once' }],
+  };
+  s.nextEntry = 9;
+  return s;
+}
+
+const tick = () => new Promise((r) => setTimeout(r, 5));
+
+function patches(h: Harness, list: SessionPatch[]): void {
+  h.host.send({ type: 'patches', key: 's1', rev: h.app.currentState!.rev + list.length, patches: list });
+  h.frame();
+}
+
+/** The extension's side: every `cardFocus` the page posted, validated as the surface does, into the record the key reads. */
+function extensionRecord(h: Harness): FocusedCards {
+  const record = new FocusedCards();
+  for (const raw of h.host.posted) {
+    const m = parseWebviewMessage(raw);
+    assert.ok(m.ok);
+    if (m.message.type === 'cardFocus') record.report(m.message.key, m.message.permissionId);
+  }
+  return record;
+}
+
+/** What the approve key does, with the page's session in view. */
+function pressApprove(h: Harness): { kind: string; optionId?: string } {
+  const state = h.app.currentState!;
+  const t = keyTarget([{ state }], { inView: [state.key], focused: extensionRecord(h).get() });
+  if (t.kind !== 'answer') return { kind: t.kind };
+  return { kind: t.kind, optionId: narrowestOption(state.permissions[t.permissionId], 'allow') };
+}
+
+describe('the keyboard answers the card with the focus', () => {
+  let h: Harness;
+  afterEach(() => h?.dispose());
+
+  it('two waiting cards, the second focused: the key answers the second', async () => {
+    h = mount();
+    h.host.send(snapshot(twoWaiting()));
+    h.frame();
+    const second = h.$('[data-entry-id="e8"] .tool-card')!;
+    assert.equal(second.getAttribute('tabindex'), '-1', 'a waiting card takes the focus when clicked');
+    second.focus();
+    await tick();
+    assert.deepEqual(h.host.ofType('cardFocus').at(-1), { type: 'cardFocus', key: 's1', permissionId: 'p2' });
+    assert.deepEqual(pressApprove(h), { kind: 'answer', optionId: 'second-allow' });
+  });
+
+  it('a button inside the first card counts as the first card; the focus elsewhere in the page as no card, and then the key says which card before answering', async () => {
+    h = mount();
+    h.host.send(snapshot(twoWaiting()));
+    h.frame();
+    // A registered vscode-button is focusable; the unregistered tag in jsdom needs a tabindex to be.
+    const button = h.$('[data-entry-id="e7"] .perm-option')!;
+    button.setAttribute('tabindex', '0');
+    button.focus();
+    await tick();
+    assert.equal(h.host.ofType('cardFocus').at(-1)?.permissionId, 'p1');
+    assert.deepEqual(pressApprove(h), { kind: 'answer', optionId: 'allow-once' });
+    // The focus leaves the card for the page (a click on the thread's text, the prompt box).
+    button.blur();
+    await tick();
+    assert.equal(h.host.ofType('cardFocus').at(-1)?.permissionId, null);
+    const state = h.app.currentState!;
+    const t = keyTarget([{ state }], { inView: ['s1'], focused: extensionRecord(h).get() });
+    assert.equal(t.kind, 'confirm');
+    assert.equal(t.kind === 'confirm' && t.permissionId, 'p1');
+    assert.match(t.kind === 'confirm' ? t.why : '', /2 requests wait in this session and no card has the focus/);
+  });
+
+  it('the focused card keeps the focus when an update rebuilds it, and stops counting once answered', async () => {
+    h = mount();
+    h.host.send(snapshot(twoWaiting()));
+    h.frame();
+    h.$('[data-entry-id="e8"] .tool-card')!.focus();
+    await tick();
+    const tc = h.app.currentState!.toolCalls['tc-second'];
+    patches(h, [{ op: 'toolCall', toolCall: { ...tc, title: 'Run rm -rf build (updated)' } }]);
+    await tick();
+    assert.ok(h.$('[data-entry-id="e8"] .tool-card')!.contains(h.doc.activeElement), 'the rebuilt card has the focus');
+    assert.deepEqual(pressApprove(h), { kind: 'answer', optionId: 'second-allow' });
+    const p2 = h.app.currentState!.permissions.p2;
+    patches(h, [{ op: 'permission', permission: { ...p2, state: 'selected', optionId: 'second-allow', answeredBy: 'person' } }]);
+    await tick();
+    assert.equal(h.host.ofType('cardFocus').at(-1)?.permissionId, null);
+    // One card waits now and nothing is focused: that one, as before.
+    assert.deepEqual(pressApprove(h), { kind: 'answer', optionId: 'allow-once' });
+  });
+});
+
+describe('which card the key answers (permissionTarget)', () => {
+  const session = (key: string, waiting: { id: string; at: number }[]) => ({
+    state: {
+      key,
+      permissions: Object.fromEntries(waiting.map((w) => [w.id, { permissionId: w.id, toolCallId: `tc-${w.id}`, state: 'waiting' as const, requestedAt: w.at, options: [] }])),
+    },
+  });
+
+  it('the focused card of a session in view; not one in a page out of view', () => {
+    const a = session('a', [{ id: 'p1', at: 1 }, { id: 'p2', at: 2 }]);
+    assert.deepEqual(keyTarget([a], { inView: ['a'], focused: { key: 'a', permissionId: 'p2' } }), { kind: 'answer', key: 'a', permissionId: 'p2', by: 'focus' });
+    assert.equal(keyTarget([a], { inView: [], focused: { key: 'a', permissionId: 'p2' } }).kind, 'confirm');
+    // A focus report of a card that no longer waits does not count.
+    assert.equal(keyTarget([a], { inView: ['a'], focused: { key: 'a', permissionId: 'gone' } }).kind, 'confirm');
+  });
+
+  it('the only waiting card of the one session in view; else it asks, naming the oldest', () => {
+    const a = session('a', [{ id: 'p1', at: 1 }]);
+    const b = session('b', [{ id: 'q1', at: 0 }]);
+    assert.deepEqual(keyTarget([b, a], { inView: ['a'] }), { kind: 'answer', key: 'a', permissionId: 'p1', by: 'only' });
+    const both = keyTarget([a, b], { inView: ['a', 'b'] });
+    assert.equal(both.kind, 'confirm');
+    assert.match(both.kind === 'confirm' ? both.why : '', /More than one session in view/);
+    const away = keyTarget([a, b], { inView: [] });
+    assert.deepEqual(away.kind === 'confirm' && [away.key, away.permissionId], ['a', 'p1']);
+    assert.match(away.kind === 'confirm' ? away.why : '', /not in view/);
+    assert.deepEqual(keyTarget([session('c', [])], { inView: ['c'] }), { kind: 'none' });
+  });
+
+  it('a Sessions board row answers only its own session: its focused card, its only card, or it asks', () => {
+    const a = session('a', [{ id: 'p1', at: 1 }, { id: 'p2', at: 2 }]);
+    const b = session('b', [{ id: 'q1', at: 0 }]);
+    assert.deepEqual(keyTarget([a, b], { named: 'b', inView: ['a'], focused: { key: 'a', permissionId: 'p2' } }), { kind: 'answer', key: 'b', permissionId: 'q1', by: 'only' });
+    assert.deepEqual(keyTarget([a, b], { named: 'a', inView: [], focused: { key: 'a', permissionId: 'p2' } }), { kind: 'answer', key: 'a', permissionId: 'p2', by: 'focus' });
+    assert.equal(keyTarget([a, b], { named: 'a', inView: ['a'] }).kind, 'confirm');
+    assert.deepEqual(keyTarget([a, b], { named: 'zzz', inView: ['a'] }), { kind: 'none' });
+  });
+
+  it('a page saying none of its cards has the focus clears only its own session\'s report', () => {
+    const f = new FocusedCards();
+    f.report('a', 'p1');
+    f.report('b', null);
+    assert.deepEqual(f.get(), { key: 'a', permissionId: 'p1' });
+    f.report('a', null);
+    assert.equal(f.get(), undefined);
+  });
+});
