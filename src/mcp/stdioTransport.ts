@@ -23,6 +23,13 @@ export interface StdioLaunch {
   args: string[];
   env: Record<string, string>;
   cwd?: string;
+  /**
+   * Set on a launch wrapped in the sandbox: called once when its process has ended, so the sandbox
+   * lets go of what it keeps for it (its hosts' registration, the placeholders it mounted over
+   * read-only names, which otherwise stay in the folder for every later command). Returns the
+   * sandbox's refusals as lines.
+   */
+  finishSandbox?: () => string;
 }
 
 /** MCP over the stdin/stdout of a child process that leads its own process group. */
@@ -77,6 +84,8 @@ export class GroupStdioTransport implements Transport {
       });
       this.proc = proc;
       proc.once('error', (err) => {
+        // Not started (no 'close' may follow): the sandbox's state for it goes now.
+        if (proc.pid === undefined) this.finishSandbox(launch);
         reject(err);
         this.onerror?.(err);
       });
@@ -94,6 +103,7 @@ export class GroupStdioTransport implements Transport {
       proc.once('close', () => {
         // The leader is gone; anything it left in its group goes with it.
         if (proc.pid && proc.pid > 1) void terminateProcessGroup(proc.pid, { graceMs: this.graceMs }).catch(() => undefined);
+        this.finishSandbox(launch);
         this.finish();
       });
     });
@@ -149,6 +159,17 @@ export class GroupStdioTransport implements Transport {
     proc.stdin?.end();
     if (proc.pid && proc.pid > 1 && proc.exitCode === null) await terminateProcessGroup(proc.pid, { graceMs: this.graceMs }).catch(() => undefined);
     this.finish();
+  }
+
+  private finishSandbox(launch: StdioLaunch): void {
+    const lines = (() => {
+      try {
+        return launch.finishSandbox?.() ?? '';
+      } catch {
+        return '';
+      }
+    })();
+    if (lines) this.onStderr(Buffer.from(`${lines.split('\n').map((l) => `[sandbox] ${l}`).join('\n')}\n`, 'utf8'));
   }
 
   private finish(): void {

@@ -11,6 +11,7 @@ import path from 'node:path';
 import { Sandboxes } from '../../../src/sandbox/sandboxes';
 import { profileHash } from '../../../src/sandbox/profile';
 import { reachHash } from '../../../src/sandbox/reach';
+import { GroupStdioTransport } from '../../../src/mcp/stdioTransport';
 
 describe('a sandboxed MCP server starts in the approved profile', function () {
   this.timeout(60_000);
@@ -40,6 +41,7 @@ describe('a sandboxed MCP server starts in the approved profile', function () {
     const launch = (reach?: string, script = 'echo a > ../a.txt; echo b > b.txt; true') => sandboxes.launch({ command: '/bin/sh', args: ['-c', script], env: { PATH: process.env.PATH ?? '' }, cwd: srv }, reach);
     const l = await launch(approved);
     spawnSync(l.command, l.args, { env: l.env, cwd: l.cwd });
+    l.finishSandbox();
     assert.deepEqual([fs.existsSync(path.join(ws, 'a.txt')), fs.existsSync(path.join(srv, 'b.txt'))], [false, true]);
     // Approved for another reach (the whole workspace): not started.
     const wide = await sandboxes.profileFor([ws]);
@@ -55,5 +57,18 @@ describe('a sandboxed MCP server starts in the approved profile', function () {
     assert.notEqual(profileHash(during.profile), profileHash(p.profile), 'the placeholders are listed');
     assert.equal(reachHash(during.profile), approved);
     await new Promise((r) => child.on('close', r));
+    long.finishSandbox();
+  });
+
+  it('when a sandboxed server\'s process ends, the sandbox lets go of it: no placeholder stays in its folder for later commands', async () => {
+    const seen: string[] = [];
+    const t = new GroupStdioTransport({ command: '/bin/sh', args: ['-c', 'sleep 1'], env: { PATH: process.env.PATH ?? '' }, cwd: srv }, () => undefined, 200, (l) => sandboxes.launch(l));
+    const closed = new Promise<void>((r) => (t.onclose = r));
+    await t.start();
+    await new Promise((r) => setTimeout(r, 500));
+    seen.push(...fs.readdirSync(srv));
+    await closed;
+    assert.ok(seen.includes('.bashrc') || seen.includes('.mcp.json'), `the sandbox mounts placeholders while it runs: ${seen.join(', ')}`);
+    assert.deepEqual(fs.readdirSync(srv).filter((n) => n.startsWith('.')), [], 'none left once it ended');
   });
 });
