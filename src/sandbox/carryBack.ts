@@ -65,7 +65,7 @@ export function carryBack(stage: OverlayStage, isProtected: (rel: string) => str
       return hit && `reached through ${hit.link}, a link with the name of a file that runs`;
     };
     const removal = (rel: string): boolean => {
-      const why = isProtected(rel) ?? runsThroughLink(rel);
+      const why = isProtected(asEntry(rel, lstatOrUndefined(path.join(layer.root, rel))?.isDirectory() === true)) ?? runsThroughLink(rel);
       const inside = why ? undefined : lookInside(layer.root, rel, isProtected, stage.startedAtMs);
       if (why ?? inside?.runs) hold(rel, (why ?? inside?.runs)!);
       else if (inside?.changed) report.conflicts.push({ path: path.join(layer.root, rel), why: `the command removed it, and ${inside.changed} changed in the folder while it ran; not removed` });
@@ -90,7 +90,7 @@ export function carryBack(stage: OverlayStage, isProtected: (rel: string) => str
           if (low) removal(rel);
           continue;
         }
-        const why = isProtected(rel);
+        const why = isProtected(asEntry(rel, up.isDirectory()));
         if (why) {
           if (!low && isEmptyPlaceholder(path.join(layer.upper, rel), up)) continue;
           hold(rel, why);
@@ -204,7 +204,7 @@ function lookInside(root: string, rel: string, isProtected: (rel: string) => str
     for (const e of entries) {
       if (++seen > SUBTREE_LIMIT) return { runs: `a folder too large to look through for files that run (over ${SUBTREE_LIMIT.toLocaleString('en')} entries)` };
       const child = `${dir}/${e.name}`;
-      const why = isProtected(child);
+      const why = isProtected(asEntry(child, e.isDirectory()));
       if (why) return { runs: `it holds ${child}: ${why}` };
       if ((lstatOrUndefined(path.join(root, child))?.mtimeMs ?? 0) > startedAtMs) return { changed: child };
       if (e.isDirectory()) stack.push(child);
@@ -240,7 +240,7 @@ function protectedLinkTargets(root: string, isProtected: (rel: string) => string
         } catch {
           /* a dangling link leads nowhere */
         }
-      } else if (e.isDirectory() && depth < 3 && !isProtected(child)) queue.push({ rel: child, depth: depth + 1 });
+      } else if (e.isDirectory() && depth < 3 && !isProtected(asEntry(child, true))) queue.push({ rel: child, depth: depth + 1 });
     }
   }
   return out;
@@ -283,6 +283,14 @@ function lstatOrUndefined(p: string): fs.Stats | undefined {
   } catch {
     return undefined;
   }
+}
+
+/**
+ * A path as the protected classes are asked about it: a folder with a trailing `/`, so only the
+ * classes of folders match it (a folder called `build` or `workspace` is not Bazel's BUILD file).
+ */
+function asEntry(rel: string, isDir: boolean): string {
+  return isDir ? `${rel}/` : rel;
 }
 
 function join(relDir: string, name: string): string {

@@ -52,7 +52,8 @@ describe('a prompt that approves something shows all of it, or refuses', () => {
         if (!r.ok) return;
         assert.equal(r.text, items.join('\n'));
         assert.ok(r.text.length <= MAX_APPROVAL_CHARS);
-        for (const item of items) assert.equal(inert(item, { max: item.length + 1 }), item, 'shown as itself on any surface inert text is shown on');
+        // A modal's detail keeps runs of spaces: the item is compared as such a surface shows it.
+        for (const item of items) assert.equal(inert(item, { max: item.length + 1, multiline: true }), item, 'shown as itself on any surface inert text is shown on');
       }),
       { numRuns: 2000 },
     );

@@ -105,6 +105,25 @@ describe('sandbox: files that run are held back at any depth', function () {
     assert.ok(!fs.existsSync(path.join(fs.realpathSync(os.tmpdir()), '.git', 'config')), r.out);
   });
 
+  it('folders named like files that run (build, workspace, Makefile) are ordinary folders, also above a workspace in the temp folder', async () => {
+    const inner = path.join(work, 'workspace');
+    fs.mkdirSync(path.join(inner, 'build'), { recursive: true });
+    fs.mkdirSync(path.join(inner, 'Makefile'), { recursive: true });
+    const box = new Sandboxes({ settings: () => ({ mode: 'ask', allowedHosts: [], bwrapPath: '' }), workspaceRoots: () => [inner], editorStorage: () => [] });
+    try {
+      const p = await box.profileFor(undefined);
+      assert.ok('profile' in p && p.profile.holdsBackRunnable, JSON.stringify(p));
+      const m = new TerminalManager({ killGraceMs: 500 });
+      const id = await m.create({ sessionId: 's', command: 'echo a > build/out.js; mkdir -p workspace && echo b > workspace/a.txt; echo c > Makefile/notes.txt; echo d > top.txt' }, { defaultCwd: inner, baseEnv: process.env, wrap: box.wrapper(p.profile) });
+      await m.waitForExit(id);
+      const out = m.output(id).output;
+      await m.disposeAll();
+      for (const rel of ['build/out.js', 'workspace/a.txt', 'Makefile/notes.txt', 'top.txt']) assert.ok(fs.existsSync(path.join(inner, rel)), `${rel}:\n${out}`);
+    } finally {
+      await box.dispose();
+    }
+  });
+
   it('a file the person changes while the command runs is not overwritten; the output says so', async () => {
     const r = await run('sleep 1; echo command > keep.txt', () => {
       fs.writeFileSync(path.join(work, 'keep.txt'), 'person\n');
@@ -140,7 +159,8 @@ describe('sandbox: files that run are held back at any depth', function () {
         const script = files.map((p) => `mkdir -p '${path.posix.dirname(p)}' && echo x > '${p}'`).join('; ');
         const r = await run(script);
         for (const p of files) {
-          const runs = p.split('/').some((_, i, xs) => protectedClass(xs.slice(0, i + 1).join('/')) !== undefined);
+          // Each folder on the way is asked about as a folder (a trailing `/`), the path itself as a file.
+          const runs = p.split('/').some((_, i, xs) => protectedClass(xs.slice(0, i + 1).join('/') + (i < xs.length - 1 ? '/' : '')) !== undefined);
           assert.equal(exists(p), !runs, `${p} (${runs ? 'runs' : 'plain'}):\n${r.out}`);
         }
       }),
