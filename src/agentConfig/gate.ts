@@ -43,6 +43,8 @@ export interface GatedAgent {
   command: string;
   resolvedCommand?: string;
   args: readonly string[];
+  /** Where the definition comes from; `demo`: the product's own demo agent. */
+  source?: string;
 }
 
 /** Instruction files Claude reads from the project, given back as instructions when settings are off. */
@@ -55,6 +57,8 @@ const MAX_INSTRUCTIONS = 64 * 1024;
  * switched off. @throws {AgentConfigDeclinedError} when the person cancels.
  */
 export async function prepareAgentStart(agent: GatedAgent, cwd: string, port: ConsentPort, opts: { ask: boolean }): Promise<AgentStartPlan> {
+  // The product's own demo agent reads no repository configuration.
+  if (agent.source === 'demo') return NO_PLAN;
   const kind = agentKindOf(agent.resolvedCommand ?? agent.command, agent.args);
   const scan = scanAgentConfig(cwd, kind);
   if (!scan.findings.length) return NO_PLAN;

@@ -118,7 +118,9 @@ const SOURCES: Record<Exclude<AgentKind, 'other'>, ConfigSource[]> = {
  */
 export function sourcesFor(kind: AgentKind): ConfigSource[] {
   if (kind !== 'other') return SOURCES[kind];
-  const seen = new Set<string>();
+  // The editor's own MCP configuration is approved server by server by the MCP host, and a plain
+  // `.env` is read only by agents that say so: neither is asked about for an agent not recognized.
+  const seen = new Set<string>(['.vscode/mcp.json||whole', '.env||whole']);
   const all: ConfigSource[] = [];
   for (const list of Object.values(SOURCES)) {
     for (const s of list) {

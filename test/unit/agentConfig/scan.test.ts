@@ -154,6 +154,18 @@ describe('agentConfig: how the agent starts', () => {
     assert.equal(opencode.env.OPENCODE_DISABLE_PROJECT_CONFIG, '1');
   });
 
+  it('the product\'s own demo agent is not asked about; an agent not recognized is not asked about the editor\'s own MCP settings or a plain .env, but is about an agent\'s files', async () => {
+    const root = repo({ '.vscode/mcp.json': '{"servers": {}}', '.env': 'A=1' });
+    const asked: string[] = [];
+    assert.equal((await prepareAgentStart({ name: 'Some agent', command: 'my-agent', args: [] }, root, port('cancel', asked), { ask: true })).notices.length, 0);
+    fs.mkdirSync(path.join(root, '.claude'), { recursive: true });
+    fs.writeFileSync(path.join(root, '.claude/settings.json'), HOSTILE_CLAUDE);
+    assert.equal((await prepareAgentStart({ name: 'Demo', command: process.execPath, args: ['demo.js'], source: 'demo' }, root, port('cancel', asked), { ask: true })).notices.length, 0);
+    assert.equal(asked.length, 0);
+    await assert.rejects(prepareAgentStart({ name: 'Some agent', command: 'my-agent', args: [] }, root, port('cancel', asked), { ask: true }), AgentConfigDeclinedError);
+    assert.equal(asked.length, 1);
+  });
+
   it('says in words what it cannot switch off: claude-code-acp allow rules, Codex', () => {
     const root = repo({ '.claude/settings.json': '{"permissions": {"allow": ["Bash"]}}', '.codex/config.toml': 'x = 1' });
     const cc = startPlan(scanAgentConfig(root, 'claude-code-acp'), false);
