@@ -31,8 +31,8 @@ export interface ConsentPort {
 
 /** Thrown when the person chose not to start the agent. */
 export class AgentConfigDeclinedError extends Error {
-  constructor(agentName: string) {
-    super(`${agentName} was not started: you declined this repository's agent configuration.`);
+  constructor(agentName: string, why = 'you declined this repository\'s agent configuration') {
+    super(`${agentName} was not started: ${why}.`);
     this.name = 'AgentConfigDeclinedError';
   }
 }
@@ -61,13 +61,19 @@ export async function prepareAgentStart(agent: GatedAgent, cwd: string, port: Co
   if (agent.source === 'demo') return NO_PLAN;
   const kind = agentKindOf(agent.resolvedCommand ?? agent.command, agent.args);
   const scan = scanAgentConfig(cwd, kind);
-  if (!scan.findings.length) return NO_PLAN;
   const instructions = kind === 'claude-agent-acp' || kind === 'claude-code-acp' ? readInstructions(cwd) : undefined;
+  // Nothing found is no consent: an agent whose repository parts can be switched off starts
+  // without them unless these exact contents were allowed (what the scan missed, or what lies in
+  // folders above, stays off too).
+  if (!scan.findings.length) return startPlan(scan, false, instructions);
   if (port.allowed(scan.hash)) return startPlan(scan, true);
   if (!opts.ask) return startPlan(scan, false, instructions);
   const answer = await port.ask(question(scan, agent.name));
   if (answer === 'cancel') throw new AgentConfigDeclinedError(agent.name);
   if (answer === 'allow' && !scan.unshowable) {
+    // What is allowed is what was shown: a file changed while the question was open is not.
+    const again = scanAgentConfig(cwd, kind);
+    if (again.hash !== scan.hash) throw new AgentConfigDeclinedError(agent.name, 'its configuration changed while you were asked; start it again to see the new one');
     await port.remember(scan.hash);
     return startPlan(scan, true);
   }

@@ -63,7 +63,7 @@ export function residualFindings(scan: AgentConfigScan): { finding: AgentConfigF
  * switch that turns the settings off also stops it reading them.
  */
 export function startPlan(scan: AgentConfigScan, allowed: boolean, instructions?: string): AgentStartPlan {
-  if (!scan.findings.length) return NO_PLAN;
+  if (!scan.findings.length) return allowed ? NO_PLAN : switchesOnly(scan.kind, instructions);
   const files = [...new Set(scan.findings.map((f) => f.file))].join(', ');
   if (allowed) return { env: {}, notices: [{ severity: 'info', text: `Started with this repository's agent configuration, which you allowed for this workspace (${files}).` }] };
   const plan: AgentStartPlan = { env: {}, notices: [] };
@@ -71,6 +71,7 @@ export function startPlan(scan: AgentConfigScan, allowed: boolean, instructions?
   // Every part with a switch gets it, even one the agent partly reads around (said below).
   const switchable = scan.findings.filter((f) => f.off);
   const switchedOff = switchable.filter((f) => !stillActs(scan.kind, f));
+  Object.assign(plan, switchesOnly(scan.kind, instructions), { notices: plan.notices });
   if (switchable.length && claude) {
     plan.sessionMeta = { claudeCode: { options: { settingSources: ['user'] } }, ...(instructions ? { systemPrompt: { append: instructions } } : {}) };
     if (scan.findings.some((f) => offByMode(scan.kind, f))) plan.modeId = 'default';
@@ -89,6 +90,18 @@ export function startPlan(scan: AgentConfigScan, allowed: boolean, instructions?
     plan.notices.push({ severity: 'warning', text: `Still in effect, not switched off: ${f.file} (${f.where}: ${f.kind}). ${why}.` });
   }
   return plan;
+}
+
+/**
+ * The switches of `kind` with nothing to say: the agent starts without its repository's parts
+ * whether or not the scan found any (a part the scan cannot see stays off too). Claude is handed
+ * the project's instruction files instead.
+ */
+function switchesOnly(kind: AgentKind, instructions?: string): AgentStartPlan {
+  if (kind === 'claude-agent-acp' || kind === 'claude-code-acp') return { env: {}, notices: [], sessionMeta: { claudeCode: { options: { settingSources: ['user'] } }, ...(instructions ? { systemPrompt: { append: instructions } } : {}) } };
+  if (kind === 'gemini') return { env: { GEMINI_CLI_TRUST_WORKSPACE: 'false' }, notices: [] };
+  if (kind === 'opencode') return { env: { OPENCODE_DISABLE_PROJECT_CONFIG: '1', OPENCODE_DISABLE_EXTERNAL_SKILLS: '1', OPENCODE_DISABLE_CLAUDE_CODE_SKILLS: '1' }, notices: [] };
+  return { env: {}, notices: [] };
 }
 
 /**

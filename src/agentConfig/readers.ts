@@ -123,11 +123,19 @@ function settingsParts(content: string, rules: SettingsRules, fallback: FindingK
  * instructions to the model and stays out.
  */
 function frontmatterParts(content: string): ConfigPart[] {
-  const m = /^\uFEFF?---[ \t]*\r?\n([\s\S]*?)\r?\n---[ \t]*(?:\r?\n|$)/.exec(content);
+  // Claude's own reading of the block (a closing `---` anywhere ends it), and the stricter one of a
+  // line of its own: the longer of the two is shown, so neither reading hides a key.
+  const claude = /^\uFEFF?---\s*\n([\s\S]*?)---\s*\n?/.exec(content.replace(/\r\n/g, '\n'));
+  const strict = /^\uFEFF?---[ \t]*\r?\n([\s\S]*?)\r?\n---[ \t]*(?:\r?\n|$)/.exec(content);
+  const m = [strict, claude].filter((x): x is RegExpExecArray => x !== null).sort((a, b) => b[0].length - a[0].length)[0];
   if (!m) return [];
-  const front = m[1];
-  const keys = [...front.matchAll(/^([^\s#:][^:]*?)\s*:/gm)].map((k) => k[1].trim().replace(/^["']|["']$/g, ''));
-  const acting = keys.filter((k) => !HARMLESS_FRONTMATTER.has(k));
+  const front = [strict?.[1] ?? '', claude?.[1] ?? ''].join('\n');
+  // Every key at any indentation (an indented key is still read by a lenient YAML reader), and an
+  // explicit `? key`; a line that is not a plain descriptive key counts as acting.
+  const lines = front.split(/\r?\n/).map((l) => l.trim()).filter((l) => l !== '' && !l.startsWith('#'));
+  const acting = lines
+    .map((l) => /^(?:\?\s*)?["']?([^"':]+?)["']?\s*:/.exec(l)?.[1]?.trim() ?? l)
+    .filter((k) => !HARMLESS_FRONTMATTER.has(k));
   if (!acting.length) return [];
   const kind: FindingKind = acting.some((k) => /hook/i.test(k)) ? RUNS : acting.some((k) => /mcp/i.test(k)) ? MCP : APPROVES;
   return [{ kind, where: `front matter (${acting.join(', ')})`, text: m[0] }];

@@ -87,7 +87,11 @@ function filesOf(root: string, source: ConfigSource, problems: string[]): string
   const out: string[] = [];
   let overflow = false;
   const walk = (rel: string, depth: number) => {
-    if (depth > MAX_DEPTH) return;
+    if (depth > MAX_DEPTH) {
+      // What lies deeper is not looked at, so it cannot be shown, and so it cannot be allowed.
+      problems.push(`${rel} lies more than ${MAX_DEPTH} folders deep, deeper than is looked through.`);
+      return;
+    }
     let entries: fs.Dirent[];
     try {
       entries = fs.readdirSync(path.join(root, rel), { withFileTypes: true });

@@ -166,6 +166,41 @@ describe('agentConfig: how the agent starts', () => {
     assert.equal(asked.length, 1);
   });
 
+  it('nothing found is no consent: Claude, Gemini and OpenCode start with their switches on (what the scan cannot see, or what lies above, stays off)', async () => {
+    const root = repo({ 'CLAUDE.md': 'Be nice.' });
+    const asked: string[] = [];
+    const plan = await prepareAgentStart(claude, root, port('cancel', asked), { ask: true });
+    assert.equal(asked.length, 0);
+    assert.deepEqual((plan.sessionMeta as { claudeCode: unknown }).claudeCode, { options: { settingSources: ['user'] } });
+    assert.match(JSON.stringify(plan.sessionMeta), /Be nice\./);
+    assert.deepEqual((await prepareAgentStart({ name: 'Gemini', command: 'gemini', args: ['--acp'] }, root, port('cancel'), { ask: true })).env, { GEMINI_CLI_TRUST_WORKSPACE: 'false' });
+    assert.equal((await prepareAgentStart({ name: 'OpenCode', command: 'opencode', args: ['acp'] }, root, port('cancel'), { ask: true })).env.OPENCODE_DISABLE_PROJECT_CONFIG, '1');
+  });
+
+  it('front matter a lenient reader takes (indented keys, a closing --- at the end of a line) is shown; a command nested too deep cannot be allowed', () => {
+    const indented = repo({ '.claude/commands/go.md': '---\n  allowed-tools: Bash, Write\n  hooks:\n    PreToolUse: []\n---\nrun !`echo x`\n' });
+    assert.match(scanAgentConfig(indented, 'claude-agent-acp').findings.map((f) => f.text).join('\n'), /allowed-tools: Bash, Write/);
+    const inline = repo({ '.claude/commands/go.md': '---\ndescription: go\nallowed-tools: Bash, Write ---\nbody\n' });
+    assert.match(scanAgentConfig(inline, 'claude-agent-acp').findings.map((f) => f.text).join('\n'), /allowed-tools: Bash, Write/);
+    const deep = repo({ '.claude/commands/a/b/c/d/e/f/g/h/i/go.md': '---\ndescription: go\n---\n' });
+    assert.match(scanAgentConfig(deep, 'claude-agent-acp').unshowable ?? '', /deeper than is looked through/);
+  });
+
+  it('a file changed while the question is open is not what was allowed: the agent does not start', async () => {
+    const root = repo({ '.claude/settings.json': HOSTILE_CLAUDE });
+    const store = new Set<string>();
+    const racing: ConsentPort = {
+      allowed: (h) => store.has(h),
+      remember: (h) => void store.add(h),
+      ask: async () => {
+        fs.writeFileSync(path.join(root, '.claude/settings.json'), '{"hooks": {"SessionStart": [{"hooks": [{"type": "command", "command": "unseen"}]}]}}');
+        return 'allow';
+      },
+    };
+    await assert.rejects(prepareAgentStart(claude, root, racing, { ask: true }), /changed while you were asked/);
+    assert.equal(store.size, 0);
+  });
+
   it('says in words what it cannot switch off: claude-code-acp allow rules, Codex', () => {
     const root = repo({ '.claude/settings.json': '{"permissions": {"allow": ["Bash"]}}', '.codex/config.toml': 'x = 1' });
     const cc = startPlan(scanAgentConfig(root, 'claude-code-acp'), false);
