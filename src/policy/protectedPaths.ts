@@ -46,8 +46,8 @@ export const PROTECTED_CLASSES: readonly ProtectedClass[] = [
   { pattern: file('head|fetch_head|orig_head|packed-refs|commondir|gitdir') , why: 'files that make a folder a git repository' },
   { pattern: new RegExp('(^|/)(objects/(info|pack)|refs/(heads|tags|remotes))(/|$)', 'i'), why: 'files that make a folder a git repository' },
   // Editors and agents: settings, tasks, launch configurations, MCP servers, agent hooks and commands.
-  { pattern: dir('\\.vscode|\\.idea|\\.fleet|\\.zed|\\.devcontainer|\\.claude|\\.codex|\\.gemini|\\.opencode|\\.cursor|\\.windsurf|\\.continue|\\.github/(agents|hooks)'), why: 'editor and agent configuration' },
-  { pattern: file('\\.vscode-test\\.[cm]?[jt]s|\\.gitpod\\.ya?ml|\\.gitpod\\.dockerfile|devbox\\.json|\\.devcontainer\\.json|\\.mcp\\.json|\\.claude\\.json|opencode\\.jsonc?|[^/]*\\.code-workspace|\\.dir-locals(-2)?\\.el|\\.nvim\\.lua'), why: 'editor and agent configuration' },
+  { pattern: dir('\\.vscode|\\.idea|\\.settings|\\.fleet|\\.zed|\\.devcontainer|\\.claude|\\.codex|\\.gemini|\\.opencode|\\.cursor|\\.windsurf|\\.continue|\\.github/(agents|hooks)'), why: 'editor and agent configuration' },
+  { pattern: file('\\.factorypath|\\.classpath|\\.vscode-test\\.[cm]?[jt]s|\\.gitpod\\.ya?ml|\\.gitpod\\.dockerfile|devbox\\.json|\\.devcontainer\\.json|\\.mcp\\.json|\\.claude\\.json|opencode\\.jsonc?|[^/]*\\.code-workspace|\\.dir-locals(-2)?\\.el|\\.nvim\\.lua'), why: 'editor and agent configuration' },
   // CI: workflows run with the repository's secrets.
   { pattern: dir('\\.(gitea|forgejo)/(workflows|actions)|\\.github/(workflows|actions)|\\.circleci|\\.buildkite|\\.azure-pipelines|\\.woodpecker|\\.gitlab'), why: 'CI workflows' },
   { pattern: file('\\.gitlab-ci\\.ya?ml|\\.travis\\.ya?ml|azure-pipelines\\.ya?ml|bitbucket-pipelines\\.ya?ml|\\.?appveyor\\.ya?ml|\\.drone\\.ya?ml|\\.woodpecker\\.ya?ml|jenkinsfile|cloudbuild\\.ya?ml'), why: 'CI workflows' },

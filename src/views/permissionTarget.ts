@@ -47,9 +47,13 @@ export function keyTarget(sessions: readonly KeySession[], opts: { named?: strin
   const byKey = (k: string | undefined) => (k === undefined ? undefined : sessions.find((s) => s.state.key === k));
   // A row names its session: that one only, never another session's request.
   const pool = named !== undefined ? [byKey(named)].filter((s): s is KeySession => !!s) : sessions;
+  // The card the person had focused is gone (answered, withdrawn): the one now waiting is not the
+  // one they were looking at, so the key asks rather than answering it.
+  let focusGone = false;
   if (focused && (named === undefined ? inView.includes(focused.key) : named === focused.key)) {
     const p = byKey(focused.key)?.state.permissions[focused.permissionId];
     if (p?.state === 'waiting' && pool.some((s) => s.state.key === focused.key)) return { kind: 'answer', key: focused.key, permissionId: p.permissionId, by: 'focus' };
+    focusGone = true;
   }
   const shown = named !== undefined ? pool : inView.map(byKey).filter((s): s is KeySession => !!s && waitingOf(s).length > 0);
   const session = shown.find((s) => waitingOf(s).length > 0) ?? pool.find((s) => waitingOf(s).length > 0);
@@ -58,8 +62,10 @@ export function keyTarget(sessions: readonly KeySession[], opts: { named?: strin
   const visible = shown.includes(session);
   // Two pages in view with waiting cards: which one the person looks at is not known.
   const alone = named !== undefined || shown.length === 1;
-  if (visible && alone && waiting.length === 1) return { kind: 'answer', key: session.state.key, permissionId: waiting[0].permissionId, by: 'only' };
-  const why = !visible
+  if (visible && alone && waiting.length === 1 && !focusGone) return { kind: 'answer', key: session.state.key, permissionId: waiting[0].permissionId, by: 'only' };
+  const why = focusGone
+    ? 'The card that had the focus is no longer waiting; this is another request.'
+    : !visible
     ? 'The session of this request is not in view.'
     : !alone
       ? 'More than one session in view has a request waiting, and no card has the focus.'

@@ -56,6 +56,8 @@ describe('a held command\'s environment: what chooses the program is shown', () 
     assert.deepEqual(c.env, CHOOSERS.map(([n, v]) => `${n}=${v}`));
     assert.deepEqual(c.hidden, []);
     assert.deepEqual(c.notes, []);
+    // cargo runs a credential alias as the provider a registry names.
+    assert.ok(!hidesValue('CARGO_CREDENTIAL_ALIAS_MINE', 'sh payload'));
   });
 
   it('every word of the families, before or after every credential word, with a bare word for a value: shown', () => {

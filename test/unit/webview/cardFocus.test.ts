@@ -122,6 +122,11 @@ describe('which card the key answers (permissionTarget)', () => {
     assert.equal(keyTarget([a], { inView: [], focused: { key: 'a', permissionId: 'p2' } }).kind, 'confirm');
     // A focus report of a card that no longer waits does not count.
     assert.equal(keyTarget([a], { inView: ['a'], focused: { key: 'a', permissionId: 'gone' } }).kind, 'confirm');
+    // The focused card withdrawn and another asked in its place: the only card waiting now is not
+    // the one the person was looking at, so the key asks.
+    const swapped = keyTarget([session('a', [{ id: 'b', at: 3 }])], { inView: ['a'], focused: { key: 'a', permissionId: 'p2' } });
+    assert.equal(swapped.kind, 'confirm');
+    assert.match(swapped.kind === 'confirm' ? swapped.why : '', /no longer waiting/);
   });
 
   it('the only waiting card of the one session in view; else it asks, naming the oldest', () => {
