@@ -72,6 +72,7 @@ export function startPlan(scan: AgentConfigScan, allowed: boolean, instructions?
   const switchable = scan.findings.filter((f) => f.off);
   const switchedOff = switchable.filter((f) => !stillActs(scan.kind, f));
   Object.assign(plan, switchesOnly(scan.kind, instructions), { notices: plan.notices });
+  if (scan.kind === 'gemini') plan.env.GEMINI_CLI_TRUST_WORKSPACE = 'false';
   if (switchable.length && claude) {
     plan.sessionMeta = { claudeCode: { options: { settingSources: ['user'] } }, ...(instructions ? { systemPrompt: { append: instructions } } : {}) };
     if (scan.findings.some((f) => offByMode(scan.kind, f))) plan.modeId = 'default';
@@ -93,13 +94,14 @@ export function startPlan(scan: AgentConfigScan, allowed: boolean, instructions?
 }
 
 /**
- * The switches of `kind` with nothing to say: the agent starts without its repository's parts
- * whether or not the scan found any (a part the scan cannot see stays off too). Claude is handed
- * the project's instruction files instead.
+ * The switches of `kind` with nothing to say: Claude and OpenCode start without their repository's
+ * parts whether or not the scan found any (a part the scan cannot see stays off too). Claude is
+ * handed the project's instruction files instead.
  */
 function switchesOnly(kind: AgentKind, instructions?: string): AgentStartPlan {
   if (kind === 'claude-agent-acp' || kind === 'claude-code-acp') return { env: {}, notices: [], sessionMeta: { claudeCode: { options: { settingSources: ['user'] } }, ...(instructions ? { systemPrompt: { append: instructions } } : {}) } };
-  if (kind === 'gemini') return { env: { GEMINI_CLI_TRUST_WORKSPACE: 'false' }, notices: [] };
+  // Gemini CLI is not switched when nothing was found: an untrusted folder also refuses the modes
+  // the person may choose (Auto Edit), and what it reads is the session folder's, which is scanned.
   if (kind === 'opencode') return { env: { OPENCODE_DISABLE_PROJECT_CONFIG: '1', OPENCODE_DISABLE_EXTERNAL_SKILLS: '1', OPENCODE_DISABLE_CLAUDE_CODE_SKILLS: '1' }, notices: [] };
   return { env: {}, notices: [] };
 }

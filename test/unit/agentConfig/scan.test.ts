@@ -166,14 +166,15 @@ describe('agentConfig: how the agent starts', () => {
     assert.equal(asked.length, 1);
   });
 
-  it('nothing found is no consent: Claude, Gemini and OpenCode start with their switches on (what the scan cannot see, or what lies above, stays off)', async () => {
+  it('nothing found is no consent: Claude and OpenCode start with their switches on (what the scan cannot see, or what lies above, stays off)', async () => {
     const root = repo({ 'CLAUDE.md': 'Be nice.' });
     const asked: string[] = [];
     const plan = await prepareAgentStart(claude, root, port('cancel', asked), { ask: true });
     assert.equal(asked.length, 0);
     assert.deepEqual((plan.sessionMeta as { claudeCode: unknown }).claudeCode, { options: { settingSources: ['user'] } });
     assert.match(JSON.stringify(plan.sessionMeta), /Be nice\./);
-    assert.deepEqual((await prepareAgentStart({ name: 'Gemini', command: 'gemini', args: ['--acp'] }, root, port('cancel'), { ask: true })).env, { GEMINI_CLI_TRUST_WORKSPACE: 'false' });
+    // Gemini CLI is switched only for what was found: its untrusted folder refuses the person's Auto Edit.
+    assert.deepEqual((await prepareAgentStart({ name: 'Gemini', command: 'gemini', args: ['--acp'] }, root, port('cancel'), { ask: true })).env, {});
     assert.equal((await prepareAgentStart({ name: 'OpenCode', command: 'opencode', args: ['acp'] }, root, port('cancel'), { ask: true })).env.OPENCODE_DISABLE_PROJECT_CONFIG, '1');
   });
 
