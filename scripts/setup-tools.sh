@@ -36,6 +36,11 @@ command -v git >/dev/null || need_apt+=(git)
 # sandbox tests reach a loopback server with.
 command -v socat >/dev/null || need_apt+=(socat)
 command -v rg >/dev/null || need_apt+=(ripgrep)
+# The sandbox's overlay (issue 38) is mounted under unshare (util-linux) with mount, and its
+# listing of what changed uses find.
+command -v unshare >/dev/null || need_apt+=(util-linux)
+command -v mount >/dev/null || need_apt+=(mount)
+command -v find >/dev/null || need_apt+=(findutils)
 command -v curl >/dev/null || need_apt+=(curl)
 if [ ${#need_apt[@]} -gt 0 ]; then
   log "apt-get install ${need_apt[*]}"
