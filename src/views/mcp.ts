@@ -27,7 +27,7 @@ import { reachHash } from '../sandbox/reach';
 import { inert, text } from '../common/untrustedText';
 import { approvalText } from '../common/approvalText';
 import { urlTarget } from '../elicitation/url';
-import { askToOpenUrl, openCheckedUrl } from './openUrl';
+import { openCheckedUrl } from './openUrl';
 
 const APPROVED_KEY = 'agentSwitchboard.mcp.approved';
 const PINS_KEY = 'agentSwitchboard.mcp.pins';
@@ -412,8 +412,7 @@ export class McpCenter implements vscode.Disposable {
     if (!url) return void vscode.window.showInformationMessage(text`This server is not waiting for a sign-in.`);
     const target = urlTarget(url);
     if (!target.openable) return void vscode.window.showWarningMessage(text`The sign-in page was not opened: ${target.reason}`);
-    // The address is the server's: shown whole before it opens.
-    if (await askToOpenUrl(`The MCP server "${n.serverId}"`, target)) await openCheckedUrl(target);
+    await openCheckedUrl(target);
   }
 
   /** Forgets a server's OAuth credentials and restarts it, so its next use signs in again. */
