@@ -1,13 +1,15 @@
 /**
  * The `disk-writer` scenario: an agent that changes files on disk itself, the way claude-agent-acp
  * (since 0.18) and codex-acp do, never calling `fs/write_text_file`. Each change is announced as a
- * tool call (kind `edit` or `delete`, with the file in `locations` and a `diff`), then performed
+ * tool call (kind `edit`, `delete` or `move`, with the files in `locations` and a `diff` of an edit), then performed
  * with Node's `fs`, then reported `completed`.
  *
  * The prompt is the script: JSON `{"edits": [{"path": "a.txt", "content": "…"} | {"path": "b.txt",
  * "delete": true}]}` with paths relative to the session folder. An edit with `"via": "client"` goes
  * through the client instead (`fs/read_text_file` then `fs/write_text_file`), so one turn can mix
- * both kinds of agent. `"truncateFirst": true` empties the file before the call is announced;
+ * both kinds of agent. `"from": "old.txt"` moves that file to `path` (a `move` call naming both,
+ * then the content written at the new path); `"encoding": "utf16le"` writes the content as UTF-16LE
+ * with a BOM, as an editor saves such a file. `"truncateFirst": true` empties the file before the call is announced;
  * `"announceAfterMs": n` waits that long between emptying it and announcing the call, as an agent
  * does whose announcement reaches the client long after it began writing (the trial of issue 18
  * saw seconds).
@@ -22,6 +24,10 @@ interface DiskEdit {
   content?: string;
   delete?: boolean;
   via?: 'disk' | 'client';
+  /** Move this file (relative to the session folder) to `path`, then write the content there. */
+  from?: string;
+  /** Write the content in this encoding (with its BOM) rather than UTF-8. */
+  encoding?: 'utf16le';
   /**
    * Empty the file before announcing the call, as an agent does that is already writing when its
    * announcement arrives (the snapshot then catches the file half-written).
@@ -29,6 +35,18 @@ interface DiskEdit {
   truncateFirst?: boolean;
   /** With `truncateFirst`: ms between emptying the file and announcing the call. */
   announceAfterMs?: number;
+}
+
+const UTF16LE_BOM = Buffer.from([0xff, 0xfe]);
+
+/**
+ * A file's text as an editor decodes it, which is what an agent shows it replaces: UTF-16LE after
+ * its BOM, UTF-8 without its BOM. (Not edits/encoding.ts: this script stays a small bundle.)
+ */
+function textOf(bytes: Buffer): string {
+  if (bytes.subarray(0, 2).equals(UTF16LE_BOM)) return bytes.subarray(2).toString('utf16le');
+  const text = bytes.toString('utf8');
+  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
 }
 
 /** Runs the prompt's edits one by one; returns `end_turn`. */
@@ -44,23 +62,25 @@ export async function diskWriterTurn(turn: DemoTurn): Promise<StopReason> {
   const done: string[] = [];
   for (const [i, e] of edits.entries()) {
     const file = turn.resolve(e.path);
+    const from = e.from === undefined ? undefined : turn.resolve(e.from);
     const client = e.via === 'client';
-    const oldText = client ? await turn.readTextFile(file) : fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : null;
+    const oldText = client ? await turn.readTextFile(file) : fs.existsSync(from ?? file) ? textOf(fs.readFileSync(from ?? file)) : null;
     const toolCallId = turn.toolCallId(`disk-${i}`);
     if (e.truncateFirst && !client) {
       fs.writeFileSync(file, '');
       if (e.announceAfterMs) await turn.sleep(e.announceAfterMs);
     }
-    const kind = e.delete ? 'delete' : 'edit';
+    const kind = e.delete ? 'delete' : from ? 'move' : 'edit';
     await turn.update({
       sessionUpdate: 'tool_call',
       toolCallId,
-      title: `${e.delete ? 'Delete' : oldText === null ? 'Create' : 'Edit'} ${e.path}`,
+      title: from ? `Move ${e.from} to ${e.path}` : `${e.delete ? 'Delete' : oldText === null ? 'Create' : 'Edit'} ${e.path}`,
       kind,
       status: 'pending',
-      locations: [{ path: file }],
-      content: e.delete ? [] : [{ type: 'diff', path: file, oldText, newText: e.content ?? '' }],
-      rawInput: { file_path: file },
+      locations: from ? [{ path: from }, { path: file }] : [{ path: file }],
+      // A move names both paths; what it writes at the new one is not a diff of that (missing) file.
+      content: e.delete || from ? [] : [{ type: 'diff', path: file, oldText, newText: e.content ?? '' }],
+      rawInput: from ? { source_path: from, destination_path: file } : { file_path: file },
     });
     await turn.toolUpdate({ toolCallId, status: 'in_progress' });
     // Real agents take a moment between announcing a tool and running it (hooks, permission checks).
@@ -74,7 +94,8 @@ export async function diskWriterTurn(turn: DemoTurn): Promise<StopReason> {
     if (e.delete) fs.rmSync(file, { force: true });
     else {
       fs.mkdirSync(path.dirname(file), { recursive: true });
-      fs.writeFileSync(file, e.content ?? '');
+      if (from) fs.renameSync(from, file);
+      fs.writeFileSync(file, e.encoding === 'utf16le' ? Buffer.concat([UTF16LE_BOM, Buffer.from(e.content ?? '', 'utf16le')]) : (e.content ?? ''));
     }
     await turn.toolUpdate({ toolCallId, status: 'completed' });
     done.push(`${kind} ${e.path}`);

@@ -68,6 +68,11 @@ export interface FileChange {
   /** When the change was first and last recorded (ms since epoch). */
   at: number;
   updatedAt: number;
+  /**
+   * The file was moved in this turn: `from` on the change that created it at its new path, `to` on
+   * the change that removed it from its old one; `id` is the other change (see {@link ReviewModel.moveOf}).
+   */
+  moved?: { from?: string; to?: string; id: string };
 }
 
 /** One turn's changes, for the Changes view. */
@@ -151,8 +156,40 @@ export class ReviewModel {
     c.decisions = c.hunks.map(() => 'pending');
     c.fileDecision = 'pending';
     this.changes.set(c.id, c);
+    this.pairMove(c);
     this.emitter.fire();
     return c;
+  }
+
+  /**
+   * The two changes of a file moved in one turn: the one that removed it from its old path and the
+   * one that created it at its new path, while they still are that; undefined for any other change.
+   */
+  moveOf(c: FileChange): { from: FileChange; to: FileChange } | undefined {
+    const other = c.moved && this.changes.get(c.moved.id);
+    if (!other) return undefined;
+    const [from, to] = c.moved?.from !== undefined ? [other, c] : [c, other];
+    return from.after === null && from.base.text !== null && to.base.text === null && to.after !== null ? { from, to } : undefined;
+  }
+
+  /**
+   * One tool call that removed a file and created one with mostly the same lines moved it (a
+   * `move` call, or an edit that renames): the two changes are linked, so the review can show the
+   * file's text before the turn, from its old path, against the new one. Undo is unchanged: each
+   * path is restored (or removed) on its own.
+   */
+  private pairMove(c: FileChange): void {
+    if (c.moved) return;
+    const created = c.base.text === null && c.after !== null;
+    if (!created && !(c.after === null && c.base.text !== null)) return;
+    const others = [...this.changes.values()].filter(
+      (o) => o !== c && !o.moved && o.sessionKey === c.sessionKey && o.turn === c.turn && o.toolCallIds.some((t) => c.toolCallIds.includes(t)) && (created ? o.after === null && o.base.text !== null : o.base.text === null && o.after !== null),
+    );
+    if (others.length !== 1) return;
+    const [from, to] = created ? [others[0], c] : [c, others[0]];
+    if (!mostlyIn(from.base.text ?? '', to.after ?? '')) return;
+    from.moved = { to: to.path, id: to.id };
+    to.moved = { from: from.path, id: from.id };
   }
 
   /** The newest change of `path` in that turn of that session. */
@@ -361,6 +398,13 @@ function textWithout(c: FileChange, undone: ReadonlySet<number>): string {
   if (once !== false) return once;
   const take = new Set(c.hunks.map((_, i) => i).filter((i) => !undone.has(i)));
   return mergeOnto({ hunks: c.hunks, baseText: base }, base, take).text;
+}
+
+/** At least half of `text`'s non-blank lines are lines of `into` (and it has some). */
+function mostlyIn(text: string, into: string): boolean {
+  const lines = text.split(/\r?\n/).filter((l) => l.trim());
+  const there = new Set(into.split(/\r?\n/));
+  return lines.length > 0 && lines.filter((l) => there.has(l)).length * 2 >= lines.length;
 }
 
 /** The file decision follows the hunks: all kept → kept; all undone → undone; else pending. */

@@ -12,21 +12,18 @@ import { createTreeView, registerCommand } from '../activation/vscodeRegistry';
 import { registerGuardedCommand } from './guardedCommands';
 import type { SessionPatch, SessionState } from '../acp/session/types';
 import { fileEncoding } from '../config/vscodeSettings';
-import { readRegularFileOrNull } from '../fs/safeRead';
-import { openDocument as openFileDocument } from '../fs/vscodeFiles';
 import type { AuditEntry } from '../policy/audit';
 import { asOwnEdit, isOwnEdit, isSavingByUs, replaceChecked } from '../edits/vscodeApply';
-import { DiskBaselines, MAX_SNAPSHOT_BYTES } from '../edits/baselines';
+import { DiskBaselines } from '../edits/baselines';
 import { readForBaseline } from '../edits/diskRead';
 import { decodeFile, detectEol, encodeFile } from '../edits/encoding';
 import { ReviewModel, uncertainMessage, type Base, type DecisionsSnapshot, type UndoPlan } from '../edits/review';
-import { checkUndoWrite, recordUndoResult, VIA_NAME, type UndoGuardDeps, type UndoWrite } from '../edits/undoGuard';
+import { shownDiff } from '../edits/shownDiff';
+import { beforeUri, serveBefore } from './beforeDocs';
+import { checkUndoWrite, recordUndoResult, type UndoGuardDeps, type UndoWrite } from '../edits/undoGuard';
 import { parseReviewNode, ReviewTree, type ReviewNode } from './reviewTree';
+import { confirmProtectedWrite, currentDiskText, decodeText, freshDocument, openDocument, readDisk } from './reviewFiles';
 import { text } from '../common/untrustedText';
-import { approvalText } from '../common/approvalText';
-
-/** URI scheme of the read-only documents that show the base an agent's change replaced. */
-export const BASE_SCHEME = 'agent-switchboard-base';
 
 /** What the Changes view needs from the rest of the extension. */
 export interface ReviewCenterDeps {
@@ -54,55 +51,6 @@ export interface DeletedByUndo {
   bytes: Uint8Array;
   /** The change's decisions before the undo. */
   decisions: DecisionsSnapshot;
-}
-
-function decodeText(bytes: Uint8Array, p: string): string | null {
-  try {
-    return decodeFile(bytes, fileEncoding(vscode.Uri.file(p))).text;
-  } catch {
-    return null;
-  }
-}
-
-/**
- * Reads a file's bytes and decoded text through the safe reader (regular files only, at most
- * {@link MAX_SNAPSHOT_BYTES}, no blocking on special files); null when missing, text null when
- * it is not text in its encoding.
- * @throws {UnreadableFileError} when it is not a regular file, too large or unreadable.
- */
-async function readDisk(p: string): Promise<{ bytes: Uint8Array; text: string | null } | null> {
-  const f = await readRegularFileOrNull(p, { maxBytes: MAX_SNAPSHOT_BYTES });
-  return f && { bytes: f.bytes, text: decodeText(f.bytes, p) };
-}
-
-function openDocument(p: string): vscode.TextDocument | undefined {
-  return openFileDocument(vscode.Uri.file(p));
-}
-
-/**
- * The open document of `p`, once it reflects the disk: a document without unsaved changes reloads
- * a file changed on disk asynchronously, so a plan made on its text a moment after an agent wrote
- * the file would be made on the old text. Waits up to `timeoutMs` for that reload.
- * @throws Error when the document still differs from the disk after that.
- */
-async function freshDocument(p: string, timeoutMs = 3000): Promise<vscode.TextDocument | undefined> {
-  const doc = openDocument(p);
-  if (!doc || doc.isDirty) return doc;
-  const disk = await readDisk(p).catch(() => null);
-  if (!disk || disk.text === null || disk.text === doc.getText()) return doc;
-  const settled = await new Promise<boolean>((resolve) => {
-    const timer = setTimeout(() => done(false), timeoutMs);
-    const sub = vscode.workspace.onDidChangeTextDocument((e) => {
-      if (e.document === doc && doc.getText() === disk.text) done(true);
-    });
-    function done(ok: boolean) {
-      clearTimeout(timer);
-      sub.dispose();
-      resolve(ok);
-    }
-  });
-  if (!settled) throw new Error('the open document and the file on disk disagree; save or revert it first.');
-  return doc.isClosed ? undefined : doc;
 }
 
 /** The Changes view and its actions. */
@@ -152,12 +100,10 @@ export class ReviewCenter implements vscode.Disposable {
       watcher.onDidChange(onDisk),
       watcher.onDidCreate(onDisk),
       watcher.onDidDelete(onDisk),
-      vscode.workspace.registerTextDocumentContentProvider(BASE_SCHEME, {
-        provideTextDocumentContent: (uri) => {
-          const c = this.model.get(new URLSearchParams(uri.query).get('id') ?? '');
-          if (!c) return 'This change is no longer available.';
-          return new URLSearchParams(uri.query).get('side') === 'empty' ? '' : (c.base.text ?? '');
-        },
+      // The diff's left side: the file before the turn, as the tree counts it.
+      serveBefore('change', (ref) => {
+        const c = this.model.get(ref.id);
+        return c && shownDiff(this.model, c).before;
       }),
       vscode.workspace.onWillSaveTextDocument((e) => this.saving.add(e.document.uri.toString())),
       vscode.workspace.onDidSaveTextDocument((d) => {
@@ -343,7 +289,12 @@ export class ReviewCenter implements vscode.Disposable {
 
   private targets(n: ReviewNode): { id: string; hunk?: number }[] {
     if (n.type === 'hunk') return [{ id: n.changeId, hunk: n.hunk }];
-    if (n.type === 'file') return [{ id: n.changeId }];
+    if (n.type === 'file') {
+      // A moved file is one decision: its old path and its new one.
+      const c = this.model.get(n.changeId);
+      const move = c && this.model.moveOf(c);
+      return move ? [{ id: move.from.id }, { id: move.to.id }] : [{ id: n.changeId }];
+    }
     return (this.model.turns(n.sessionKey).find((t) => t.turn === n.turn)?.files ?? []).map((f) => ({ id: f.id }));
   }
 
@@ -490,17 +441,21 @@ export class ReviewCenter implements vscode.Disposable {
     return result;
   }
 
-  /** Opens the native diff editor: the agent's base (virtual, read-only) ↔ the file now. */
+  /**
+   * Opens the native diff editor: the file before the turn (virtual, read-only; for a moved file,
+   * at its old path) ↔ the file now.
+   */
   async openDiff(n: ReviewNode): Promise<void> {
     if (n.type === 'turn') return;
     const c = this.model.get(n.changeId);
     if (!c) return;
-    const file = vscode.Uri.file(c.path);
-    const base = vscode.Uri.from({ scheme: BASE_SCHEME, path: c.path, query: `id=${encodeURIComponent(c.id)}` });
-    const exists = !!openDocument(c.path) || (await currentDiskText(c.path).catch(() => '')) !== null;
-    const right = exists ? file : base.with({ query: `id=${encodeURIComponent(c.id)}&side=empty` });
+    const d = shownDiff(this.model, c);
+    const exists = !!openDocument(d.afterPath) || (await currentDiskText(d.afterPath).catch(() => '')) !== null;
+    const right = exists ? vscode.Uri.file(d.afterPath) : beforeUri(d.afterPath, { of: 'empty' });
     const line = n.type === 'hunk' ? Math.max(0, c.hunks[n.hunk].newStart - 1) : 0;
-    await vscode.commands.executeCommand('vscode.diff', base, right, `${path.basename(c.path)}: before turn ${c.turn} ↔ now`, {
+    const name = d.moved ? `${path.basename(d.beforePath)} → ${path.basename(d.afterPath)}` : path.basename(c.path);
+    const title = `${name}: before turn ${c.turn}${d.what === 'base unknown' ? ' (base unknown: what was read)' : ''} ↔ now`;
+    await vscode.commands.executeCommand('vscode.diff', beforeUri(d.beforePath, { of: 'change', id: c.id }), right, title, {
       selection: new vscode.Range(line, 0, line, 0),
       preview: true,
     } satisfies vscode.TextDocumentShowOptions);
@@ -526,41 +481,4 @@ export class ReviewCenter implements vscode.Disposable {
     this.disposables.forEach((d) => d.dispose());
     this.model.dispose();
   }
-}
-
-
-/**
- * The file's text on disk now; null when it does not exist.
- * @throws Error when it is not a regular text file of at most {@link MAX_SNAPSHOT_BYTES}.
- */
-async function currentDiskText(p: string): Promise<string | null> {
-  let s: { text: string | null } | null;
-  try {
-    s = await readDisk(p);
-  } catch {
-    throw new Error('the file is not a readable regular file; it was left alone.');
-  }
-  if (s === null) return null;
-  if (s.text === null) throw new Error('the file is not text in its encoding; it was left alone.');
-  return s.text;
-}
-
-/**
- * Asks the person, in a modal dialog, to confirm one Undo or Restore write to a protected path.
- * The path goes in the dialog's detail (plain text), never in a notification.
- */
-async function confirmProtectedWrite(w: UndoWrite, relPath: string, why: string): Promise<boolean> {
-  const act = w.action === 'delete' ? 'Delete' : 'Write';
-  // The whole path, as it is, on a line of its own; a path that cannot be shown so is not offered.
-  const where = approvalText([relPath], { what: 'Its path' });
-  if (!where.ok) {
-    void vscode.window.showWarningMessage(text`${VIA_NAME[w.via]} did not ${act.toLowerCase()} a protected file: ${where.reason}`);
-    return false;
-  }
-  const choice = await vscode.window.showWarningMessage(
-    text`${VIA_NAME[w.via]} would ${act.toLowerCase()} a protected file. ${act} it?`,
-    { modal: true, detail: `${where.text}\n\n${text`${why} ${w.action === 'delete' ? 'It would be deleted' : 'It would get back the content read from disk before the agent changed it'}; the write is recorded in the audit log.`}` },
-    act,
-  );
-  return choice === act;
 }

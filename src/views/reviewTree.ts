@@ -11,6 +11,7 @@ import { issueAll } from '../common/commandArgs';
 import * as z from 'zod';
 import { markdown } from '../common/untrustedText';
 import type { FileChange, HunkDecision, ReviewModel, TurnChanges } from '../edits/review';
+import { shownDiff } from '../edits/shownDiff';
 
 /** A node of the Changes view; also the argument of the review commands. */
 export type ReviewNode =
@@ -65,7 +66,11 @@ export class ReviewTree implements vscode.TreeDataProvider<ReviewNode>, vscode.D
   private childrenOf(node?: ReviewNode): ReviewNode[] {
     if (!node) return this.model.turns().reverse().map((t) => ({ type: 'turn', sessionKey: t.sessionKey, turn: t.turn }));
     if (node.type === 'turn') return (this.turnOf(node)?.files ?? []).map((f) => ({ type: 'file', changeId: f.id }));
-    if (node.type === 'file') return (this.model.get(node.changeId)?.hunks ?? []).map((_, hunk) => ({ type: 'hunk', changeId: node.changeId, hunk }));
+    if (node.type === 'file') {
+      const c = this.model.get(node.changeId);
+      // A moved file is kept or undone whole (both its paths): its diff is not its hunks'.
+      return !c || this.model.moveOf(c) ? [] : c.hunks.map((_, hunk) => ({ type: 'hunk', changeId: node.changeId, hunk }));
+    }
     return [];
   }
 
@@ -106,13 +111,16 @@ export class ReviewTree implements vscode.TreeDataProvider<ReviewNode>, vscode.D
   }
 
   private fileItem(c: FileChange): vscode.TreeItem {
-    const item = new vscode.TreeItem(path.basename(c.path), c.hunks.length ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.None);
+    // The counts are those of the diff Open Diff shows (shownDiff gives both).
+    const d = shownDiff(this.model, c);
+    const item = new vscode.TreeItem(path.basename(c.path), c.hunks.length && !d.moved ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.None);
     item.id = `file:${c.id}`;
     item.resourceUri = vscode.Uri.file(c.path);
-    const added = c.hunks.reduce((n, h) => n + h.lines.filter((l) => l[0] === '+').length, 0);
-    const removed = c.hunks.reduce((n, h) => n + h.lines.filter((l) => l[0] === '-').length, 0);
+    const counts = `+${d.added} −${d.removed}${d.lineEndings ? ` · ${d.lineEndings}` : ''}`;
+    const other = c.moved?.from ?? c.moved?.to ?? c.path;
     // A base we are not sure of is named as such: Undo refuses it, so no "created" or counts suggest otherwise.
-    const what = c.base.uncertain !== undefined ? 'base unknown' : c.base.text === null ? 'created' : c.after === null ? 'deleted' : `+${added} −${removed}`;
+    const moved = d.moved ? `moved ${c.moved?.from ? 'from' : 'to'} ${this.nameOf(other, c.path)}` : '';
+    const what = d.what === 'base unknown' ? `base unknown${moved && ` · ${moved}`}` : d.what === 'moved' ? `${moved} · ${counts}` : d.what === 'changed' ? counts : d.what;
     const later = c.later.length ? ` · then changed by ${c.later.map((l) => LATER_WORD[l.by]).join(', ')}` : '';
     const kept = c.decisions.filter((d) => d === 'kept').length;
     const undone = c.decisions.filter((d) => d === 'undone').length;
@@ -126,6 +134,8 @@ export class ReviewTree implements vscode.TreeDataProvider<ReviewNode>, vscode.D
     tip.appendMarkdown(markdown`**${c.path}**\n\n`);
     if (c.via === 'client') tip.appendMarkdown('Written by Agent Switchboard for the agent (`fs/write_text_file`), after the gate allowed it.');
     else tip.appendMarkdown('The agent wrote this file itself; Agent Switchboard saw the change against a snapshot taken before its tool call.');
+    if (d.moved) tip.appendMarkdown(markdown`\n\nMoved in this turn from ${d.beforePath} to ${d.afterPath}: Open Diff shows its text at the old path before the turn against the new one now; Keep and Undo act on both paths.`);
+    if (d.lineEndings) tip.appendMarkdown(markdown`\n\nIts line endings changed (${d.lineEndings}); the diff editor does not show line endings, the counts include them.`);
     if (c.base.uncertain !== undefined) tip.appendMarkdown(markdown`\n\nBase unknown: what the file held before is not known for certain (${c.base.uncertain}). Undo and Restore Checkpoint leave it alone; Open Diff shows what was read.`);
     if (c.later.length) tip.appendMarkdown(markdown`\n\nChanged afterwards by ${c.later.map((l) => LATER_WORD[l.by]).join(', ')}; Undo reverts only hunks whose lines are still the agent's.`);
     item.tooltip = tip;
@@ -152,6 +162,12 @@ export class ReviewTree implements vscode.TreeDataProvider<ReviewNode>, vscode.D
     item.tooltip = new vscode.MarkdownString().appendCodeblock(shown.join('\n') + (h.lines.length > 40 ? `\n… ${h.lines.length - 40} more lines` : ''), 'diff');
     item.command = { command: 'agentSwitchboard.review.openDiff', title: 'Open Diff', arguments: [{ type: 'hunk', changeId: c.id, hunk: i } satisfies ReviewNode] };
     return item;
+  }
+
+  /** `p` as short as it can be next to `beside`: its name in the same folder, else its path in a root. */
+  private nameOf(p: string, beside: string): string {
+    if (path.dirname(p) === path.dirname(beside)) return path.basename(p);
+    return `${this.relativeDir(p).replace(/ · $/, '/')}${path.basename(p)}`;
   }
 
   private relativeDir(p: string): string {

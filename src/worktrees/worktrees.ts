@@ -14,6 +14,7 @@ import * as z from 'zod';
 import { GitError, NO_PROGRAMS, type GitRunner } from './gitCli';
 import { checkContained } from '../fs/containment';
 import { readRegularFileOrNull, UnreadableFileError } from '../fs/safeRead';
+import { decodeFile } from '../edits/encoding';
 
 /** Where a worktree starts: HEAD, or HEAD plus the uncommitted changes of tracked files (`git stash create`). */
 export type WorktreeFrom = 'head' | 'head+changes';
@@ -257,10 +258,14 @@ export class Worktrees {
     this.touch(r);
   }
 
-  /** The text of `rel` at worktree `id`'s base commit; null when it was not there. */
-  async baseText(id: string, rel: string): Promise<string | null> {
+  /**
+   * The text of `rel` at worktree `id`'s base commit, decoded as the editor decodes the file (its
+   * BOM, else `encoding`, else UTF-8); null when it was not there.
+   * @throws {UndecodableError} when it is not text in that encoding.
+   */
+  async baseText(id: string, rel: string, encoding?: string): Promise<string | null> {
     const b = await this.show(this.must(id), rel);
-    return b === null ? null : b.toString('utf8');
+    return b === null ? null : decodeFile(b, encoding).text;
   }
 
   private async show(r: WorktreeRecord, rel: string): Promise<Buffer | null> {

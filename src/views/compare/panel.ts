@@ -23,9 +23,8 @@ import type { WorktreeFrom } from '../../worktrees/worktrees';
 import type { ApplyReport, WorktreeCenter } from '../worktrees';
 import { makeNonce, renderSessionHtml } from '../session/html';
 import type { CompareHostMessage } from './protocol';
-
-/** URI scheme of a worktree file's base version (read-only). */
-const BASE_SCHEME = 'agent-switchboard-base';
+import { beforeUri, serveBefore } from '../beforeDocs';
+import { fileEncoding } from '../../config/vscodeSettings';
 
 const MessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('ready') }),
@@ -73,13 +72,12 @@ export class CompareCenter implements vscode.Disposable {
   constructor(private readonly host: CompareHost) {
     // The base side of a worktree file's diff: that file at the commit the worktree started from.
     this.disposables.push(
-      vscode.workspace.registerTextDocumentContentProvider(BASE_SCHEME, {
-        provideTextDocumentContent: async (uri) => {
-          const q = new URLSearchParams(uri.query);
-          const core = await this.host.worktrees.worktrees();
-          const text = await core.baseText(q.get('id') ?? '', q.get('rel') ?? '').catch(() => null);
-          return text ?? '';
-        },
+      serveBefore('worktree', async (ref) => {
+        const core = await this.host.worktrees.worktrees();
+        if (!core.get(ref.id)) return undefined;
+        // Decoded as the editor decodes the file on the right (its BOM, else files.encoding).
+        const text = await core.baseText(ref.id, ref.rel, fileEncoding(vscode.Uri.file(path.join(core.get(ref.id)!.dir, ref.rel))));
+        return text ?? '';
       }),
     );
   }
@@ -270,7 +268,7 @@ export class CompareCenter implements vscode.Disposable {
     const w = (await this.host.worktrees.worktrees()).get(worktreeId);
     if (!w) return;
     const right = vscode.Uri.file(path.join(w.dir, rel));
-    const left = vscode.Uri.from({ scheme: BASE_SCHEME, path: `/${rel}`, query: new URLSearchParams({ id: worktreeId, rel }).toString() });
+    const left = beforeUri(right.fsPath, { of: 'worktree', id: worktreeId, rel });
     await vscode.commands.executeCommand('vscode.diff', left, right, text`${rel}: base ↔ ${e.agentName} (${e.branch})`);
   }
 
