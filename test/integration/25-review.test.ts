@@ -121,6 +121,9 @@ describe('review of agents\' changes', () => {
       const input = vscode.window.tabGroups.activeTabGroup.activeTab?.input;
       return input instanceof vscode.TabInputTextDiff && input.modified.fsPath === edited;
     });
+    // The diff's left side is the file before the turn, as the editor resolves it (every provider of its scheme asked).
+    const diffInput = vscode.window.tabGroups.activeTabGroup.activeTab?.input as vscode.TabInputTextDiff;
+    assert.strictEqual((await vscode.workspace.openTextDocument(diffInput.original)).getText(), lines(30), 'the review diff shows the file before the turn on its left');
     await vscode.commands.executeCommand('agentSwitchboard.review.openDiff', { type: 'hunk', changeId: fa.id, hunk: 1 });
     await screenshot('review-diff', 30000, { waitForSelector: '.monaco-diff-editor', sidebarWidth: 520 });
     await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
