@@ -89,31 +89,7 @@ if [ ! -f "$SETTINGS" ]; then
 EOF
 fi
 
-if [ ! -d "$WS" ] || [ -z "$(ls -A "$WS")" ]; then
-  say "creating demo workspace $WS"
-  mkdir -p "$WS/src"
-  cat > "$WS/README.md" <<'EOF'
-# Agent Switchboard demo workspace
-
-A tiny project to try Agent Switchboard on.
-
-1. Open the **Agent Switchboard** item in the activity bar (left edge).
-2. Pick **Offline demo agent** (no API key needed) and start a session.
-3. Ask it to create a file, for example "create notes/todo.md with a list" (a script, not a
-   model: it writes the file your prompt names, or demo/hello.md, and runs one shell command),
-   and watch the streamed answer, the tool calls, the permission prompts and the proposed edit.
-
-Real agents (Claude Code, Codex, Gemini CLI, OpenCode, any ACP agent) can be picked the same way
-once they are installed and configured.
-EOF
-  cat > "$WS/src/greet.ts" <<'EOF'
-export function greet(name: string): string {
-  return `Hello, ${name}!`;
-}
-
-console.log(greet('world'));
-EOF
-fi
+bash scripts/demo-workspace.sh "$WS"
 
 LOG=$STATE/code-server.log
 say "starting code-server on 127.0.0.1:$PORT (log: $LOG)"
