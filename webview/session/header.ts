@@ -11,7 +11,7 @@ import { autonomousMode, autonomySentence } from '../../src/acp/session/autonomy
 import type { AgentChoice, SessionSummary } from '../../src/views/session/protocol';
 import type { Ctx } from './context';
 import { icon } from './dom';
-import { EXPAND, FOLD, HeaderLayout, MENU_LABEL } from './headerLayout';
+import { EXPAND, FOLD, HeaderLayout, MENU_LABEL, WRAPS } from './headerLayout';
 
 /**
  * Ranks in the header's layout (lower keeps its place longer). The session, agent, mode and model
@@ -121,32 +121,30 @@ export class HeaderView {
     const st = STATUS_TEXT[s.status] ?? { label: s.status, icon: 'circle-outline' };
     const closeKey = s.key;
     const closeWords = s.status === 'closed' ? 'Close this transcript' : 'Close session';
-    this.statusItems = [
-      // The status and the title are one item: a long title wraps beside its status, not under it.
-      h('span', { className: `session-name${picker ? '' : ' titled'}`, [EXPAND]: String(RANK.statusWords) },
-        h('span', { className: `session-status status-${s.status}`, role: 'status', 'aria-label': `Session ${st.label}` },
-          icon(h, st.icon, { spin: st.spin }), h('span', { className: 'status-label' }, st.label)),
-        // With a session picker on the same line, the title is already on screen. It wraps (three
-        // lines at most, the whole of it in the tooltip) rather than being cut to a few letters, and
-        // takes the room left on its line, so the session's actions close that line.
-        picker ? null : h('span', { className: 'session-title', title: s.title || s.agentName }, s.title || s.agentName)),
+    // The status and the title are one item: a long title wraps beside its status, not under it.
+    const name = h('span', { className: `session-name${picker ? '' : ' titled'}`, [EXPAND]: String(RANK.statusWords) },
+      h('span', { className: `session-status status-${s.status}`, role: 'status', 'aria-label': `Session ${st.label}` },
+        icon(h, st.icon, { spin: st.spin }), h('span', { className: 'status-label' }, st.label)),
+      // With a session picker on the same line, the title is already on screen. It wraps (three
+      // lines at most, the whole of it in the tooltip) rather than being cut to a few letters, and
+      // takes the room left on its line, so the session's actions close that line.
+      picker ? null : h('span', { className: 'session-title', title: s.title || s.agentName, [WRAPS]: true }, s.title || s.agentName));
+    const actions = [
       // A closed or failed session (a transcript from the journal, an agent that died) can go on in a new process.
       // Only a session its agent knows by id can be taken up again.
       (s.status === 'closed' || s.status === 'error') && s.sessionId
-        ? h('button', { type: 'button', className: 'text-button resume-button', title: 'Take this session up again in a new agent process (session/resume or session/load)',
+        ? h('button', { type: 'button', className: 'text-button resume-button session-action', title: 'Take this session up again in a new agent process (session/resume or session/load)',
             onClick: () => this.ctx.post({ type: 'resumeSession', key: closeKey }) }, icon(h, 'debug-restart'), ' Resume')
         : null,
-      h('button', { type: 'button', className: 'icon-button', title: 'Open in an editor tab', 'aria-label': 'Open in an editor tab', [FOLD]: String(RANK.openInTab),
+      h('button', { type: 'button', className: 'icon-button session-action', title: 'Open in an editor tab', 'aria-label': 'Open in an editor tab', [FOLD]: String(RANK.openInTab),
         onClick: () => this.ctx.post({ type: 'openInTab', key: closeKey }) }, icon(h, 'link-external'), h('span', { className: 'button-text' }, 'Open in an editor tab')),
       // A closed one (a transcript) closes too: it then stops coming back after a reload.
-      h('button', { type: 'button', className: 'icon-button', title: closeWords, 'aria-label': 'Close session', [FOLD]: String(RANK.close),
+      h('button', { type: 'button', className: 'icon-button session-action', title: closeWords, 'aria-label': 'Close session', [FOLD]: String(RANK.close),
         onClick: () => this.ctx.post({ type: 'closeSession', key: closeKey }) }, icon(h, 'close'), h('span', { className: 'button-text' }, closeWords)),
-      // After the title and its actions (which end the title's line); a narrow side bar puts them on lines of their own.
-      this.usageControl(s),
-      this.modeControl(s),
-      ...this.configControls(s),
-      this.autonomyMark(s),
-    ].filter((e): e is HTMLElement => !!e);
+    ];
+    const rest = [this.usageControl(s), this.modeControl(s), ...this.configControls(s), this.autonomyMark(s)];
+    // The actions end the title's line; with a picker instead of a title, they end the whole line.
+    this.statusItems = (picker ? [name, ...rest, ...actions] : [name, ...actions, ...rest]).filter((e): e is HTMLElement => !!e);
     this.layout.set(1, [...this.sessionItems, ...this.statusItems]);
   }
 

@@ -27,6 +27,8 @@ export const FOLD = 'data-fold';
 export const EXPAND = 'data-expand';
 /** Attribute of a foldable picker: the words that name it in the menu (the header shows none). */
 export const MENU_LABEL = 'data-menu-label';
+/** Attribute of a text inside an item that wraps and may be clamped (its hidden lines count as growth). */
+export const WRAPS = 'data-wraps';
 const LEVEL = 'data-level';
 
 interface Step {
@@ -54,7 +56,9 @@ function shape(group: HTMLElement): Shape {
   for (const child of Array.from(group.children)) {
     const r = child.getBoundingClientRect();
     if (r.width === 0 && r.height === 0) continue;
-    heights.set(child, r.height);
+    // A clamped text (the title past its lines) does not grow its box: count what it holds.
+    const hidden = Array.from(child.querySelectorAll(`[${WRAPS}]`)).reduce((n, e) => n + Math.max(0, e.scrollHeight - e.clientHeight), 0);
+    heights.set(child, r.height + hidden);
     if (r.right > right) overflow = true;
     if (r.top >= bottom - 1) {
       rows++;
@@ -109,6 +113,11 @@ export class HeaderLayout {
         if ((ev as KeyboardEvent).key !== 'Escape') return;
         ev.preventDefault();
         this.close(true);
+      },
+      // Tabbing out of it closes it (a picker's list keeps the focus in its picker, so in the menu).
+      onFocusout: (ev: Event) => {
+        const next = (ev as FocusEvent).relatedTarget as Node | null;
+        if (next && !this.menu.contains(next) && next !== this.more) this.close(false);
       },
       // An action done from the menu closes it; a picker or a switch in it keeps it open.
       onClick: (ev: Event) => {
