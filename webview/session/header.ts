@@ -51,6 +51,12 @@ export function agentLabel(a: AgentChoice): string {
   return a.name;
 }
 
+/** The elements of `items` for which `test` holds, and the others (empty values dropped). */
+function partition(items: (HTMLElement | null)[], test: (e: HTMLElement) => boolean): [HTMLElement[], HTMLElement[]] {
+  const present = items.filter((e): e is HTMLElement => !!e);
+  return [present.filter(test), present.filter((e) => !test(e))];
+}
+
 export class HeaderView {
   readonly el: HTMLElement;
   private readonly agentRow: HTMLElement;
@@ -142,7 +148,9 @@ export class HeaderView {
       h('button', { type: 'button', className: 'icon-button session-action', title: closeWords, 'aria-label': 'Close session', [FOLD]: String(RANK.close),
         onClick: () => this.ctx.post({ type: 'closeSession', key: closeKey }) }, icon(h, 'close'), h('span', { className: 'button-text' }, closeWords)),
     ];
-    const rest = [this.usageControl(s), this.modeControl(s), ...this.configControls(s), this.autonomyMark(s)];
+    // The mode and the model stay together: one item, on one line where it fits, else wrapping inside.
+    const [pickers, options] = partition([this.modeControl(s), ...this.configControls(s)], (e) => !e.hasAttribute(FOLD));
+    const rest = [this.usageControl(s), pickers.length ? h('span', { className: 'session-pickers' }, pickers) : null, ...options, this.autonomyMark(s)];
     // The actions end the title's line; with a picker instead of a title, they end the whole line.
     this.statusItems = (picker ? [name, ...rest, ...actions] : [name, ...actions, ...rest]).filter((e): e is HTMLElement => !!e);
     this.layout.set(1, [...this.sessionItems, ...this.statusItems]);

@@ -6,12 +6,12 @@
  * items. An item is one of:
  * - essential (no attribute): always in its row; a row wraps rather than cut it (the session, the
  *   agent, the mode and the model are named whole at every width);
- * - foldable (`data-fold="rank"`): in its row when it fits there without growing another item (a
- *   title or picker made to wrap) and without taking the header past {@link ROW_BUDGET} rows, else
- *   in the menu, in its full form;
+ * - foldable (`data-fold="rank"`): in its row when it fits there without moving a foldable item
+ *   placed before it to another row, growing any (a title or picker made to wrap) or taking the
+ *   header past {@link ROW_BUDGET} rows, else in the menu, in its full form;
  * - with shorter forms (`data-expand="rank,rank…"`): starts at its shortest (`data-level="0"`,
- *   which the CSS draws) and takes each longer form, at its rank, when that adds no row and grows
- *   no other item; the full form has no `data-level`.
+ *   which the CSS draws) and takes each longer form, at its rank, under the same conditions and
+ *   when that adds no row; the full form has no `data-level`.
  *
  * Ranks order the steps across the header (lower first), so the person keeps the most used controls
  * in view. Every step is measured in the page (rows and heights as laid out, not widths guessed from
@@ -43,12 +43,15 @@ interface Step {
 interface Shape {
   rows: number;
   heights: Map<Element, number>;
+  /** The row each item is on. */
+  row: Map<Element, number>;
   overflow: boolean;
 }
 
 /** Rows of `group` as laid out (children in order; one starts where the previous row ends), heights, overflow. */
 function shape(group: HTMLElement): Shape {
   const heights = new Map<Element, number>();
+  const row = new Map<Element, number>();
   const right = group.getBoundingClientRect().right + 0.5;
   let rows = 0;
   let bottom = -Infinity;
@@ -64,14 +67,20 @@ function shape(group: HTMLElement): Shape {
       rows++;
       bottom = r.bottom;
     } else bottom = Math.max(bottom, r.bottom);
+    row.set(child, rows);
   }
-  return { rows, heights, overflow };
+  return { rows, heights, row, overflow };
 }
 
-/** True when `after` grows an item that was there (a title or a picker now wraps) or sticks out of the row. */
+/**
+ * True when `after` grows an item that was there (a title or a picker now wraps), moves a foldable
+ * one placed before it to another row (what a higher rank placed keeps its place: a close button is
+ * not pushed off its title's line; the essentials may reflow), or sticks out of the row.
+ */
 function squeezed(before: Shape, after: Shape): boolean {
   if (after.overflow) return true;
   for (const [el, h] of before.heights) if ((after.heights.get(el) ?? h) > h + 0.5) return true;
+  for (const [el, r] of before.row) if (el.hasAttribute(FOLD) && after.row.get(el) !== r) return true;
   return false;
 }
 
@@ -88,7 +97,10 @@ function ranks(item: HTMLElement): number[] {
 
 /** Lays out the header's groups and owns its "More" button and menu. */
 export class HeaderLayout {
-  /** The "…" button, last in the first group; shown while the menu holds something. */
+  /**
+   * The "…" button, last in the first group; shown while the menu holds something. A disclosure
+   * (aria-expanded, aria-controls), not a menu button: what it opens holds pickers and switches.
+   */
   readonly more: HTMLElement;
   /** The menu: the controls that do not fit, in their full form. */
   readonly menu: HTMLElement;
@@ -105,7 +117,7 @@ export class HeaderLayout {
   constructor(private readonly header: HTMLElement, private readonly groups: HTMLElement[], h: H) {
     this.items = groups.map(() => []);
     this.more = h('button', {
-      type: 'button', className: 'icon-button header-more', title: 'More', 'aria-label': 'More', 'aria-haspopup': 'true',
+      type: 'button', className: 'icon-button header-more', title: 'More', 'aria-label': 'More',
       'aria-expanded': 'false', 'aria-controls': 'header-menu', hidden: true, onClick: () => (this.menu.hidden ? this.open() : this.close(false)),
     }, icon(h, 'ellipsis'));
     this.menu = h('div', { className: 'header-menu', id: 'header-menu', role: 'group', 'aria-label': 'More', hidden: true,
