@@ -19,6 +19,7 @@ import { readForBaseline } from '../edits/diskRead';
 import { decodeFile, detectEol, encodeFile } from '../edits/encoding';
 import { ReviewModel, uncertainMessage, type Base, type DecisionsSnapshot, type UndoPlan } from '../edits/review';
 import { shownDiff } from '../edits/shownDiff';
+import { changedSinceText, leftAloneText } from '../edits/checkpointPreview';
 import { beforeUri, serveBefore } from './beforeDocs';
 import { checkUndoWrite, recordUndoResult, type UndoGuardDeps, type UndoWrite } from '../edits/undoGuard';
 import { parseReviewNode, ReviewTree, type ReviewNode } from './reviewTree';
@@ -135,7 +136,7 @@ export class ReviewCenter implements vscode.Disposable {
       // entries, and must not move the turn's start (it would make an earlier change look old).
       if (p.op === 'entry' && isPersonsPrompt(p.entry) && this.promptSeen.get(state.key) !== p.entry.id) {
         this.promptSeen.set(state.key, p.entry.id);
-        this.model.turnStarted(state.key, turn, p.entry.text);
+        this.model.turnStarted(state.key, turn, p.entry.text, p.entry.id);
         // From here on the agent may change files: a change since is no certain base.
         this.baselines.turnStarted(state.key);
       }
@@ -377,9 +378,11 @@ export class ReviewCenter implements vscode.Disposable {
   /**
    * Restores the workspace files a turn (and the turns after it) changed to their state before that
    * turn. Files someone changed since the agent's last write are skipped and named.
+   * @param opts `reasons` gets why each skipped file was left alone (a clause, by path); `quiet`
+   *   leaves the telling to the caller (the thread says it where the person asked).
    * @returns the restored and the skipped paths.
    */
-  async restoreCheckpoint(n: ReviewNode & { confirmed?: boolean }): Promise<{ restored: string[]; skipped: string[] }> {
+  async restoreCheckpoint(n: ReviewNode & { confirmed?: boolean }, opts: { reasons?: Map<string, string>; quiet?: boolean } = {}): Promise<{ restored: string[]; skipped: string[] }> {
     if (n.type !== 'turn') throw new Error('Restore Checkpoint applies to a turn.');
     const entries = this.model.checkpoint(n.sessionKey, n.turn);
     const result = { restored: [] as string[], skipped: [] as string[] };
@@ -408,14 +411,15 @@ export class ReviewCenter implements vscode.Disposable {
       if (e.base.uncertain !== undefined || !e.continuous || current === undefined || current !== e.expected) {
         result.skipped.push(e.path);
         if (e.base.uncertain !== undefined) unknown.push(e.path);
+        opts.reasons?.set(e.path, e.base.uncertain !== undefined ? leftAloneText({ why: 'unknown' }) : !e.continuous ? leftAloneText({ why: 'interleaved' }) : current === undefined ? 'it could not be read' : changedSinceText(this.model, e.path));
         continue;
       }
-      const plan: Exclude<UndoPlan, { action: 'none' | 'conflict' }> = e.base.text === null ? { action: 'delete', hunks: [] } : { action: 'restoreBase', bytes: e.base.bytes, text: e.base.text, hunks: [] };
-      if (current === null && plan.action === 'delete') {
-        // Created in the turn and already gone: nothing to restore.
+      if (e.expected === e.base.text) {
+        // Already as before the turn (undone, or created in it and already gone): nothing to write.
         done.push(...e.ids);
         continue;
       }
+      const plan: Exclude<UndoPlan, { action: 'none' | 'conflict' }> = e.base.text === null ? { action: 'delete', hunks: [] } : { action: 'restoreBase', bytes: e.base.bytes, text: e.base.text, hunks: [] };
       const w: UndoWrite = { path: e.path, action: plan.action === 'delete' ? 'delete' : 'write', via: 'restore_checkpoint', sessionKey: n.sessionKey, agentId: this.deps.agentId(n.sessionKey), changeIds: e.ids };
       let rel: string | undefined;
       try {
@@ -431,9 +435,11 @@ export class ReviewCenter implements vscode.Disposable {
       } catch (err) {
         if (rel !== undefined) recordUndoResult(w, rel, err instanceof Error ? err.message : String(err), this.guard);
         result.skipped.push(e.path);
+        opts.reasons?.set(e.path, err instanceof Error ? err.message : String(err));
       }
     }
     this.model.restored(done);
+    if (opts.quiet) return result;
     const names = (l: string[]) => l.map((p) => path.basename(p)).join(', ');
     void vscode.window.showInformationMessage(
       text`Restored ${result.restored.length} file${result.restored.length === 1 ? '' : 's'} to before turn ${n.turn}${result.restored.length ? ` (${names(result.restored)})` : ''}. ${unknown.length ? `Skipped, base unknown (what they held before the turn is not known for certain): ${names(unknown)}.` : ''} ${result.skipped.length > unknown.length ? `Skipped, changed since: ${names(result.skipped.filter((p) => !unknown.includes(p)))}.` : ''}`,

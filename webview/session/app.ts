@@ -27,6 +27,7 @@ import { FrameScheduler, type FrameRequester } from './scheduler';
 import { ThreadView } from './thread';
 import { PROBLEMS_EVENT } from './elicitationCard';
 import { CardFocusReporter } from './cardFocus';
+import { MESSAGE_ACTION_EVENT } from './messageActions';
 
 type Snapshot = Extract<HostMessage, { type: 'snapshot' }>;
 
@@ -217,6 +218,19 @@ export class SessionApp {
       case 'clock':
         this.hostNow = msg.now;
         this.thread.refreshSilence();
+        break;
+      case 'checkpointPreview':
+      case 'checkpointRestored': {
+        // The message it is about shows the answer under it (the edit bar too, for a restore).
+        if (msg.key !== this.state?.key) break;
+        const el = this.thread.entryElement(msg.entryId);
+        const Custom = el?.ownerDocument.defaultView?.CustomEvent;
+        if (el && Custom) el.dispatchEvent(new Custom(MESSAGE_ACTION_EVENT, { detail: msg }));
+        if (msg.type === 'checkpointRestored') this.composer.checkpointRestored(msg);
+        break;
+      }
+      case 'messageForEdit':
+        if (msg.key === this.state?.key) this.composer.editMessage(msg);
         break;
     }
   }

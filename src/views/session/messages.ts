@@ -47,6 +47,9 @@ export const WebviewMessageSchema: z.ZodType<WebviewMessage> = z.discriminatedUn
   z.object({ type: z.literal('resumeSession'), key }),
   z.object({ type: z.literal('restartAgent'), key }),
   z.object({ type: z.literal('openInTab'), key }),
+  z.object({ type: z.literal('previewCheckpoint'), key, entryId: z.string().min(1).max(100) }),
+  z.object({ type: z.literal('restoreCheckpoint'), key, entryId: z.string().min(1).max(100) }),
+  z.object({ type: z.literal('editMessage'), key, entryId: z.string().min(1).max(100) }),
   z.object({ type: z.literal('configureAgents') }),
   z.object({ type: z.literal('showUnavailableAgents'), agentId: z.string().min(1).max(200).optional() }),
 ]);

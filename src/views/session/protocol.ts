@@ -69,7 +69,22 @@ export type HostMessage =
   /** A keyboard command for the page: send what is in the prompt box, or move focus to the next / previous card. */
   | { type: 'keyCommand'; command: KeyCommand }
   /** An answer to an agent's question was not sent: `problems` say why (the card stays, with what was typed). */
-  | { type: 'elicitationProblems'; key: string; elicitationKey: string; problems: string[] };
+  | { type: 'elicitationProblems'; key: string; elicitationKey: string; problems: string[] }
+  /** What restoring the files to before message `entryId` would do (see messageActions.ts); `refused`: why not now. */
+  | { type: 'checkpointPreview'; key: string; entryId: string; files: CheckpointFileView[]; laterTurns: number; refused?: string }
+  /** How the restore asked from message `entryId` ended: files put back, files left alone and why. */
+  | { type: 'checkpointRestored'; key: string; entryId: string; restored: string[]; skipped: { name: string; why: string }[]; refused?: string }
+  /**
+   * Message `entryId` for the prompt box (Edit and resend): its text, the attachments still known
+   * (`missing`: labels of those that are not), and how many files a restore to before it would put back.
+   */
+  | { type: 'messageForEdit'; key: string; entryId: string; text: string; context: { item: ContextItem; label: string }[]; missing: string[]; restorable: number };
+
+/** A file of a checkpoint as the thread names it: relative to the session's folder; `leftAlone` says why the restore will leave it. */
+export interface CheckpointFileView {
+  name: string;
+  leftAlone?: string;
+}
 
 /** What the keyboard commands ask the page to do (agentSwitchboard.sendFromBox / nextCard / previousCard). */
 export type KeyCommand = 'send' | 'nextCard' | 'previousCard';
@@ -118,6 +133,12 @@ export type WebviewMessage =
   | { type: 'restartAgent'; key: string }
   /** Open the session in an editor tab of its own. */
   | { type: 'openInTab'; key: string }
+  /** What restoring the files to before the person's message `entryId` would do (answered with `checkpointPreview`). */
+  | { type: 'previewCheckpoint'; key: string; entryId: string }
+  /** Restore the files to before message `entryId`: the person confirmed the preview's count in the page. */
+  | { type: 'restoreCheckpoint'; key: string; entryId: string }
+  /** Put message `entryId` (its text and attachments) into the prompt box (answered with `messageForEdit`). */
+  | { type: 'editMessage'; key: string; entryId: string }
   | { type: 'configureAgents' }
   /** Open what fixes an unavailable agent (`agentId`), or list them all. */
   | { type: 'showUnavailableAgents'; agentId?: string };

@@ -21,6 +21,7 @@ import { errorText, text } from '../../common/untrustedText';
 import { approvalText } from '../../common/approvalText';
 import { openElicitationUrl } from './elicitationUrl';
 import { secondYes } from '../hiddenValues';
+import type { MessageActions } from './messageActions';
 
 /** What a session surface needs from the app. */
 export interface SessionViewHost {
@@ -58,6 +59,8 @@ export interface SessionViewHost {
   log(message: string): void;
   /** Opens what fixes an unavailable agent (its settings entry, or the log with the PATHs searched), or lists them. */
   showUnavailableAgents(agentId?: string): Promise<void>;
+  /** Restore checkpoint and Edit and resend on the person's messages. */
+  messages?: Pick<MessageActions, 'preview' | 'restore' | 'forEdit'>;
 }
 
 /** How often the page hears the host's clock while a call runs (its silence label counts minutes). */
@@ -332,6 +335,17 @@ export class SessionSurface {
       case 'openInTab':
         if (this.host.session(m.key)) this.host.openInTab(m.key);
         return;
+      case 'previewCheckpoint':
+        if (this.host.messages) this.post(this.host.messages.preview(m.key, m.entryId));
+        return;
+      case 'restoreCheckpoint':
+        if (this.host.messages) this.post(await this.host.messages.restore(m.key, m.entryId));
+        return;
+      case 'editMessage': {
+        const edit = this.host.messages?.forEdit(m.key, m.entryId);
+        if (edit) this.post(edit);
+        return;
+      }
       case 'prompt':
         try {
           await this.host.prompt(m.key, m.text, m.context);
