@@ -23,7 +23,7 @@ export interface CheckpointPreview {
   turn: number;
   /** Files changed from that turn on whose text is not already back as it was, oldest change first. */
   files: CheckpointFile[];
-  /** The turns after `turn` whose changes are undone too. */
+  /** The turns after `turn` whose changes are undone too (by a file that goes back). */
   laterTurns: number;
 }
 
@@ -39,8 +39,6 @@ export function previewCheckpoint(model: ReviewModel, sessionKey: string, turn: 
   const turns = new Set<number>();
   for (const e of model.checkpoint(sessionKey, turn)) {
     if (e.base.uncertain === undefined && e.expected === e.base.text) continue;
-    const changes = e.ids.map((id) => model.get(id)).filter((c): c is FileChange => !!c);
-    for (const c of changes) turns.add(c.turn);
     const latest = model.latestFor(e.path);
     const by = latest?.later.at(-1)?.by;
     const leftAlone: CheckpointFile['leftAlone'] =
@@ -50,6 +48,8 @@ export function previewCheckpoint(model: ReviewModel, sessionKey: string, turn: 
             : by ? { why: 'changed', by }
               : undefined;
     files.push(leftAlone ? { path: e.path, leftAlone } : { path: e.path });
+    // The turns whose changes go: a file left alone undoes nothing of its turns.
+    if (!leftAlone) for (const c of e.ids.map((id) => model.get(id)).filter((x): x is FileChange => !!x)) turns.add(c.turn);
   }
   return { turn, files, laterTurns: [...turns].filter((t) => t > turn).length };
 }

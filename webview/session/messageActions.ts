@@ -60,6 +60,8 @@ export function messageActions(ctx: Ctx, el: HTMLElement, entryId: string): { ac
     panel.replaceChildren(...children.filter((c): c is HTMLElement => !!c));
     panel.hidden = false;
     el.classList.add('actions-open');
+    // In view, also when the message is near the top of a long thread (a move up stops the thread following the bottom).
+    panel.scrollIntoView?.({ block: 'nearest' });
   };
   const line = (text: string, className = 'muted'): HTMLElement => h('div', { className }, text);
   const closeButton = (label = 'Close'): HTMLElement => h('vscode-button', { className: 'msg-close', secondary: true, onClick: () => {
