@@ -89,7 +89,7 @@ export function messageActions(ctx: Ctx, el: HTMLElement, entryId: string): { ac
     show(
       line(`Restore ${files(goBack.length)} to before this message?`, 'msg-panel-title'),
       line(names, 'msg-files'),
-      line(`${m.laterTurns ? `Undoes this turn and ${m.laterTurns === 1 ? 'the one' : `the ${m.laterTurns}`} after it. ` : 'Undoes this turn\'s changes. '}The conversation stays: the agent still remembers it.`),
+      line(`${m.laterTurns ? `Undoes this turn and ${m.laterTurns === 1 ? 'the one' : `the ${m.laterTurns}`} after it. ` : 'Undoes this turn\'s changes. '}Files only: the conversation stays, and the agent still remembers it.`),
       aloneLine,
       bar(go, closeButton('Cancel')),
     );
