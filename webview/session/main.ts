@@ -7,6 +7,7 @@ import './elements';
 import { SessionApp } from './app';
 import { createVsCodeHost } from './host';
 import css from './styles.css';
+import turnChangesCss from './turnChanges.css';
 
 function adoptStyles(doc: Document, text: string): void {
   // A constructable stylesheet needs no inline <style> (so no 'unsafe-inline' in the CSP).
@@ -16,6 +17,7 @@ function adoptStyles(doc: Document, text: string): void {
 }
 
 adoptStyles(document, css);
+adoptStyles(document, turnChangesCss);
 const root = document.getElementById('app') ?? document.body.appendChild(document.createElement('div'));
 const app = new SessionApp(root, createVsCodeHost(window));
 app.start();

@@ -21,6 +21,7 @@ import { errorText, text } from '../../common/untrustedText';
 import { approvalText } from '../../common/approvalText';
 import { openElicitationUrl } from './elicitationUrl';
 import { secondYes } from '../hiddenValues';
+import { TurnChangesFeed, type TurnChangesSource } from './turnChanges';
 
 /** What a session surface needs from the app. */
 export interface SessionViewHost {
@@ -55,6 +56,8 @@ export interface SessionViewHost {
   allowSandboxHost(key: string, terminalId: string, host: string): Promise<void>;
   /** Shows the changes a tool call made in the Changes view and the diff editor. */
   reviewToolCall(key: string, toolCallId: string): Promise<void>;
+  /** The end-of-turn rows of the thread and their buttons (absent: no rows). */
+  turnChanges?: TurnChangesSource;
   log(message: string): void;
   /** Opens what fixes an unavailable agent (its settings entry, or the log with the PATHs searched), or lists them. */
   showUnavailableAgents(agentId?: string): Promise<void>;
@@ -99,6 +102,8 @@ export class SessionSurface {
   /** Set while a replay's window waits to be posted (see `onSessionChange`). */
   private replayTimer: NodeJS.Timeout | undefined;
   private readonly subs: vscode.Disposable[];
+  /** The shown session's end-of-turn rows. */
+  private readonly turnFeed: TurnChangesFeed;
 
   /**
    * @param currentKey the session shown at first (undefined: the newest)
@@ -111,6 +116,7 @@ export class SessionSurface {
     private readonly isVisible: () => boolean,
   ) {
     this.subs = [webview.onDidReceiveMessage((raw) => void this.onMessage(raw))];
+    this.turnFeed = new TurnChangesFeed(host.turnChanges, () => (this.currentKey ? this.host.session(this.currentKey)?.state : undefined), (m) => this.post(m), () => this.canPost());
     this.clockTimer = setInterval(() => this.tick(), CLOCK_MS);
   }
 
@@ -168,6 +174,7 @@ export class SessionSurface {
   onSessionChange(change: SessionChange): void {
     if (change.patches.some((p) => p.op === 'permission' || p.op === 'meta' || (p.op === 'entry' && p.entry.kind === 'elicitation'))) this.post({ type: 'sessions', sessions: this.summaries() });
     if (change.key !== this.currentKey) return;
+    this.turnFeed.sessionChanged(change.patches);
     if (!this.canPost()) {
       this.windowOf = undefined;
       return;
@@ -262,6 +269,7 @@ export class SessionSurface {
       hasWorkspace: !!vscode.workspace.workspaceFolders?.length,
     });
     this.post({ type: 'clock', now: this.host.now?.() ?? Date.now() });
+    this.turnFeed.resend();
   }
 
   private summaries(): SessionSummary[] {
@@ -292,6 +300,7 @@ export class SessionSurface {
   }
 
   private async handle(m: WebviewMessage): Promise<void> {
+    if (await this.turnFeed.handle(m)) return;
     switch (m.type) {
       case 'ready':
         this.ready = true;
@@ -454,6 +463,7 @@ export class SessionSurface {
     clearTimeout(this.flushTimer);
     clearTimeout(this.replayTimer);
     clearInterval(this.clockTimer);
+    this.turnFeed.dispose();
     this.subs.forEach((d) => d.dispose());
   }
 }
