@@ -136,6 +136,15 @@ describe('the end-of-turn row in the thread', () => {
       await screenshot(`turn-changes-${width}`, 30000, { waitForSelector: '.turn-changes .tc-keep', sidebarWidth: width });
     }
 
+    // A file of the row opens its review diff: the file before the turn ↔ now.
+    await click('.turn-changes[data-turn="1"] .tc-open:has-text("README.md")');
+    const diff = await until('the review diff of README.md', () => {
+      const input = vscode.window.tabGroups.activeTabGroup.activeTab?.input;
+      return input instanceof vscode.TabInputTextDiff && input.modified.fsPath === readme ? input : undefined;
+    });
+    assert.strictEqual((await vscode.workspace.openTextDocument(diff.original)).getText(), lines(8, (i) => `readme ${i}`));
+    await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
+
     await click('.turn-changes[data-turn="1"] .tc-keep');
     const [kept] = await rowsWhen('the row says the files are kept', (r) => r[0]?.words === '3 files kept');
     assert.deepStrictEqual(kept.actions, ['Review', 'Undo all']);
@@ -191,6 +200,13 @@ describe('the end-of-turn row in the thread', () => {
     assert.deepStrictEqual(decisions(a, key, 1), { 'a.txt': 'pending', 'b.txt': 'undone', 'c.txt': 'undone' });
     assert.ok((await changesRows('c.txt')).some((t) => /undone/.test(t)), 'the Changes view says c.txt is undone');
     await screenshot('turn-changes-undone', 30000, { waitForSelector: '.turn-changes:has-text("2 undone")', sidebarWidth: 300 });
+    // Review: the turn in the Changes view, and the diff of its first file still to review.
+    await click('.turn-changes[data-turn="2"] .tc-review');
+    await until('the review diff of a file of turn 2', () => {
+      const input = vscode.window.tabGroups.activeTabGroup.activeTab?.input;
+      return input instanceof vscode.TabInputTextDiff && [fa, fb].includes(input.modified.fsPath);
+    });
+    await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
     await a.closeSession(key);
   });
 
@@ -220,7 +236,7 @@ describe('the end-of-turn row in the thread', () => {
 
     await click('.turn-changes[data-turn="1"] .tc-keep');
     const [kept] = await rowsWhen('kept in the worktree, Apply offered', (r) => r[0]?.words === '1 file kept in the worktree');
-    assert.deepStrictEqual(kept.actions, ['Review', 'Undo all', 'Apply to main folder']);
+    assert.deepStrictEqual(kept.actions, ['Review', 'Apply to main folder', 'Undo all']);
     assert.strictEqual(fs.readFileSync(path.join(repo, 'shared.txt'), 'utf8'), lines(10), 'Keep in a worktree writes nothing into the main folder');
     await screenshot('turn-changes-worktree', 30000, { waitForSelector: '.turn-changes .tc-apply', sidebarWidth: 300 });
 

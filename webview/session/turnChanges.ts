@@ -146,8 +146,8 @@ export class TurnChangesView {
       pending
         ? h('vscode-button', { className: 'tc-keep', 'data-action': 'keep', title: msg.worktree ? `Keep these changes in the worktree; Apply to main folder then brings them into your folder` : 'Keep every change of this turn still to review', onClick: act('keep') }, 'Keep all')
         : null,
-      open ? h('vscode-button', { className: 'tc-undo', 'data-action': 'undo', secondary: true, title: `Undo this turn's changes${where}; text changed since is left alone`, onClick: act('undo') }, 'Undo all') : null,
       applicable ? h('vscode-button', { className: 'tc-apply', 'data-action': 'apply', title: `Apply everything the worktree ${msg.worktree!.branch} changed to the main folder`, onClick: act('apply') }, 'Apply to main folder') : null,
+      open ? h('vscode-button', { className: 'tc-undo', 'data-action': 'undo', secondary: true, title: `Undo this turn's changes${where}; text changed since is left alone`, onClick: act('undo') }, 'Undo all') : null,
     ];
     const shown = this.expanded.has(t.turn) || n <= LISTED_FILES ? t.files : t.files.slice(0, LISTED_FILES - 1);
     const more = n - shown.length;
