@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import type { SessionPatch, SessionState } from '../../../src/acp/session/types';
 import type { TurnFileSummary } from '../../../src/edits/turnSummary';
 import type { HostMessage } from '../../../src/views/session/protocol';
+import { parseWebviewMessage } from '../../../src/views/session/messages';
 import { rowWords } from '../../../webview/session/turnChanges';
 import { snapshot } from './fixtures';
 import { type Harness, mount } from './harness';
@@ -116,5 +117,12 @@ describe('the end-of-turn row', () => {
     assert.equal(h.$$('.turn-changes').length, 0);
     h.host.send(rows([{ turn: 2, promptEntryId: 'e2', files: many, updatedAt: 2 }]));
     assert.equal(h.$$('.turn-changes').length, 0, 'rows of the session no longer shown are dropped');
+  });
+
+  it('what it sends is checked by the extension: an action it does not know, or no turn, is refused', () => {
+    assert.equal(parseWebviewMessage({ type: 'turnAction', key: 's1', turn: 1, action: 'keep' }).ok, true);
+    assert.equal(parseWebviewMessage({ type: 'turnAction', key: 's1', turn: 1, action: 'delete' }).ok, false);
+    assert.equal(parseWebviewMessage({ type: 'turnAction', key: 's1', turn: -1, action: 'undo' }).ok, false);
+    assert.equal(parseWebviewMessage({ type: 'openChange', key: 's1', changeId: '' }).ok, false);
   });
 });
