@@ -51,6 +51,7 @@ import type { WorktreeFrom } from './worktrees/worktrees';
 import { WorkspaceSettingsNotes } from './views/workspaceSettings';
 import { ConflictCenter } from './views/conflicts';
 import { ReviewCenter } from './views/review';
+import { reviewTurnChanges } from './views/session/turnChanges';
 import { McpCenter } from './views/mcp';
 import { forwardServers, type ForwardResult } from './mcp/forward';
 import { describeProblem } from './mcp/catalog';
@@ -292,6 +293,7 @@ export class App implements vscode.Disposable, LoadedApp {
         }
       },
       reviewToolCall: (key: string, toolCallId: string) => this.review.revealToolCall(key, toolCallId),
+      turnChanges: reviewTurnChanges({ review: this.review, worktrees: this.worktrees, roots: reviewRoots }),
       log: (m: string) => this.log.warn(m),
       showUnavailableAgents: (agentId?: string) => showUnavailableAgents(this.resolvedAgents(), this.log, agentId),
       cardFocused: (key: string, permissionId: string | null) => this.focusedCards.report(key, permissionId),

@@ -467,6 +467,11 @@ export class ReviewCenter implements vscode.Disposable {
     } satisfies vscode.TextDocumentShowOptions);
   }
 
+  /** Selects and expands `n` in the Changes view (the end-of-turn row's Review). */
+  reveal(n: ReviewNode): Thenable<void> {
+    return this.view.reveal(n, { select: true, focus: false, expand: true });
+  }
+
   /**
    * Shows what a tool call changed: selects its first file in the Changes view and opens its diff.
    * Tells the person when no change of that call was recorded (e.g. the write was refused).

@@ -41,6 +41,8 @@ export const WebviewMessageSchema: z.ZodType<WebviewMessage> = z.discriminatedUn
   z.object({ type: z.literal('showTerminal'), key, terminalId: z.string().min(1).max(200) }),
   z.object({ type: z.literal('allowSandboxHost'), key, terminalId: z.string().min(1).max(200), host: z.string().min(1).max(300) }),
   z.object({ type: z.literal('reviewToolCall'), key, toolCallId: z.string().min(1).max(500) }),
+  z.object({ type: z.literal('turnAction'), key, turn: z.number().int().nonnegative().max(1_000_000), action: z.enum(['keep', 'undo', 'review', 'apply']) }),
+  z.object({ type: z.literal('openChange'), key, changeId: z.string().min(1).max(10_000) }),
   z.object({ type: z.literal('openToolDiff'), key, toolCallId: z.string().min(1).max(500), index: z.number().int().min(0).max(100_000) }),
   z.object({ type: z.literal('openToolInput'), key, toolCallId: z.string().min(1).max(500) }),
   z.object({ type: z.literal('closeSession'), key }),
