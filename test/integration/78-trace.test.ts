@@ -60,6 +60,34 @@ async function measureWaterfall(): Promise<void> {
   }
 }
 
+/**
+ * "Open audit record" shows the decision as a person reads it, in a document nobody can type into
+ * (never the log file in an editable tab): the decision, who, when, the intent in words, the record's
+ * integrity; every line short enough to read at 1600 px (the log's own line is thousands long).
+ */
+async function checkAuditRecord(intentHash: string): Promise<void> {
+  const editor = await until('the audit record opened', () => vscode.window.activeTextEditor, 20_000);
+  const doc = editor.document;
+  assert.notStrictEqual(doc.uri.scheme, 'file', `the record is not the log file in an editable tab: ${doc.uri.toString()}`);
+  assert.ok(!doc.fileName.endsWith('audit.jsonl'), doc.fileName);
+  const text = doc.getText();
+  const long = text.split('\n').filter((l) => l.length > 200);
+  assert.deepStrictEqual(long, [], 'no line of the record is longer than 200 characters');
+  for (const field of [/^Decision +Allowed once \(allow_once\)$/m, /^Decided by +an extension, through the API \(api\)$/m, /^When +\d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC$/m, /^ {2}Write \S+/m, new RegExp(`^Intent hash +${intentHash}$`, 'm'), /^Signature +HMAC-SHA-256 by key /m, /^Verified +yes: /m]) {
+    assert.match(text, field);
+  }
+  // Read-only: an edit is refused and the text stays as shown.
+  const edit = new vscode.WorkspaceEdit();
+  edit.insert(doc.uri, new vscode.Position(0, 0), 'forged ');
+  const applied = await vscode.workspace.applyEdit(edit);
+  const typed = await editor.edit((b) => b.insert(new vscode.Position(0, 0), 'typed ')).then((ok) => ok, () => false);
+  assert.strictEqual(doc.getText(), text, `the record cannot be edited (applyEdit ${applied}, edit ${typed})`);
+  assert.strictEqual(doc.isDirty, false);
+  await screenshot('audit-record', 30000, { waitForSelector: '.editor-instance .view-lines' });
+  await screenshot('audit-record-260', 30000, { waitForSelector: '.editor-instance .view-lines', sidebarWidth: 260 });
+  await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
+}
+
 describe('tracing a session', () => {
   it('one trace holds our spans and the agent\'s own; Export Session Trace writes it as OTLP JSON', async function () {
     this.timeout(90_000);
@@ -80,6 +108,11 @@ describe('tracing a session', () => {
       assert.strictEqual(agent.parentSpanId, turn.spanId, 'the agent span hangs under the turn');
       assert.ok(spans.some((s) => s.name.startsWith('execute_tool ') && s.parentSpanId === turn.spanId));
       assert.ok(spans.some((s) => s.name.startsWith('permission ') && s.attributes['agent_switchboard.decision'] === 'allow_once'));
+      // The command the demo ran in a client terminal: its effect span says it ran unsandboxed (the
+      // sandbox is off here; 46-sandbox checks the sandboxed ones) and lasted until it exited.
+      const run = await until('the command\'s effect span ended', () => a.traceSpans(key).find((s) => s.attributes['agent_switchboard.span.kind'] === 'effect' && s.attributes['agent_switchboard.effect.kind'] === 'command' && s.endMs !== undefined), 20_000);
+      assert.strictEqual(run.attributes['agent_switchboard.sandboxed'], false, JSON.stringify(run.attributes));
+      assert.strictEqual(typeof run.attributes['process.exit.code'], 'number', JSON.stringify(run.attributes));
       const exported = (await runCommand('agentSwitchboard.exportTrace', key)) as { resourceSpans: { resource: { attributes: { value: { stringValue: string } }[] } }[] };
       const services = exported.resourceSpans.map((r) => r.resource.attributes[0].value.stringValue).sort();
       assert.deepStrictEqual(services, ['agent-switchboard', 'switchboard-demo-agent']);
@@ -95,10 +128,7 @@ describe('tracing a session', () => {
       await screenshot('trace-panel', 30000, { waitForSelector: 'body:has(.row .name:has-text("chat demo-model")):has(.details td:has-text("agent_switchboard.decision"))', sidebarWidth: 300 });
       await measureWaterfall();
       await click('vscode-button.reveal');
-      const audit = await until('the audit record opened', () => vscode.window.activeTextEditor?.document.fileName.endsWith('audit.jsonl') && vscode.window.activeTextEditor, 20_000);
-      const permission = spans.find((s) => s.name.startsWith('permission '))!;
-      assert.ok(audit.document.lineAt(audit.selection.active.line).text.includes(String(permission.attributes['agent_switchboard.intent.hash'])), 'the selected line is the decision');
-      await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
+      await checkAuditRecord(String(spans.find((s) => s.name.startsWith('permission '))!.attributes['agent_switchboard.intent.hash']));
 
       // The delegation view: you → Agent Switchboard → the demo agent → its tool call, decided by the
       // answer given through the API, with the intent hash; the write we performed under it.
