@@ -308,7 +308,7 @@ export class App implements vscode.Disposable, LoadedApp {
       journal: this.journal,
       view: this.view,
       panels: this.sessionPanels,
-      agents: () => this.resolvedAgents().filter((a) => a.available),
+      agents: () => this.resolvedAgents(),
       closeSession: (key) => this.closeSession(key),
       cwd: () => vscode.workspace.workspaceFolders?.[0]?.uri.fsPath,
       within: (folder) => (vscode.workspace.workspaceFolders ?? []).some((f) => isWithin(f.uri.fsPath, path.normalize(folder))),
@@ -537,7 +537,7 @@ export class App implements vscode.Disposable, LoadedApp {
 
   /** Agents as offered in pickers. */
   agents(): AgentChoice[] {
-    return this.resolvedAgents().map((a) => ({ id: a.id, name: a.name, available: a.available, reason: a.reason, demo: a.demo, ...(a.invalidEntry !== undefined ? { invalid: true } : {}) }));
+    return this.resolvedAgents().map((a) => ({ id: a.id, name: a.name, available: a.available, reason: a.reason, demo: a.demo, ...(a.invalidEntry !== undefined ? { invalid: true } : {}), ...(a.unavailable ? { unavailable: a.unavailable } : {}), ...(a.problem ? { problem: a.problem } : {}) }));
   }
 
   /**

@@ -9,6 +9,7 @@
 import type { SessionPatch, SessionState } from '../../acp/session/types';
 import type { EarlierPage } from '../../acp/session/window';
 import type { ContextItem } from '../../acp/promptContext';
+import type { AgentUnavailability } from '../../config/agentProblems';
 
 /** A suggestion for an @-mention: what it attaches, its label and a detail line. */
 export interface MentionItem {
@@ -26,6 +27,9 @@ export interface AgentChoice {
   reason?: string;
   /** An invalid entry of `agentSwitchboard.agents`: `reason` is "<name or id>: <what is wrong>". */
   invalid?: boolean;
+  /** Why it cannot start, in kind, and for a malformed entry what is wrong (see `agentRowLabel`). */
+  unavailable?: AgentUnavailability;
+  problem?: string;
   /** A clearly labelled offline demo (scripted, no model). */
   demo?: boolean;
 }
