@@ -18,6 +18,7 @@ import { EditorFiles, readCurrentText } from './fs/vscodeFiles';
 import { AuditLog, type AuditEntry } from './policy/audit';
 import { auditStores } from './views/auditStores';
 import { AuditRecordDocuments } from './views/auditRecord';
+import { WalkthroughProgress } from './views/walkthrough';
 import { parseMcpNode } from './views/mcpTree';
 import { TracingCenter } from './views/tracingCenter';
 import { RemoteAgentsCenter } from './views/remoteAgents';
@@ -104,6 +105,7 @@ export class App implements vscode.Disposable, LoadedApp {
   /** Spans, the OTLP receiver, trace panels, export and saved traces. */
   readonly tracing: TracingCenter;
   private readonly auditRecords: AuditRecordDocuments;
+  private readonly walkthrough: WalkthroughProgress;
   readonly remoteAgents: RemoteAgentsCenter;
   private readonly inspectors: InspectorPanels;
   /** What the workspace's settings tightened, or tried to loosen and was ignored. */
@@ -264,6 +266,13 @@ export class App implements vscode.Disposable, LoadedApp {
       // What the repository configures for the agent is shown and asked about before it starts.
       agentConfig: (agent, cwd, ask) => prepareAgentStart(agent, cwd, agentConfigConsent, { ask }),
     });
+    // The walkthrough's steps check off when the person did each thing (see views/walkthroughSteps.ts).
+    this.walkthrough = new WalkthroughProgress({
+      onDidChangeSession: (l) => this.manager.onDidChangeSession(l),
+      changes: { view: this.review.view, any: () => this.review.model.turns().some((t) => t.files.length > 0), onDidChange: (l) => this.review.model.onDidChange(l) },
+      agents: () => this.resolvedAgents(),
+    });
+    this.disposables.push(this.walkthrough);
     const sessionHost = {
       agents: () => this.agents(),
       sessions: () => this.manager.list(),
@@ -427,6 +436,7 @@ export class App implements vscode.Disposable, LoadedApp {
         void this.workspaceSettings.refresh();
         this.agentCache = undefined;
         this.view.onAgentsChange();
+        this.walkthrough.agentsChanged();
         this.sessionPanels.onAgentsChange();
         this.sessionsCenter.tree.refresh();
         // The header's note on modes that do not ask follows agentSwitchboard.policy.unrequestedEffects.
@@ -460,6 +470,7 @@ export class App implements vscode.Disposable, LoadedApp {
       if (p) this.log.info(`Login shell PATH: ${p}`);
       this.agentCache = undefined;
       this.view.onAgentsChange();
+      this.walkthrough.agentsChanged();
     });
   }
 
