@@ -63,7 +63,9 @@ export function auditRecordText(found: LocatedRecord, integrity: RecordIntegrity
   row('Decision', `${decisionWords(r.decision)} (${shown(r.decision)})`);
   row('Decided by', deciderWords(r.decidedBy));
   row('When', whenText(r.time));
-  row('Agent', `${shown(r.agentId)} · session ${shown(r.sessionId)}${r.acpSessionId ? ` (the agent's session ${shown(r.acpSessionId)})` : ''}`);
+  row('Agent', shown(r.agentId));
+  row('Session', shown(r.sessionId));
+  if (r.acpSessionId) row("Agent's session", shown(r.acpSessionId));
   const d = (r.detail ?? {}) as Record<string, unknown>;
   if (typeof d.toolCallId === 'string') row('Tool call', `${shown(d.toolCallId)}${typeof d.kind === 'string' ? ` (${shown(d.kind)})` : ''}`);
   if (d.askedAt === 'effect') say('Asked', 'at the effect: the agent sent no permission request; it was held and you were asked about it.');

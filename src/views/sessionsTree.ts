@@ -147,8 +147,11 @@ export class SessionsTree implements vscode.TreeDataProvider<SessionsNode>, vsco
         const live = this.manager.list().filter((c) => c.state.agentId === node.agentId && c.connected).length;
         const past = this.journal.list().filter((e) => e.agentId === node.agentId).length;
         item.id = `agent:${node.agentId}`;
+        // Why an agent with history cannot start now, in the words every picker uses.
         const agent = this.agents().find((a) => a.id === node.agentId);
-        item.description = [agent && availabilityBadge(agent), live && `${live} live`, past && `${past} in history`].filter(Boolean).join(' · ');
+        const badge = agent ? availabilityBadge(agent) : 'no longer configured';
+        item.description = [badge, live && `${live} live`, past && `${past} in history`].filter(Boolean).join(' · ');
+        if (badge) item.tooltip = agent ? `${node.agentName}: ${badge}${agent.problem ? ` (${agent.problem})` : ''}` : `${node.agentName}: no agent of this id is configured now`;
         item.iconPath = new vscode.ThemeIcon('hubot');
         item.contextValue = 'agent';
         return item;

@@ -33,7 +33,7 @@ async function rowsUntil(what: string, ok: (rows: Row[]) => boolean, ms = 20_000
 }
 
 /** The rows of the Command Palette's "Start Session…" picker (label, description, detail), then closed. */
-async function paletteRows(): Promise<string[]> {
+async function paletteRows(shot?: string): Promise<string[]> {
   const picking = vscode.commands.executeCommand('agentSwitchboard.startSession');
   try {
     const deadline = Date.now() + 20_000;
@@ -41,7 +41,15 @@ async function paletteRows(): Promise<string[]> {
       const found = (await evaluateInFrames<string[]>(`
         const list = document.querySelector('.quick-input-widget .quick-input-list');
         return list ? [...list.querySelectorAll('.monaco-list-row')].map((r) => r.textContent.replace(/\\s+/g, ' ').trim()) : [];`)).find((r) => r && r.length > 0);
-      if (found) return found;
+      if (found && found.some((r) => r.startsWith('My agent'))) {
+        // The malformed entry is the last row: type its name so the picture shows it.
+        if (shot) {
+          await vscode.commands.executeCommand('workbench.action.quickOpenSelectNext');
+          await evaluateInFrames(`const box = document.querySelector('.quick-input-widget input'); box.value = 'agent'; box.dispatchEvent(new Event('input', { bubbles: true })); return true;`);
+          await screenshot(shot, 20000, { waitForSelector: '.quick-input-widget .monaco-list-row' });
+        }
+        return found;
+      }
       await new Promise((r) => setTimeout(r, 200));
     }
     throw new Error('the Start Session picker never showed');
@@ -95,7 +103,7 @@ describe('settings follow the person live, in this (remote) window', () => {
     assert.ok(rows.some((x) => x.text === 'My agent (malformed entry): args must be a list of strings, like ["--acp"]'), JSON.stringify(rows));
     assert.ok(!rows.some((x) => /Invalid input|expected|received|\[\d+\]/.test(x.text)), 'no zod words, no index');
     // The Command Palette's picker says the same, in the same words.
-    const palette = await paletteRows();
+    const palette = await paletteRows('agent-palette-malformed-entry');
     const mine = palette.find((r) => r.startsWith('My agent'));
     assert.ok(mine && mine.includes('malformed entry') && !mine.includes('not found') && mine.includes('args must be a list of strings'), JSON.stringify(palette));
     assert.ok(palette.some((r) => r.startsWith('Live one') && r.includes('not found')), JSON.stringify(palette));
@@ -142,6 +150,8 @@ describe('settings follow the person live, in this (remote) window', () => {
     // The same id, its args now not a list: the entry is malformed, its command never looked for.
     await vscode.workspace.getConfiguration('agentSwitchboard').update('agents', [{ ...agent, args: '--acp' }], vscode.ConfigurationTarget.Global);
     assert.match((await sessionsRowDescription(agent.name)) ?? '', /^malformed entry · \d+ in history$/);
+    await screenshot('sessions-agent-malformed-260', 20000, { waitForSelector: '.monaco-list-row .label-description', sidebarWidth: 260 });
+    await setSidebarWidth(300);
     await setAgents([{ ...agent, command: 'no-such-agent-cmd' }]);
     let description: string | undefined;
     for (let i = 0; i < 50 && !/^not found · /.test(description ?? ''); i++) description = await sessionsRowDescription(agent.name);
