@@ -93,9 +93,24 @@ describe('first-run walkthrough progress', () => {
     const before = await checkMarks();
     assert.deepStrictEqual(steps.map((s) => before[s]), [false, false, false, false], `a fresh profile: ${JSON.stringify(before)}`);
 
-    // Buttons clicked with nothing behind them, and an agent that exits at once.
-    await vscode.commands.executeCommand('agentSwitchboard.showTrace');
-    await vscode.commands.executeCommand('agentSwitchboard.showSession');
+    // Each step's own button clicked on the Welcome page, with nothing behind it yet (no session,
+    // no change), and an agent that exits at once.
+    for (const step of steps) {
+      await checkMarks();
+      const clicked = await evaluateInFrames<string>(`
+        const el = [...document.querySelectorAll('button.getting-started-step[data-step-id]')].find((b) => b.getAttribute('data-step-id').endsWith('#${step}'));
+        if (!el) return '';
+        el.click();
+        await new Promise((r) => setTimeout(r, 400));
+        const button = el.querySelector('.button-link, a.monaco-button');
+        if (!button) return '';
+        button.click();
+        return button.textContent.trim();`);
+      assert.ok(clicked.some((t) => t), `the button of ${step} was clicked`);
+      await new Promise((r) => setTimeout(r, 500));
+      // "Start Session…" asks which agent: the person closes the picker.
+      await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
+    }
     await vscode.commands.executeCommand('agentSwitchboard.changes.focus');
     await setAgents([{ id: 'cannot-start', name: 'Cannot start', command: process.execPath, args: ['-e', 'process.exit(3)'], env: { ELECTRON_RUN_AS_NODE: '1' } }]);
     await assert.rejects(runCommand('agentSwitchboard.startSession', 'cannot-start', workspaceDir()));

@@ -109,11 +109,6 @@ describe('tracing a session', () => {
       assert.strictEqual(agent.parentSpanId, turn.spanId, 'the agent span hangs under the turn');
       assert.ok(spans.some((s) => s.name.startsWith('execute_tool ') && s.parentSpanId === turn.spanId));
       assert.ok(spans.some((s) => s.name.startsWith('permission ') && s.attributes['agent_switchboard.decision'] === 'allow_once'));
-      // The command the demo ran in a client terminal: its effect span says it ran unsandboxed (the
-      // sandbox is off here; 46-sandbox checks the sandboxed ones) and lasted until it exited.
-      const run = await until('the command\'s effect span ended', () => a.traceSpans(key).find((s) => s.attributes['agent_switchboard.span.kind'] === 'effect' && s.attributes['agent_switchboard.effect.kind'] === 'command' && s.endMs !== undefined), 20_000);
-      assert.strictEqual(run.attributes['agent_switchboard.sandboxed'], false, JSON.stringify(run.attributes));
-      assert.strictEqual(typeof run.attributes['process.exit.code'], 'number', JSON.stringify(run.attributes));
       const exported = (await runCommand('agentSwitchboard.exportTrace', key)) as { resourceSpans: { resource: { attributes: { value: { stringValue: string } }[] } }[] };
       const services = exported.resourceSpans.map((r) => r.resource.attributes[0].value.stringValue).sort();
       assert.deepStrictEqual(services, ['agent-switchboard', 'switchboard-demo-agent']);
@@ -138,6 +133,11 @@ describe('tracing a session', () => {
       await click('.hop-effect > .hop-head', 30_000);
       await screenshot('delegation-view', 30000, { waitForSelector: 'body:has(.hop-tool .chip:has-text("an extension (API)")):has(.hop-effect .chip:has-text("allowed by")):has(.details td:has-text("agent_switchboard.decision.source"))', sidebarWidth: 300 });
       await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+      // The command the demo ran in a client terminal: its effect span says it ran unsandboxed (the
+      // sandbox is off here; 46-sandbox checks the sandboxed ones) and lasted until it exited.
+      const run = await until('the command\'s effect span ended', () => a.traceSpans(key).find((s) => s.attributes['agent_switchboard.span.kind'] === 'effect' && s.attributes['agent_switchboard.effect.kind'] === 'command' && s.endMs !== undefined), 20_000);
+      assert.strictEqual(run.attributes['agent_switchboard.sandboxed'], false, JSON.stringify(run.attributes));
+      assert.strictEqual(typeof run.attributes['process.exit.code'], 'number', JSON.stringify(run.attributes));
     } finally {
       answering.dispose();
       await a.closeSession(key);
