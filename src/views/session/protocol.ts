@@ -6,10 +6,10 @@
  * `snapshot`; afterwards it sends `patches` for the shown session. Each `patches` message carries the
  * session's `rev` after applying them; a webview that sees a gap posts `requestSnapshot`.
  */
+import type { AgentUnavailability } from '../../config/agentProblems';
 import type { SessionPatch, SessionState } from '../../acp/session/types';
 import type { EarlierPage } from '../../acp/session/window';
 import type { ContextItem } from '../../acp/promptContext';
-import type { AgentUnavailability } from '../../config/agentProblems';
 
 /** A suggestion for an @-mention: what it attaches, its label and a detail line. */
 export interface MentionItem {
