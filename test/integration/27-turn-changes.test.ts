@@ -61,15 +61,41 @@ async function rowsWhen(what: string, ok: (rows: Row[]) => boolean, ms = 30_000)
   throw new Error(`timed out waiting for ${what}; rows: ${JSON.stringify(last)}`);
 }
 
-/** The Changes view's rows naming `name` (label and description). */
-async function changesRows(name: string): Promise<string[]> {
-  await vscode.commands.executeCommand('agentSwitchboard.changes.focus');
+/**
+ * The Changes view's row of file `name` in folder `dir` (label and description) once it says `want`.
+ * The view draws only the rows in sight, and earlier tests' turns fill it: the row is found as a
+ * person finds it, with "Review change" on the file's first tool card, which selects it there (and
+ * opens its diff, closed again here).
+ */
+async function changesRow(name: string, dir: string, want: RegExp): Promise<string> {
+  await vscode.commands.executeCommand('agentSwitchboard.session.focus');
+  await click(`.tool-card:has-text("${name}") .review-change`);
   const script = `return [...document.querySelectorAll('.monaco-list-row')].map((e) => e.textContent || '');`;
-  return (await evaluateInFrames<string[]>(script)).flat().filter((t) => t.includes(name));
+  let seen: string[] = [];
+  try {
+    for (const end = Date.now() + 20_000; Date.now() < end; ) {
+      seen = (await evaluateInFrames<string[]>(script)).flat().filter((t) => t.includes(name) && t.includes(dir));
+      const row = seen.find((t) => want.test(t));
+      if (row) return row;
+      await new Promise((r) => setTimeout(r, 200));
+    }
+  } finally {
+    await until('the diff Review change opened', () => vscode.window.tabGroups.activeTabGroup.activeTab?.input instanceof vscode.TabInputTextDiff || undefined, 10_000).catch(() => undefined);
+    await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
+  }
+  throw new Error(`the Changes view does not show ${name} (${dir}) as ${want}: ${JSON.stringify(seen)}`);
 }
 
 /** A row's files by name: the row lists them in the order the review recorded them, which a disk write makes late. */
 const byName = (files: Row['files']) => [...files].sort((x, y) => x.name.localeCompare(y.name));
+
+/** axe-core's serious and critical findings (WCAG 2.x A/AA) in the rows only (the rest of the page is 17-a11y's). */
+async function rowViolations(): Promise<string[]> {
+  const script = `
+    const r = await window.axe.run(document.querySelectorAll('.turn-changes'), { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'] }, resultTypes: ['violations'] });
+    return r.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').flatMap((v) => v.nodes.map((n) => v.id + ': ' + String(n.html).slice(0, 160) + ' — ' + String(n.any[0]?.message ?? '').slice(0, 200)));`;
+  return (await evaluateInFrames<string[]>(script, { inFrame: '.session-app .turn-changes', axe: true, timeoutMs: 60_000 })).flat();
+}
 
 function decisions(a: SwitchboardApi, key: string, turn: number): Record<string, string> {
   const t = a.changes(key).find((x) => x.turn === turn);
@@ -127,6 +153,7 @@ describe('the end-of-turn row in the thread', () => {
       [['greet.ts', '+3', '−0'], ['notes.md', '+2', '−0'], ['README.md', '+1', '−1']],
     );
     assert.ok(row.prev !== prompt && row.prev !== null && row.next === null, `the row ends the turn, after its entries: ${JSON.stringify(row)}`);
+    assert.deepStrictEqual(await rowViolations(), [], 'no serious accessibility violation in the row');
 
     for (const width of [300, 260]) {
       assert.ok(Math.abs((await setSidebarWidth(width)) - width) <= 2);
@@ -152,11 +179,9 @@ describe('the end-of-turn row in the thread', () => {
     assert.deepStrictEqual(decisions(a, key, 1), { 'greet.ts': 'kept', 'notes.md': 'kept', 'README.md': 'kept' });
     assert.strictEqual(fs.readFileSync(greet, 'utf8'), greetAfter, 'Keep writes nothing');
     assert.strictEqual(fs.readFileSync(readme, 'utf8'), readmeAfter);
-    for (const name of ['greet.ts', 'notes.md', 'README.md']) {
-      const shown = await changesRows(name);
-      assert.ok(shown.some((t) => /kept/.test(t)), `the Changes view shows ${name} kept: ${JSON.stringify(shown)}`);
-    }
     await screenshot('turn-changes-kept', 30000, { waitForSelector: '.turn-changes:has-text("3 files kept")', sidebarWidth: 300 });
+    // The Changes view shows each file kept.
+    for (const name of ['greet.ts', 'notes.md', 'README.md']) await changesRow(name, 'turn-row-keep', /· kept/);
 
     // A per-file Undo in the Changes view: the row follows.
     const notes = a.changes(key)[0].files.find((f) => f.path.endsWith('notes.md'))!;
@@ -198,8 +223,10 @@ describe('the end-of-turn row in the thread', () => {
     assert.strictEqual(fs.readFileSync(fb, 'utf8'), lines(30).replace('line 28\n', 'line 28 (turn 2)\n'), 'turn 1\'s line undone, turn 2\'s kept');
     assert.ok(!fs.existsSync(fc), 'the file turn 1 created is gone');
     assert.deepStrictEqual(decisions(a, key, 1), { 'a.txt': 'pending', 'b.txt': 'undone', 'c.txt': 'undone' });
-    assert.ok((await changesRows('c.txt')).some((t) => /undone/.test(t)), 'the Changes view says c.txt is undone');
     await screenshot('turn-changes-undone', 30000, { waitForSelector: '.turn-changes:has-text("2 undone")', sidebarWidth: 300 });
+    // The Changes view says so too.
+    await changesRow('c.txt', 'turn-row-undo', /· undone/);
+    await changesRow('b.txt', 'turn-row-undo', /· undone/);
     // Review: the turn in the Changes view, and the diff of its first file still to review.
     await click('.turn-changes[data-turn="2"] .tc-review');
     await until('the review diff of a file of turn 2', () => {
