@@ -141,6 +141,8 @@ function renderDiff(ctx: Ctx, c: Extract<ToolContentView, { type: 'diff' }>, cac
   let body: HTMLElement;
   if (preview.tooLarge) {
     body = h('div', { className: 'diff-note muted' }, 'Diff too large to preview here.');
+  } else if (!preview.lines.length) {
+    body = h('div', { className: 'diff-note muted' }, c.oldText === null ? 'An empty file.' : 'No change: the new text is the old text.');
   } else {
     body = h(
       'div',

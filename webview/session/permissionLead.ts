@@ -57,10 +57,15 @@ export function leadSection(ctx: Ctx, tc: ToolCallView, perm: PermissionView, le
   return h('div', { className: 'perm-covers waiting', role: 'group', 'aria-label': 'What allowing lets through' }, unrequested, items, rest);
 }
 
-/** An answered card's form of the intent: each command line and its folder, each path; no content. */
-export function answeredCovers(ctx: Ctx, perm: PermissionView): HTMLElement | null {
-  if (!perm.display) return null;
-  return ctx.h('div', { className: 'perm-covers', role: 'group', 'aria-label': 'What the approval let through' }, perm.display.map((d) => coverItem(ctx, d, false, perm.unrequested === true)));
+/**
+ * An answered card's form of the intent: each command line and its folder, each path; no content. A
+ * write of a diff the card shows is named by that diff's head.
+ */
+export function answeredCovers(ctx: Ctx, tc: ToolCallView, perm: PermissionView): HTMLElement | null {
+  const shown = (d: IntentDisplayView) => d.type === 'write' && d.source === 'diff' && tc.content.some((c) => c.type === 'diff' && samePath(c.path, d.path) && !hasInvisible(d.path, true));
+  const items = (perm.display ?? []).filter((d) => !shown(d));
+  if (!items.length) return null;
+  return ctx.h('div', { className: 'perm-covers', role: 'group', 'aria-label': 'What the approval let through' }, items.map((d) => coverItem(ctx, d, false, perm.unrequested === true)));
 }
 
 /**

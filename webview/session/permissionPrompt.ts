@@ -116,7 +116,7 @@ export class PermissionPrompt {
               o.kind === 'allow_always' ? (perm.grantNotes ?? []).map((n) => oneLine(h, n, { className: 'perm-grant-note', icon: 'warning' })) : null),
           ),
           perm.intentHash
-            ? h('div', { className: 'perm-intent muted', title: hash }, icon(h, 'lock'), h('span', null, 'Intent '), h('code', { className: 'intent-hash' }, perm.intentHash))
+            ? h('div', { className: 'perm-intent muted', title: hash }, icon(h, 'lock'), 'Intent SHA-256 ', h('code', { className: 'intent-hash' }, perm.intentHash))
             : null,
         )
       : null;

@@ -193,7 +193,7 @@ export class ToolCardNode {
             restBlock,
           ]
         : [
-            perm ? answeredCovers(this.ctx, perm) : null,
+            perm ? answeredCovers(this.ctx, tc, perm) : null,
             tc.content.length ? (kept ?? this.contentBlock(tc)) : null,
             perm ? this.prompt.answered(perm) : null,
           ],
