@@ -65,7 +65,7 @@ const MEASURE = (what: string) => `
     titles: Array.from(card.querySelectorAll('[title]')).map((e) => e.getAttribute('title')),
     outside: buttons.filter((b, i) => rects[i].right > c.right + 0.5 || rects[i].left < c.left - 0.5).map((b) => b.textContent.trim()),
     moreOpen: !!more && !more.hidden, toggleFocused: !!toggle && document.activeElement === toggle,
-    addLines: Array.from(card.querySelectorAll('.perm-covers .dl.add')).filter(shown).length,
+    addLines: Array.from(card.querySelectorAll('.content-diff .dl.add')).filter(shown).length,
   };`;
 
 async function measure(what: string): Promise<CardMeasure> {
@@ -84,20 +84,27 @@ async function press(selector: string, key: string): Promise<void> {
     return true;`, { inFrame: '#app .tool-card.waiting' });
 }
 
-/** The default card: what will happen first and in view, then Allow, Reject, Allow more…; no paragraph, no hash on show. */
+/**
+ * The default card: what will happen first and in view, then Allow, Reject, Allow more…; no
+ * paragraph, no hash on show. Every problem is reported, not only the first.
+ */
 function checkDefault(m: CardMeasure, hash: string, label: string): void {
-  const info = `${label}: ${JSON.stringify({ ...m, pageText: undefined, shownText: m.shownText.slice(0, 400) })}`;
-  assert.deepStrictEqual(m.buttons, ['Allow', 'Reject', 'Allow more…'], `three buttons on show — ${info}`);
-  assert.ok(m.what, `what will happen is on show — ${info}`);
-  assert.ok(m.what.top < m.buttonsTop, `what will happen comes before the buttons — ${info}`);
-  assert.ok(m.what.top >= m.view.top - 0.5 && m.what.top < m.view.bottom, `what will happen starts in the visible part of the thread — ${info}`);
-  assert.ok(m.buttonsBottom <= m.view.bottom + 0.5, `the buttons are in view, under it — ${info}`);
-  assert.deepStrictEqual(m.outside, [], `no button sticks out of the card — ${info}`);
-  assert.ok(!/lets the agent write any workspace file|Allowing lets through exactly|asks for permission to run this tool/.test(m.shownText), `no explanatory paragraph on show — ${info}`);
-  assert.ok(!m.shownText.includes(hash.slice(0, 12)), `the hash is not on show — ${info}`);
-  assert.ok(m.titles.some((t) => t.includes(hash)), `the hash is on hover — ${info}`);
-  assert.ok(m.pageText.includes(hash), `the hash is in the page — ${info}`);
-  assert.ok(!m.moreOpen, `"Allow more…" is closed — ${info}`);
+  const problems: string[] = [];
+  const want = (ok: boolean, what: string) => ok || problems.push(what);
+  want(JSON.stringify(m.buttons) === JSON.stringify(['Allow', 'Reject', 'Allow more…']), `three buttons on show (Allow, Reject, Allow more…), not ${m.buttons.length}: ${JSON.stringify(m.buttons)}`);
+  want(!!m.what, 'what will happen is on show');
+  if (m.what) {
+    want(m.what.top < m.buttonsTop, `what will happen comes before the buttons (its top ${m.what.top}, the buttons' ${m.buttonsTop})`);
+    want(m.what.top >= m.view.top - 0.5 && m.what.top < m.view.bottom, `what will happen starts in the visible part of the thread (its top ${m.what.top}, the view ${m.view.top}–${m.view.bottom})`);
+  }
+  want(m.buttonsBottom <= m.view.bottom + 0.5, `the buttons are in view (their bottom ${m.buttonsBottom}, the view's ${m.view.bottom})`);
+  want(!m.outside.length, `no button sticks out of the card: ${JSON.stringify(m.outside)}`);
+  want(!/lets the agent write any workspace file|Allowing lets through exactly|asks for permission to run this tool/.test(m.shownText), 'no explanatory paragraph on show');
+  want(!m.shownText.includes(hash.slice(0, 12)), 'the hash is not on show');
+  want(m.titles.some((t) => t.includes(hash)), 'the hash is on hover');
+  want(m.pageText.includes(hash), 'the hash is in the page');
+  want(!m.moreOpen, '"Allow more…" is closed');
+  assert.deepStrictEqual(problems, [], `${label}: ${JSON.stringify({ ...m, pageText: undefined, shownText: m.shownText.slice(0, 400) })}`);
 }
 
 /** "Allow more…" open: every broader choice on show, inside the card. */
@@ -135,17 +142,17 @@ describe('permission card layout', () => {
       for (const w of [300, 260]) {
         assert.ok(Math.abs((await setSidebarWidth(w)) - w) <= 2, `side bar at ${w} px`);
         await new Promise((r) => setTimeout(r, 600));
-        const m = await measure('.perm-covers .content-diff');
+        const m = await measure('.content-diff');
         checkDefault(m, edit.intentHash!, `edit card at ${w} px (collapsed ${collapsed.join(', ')})`);
         // The whole diff is in view: it starts in view, and the buttons under it end in view.
         assert.strictEqual(m.addLines, DEMO_FILE_CONTENT.split('\n').length - 1, `every line of the new file on show: ${m.shownText}`);
         await screenshot(`card-edit-${w}`, 30000, { waitForSelector: '.tool-card.waiting .perm-more-toggle', sidebarWidth: w });
         // By key: Enter on "Allow more…" opens the choices, Escape in them closes them and gives the focus back.
         await press('.perm-more-toggle', 'Enter');
-        checkMore(await measure('.perm-covers .content-diff'), 'edit', edit.intentHash!, `edit card at ${w} px, Allow more… open`);
+        checkMore(await measure('.content-diff'), 'edit', edit.intentHash!, `edit card at ${w} px, Allow more… open`);
         await screenshot(`card-edit-${w}-more`, 30000, { waitForSelector: '.tool-card.waiting .perm-grant', sidebarWidth: w });
         await press('.perm-grant[data-grant="session"]', 'Escape');
-        const closed = await measure('.perm-covers .content-diff');
+        const closed = await measure('.content-diff');
         assert.ok(!closed.moreOpen && closed.toggleFocused, `Escape closes the choices and the focus is on Allow more… again: ${JSON.stringify(closed.buttons)}`);
       }
       assert.ok(edit.grantNotes?.length, 'the agent offers "Always allow" on an edit, which would grant writing any file');
@@ -158,13 +165,13 @@ describe('permission card layout', () => {
       for (const w of [300, 260]) {
         assert.ok(Math.abs((await setSidebarWidth(w)) - w) <= 2, `side bar at ${w} px`);
         await new Promise((r) => setTimeout(r, 600));
-        const m = await measure('.perm-covers pre.command');
+        const m = await measure('pre.command');
         checkDefault(m, cmd.intentHash!, `command card at ${w} px`);
         assert.ok(/Sandboxed when the editor runs it|Not sandboxed|Will not run/.test(m.shownText), `the sandbox line on show: ${m.shownText}`);
         await screenshot(`card-command-${w}`, 30000, { waitForSelector: '.tool-card.waiting .perm-more-toggle', sidebarWidth: w });
         // By click, as a person with a mouse.
         await click('.tool-card.waiting .perm-more-toggle');
-        checkMore(await measure('.perm-covers pre.command'), 'command', cmd.intentHash!, `command card at ${w} px, Allow more… open`);
+        checkMore(await measure('pre.command'), 'command', cmd.intentHash!, `command card at ${w} px, Allow more… open`);
         await screenshot(`card-command-${w}-more`, 30000, { waitForSelector: '.tool-card.waiting .perm-grant', sidebarWidth: w });
         if (w === 300) await click('.tool-card.waiting .perm-more-toggle');
       }
