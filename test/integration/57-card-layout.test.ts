@@ -1,7 +1,7 @@
 /**
  * A waiting permission card is as light as the change it asks about, measured in the Session
  * webview's DOM at VS Code's default side bar width (300 px) and at 260 px, for the demo agent's
- * edit (a new 7-line Markdown file) and command (run sandboxed): by default the card shows what will
+ * edit (a new 9-line Markdown file) and command (run sandboxed): by default the card shows what will
  * happen first — the diff, or the command with its sandbox line — then at most three buttons (Allow,
  * Reject, Allow more…), all of it inside the visible part of the thread; the paragraph on what the
  * agent's "Always allow" would grant and the intent hash are not on show (the hash is on hover and
@@ -10,11 +10,9 @@
  * chosen there is made.
  */
 import * as assert from 'assert';
-import * as fs from 'fs';
-import * as path from 'path';
 import * as vscode from 'vscode';
-import { DEMO_FILE, DEMO_FILE_CONTENT } from '../../src/demo/scenarios';
-import { api, setAgents, waitForState, workspaceDir } from './util';
+import { targetContent } from '../../src/demo/promptTarget';
+import { api, setAgents, waitForState } from './util';
 import { click, evaluateInFrames, screenshot, setSidebarWidth, setViewport } from './screenshot';
 import { collapseOthers } from './panes';
 
@@ -129,13 +127,14 @@ describe('permission card layout', () => {
     const cfg = () => vscode.workspace.getConfiguration('agentSwitchboard');
     await cfg().update('sandbox', 'ask', vscode.ConfigurationTarget.Global);
     await setViewport(1600, 1000);
-    // The demo's edit creates its Markdown file (an earlier test may have written it).
-    fs.rmSync(path.join(workspaceDir(), DEMO_FILE), { force: true });
+    // The demo creates the file the prompt names: a new 9-line Markdown file, a name of this run's own.
+    const file = `card-layout/todo-${Date.now()}.md`;
+    const prompt = `Create ${file} with a short list.`;
     const key = await a.startSession({ agentId: 'demo' });
     await vscode.commands.executeCommand('agentSwitchboard.session.focus');
     const collapsed = await collapseOthers(true);
     try {
-      const turn = a.prompt(key, 'Show me what you can do.');
+      const turn = a.prompt(key, prompt);
       const first = await waitForState(a, key, (s) => Object.values(s.permissions).some((p) => p.state === 'waiting'), 'the edit permission');
       const edit = Object.values(first.permissions).find((p) => p.state === 'waiting')!;
       assert.ok(first.toolCalls[edit.toolCallId].content.some((c) => c.type === 'diff'), 'the edit request carries a diff');
@@ -145,7 +144,7 @@ describe('permission card layout', () => {
         const m = await measure('.content-diff');
         checkDefault(m, edit.intentHash!, `edit card at ${w} px (collapsed ${collapsed.join(', ')})`);
         // The whole diff is in view: it starts in view, and the buttons under it end in view.
-        assert.strictEqual(m.addLines, DEMO_FILE_CONTENT.split('\n').length - 1, `every line of the new file on show: ${m.shownText}`);
+        assert.strictEqual(m.addLines, targetContent(file, prompt, null).split('\n').length - 1, `every line of the new file on show: ${m.shownText}`);
         await screenshot(`card-edit-${w}`, 30000, { waitForSelector: '.tool-card.waiting .perm-more-toggle', sidebarWidth: w });
         // By key: Enter on "Allow more…" opens the choices, Escape in them closes them and gives the focus back.
         await press('.perm-more-toggle', 'Enter');
