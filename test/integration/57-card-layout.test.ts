@@ -37,6 +37,8 @@ interface CardMeasure {
   toggleFocused: boolean;
   /** Added lines of the card's diff on show. */
   addLines: number;
+  /** Rows the buttons on show take (by their tops). */
+  rows: number;
 }
 
 /** Runs in the webview frame: the waiting card, as it is on screen now (no scrolling: the thread shows a tall waiting card from its top). */
@@ -64,6 +66,7 @@ const MEASURE = (what: string) => `
     outside: buttons.filter((b, i) => rects[i].right > c.right + 0.5 || rects[i].left < c.left - 0.5).map((b) => b.textContent.trim()),
     moreOpen: !!more && !more.hidden, toggleFocused: !!toggle && document.activeElement === toggle,
     addLines: Array.from(card.querySelectorAll('.content-diff .dl.add')).filter(shown).length,
+    rows: new Set(rects.map((x) => Math.round(x.top / 8))).size,
   };`;
 
 async function measure(what: string): Promise<CardMeasure> {
@@ -143,6 +146,7 @@ describe('permission card layout', () => {
         await new Promise((r) => setTimeout(r, 600));
         const m = await measure('.content-diff');
         checkDefault(m, edit.intentHash!, `edit card at ${w} px (collapsed ${collapsed.join(', ')})`);
+        if (w === 300) assert.strictEqual(m.rows, 1, `at the default width Allow, Reject and Allow more… share one row: ${JSON.stringify(m.buttons)}`);
         // The whole diff is in view: it starts in view, and the buttons under it end in view.
         assert.strictEqual(m.addLines, targetContent(file, prompt, null).split('\n').length - 1, `every line of the new file on show: ${m.shownText}`);
         await screenshot(`card-edit-${w}`, 30000, { waitForSelector: '.tool-card.waiting .perm-more-toggle', sidebarWidth: w });

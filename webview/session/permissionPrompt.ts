@@ -2,8 +2,8 @@
  * A permission card's answer controls: while it waits, Allow and Reject (the agent's narrowest
  * options) and one "Allow more…" that opens every broader choice — our grants (this session, this
  * workspace, everywhere), the agent's own "always" options with what they would grant — and the
- * intent's hash, which is also on hover of the lock beside the buttons. Once answered, how it ended
- * and who answered.
+ * intent's hash written out (it is also on hover of Allow and of the card's status). Once answered,
+ * how it ended and who answered.
  *
  * Every button answers through `answerPermission` with the agent's option id; the extension holds
  * the authority (it refuses what the request does not allow) and the person's answer is the one the
@@ -124,7 +124,6 @@ export class PermissionPrompt {
       ? h('vscode-button', {
           className: 'perm-more-toggle',
           secondary: true,
-          'icon-after': open ? 'chevron-up' : 'chevron-down',
           'aria-expanded': open ? 'true' : 'false',
           'aria-controls': panelId,
           title: 'More ways to answer: keep allowing exactly this for the session, the workspace or everywhere, or the agent’s own options',
@@ -143,9 +142,7 @@ export class PermissionPrompt {
       { className: 'permission waiting', role: 'group', 'aria-label': 'Permission request' },
       h('div', { className: 'perm-options perm-main' },
         main.map((o) => this.optionButton(tc, perm, o, !!onceOnly)),
-        toggle,
-        // The hash of exactly what the card shows, on hover; written out under "Allow more…".
-        hash ? icon(h, 'lock', { className: 'perm-intent-lock', label: hash }) : null),
+        toggle),
       panel,
     );
   }
@@ -178,7 +175,6 @@ export class PermissionPrompt {
     if (open) this.moreOpen.add(permissionId);
     panel.hidden = !open;
     toggle.setAttribute('aria-expanded', open ? 'true' : 'false');
-    toggle.setAttribute('icon-after', open ? 'chevron-up' : 'chevron-down');
   }
 
   /** One of the agent's options, labelled by its kind; its own name follows, secondary. */
@@ -197,8 +193,10 @@ export class PermissionPrompt {
         'data-kind': o.kind,
         // Only allow-once looks like the default; anything broader or a reject is secondary.
         secondary: kind !== 'allow_once',
-        icon: kind === 'allow_once' ? 'check' : kind === 'allow_always' ? 'check-all' : 'close',
-        title: `${OPTION_TITLE[kind] ?? ''}${kind === 'allow_once' && perm.intentHash ? ` Intent ${perm.intentHash.slice(0, 12)}…` : ''}`,
+        // Allow, Reject and Allow more… share one row at the default side bar width: only the allows carry an icon.
+        icon: kind === 'allow_once' ? 'check' : kind === 'allow_always' ? 'check-all' : undefined,
+        // What an allow approves: exactly the card, whose intent's hash is this.
+        title: `${OPTION_TITLE[kind] ?? ''}${kind.startsWith('allow') && perm.intentHash ? ` Intent SHA-256 ${perm.intentHash}.` : ''}`,
         disabled: this.answering !== null,
         // The accessible name starts with the visible text (WCAG 2.5.3, axe label-content-name-mismatch).
         'aria-label': `${label}${differs ? ` “${name}”` : ''}: ${tc.title}`,

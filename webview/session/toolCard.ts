@@ -160,7 +160,8 @@ export class ToolCardNode {
       h('span', { className: 'tool-title', title: tc.title }, tc.title || tc.kind),
       this.late ? h('span', { className: 'late-badge', title: 'The agent sent this after you stopped its turn' }, 'after Stop') : null,
       silence,
-      h('span', { className: `tool-status status-${tc.status}` },
+      // A waiting card's status says, on hover, the hash of exactly what it approves.
+      h('span', { className: `tool-status status-${tc.status}`, title: waiting && perm.intentHash ? `Intent SHA-256 ${perm.intentHash}: only effects matching it will be performed.` : undefined },
         running ? icon(h, 'loading', { spin: true }) : null,
         h('vscode-badge', { className: 'status-badge' }, STATUS_LABEL[tc.status] ?? tc.status)),
     );

@@ -154,7 +154,8 @@ describe('session webview app', () => {
       s.permissions.p1 = { ...s.permissions.p1, intentHash: hash };
       h.host.send(snapshot(s));
       const card = h.$('[data-entry-id="e7"] .tool-card')!;
-      assert.match(card.querySelector('.perm-main .perm-intent-lock')?.getAttribute('title') ?? '', new RegExp(`Intent SHA-256 ${hash}`));
+      assert.match(card.querySelector('.tool-head .tool-status')?.getAttribute('title') ?? '', new RegExp(`Intent SHA-256 ${hash}`));
+      assert.match(card.querySelector('.perm-main .perm-option[data-kind="allow_once"]')?.getAttribute('title') ?? '', new RegExp(`Intent SHA-256 ${hash}`));
       assert.equal(card.querySelector('.perm-more .intent-hash')?.textContent, hash);
       assert.ok(card.querySelector<HTMLElement>('.perm-more')!.hidden);
     });
