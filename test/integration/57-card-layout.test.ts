@@ -66,7 +66,7 @@ const MEASURE = (what: string) => `
     outside: buttons.filter((b, i) => rects[i].right > c.right + 0.5 || rects[i].left < c.left - 0.5).map((b) => b.textContent.trim()),
     moreOpen: !!more && !more.hidden, toggleFocused: !!toggle && document.activeElement === toggle,
     addLines: Array.from(card.querySelectorAll('.content-diff .dl.add')).filter(shown).length,
-    rows: new Set(rects.map((x) => Math.round(x.top / 8))).size,
+    rows: rects.map((x) => x.top).sort((p, q) => p - q).filter((t, i, all) => i === 0 || t - all[i - 1] > 8).length,
   };`;
 
 async function measure(what: string): Promise<CardMeasure> {
