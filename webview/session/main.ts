@@ -9,6 +9,7 @@ import { createVsCodeHost } from './host';
 import css from './styles.css';
 import messageCss from './messageActions.css';
 import turnChangesCss from './turnChanges.css';
+import permissionCss from './permissionCard.css';
 
 function adoptStyles(doc: Document, text: string): void {
   // A constructable stylesheet needs no inline <style> (so no 'unsafe-inline' in the CSP).
@@ -20,6 +21,7 @@ function adoptStyles(doc: Document, text: string): void {
 adoptStyles(document, css);
 adoptStyles(document, messageCss);
 adoptStyles(document, turnChangesCss);
+adoptStyles(document, permissionCss);
 const root = document.getElementById('app') ?? document.body.appendChild(document.createElement('div'));
 const app = new SessionApp(root, createVsCodeHost(window));
 app.start();
