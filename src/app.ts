@@ -51,6 +51,8 @@ import type { WorktreeFrom } from './worktrees/worktrees';
 import { WorkspaceSettingsNotes } from './views/workspaceSettings';
 import { ConflictCenter } from './views/conflicts';
 import { ReviewCenter } from './views/review';
+import { followWorktrees, reviewSessionClosed } from './views/reviewWorktrees';
+import { pendingCounts } from './edits/reviewSessions';
 import { McpCenter } from './views/mcp';
 import { forwardServers, type ForwardResult } from './mcp/forward';
 import { describeProblem } from './mcp/catalog';
@@ -312,11 +314,8 @@ export class App implements vscode.Disposable, LoadedApp {
       within: (folder) => (vscode.workspace.workspaceFolders ?? []).some((f) => isWithin(f.uri.fsPath, path.normalize(folder))),
       log: (m) => this.log.warn(m),
       board: {
-        changes: (key) => {
-          const files = this.review.model.turns(key).flatMap((t) => t.files);
-          const lines = (sign: string) => files.reduce((n, f) => n + f.hunks.reduce((m, h) => m + h.lines.filter((l) => l[0] === sign).length, 0), 0);
-          return { files: new Set(files.map((f) => f.path)).size, added: lines('+'), removed: lines('-') };
-        },
+        // What still waits for the person: kept and undone changes are decided.
+        changes: (key) => pendingCounts(this.review.model, key),
         worktrees: () => this.worktrees.listed(),
         onDidChange: (listener) => {
           const a = this.worktrees.onDidChange(listener);
@@ -406,7 +405,11 @@ export class App implements vscode.Disposable, LoadedApp {
         this.attention.onSessionChange(c);
         updateContextKeys(this.manager.list());
       }),
-      this.manager.onDidCloseSession(({ key, state }) => this.sessionClosed(key, state.agentName)),
+      this.manager.onDidCloseSession(({ key, state }) => {
+        this.sessionClosed(key, state.agentName);
+        reviewSessionClosed(this.review.model, state);
+      }),
+      followWorktrees(this.review.model, this.worktrees.onDidEnd),
       this.manager.onDidChangeSessions(() => {
         this.view.onSessionsChange();
         this.sessionPanels.onSessionsChange();

@@ -21,6 +21,7 @@ import { errorText, text } from '../../common/untrustedText';
 import { approvalText } from '../../common/approvalText';
 import { openElicitationUrl } from './elicitationUrl';
 import { secondYes } from '../hiddenValues';
+import { sessionTitle } from '../../acp/session/promptSummary';
 
 /** What a session surface needs from the app. */
 export interface SessionViewHost {
@@ -66,8 +67,8 @@ const CLOCK_MS = 30_000;
 /** Summary line of a session for the picker. */
 export function summarize(c: SessionController): SessionSummary {
   const s = c.state;
-  const firstPrompt = s.entries.find((e) => e.kind === 'user');
-  const title = s.title ?? (firstPrompt && 'text' in firstPrompt ? firstPrompt.text.slice(0, 60) : 'New session');
+  // The agent's title, else the first prompt in words (a JSON script too): as the Changes view names it.
+  const title = sessionTitle(s);
   // Questions of the agent (elicitation) wait for the person as permissions do.
   const waiting = Object.values(s.permissions).filter((p) => p.state === 'waiting').length + s.entries.filter((e) => e.kind === 'elicitation' && e.elicitation.state === 'waiting').length;
   return { key: s.key, agentName: s.agentName, title, status: s.status, waiting };
