@@ -36,6 +36,7 @@ import { AgentRegistryCenter } from './views/agentRegistry';
 import { AgentLogin } from './views/agentLogin';
 import { PromptContextCenter } from './views/promptContext';
 import { SessionAttention } from './views/attention';
+import { WaitingIndicator } from './views/waitingIndicator';
 import { CapabilityBook, capabilitiesMarkdown } from './acp/capabilityBook';
 import { buildPromptContext, ContextItemSchema, type ContextItem, type ContextPort } from './acp/promptContext';
 import { showTerminal } from './views/terminalView';
@@ -79,6 +80,7 @@ export class App implements vscode.Disposable, LoadedApp {
   readonly sessionsCenter: SessionsCenter;
   private readonly promptContext: PromptContextCenter;
   private readonly attention: SessionAttention;
+  private readonly waiting: WaitingIndicator;
   /** Every agent version's capability matrix, across sessions and windows. */
   readonly capabilityBook: CapabilityBook;
   readonly policy: EffectPolicy;
@@ -293,6 +295,7 @@ export class App implements vscode.Disposable, LoadedApp {
       log: (m: string) => this.log.warn(m),
       showUnavailableAgents: (agentId?: string) => showUnavailableAgents(this.resolvedAgents(), this.log, agentId),
       cardFocused: (key: string, permissionId: string | null) => this.focusedCards.report(key, permissionId),
+      onShownChange: () => this.waiting?.update(),
     };
     this.view = new SessionViewProvider(context.extensionUri, sessionHost);
     this.promptContext = new PromptContextCenter((item, label) => this.view.addContext(item, label));
@@ -303,6 +306,7 @@ export class App implements vscode.Disposable, LoadedApp {
       show: (key) => this.view.show(key),
     });
     this.sessionPanels = new SessionPanels(context.extensionUri, sessionHost);
+    this.waiting = new WaitingIndicator({ sessions: () => this.manager.list(), onScreen: (key) => (this.view.visible && this.view.current === key) || this.sessionPanels.visible(key) });
     this.sessionsCenter = new SessionsCenter({
       manager: this.manager,
       journal: this.journal,
@@ -360,6 +364,8 @@ export class App implements vscode.Disposable, LoadedApp {
           return undefined;
         },
         send: (key, prompt, context) => this.sendWithContext(key, prompt, context),
+        // The answer is read where it comes: the side bar shows that session (the comment keeps the focus).
+        show: (key) => this.view.show(key, true, true),
       }),
       ...registerWorktreeCommands({
         worktrees: this.worktrees,
@@ -387,6 +393,7 @@ export class App implements vscode.Disposable, LoadedApp {
       this.log,
       this.view,
       this.sessionPanels,
+      this.waiting,
       this.sessionsCenter,
       this.promptContext,
       new AgentRegistryCenter({
@@ -403,6 +410,7 @@ export class App implements vscode.Disposable, LoadedApp {
         this.view.onSessionChange(c);
         this.sessionPanels.onSessionChange(c);
         this.attention.onSessionChange(c);
+        this.waiting.onSessionChange(c);
         updateContextKeys(this.manager.list());
       }),
       this.manager.onDidCloseSession(({ key, state }) => {
@@ -413,6 +421,7 @@ export class App implements vscode.Disposable, LoadedApp {
       this.manager.onDidChangeSessions(() => {
         this.view.onSessionsChange();
         this.sessionPanels.onSessionsChange();
+        this.waiting.update();
         updateContextKeys(this.manager.list());
         this.capabilityBook.save();
       }),

@@ -49,6 +49,8 @@ export interface SessionViewHost {
   restartAgent(key: string): Promise<void>;
   /** The host's clock (ms since the epoch) the page's "silent for N min" labels follow; Date.now when absent. */
   now?(): number;
+  /** A surface shows another session, or was shown or hidden (what waits off screen may have changed). */
+  onShownChange?(): void;
   /** Opens the session in an editor tab of its own. */
   openInTab(key: string): void;
   showTerminal(key: string, terminalId: string): void;
@@ -113,6 +115,7 @@ export class SessionSurface {
   ) {
     this.subs = [webview.onDidReceiveMessage((raw) => void this.onMessage(raw))];
     this.clockTimer = setInterval(() => this.tick(), CLOCK_MS);
+    queueMicrotask(() => this.host.onShownChange?.());
   }
 
   private readonly clockTimer: NodeJS.Timeout;
@@ -155,10 +158,12 @@ export class SessionSurface {
     }
     this.currentKey = key;
     this.postSnapshot();
+    this.host.onShownChange?.();
   }
 
   /** The page became visible again: it gets what it missed. */
   visibilityChanged(): void {
+    this.host.onShownChange?.();
     if (this.isVisible() && this.ready) {
       this.postSnapshot();
       this.flushPendingContext();
@@ -456,5 +461,6 @@ export class SessionSurface {
     clearTimeout(this.replayTimer);
     clearInterval(this.clockTimer);
     this.subs.forEach((d) => d.dispose());
+    queueMicrotask(() => this.host.onShownChange?.());
   }
 }
