@@ -54,6 +54,7 @@ import { ConflictCenter } from './views/conflicts';
 import { ReviewCenter } from './views/review';
 import { followWorktrees, reviewSessionClosed } from './views/reviewWorktrees';
 import { pendingCounts } from './edits/reviewSessions';
+import { reviewTurnChanges } from './views/session/turnChanges';
 import { McpCenter } from './views/mcp';
 import { forwardServers, type ForwardResult } from './mcp/forward';
 import { describeProblem } from './mcp/catalog';
@@ -65,6 +66,8 @@ import { inert, setMessageTranslator, text } from './common/untrustedText';
 import { prepareAgentStart } from './agentConfig/gate';
 import { vscodeConsentPort } from './agentConfig/vscodeConsent';
 import type { LoadedApp } from './activation/vscodeDeferredStart';
+import { MessageActions } from './views/session/messageActions';
+import { SentContext } from './views/session/sentContext';
 import { registerCommand, registerTreeDataProvider, registerWebviewViewProvider, useRegistrar, type Registrar } from './activation/vscodeRegistry';
 
 /** The running extension. */
@@ -77,6 +80,8 @@ export class App implements vscode.Disposable, LoadedApp {
   readonly sessionPanels: SessionPanels;
   /** The permission card the session pages last reported as holding the focus (the keyboard's approve answers it). */
   private readonly focusedCards = new FocusedCards();
+  /** What went with each prompt sent, for Edit and resend. */
+  private readonly sentContext = new SentContext();
   readonly sessionsCenter: SessionsCenter;
   private readonly promptContext: PromptContextCenter;
   private readonly attention: SessionAttention;
@@ -292,10 +297,18 @@ export class App implements vscode.Disposable, LoadedApp {
         }
       },
       reviewToolCall: (key: string, toolCallId: string) => this.review.revealToolCall(key, toolCallId),
+      turnChanges: reviewTurnChanges({ review: this.review, worktrees: this.worktrees, roots: reviewRoots }),
       log: (m: string) => this.log.warn(m),
       showUnavailableAgents: (agentId?: string) => showUnavailableAgents(this.resolvedAgents(), this.log, agentId),
       cardFocused: (key: string, permissionId: string | null) => this.focusedCards.report(key, permissionId),
       onShownChange: () => this.waiting?.update(),
+      messages: new MessageActions({
+        session: (key) => this.manager.get(key),
+        model: this.review.model,
+        // The person confirmed the count in the thread, which also says how it went.
+        restore: (key, turn, reasons) => this.review.restoreCheckpoint({ type: 'turn', sessionKey: key, turn, confirmed: true }, { reasons, quiet: true }),
+        sent: this.sentContext,
+      }),
     };
     this.view = new SessionViewProvider(context.extensionUri, sessionHost);
     this.promptContext = new PromptContextCenter((item, label) => this.view.addContext(item, label));
@@ -602,6 +615,7 @@ export class App implements vscode.Disposable, LoadedApp {
       : this.promptContext;
     const build = () => buildPromptContext(context, c.state.promptCapabilities, port);
     const { labels } = await build();
+    this.sentContext.note(key, text, context, labels);
     return c.send(text, { labels, blocks: async () => (await build()).blocks });
   }
 

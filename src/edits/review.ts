@@ -107,13 +107,24 @@ export class ReviewModel {
   /** The changes of one file in one turn, oldest first: `<session>#<turn>#<path>` → ids. */
   private readonly segments = new Map<string, string[]>();
   private readonly prompts = new Map<string, string>();
+  /** The turn each of the person's prompts started: `<session>#<entry id>` → turn. */
+  private readonly promptEntries = new Map<string, number>();
   private readonly emitter = new Emitter<void>();
   /** Fires after any change to the model. */
   readonly onDidChange: Event<void> = this.emitter.event;
 
-  /** Notes the prompt of a turn (the label of its node). */
-  turnStarted(sessionKey: string, turn: number, prompt: string): void {
+  /**
+   * Notes the prompt of a turn (the label of its node) and, with `entryId`, the thread entry of
+   * that prompt: the thread's message then names its turn exactly ({@link turnOfEntry}).
+   */
+  turnStarted(sessionKey: string, turn: number, prompt: string, entryId?: string): void {
     this.prompts.set(`${sessionKey}#${turn}`, prompt);
+    if (entryId !== undefined) this.promptEntries.set(`${sessionKey}#${entryId}`, turn);
+  }
+
+  /** The turn the person's prompt `entryId` started in that session, or undefined when none was noted. */
+  turnOfEntry(sessionKey: string, entryId: string): number | undefined {
+    return this.promptEntries.get(`${sessionKey}#${entryId}`);
   }
 
   /**
@@ -337,7 +348,8 @@ export class ReviewModel {
    * later, its base from the earliest such change, and the text the agent last left there (to check
    * nobody changed it since). `continuous` is false when someone else changed the file between two
    * of those changes: restoring the old base would take their edits too, so it must be skipped.
-   * An entry whose base is uncertain (`base.uncertain`) must be skipped as well.
+   * An entry whose base is uncertain (`base.uncertain`) must be skipped as well. A file whose
+   * changes are all undone already (by Undo or an earlier restore) is as it was: not listed.
    */
   checkpoint(sessionKey: string, turn: number): { path: string; base: Base; expected: string | null; ids: string[]; continuous: boolean }[] {
     const byPath = new Map<string, FileChange[]>();
@@ -345,7 +357,7 @@ export class ReviewModel {
       if (c.sessionKey !== sessionKey || c.turn < turn) continue;
       byPath.set(c.path, [...(byPath.get(c.path) ?? []), c]);
     }
-    return [...byPath.entries()].map(([path, list]) => {
+    return [...byPath.entries()].filter(([, list]) => !list.every((c) => c.fileDecision === 'undone')).map(([path, list]) => {
       list.sort((a, b) => a.turn - b.turn || a.at - b.at);
       const continuous = list.every((c, i) => i === 0 || c.base.text === this.expectedText(list[i - 1]));
       return { path, base: list[0].base, expected: this.expectedText(list.at(-1)!), ids: list.map((c) => c.id), continuous };

@@ -19,10 +19,11 @@ import { readForBaseline } from '../edits/diskRead';
 import { decodeFile, detectEol, encodeFile } from '../edits/encoding';
 import { ReviewModel, uncertainMessage, type Base, type DecisionsSnapshot, type UndoPlan } from '../edits/review';
 import { shownDiff } from '../edits/shownDiff';
-import { pendingCounts, ReviewSessions } from '../edits/reviewSessions';
+import { ReviewSessions } from '../edits/reviewSessions';
+import { changedSinceText, leftAloneText } from '../edits/checkpointPreview';
 import { beforeUri, serveBefore } from './beforeDocs';
 import { checkUndoWrite, recordUndoResult, type UndoGuardDeps, type UndoWrite } from '../edits/undoGuard';
-import { parseReviewNode, ReviewTree, type ReviewNode } from './reviewTree';
+import { parseReviewNode, pendingBadge, ReviewTree, type ReviewNode } from './reviewTree';
 import { confirmProtectedWrite, currentDiskText, decodeText, freshDocument, openDocument, readDisk } from './reviewFiles';
 import { text } from '../common/untrustedText';
 
@@ -92,7 +93,6 @@ export class ReviewCenter implements vscode.Disposable {
       audit: (e) => deps.audit(e),
       confirm: deps.confirm ?? confirmProtectedWrite,
     };
-    // A worktree's files are named within it, also once its session has closed.
     this.tree = new ReviewTree(this.model, (key) => this.sessions.get(key) ?? { agentName: deps.agentName(key), title: 'a session' }, () => [...deps.roots(), ...this.sessions.worktreeDirs()]);
     this.view = createTreeView('agentSwitchboard.changes', this.tree);
     const watcher = vscode.workspace.createFileSystemWatcher('**/*');
@@ -140,7 +140,7 @@ export class ReviewCenter implements vscode.Disposable {
       // entries, and must not move the turn's start (it would make an earlier change look old).
       if (p.op === 'entry' && isPersonsPrompt(p.entry) && this.promptSeen.get(state.key) !== p.entry.id) {
         this.promptSeen.set(state.key, p.entry.id);
-        this.model.turnStarted(state.key, turn, p.entry.text);
+        this.model.turnStarted(state.key, turn, p.entry.text, p.entry.id);
         // From here on the agent may change files: a change since is no certain base.
         this.baselines.turnStarted(state.key);
       }
@@ -207,9 +207,7 @@ export class ReviewCenter implements vscode.Disposable {
   }
 
   private updateBadge(): void {
-    // Only what still waits for a decision: a kept or undone change is not counted.
-    const n = pendingCounts(this.model).files;
-    this.view.badge = n ? { value: n, tooltip: `${n} file change${n === 1 ? '' : 's'} by agents to review` } : undefined;
+    this.view.badge = pendingBadge(this.model);
   }
 
   // ---- actions ----
@@ -302,8 +300,7 @@ export class ReviewCenter implements vscode.Disposable {
       const move = c && this.model.moveOf(c);
       return move ? [{ id: move.from.id }, { id: move.to.id }] : [{ id: n.changeId }];
     }
-    const turns = this.model.turns(n.sessionKey);
-    return (n.type === 'session' ? turns : turns.filter((t) => t.turn === n.turn)).flatMap((t) => t.files).map((f) => ({ id: f.id }));
+    return this.model.turns(n.sessionKey).filter((t) => n.type === 'session' || t.turn === n.turn).flatMap((t) => t.files).map((f) => ({ id: f.id }));
   }
 
   /** @returns what it deleted, when the undo deleted a file the agent created (to be taken back). */
@@ -385,9 +382,11 @@ export class ReviewCenter implements vscode.Disposable {
   /**
    * Restores the workspace files a turn (and the turns after it) changed to their state before that
    * turn. Files someone changed since the agent's last write are skipped and named.
+   * @param opts `reasons` gets why each skipped file was left alone (a clause, by path); `quiet`
+   *   leaves the telling to the caller (the thread says it where the person asked).
    * @returns the restored and the skipped paths.
    */
-  async restoreCheckpoint(n: ReviewNode & { confirmed?: boolean }): Promise<{ restored: string[]; skipped: string[] }> {
+  async restoreCheckpoint(n: ReviewNode & { confirmed?: boolean }, opts: { reasons?: Map<string, string>; quiet?: boolean } = {}): Promise<{ restored: string[]; skipped: string[] }> {
     if (n.type !== 'turn') throw new Error('Restore Checkpoint applies to a turn.');
     const entries = this.model.checkpoint(n.sessionKey, n.turn);
     const result = { restored: [] as string[], skipped: [] as string[] };
@@ -416,14 +415,15 @@ export class ReviewCenter implements vscode.Disposable {
       if (e.base.uncertain !== undefined || !e.continuous || current === undefined || current !== e.expected) {
         result.skipped.push(e.path);
         if (e.base.uncertain !== undefined) unknown.push(e.path);
+        opts.reasons?.set(e.path, e.base.uncertain !== undefined ? leftAloneText({ why: 'unknown' }) : !e.continuous ? leftAloneText({ why: 'interleaved' }) : current === undefined ? 'it could not be read' : changedSinceText(this.model, e.path));
         continue;
       }
-      const plan: Exclude<UndoPlan, { action: 'none' | 'conflict' }> = e.base.text === null ? { action: 'delete', hunks: [] } : { action: 'restoreBase', bytes: e.base.bytes, text: e.base.text, hunks: [] };
-      if (current === null && plan.action === 'delete') {
-        // Created in the turn and already gone: nothing to restore.
+      if (e.expected === e.base.text) {
+        // Already as before the turn (undone, or created in it and already gone): nothing to write.
         done.push(...e.ids);
         continue;
       }
+      const plan: Exclude<UndoPlan, { action: 'none' | 'conflict' }> = e.base.text === null ? { action: 'delete', hunks: [] } : { action: 'restoreBase', bytes: e.base.bytes, text: e.base.text, hunks: [] };
       const w: UndoWrite = { path: e.path, action: plan.action === 'delete' ? 'delete' : 'write', via: 'restore_checkpoint', sessionKey: n.sessionKey, agentId: this.deps.agentId(n.sessionKey), changeIds: e.ids };
       let rel: string | undefined;
       try {
@@ -439,9 +439,11 @@ export class ReviewCenter implements vscode.Disposable {
       } catch (err) {
         if (rel !== undefined) recordUndoResult(w, rel, err instanceof Error ? err.message : String(err), this.guard);
         result.skipped.push(e.path);
+        opts.reasons?.set(e.path, err instanceof Error ? err.message : String(err));
       }
     }
     this.model.restored(done);
+    if (opts.quiet) return result;
     const names = (l: string[]) => l.map((p) => path.basename(p)).join(', ');
     void vscode.window.showInformationMessage(
       text`Restored ${result.restored.length} file${result.restored.length === 1 ? '' : 's'} to before turn ${n.turn}${result.restored.length ? ` (${names(result.restored)})` : ''}. ${unknown.length ? `Skipped, base unknown (what they held before the turn is not known for certain): ${names(unknown)}.` : ''} ${result.skipped.length > unknown.length ? `Skipped, changed since: ${names(result.skipped.filter((p) => !unknown.includes(p)))}.` : ''}`,
@@ -467,6 +469,11 @@ export class ReviewCenter implements vscode.Disposable {
       selection: new vscode.Range(line, 0, line, 0),
       preview: true,
     } satisfies vscode.TextDocumentShowOptions);
+  }
+
+  /** Selects and expands `n` in the Changes view (the end-of-turn row's Review). */
+  reveal(n: ReviewNode): Thenable<void> {
+    return this.view.reveal(n, { select: true, focus: false, expand: true });
   }
 
   /**

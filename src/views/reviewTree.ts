@@ -40,6 +40,12 @@ export function parseReviewNode(value: unknown): ReviewNode & { confirmed?: bool
   return r.data;
 }
 
+/** The view's badge: the file changes still to review (a kept or undone change is decided, not counted). */
+export function pendingBadge(model: ReviewModel): vscode.ViewBadge | undefined {
+  const n = pendingCounts(model).files;
+  return n ? { value: n, tooltip: `${n} file change${n === 1 ? '' : 's'} by agents to review` } : undefined;
+}
+
 const STATE_ICON: Record<HunkDecision, vscode.ThemeIcon> = {
   pending: new vscode.ThemeIcon('circle-outline', new vscode.ThemeColor('charts.yellow')),
   kept: new vscode.ThemeIcon('pass', new vscode.ThemeColor('charts.green')),
@@ -58,6 +64,7 @@ export class ReviewTree implements vscode.TreeDataProvider<ReviewNode>, vscode.D
     private readonly model: ReviewModel,
     /** What a session is called (remembered after it closed). */
     private readonly sessionInfo: (sessionKey: string) => ReviewSessionInfo,
+    /** Where files are named from: the workspace folders and the worktrees (also of closed sessions). */
     private readonly roots: () => readonly string[],
   ) {
     this.sub = model.onDidChange(() => this.changed.fire(undefined));

@@ -7,6 +7,8 @@ import './elements';
 import { SessionApp } from './app';
 import { createVsCodeHost } from './host';
 import css from './styles.css';
+import messageCss from './messageActions.css';
+import turnChangesCss from './turnChanges.css';
 
 function adoptStyles(doc: Document, text: string): void {
   // A constructable stylesheet needs no inline <style> (so no 'unsafe-inline' in the CSP).
@@ -16,6 +18,8 @@ function adoptStyles(doc: Document, text: string): void {
 }
 
 adoptStyles(document, css);
+adoptStyles(document, messageCss);
+adoptStyles(document, turnChangesCss);
 const root = document.getElementById('app') ?? document.body.appendChild(document.createElement('div'));
 const app = new SessionApp(root, createVsCodeHost(window));
 app.start();

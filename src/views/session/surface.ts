@@ -22,6 +22,8 @@ import { approvalText } from '../../common/approvalText';
 import { openElicitationUrl } from './elicitationUrl';
 import { secondYes } from '../hiddenValues';
 import { sessionTitle } from '../../acp/session/promptSummary';
+import type { MessageActions } from './messageActions';
+import { TurnChangesFeed, type TurnChangesSource } from './turnChanges';
 
 /** What a session surface needs from the app. */
 export interface SessionViewHost {
@@ -58,9 +60,13 @@ export interface SessionViewHost {
   allowSandboxHost(key: string, terminalId: string, host: string): Promise<void>;
   /** Shows the changes a tool call made in the Changes view and the diff editor. */
   reviewToolCall(key: string, toolCallId: string): Promise<void>;
+  /** The end-of-turn rows of the thread and their buttons (absent: no rows). */
+  turnChanges?: TurnChangesSource;
   log(message: string): void;
   /** Opens what fixes an unavailable agent (its settings entry, or the log with the PATHs searched), or lists them. */
   showUnavailableAgents(agentId?: string): Promise<void>;
+  /** Restore checkpoint and Edit and resend on the person's messages. */
+  messages?: Pick<MessageActions, 'preview' | 'restore' | 'forEdit'>;
 }
 
 /** How often the page hears the host's clock while a call runs (its silence label counts minutes). */
@@ -102,6 +108,8 @@ export class SessionSurface {
   /** Set while a replay's window waits to be posted (see `onSessionChange`). */
   private replayTimer: NodeJS.Timeout | undefined;
   private readonly subs: vscode.Disposable[];
+  /** The shown session's end-of-turn rows. */
+  private readonly turnFeed: TurnChangesFeed;
 
   /**
    * @param currentKey the session shown at first (undefined: the newest)
@@ -114,6 +122,7 @@ export class SessionSurface {
     private readonly isVisible: () => boolean,
   ) {
     this.subs = [webview.onDidReceiveMessage((raw) => void this.onMessage(raw))];
+    this.turnFeed = new TurnChangesFeed(host.turnChanges, () => (this.currentKey ? this.host.session(this.currentKey)?.state : undefined), (m) => this.post(m), () => this.canPost());
     this.clockTimer = setInterval(() => this.tick(), CLOCK_MS);
     queueMicrotask(() => this.host.onShownChange?.());
   }
@@ -174,6 +183,7 @@ export class SessionSurface {
   onSessionChange(change: SessionChange): void {
     if (change.patches.some((p) => p.op === 'permission' || p.op === 'meta' || (p.op === 'entry' && p.entry.kind === 'elicitation'))) this.post({ type: 'sessions', sessions: this.summaries() });
     if (change.key !== this.currentKey) return;
+    this.turnFeed.sessionChanged(change.patches);
     if (!this.canPost()) {
       this.windowOf = undefined;
       return;
@@ -268,6 +278,7 @@ export class SessionSurface {
       hasWorkspace: !!vscode.workspace.workspaceFolders?.length,
     });
     this.post({ type: 'clock', now: this.host.now?.() ?? Date.now() });
+    this.turnFeed.resend();
   }
 
   private summaries(): SessionSummary[] {
@@ -298,6 +309,7 @@ export class SessionSurface {
   }
 
   private async handle(m: WebviewMessage): Promise<void> {
+    if (await this.turnFeed.handle(m)) return;
     switch (m.type) {
       case 'ready':
         this.ready = true;
@@ -338,6 +350,17 @@ export class SessionSurface {
       case 'openInTab':
         if (this.host.session(m.key)) this.host.openInTab(m.key);
         return;
+      case 'previewCheckpoint':
+        if (this.host.messages) this.post(this.host.messages.preview(m.key, m.entryId));
+        return;
+      case 'restoreCheckpoint':
+        if (this.host.messages) this.post(await this.host.messages.restore(m.key, m.entryId));
+        return;
+      case 'editMessage': {
+        const edit = this.host.messages?.forEdit(m.key, m.entryId);
+        if (edit) this.post(edit);
+        return;
+      }
       case 'prompt':
         try {
           await this.host.prompt(m.key, m.text, m.context);
@@ -460,6 +483,7 @@ export class SessionSurface {
     clearTimeout(this.flushTimer);
     clearTimeout(this.replayTimer);
     clearInterval(this.clockTimer);
+    this.turnFeed.dispose();
     this.subs.forEach((d) => d.dispose());
     queueMicrotask(() => this.host.onShownChange?.());
   }
