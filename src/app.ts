@@ -17,6 +17,8 @@ import { onDidChangeSettings, readSettings, type Settings } from './config/vscod
 import { EditorFiles, readCurrentText } from './fs/vscodeFiles';
 import { AuditLog, type AuditEntry } from './policy/audit';
 import { auditStores } from './views/auditStores';
+import { AuditRecordDocuments } from './views/auditRecord';
+import { WalkthroughProgress } from './views/walkthrough';
 import { parseMcpNode } from './views/mcpTree';
 import { TracingCenter } from './views/tracingCenter';
 import { RemoteAgentsCenter } from './views/remoteAgents';
@@ -111,7 +113,8 @@ export class App implements vscode.Disposable, LoadedApp {
   private loginPath: string | null | undefined;
   /** Spans, the OTLP receiver, trace panels, export and saved traces. */
   readonly tracing: TracingCenter;
-  private readonly auditPath: vscode.Uri;
+  private readonly auditRecords: AuditRecordDocuments;
+  private readonly walkthrough: WalkthroughProgress;
   readonly remoteAgents: RemoteAgentsCenter;
   private readonly inspectors: InspectorPanels;
   /** What the workspace's settings tightened, or tried to loosen and was ignored. */
@@ -135,6 +138,8 @@ export class App implements vscode.Disposable, LoadedApp {
     // Its head and signing key live outside the file (workspace state, SecretStorage).
     const auditKept = auditStores(context);
     this.audit = new AuditLog(vscode.Uri.joinPath(context.storageUri ?? context.globalStorageUri, 'audit.jsonl').fsPath, undefined, auditKept.head, auditKept.keys);
+    this.auditRecords = new AuditRecordDocuments(this.audit);
+    this.disposables.push(this.auditRecords);
     // The sandbox of agents' commands (issue 21): what they may touch is part of what is approved.
     const userDir = path.dirname(path.dirname(context.globalStorageUri.fsPath));
     this.sandboxes = new Sandboxes({
@@ -170,7 +175,6 @@ export class App implements vscode.Disposable, LoadedApp {
     this.worktrees = new WorktreeCenter({ storage: context.globalStorageUri.fsPath, conflicts: this.conflicts, log: (m) => this.log.warn(m), busy: (key) => ['prompting', 'cancelling'].includes(this.manager?.get(key)?.state.status ?? '') });
     // What a person reviews, undoes and restores: the workspace folders and the worktrees sessions work in.
     const reviewRoots = () => [...roots(), ...this.manager.list().flatMap((c) => (c.state.worktree ? [c.state.worktree.dir] : []))];
-    this.auditPath = vscode.Uri.joinPath(context.storageUri ?? context.globalStorageUri, 'audit.jsonl');
     this.tracing = new TracingCenter(context.extensionUri, {
       archiveDir: vscode.Uri.joinPath(context.storageUri ?? context.globalStorageUri, 'traces').fsPath,
       version,
@@ -271,6 +275,13 @@ export class App implements vscode.Disposable, LoadedApp {
       // What the repository configures for the agent is shown and asked about before it starts.
       agentConfig: (agent, cwd, ask) => prepareAgentStart(agent, cwd, agentConfigConsent, { ask }),
     });
+    // The walkthrough's steps check off when the person did each thing (see views/walkthroughSteps.ts).
+    this.walkthrough = new WalkthroughProgress({
+      onDidChangeSession: (l) => this.manager.onDidChangeSession(l),
+      changes: { view: this.review.view, any: () => this.review.model.turns().some((t) => t.files.length > 0), onDidChange: (l) => this.review.model.onDidChange(l) },
+      agents: () => this.resolvedAgents(),
+    });
+    this.disposables.push(this.walkthrough);
     const sessionHost = {
       agents: () => this.agents(),
       sessions: () => this.manager.list(),
@@ -325,7 +336,7 @@ export class App implements vscode.Disposable, LoadedApp {
       journal: this.journal,
       view: this.view,
       panels: this.sessionPanels,
-      agents: () => this.resolvedAgents().filter((a) => a.available),
+      agents: () => this.resolvedAgents(),
       closeSession: (key) => this.closeSession(key),
       cwd: () => vscode.workspace.workspaceFolders?.[0]?.uri.fsPath,
       within: (folder) => (vscode.workspace.workspaceFolders ?? []).some((f) => isWithin(f.uri.fsPath, path.normalize(folder))),
@@ -450,6 +461,7 @@ export class App implements vscode.Disposable, LoadedApp {
         void this.workspaceSettings.refresh();
         this.agentCache = undefined;
         this.view.onAgentsChange();
+        this.walkthrough.agentsChanged();
         this.sessionPanels.onAgentsChange();
         this.sessionsCenter.tree.refresh();
         // The header's note on modes that do not ask follows agentSwitchboard.policy.unrequestedEffects.
@@ -483,6 +495,7 @@ export class App implements vscode.Disposable, LoadedApp {
       if (p) this.log.info(`Login shell PATH: ${p}`);
       this.agentCache = undefined;
       this.view.onAgentsChange();
+      this.walkthrough.agentsChanged();
     });
   }
 
@@ -560,7 +573,7 @@ export class App implements vscode.Disposable, LoadedApp {
 
   /** Agents as offered in pickers. */
   agents(): AgentChoice[] {
-    return this.resolvedAgents().map((a) => ({ id: a.id, name: a.name, available: a.available, reason: a.reason, demo: a.demo, ...(a.invalidEntry !== undefined ? { invalid: true } : {}) }));
+    return this.resolvedAgents().map((a) => ({ id: a.id, name: a.name, available: a.available, reason: a.reason, demo: a.demo, ...(a.invalidEntry !== undefined ? { invalid: true } : {}), ...(a.unavailable ? { unavailable: a.unavailable } : {}), ...(a.problem ? { problem: a.problem } : {}) }));
   }
 
   /**
@@ -849,23 +862,9 @@ allowSandboxHost: (key, terminalId, host) => this.session(key).allowHostAndRerun
     return true;
   }
 
-  /** Opens the audit log at the record of a decision (the line that carries its intent hash). */
+  /** Shows the audit record of a decision, as a person reads it, read-only (`views/auditRecord.ts`). */
   private async openAuditRecord(intentHash: string): Promise<void> {
-    let doc: vscode.TextDocument;
-    try {
-      doc = await vscode.workspace.openTextDocument(this.auditPath);
-    } catch {
-      return void vscode.window.showInformationMessage(text`The audit log has no records yet.`);
-    }
-    const lines = doc.getText().split('\n');
-    let line = -1;
-    for (let i = lines.length - 1; i >= 0; i--) if (lines[i].includes(intentHash)) { line = i; break; }
-    const editor = await vscode.window.showTextDocument(doc, { preview: true });
-    if (line >= 0) {
-      const range = new vscode.Range(line, 0, line, lines[line].length);
-      editor.selection = new vscode.Selection(range.start, range.end);
-      editor.revealRange(range, vscode.TextEditorRevealType.InCenter);
-    }
+    await this.auditRecords.open(intentHash);
   }
 
   /** Logs what loaded the extension after activation and what that cost (issue 22, PF6). */

@@ -62,7 +62,8 @@ export class ReviewCenter implements vscode.Disposable {
   readonly sessions = new ReviewSessions();
   readonly baselines: DiskBaselines;
   private readonly tree: ReviewTree;
-  private readonly view: vscode.TreeView<ReviewNode>;
+  /** The Changes view (the walkthrough's "See the change" follows whether it is on screen). */
+  readonly view: vscode.TreeView<ReviewNode>;
   private readonly disposables: vscode.Disposable[] = [];
   /** Documents between will-save and did-save: changes then come from save participants (formatters). */
   private readonly saving = new Set<string>();

@@ -174,6 +174,8 @@ export interface TerminalView {
   exitStatus?: { exitCode: number | null; signal: string | null };
   /** Hosts the sandbox refused this command, from the sandbox's own record (issue 21): the card offers to allow each and run it again. */
   sandboxBlocked?: string[];
+  /** How many changes of a sandboxed command its overlay held back (from the sandbox's record), once it has exited. */
+  sandboxHeldBack?: number;
 }
 
 /** A launch or connection failure, with everything a person needs to fix it. */

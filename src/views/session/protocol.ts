@@ -6,6 +6,7 @@
  * `snapshot`; afterwards it sends `patches` for the shown session. Each `patches` message carries the
  * session's `rev` after applying them; a webview that sees a gap posts `requestSnapshot`.
  */
+import type { AgentUnavailability } from '../../config/agentProblems';
 import type { SessionPatch, SessionState } from '../../acp/session/types';
 import type { EarlierPage } from '../../acp/session/window';
 import type { ContextItem } from '../../acp/promptContext';
@@ -27,6 +28,9 @@ export interface AgentChoice {
   reason?: string;
   /** An invalid entry of `agentSwitchboard.agents`: `reason` is "<name or id>: <what is wrong>". */
   invalid?: boolean;
+  /** Why it cannot start, in kind, and for a malformed entry what is wrong (see `agentRowLabel`). */
+  unavailable?: AgentUnavailability;
+  problem?: string;
   /** A clearly labelled offline demo (scripted, no model). */
   demo?: boolean;
 }

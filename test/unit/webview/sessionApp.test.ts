@@ -63,14 +63,15 @@ describe('session webview app', () => {
       assert.deepEqual(h.host.ofType('startSession'), [{ type: 'startSession', agentId: 'claude' }]);
     });
 
-    it('shows an invalid agent entry as "<name>: <problem>", and "N agents unavailable" opens the list', () => {
+    it('shows an invalid agent entry as malformed, with its problem, never as "not found"; "N agents unavailable" opens the list', () => {
       h = mount();
-      const bad = { id: 'my-agent', name: 'My agent', available: false, invalid: true, reason: 'My agent: args must be a list of strings, like ["--acp"]' };
-      h.host.send({ ...snapshot(null), agents: [bad, { id: 'gemini', name: 'Gemini CLI', available: false, reason: '"gemini" was not found on your PATH.' }] });
+      const bad = { id: 'my-agent', name: 'My agent', available: false, invalid: true, unavailable: 'malformed' as const, problem: 'args must be a list of strings, like ["--acp"]', reason: 'My agent: args must be a list of strings, like ["--acp"]' };
+      h.host.send({ ...snapshot(null), agents: [bad, { id: 'gemini', name: 'Gemini CLI', available: false, unavailable: 'not-found', reason: '"gemini" was not found on your PATH.' }] });
       const opts = h.$$('.agent-select vscode-option');
-      assert.equal(opts[0].textContent, bad.reason);
+      assert.deepEqual(opts.map((o) => o.textContent), ['My agent (malformed entry): args must be a list of strings, like ["--acp"]', 'Gemini CLI (not found)']);
       const hint = h.$('.agent-hint')!;
       assert.match(hint.textContent ?? '', /2 agents unavailable/);
+      assert.equal(hint.getAttribute('title'), 'My agent (malformed entry): args must be a list of strings, like ["--acp"]\nGemini CLI (not found): "gemini" was not found on your PATH.');
       hint.click();
       assert.deepEqual(h.host.ofType('showUnavailableAgents'), [{ type: 'showUnavailableAgents' }]);
     });
