@@ -38,6 +38,7 @@ import { AgentRegistryCenter } from './views/agentRegistry';
 import { AgentLogin } from './views/agentLogin';
 import { PromptContextCenter } from './views/promptContext';
 import { SessionAttention } from './views/attention';
+import { WaitingIndicator } from './views/waitingIndicator';
 import { CapabilityBook, capabilitiesMarkdown } from './acp/capabilityBook';
 import { buildPromptContext, ContextItemSchema, type ContextItem, type ContextPort } from './acp/promptContext';
 import { showTerminal } from './views/terminalView';
@@ -53,6 +54,8 @@ import type { WorktreeFrom } from './worktrees/worktrees';
 import { WorkspaceSettingsNotes } from './views/workspaceSettings';
 import { ConflictCenter } from './views/conflicts';
 import { ReviewCenter } from './views/review';
+import { followWorktrees, reviewSessionClosed } from './views/reviewWorktrees';
+import { pendingCounts } from './edits/reviewSessions';
 import { reviewTurnChanges } from './views/session/turnChanges';
 import { McpCenter } from './views/mcp';
 import { forwardServers, type ForwardResult } from './mcp/forward';
@@ -84,6 +87,7 @@ export class App implements vscode.Disposable, LoadedApp {
   readonly sessionsCenter: SessionsCenter;
   private readonly promptContext: PromptContextCenter;
   private readonly attention: SessionAttention;
+  private readonly waiting: WaitingIndicator;
   /** Every agent version's capability matrix, across sessions and windows. */
   readonly capabilityBook: CapabilityBook;
   readonly policy: EffectPolicy;
@@ -308,6 +312,7 @@ export class App implements vscode.Disposable, LoadedApp {
       log: (m: string) => this.log.warn(m),
       showUnavailableAgents: (agentId?: string) => showUnavailableAgents(this.resolvedAgents(), this.log, agentId),
       cardFocused: (key: string, permissionId: string | null) => this.focusedCards.report(key, permissionId),
+      onShownChange: () => this.waiting?.update(),
       messages: new MessageActions({
         session: (key) => this.manager.get(key),
         model: this.review.model,
@@ -325,6 +330,7 @@ export class App implements vscode.Disposable, LoadedApp {
       show: (key) => this.view.show(key),
     });
     this.sessionPanels = new SessionPanels(context.extensionUri, sessionHost);
+    this.waiting = new WaitingIndicator({ sessions: () => this.manager.list(), onScreen: (key) => (this.view.visible && this.view.current === key) || this.sessionPanels.visible(key) });
     this.sessionsCenter = new SessionsCenter({
       manager: this.manager,
       journal: this.journal,
@@ -336,11 +342,8 @@ export class App implements vscode.Disposable, LoadedApp {
       within: (folder) => (vscode.workspace.workspaceFolders ?? []).some((f) => isWithin(f.uri.fsPath, path.normalize(folder))),
       log: (m) => this.log.warn(m),
       board: {
-        changes: (key) => {
-          const files = this.review.model.turns(key).flatMap((t) => t.files);
-          const lines = (sign: string) => files.reduce((n, f) => n + f.hunks.reduce((m, h) => m + h.lines.filter((l) => l[0] === sign).length, 0), 0);
-          return { files: new Set(files.map((f) => f.path)).size, added: lines('+'), removed: lines('-') };
-        },
+        // What still waits for the person: kept and undone changes are decided.
+        changes: (key) => pendingCounts(this.review.model, key),
         worktrees: () => this.worktrees.listed(),
         onDidChange: (listener) => {
           const a = this.worktrees.onDidChange(listener);
@@ -385,6 +388,8 @@ export class App implements vscode.Disposable, LoadedApp {
           return undefined;
         },
         send: (key, prompt, context) => this.sendWithContext(key, prompt, context),
+        // The answer is read where it comes: the side bar shows that session (the comment keeps the focus).
+        show: (key) => this.view.show(key, true, true),
       }),
       ...registerWorktreeCommands({
         worktrees: this.worktrees,
@@ -412,6 +417,7 @@ export class App implements vscode.Disposable, LoadedApp {
       this.log,
       this.view,
       this.sessionPanels,
+      this.waiting,
       this.sessionsCenter,
       this.promptContext,
       new AgentRegistryCenter({
@@ -428,12 +434,18 @@ export class App implements vscode.Disposable, LoadedApp {
         this.view.onSessionChange(c);
         this.sessionPanels.onSessionChange(c);
         this.attention.onSessionChange(c);
+        this.waiting.onSessionChange(c);
         updateContextKeys(this.manager.list());
       }),
-      this.manager.onDidCloseSession(({ key, state }) => this.sessionClosed(key, state.agentName)),
+      this.manager.onDidCloseSession(({ key, state }) => {
+        this.sessionClosed(key, state.agentName);
+        reviewSessionClosed(this.review.model, state);
+      }),
+      followWorktrees(this.review.model, this.worktrees.onDidEnd),
       this.manager.onDidChangeSessions(() => {
         this.view.onSessionsChange();
         this.sessionPanels.onSessionsChange();
+        this.waiting.update();
         updateContextKeys(this.manager.list());
         this.capabilityBook.save();
       }),

@@ -9,6 +9,7 @@
  */
 import { Emitter, type Event } from '../common/lifecycle';
 import { applyHunks, carryHunk, hunksOf, invertHunk, lineMap, mergeOnto, type Hunk } from './model';
+import { isWithin } from '../fs/containment';
 
 /** What the person decided about a hunk. */
 export type HunkDecision = 'pending' | 'kept' | 'undone';
@@ -379,6 +380,21 @@ export class ReviewModel {
     for (const [id, c] of this.changes) if (c.sessionKey === sessionKey) this.changes.delete(id);
     for (const stem of this.segments.keys()) if (stem.startsWith(`${sessionKey}#`)) this.segments.delete(stem);
     this.emitter.fire();
+  }
+
+  /**
+   * Forgets every change to a file in folder `dir`: a worktree that was discarded, whose files are
+   * gone with it, leaves nothing there to review, keep or undo.
+   * @returns the ids forgotten.
+   */
+  forgetUnder(dir: string): string[] {
+    const gone = [...this.changes.values()].filter((c) => isWithin(dir, c.path)).map((c) => c.id);
+    if (!gone.length) return gone;
+    for (const id of gone) this.changes.delete(id);
+    // A file's changes in a turn share its path: all of them went, or none.
+    for (const [stem, ids] of this.segments) if (!ids.some((id) => this.changes.has(id))) this.segments.delete(stem);
+    this.emitter.fire();
+    return gone;
   }
 
   /** The text the file has if nobody but our undos touched it since the agent's change. */

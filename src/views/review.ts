@@ -19,10 +19,11 @@ import { readForBaseline } from '../edits/diskRead';
 import { decodeFile, detectEol, encodeFile } from '../edits/encoding';
 import { ReviewModel, uncertainMessage, type Base, type DecisionsSnapshot, type UndoPlan } from '../edits/review';
 import { shownDiff } from '../edits/shownDiff';
+import { ReviewSessions } from '../edits/reviewSessions';
 import { changedSinceText, leftAloneText } from '../edits/checkpointPreview';
 import { beforeUri, serveBefore } from './beforeDocs';
 import { checkUndoWrite, recordUndoResult, type UndoGuardDeps, type UndoWrite } from '../edits/undoGuard';
-import { parseReviewNode, ReviewTree, type ReviewNode } from './reviewTree';
+import { parseReviewNode, pendingBadge, ReviewTree, type ReviewNode } from './reviewTree';
 import { confirmProtectedWrite, currentDiskText, decodeText, freshDocument, openDocument, readDisk } from './reviewFiles';
 import { text } from '../common/untrustedText';
 
@@ -57,6 +58,8 @@ export interface DeletedByUndo {
 /** The Changes view and its actions. */
 export class ReviewCenter implements vscode.Disposable {
   readonly model = new ReviewModel();
+  /** What each session whose changes are listed is called, kept after it closes. */
+  readonly sessions = new ReviewSessions();
   readonly baselines: DiskBaselines;
   private readonly tree: ReviewTree;
   /** The Changes view (the walkthrough's "See the change" follows whether it is on screen). */
@@ -91,7 +94,7 @@ export class ReviewCenter implements vscode.Disposable {
       audit: (e) => deps.audit(e),
       confirm: deps.confirm ?? confirmProtectedWrite,
     };
-    this.tree = new ReviewTree(this.model, (key) => deps.agentName(key), () => deps.roots());
+    this.tree = new ReviewTree(this.model, (key) => this.sessions.get(key) ?? { agentName: deps.agentName(key), title: 'a session' }, () => [...deps.roots(), ...this.sessions.worktreeDirs()]);
     this.view = createTreeView('agentSwitchboard.changes', this.tree);
     const watcher = vscode.workspace.createFileSystemWatcher('**/*');
     const onDisk = (uri: vscode.Uri) => void this.diskChanged(uri.fsPath);
@@ -131,6 +134,7 @@ export class ReviewCenter implements vscode.Disposable {
   /** Follows a session: its turns (the person's prompts), its writing tool calls and the end of each turn. */
   onSessionPatches(state: SessionState, patches: SessionPatch[]): void {
     const turn = turnOf(state);
+    if (this.sessions.note(state) && this.model.turns(state.key).length) this.tree.refresh();
     for (const p of patches) {
       // A turn starts with the person's own prompt (`echo` is set only by `promptSent`), once: the
       // agent's `user_message_chunk`s, and the echo it sends of the prompt, re-patch or add user
@@ -151,6 +155,7 @@ export class ReviewCenter implements vscode.Disposable {
   /** Records a write we performed for the agent (`fs/write_text_file`). */
   clientWrote(state: SessionState, absPath: string, base: Base, after: string): void {
     const turn = turnOf(state);
+    this.sessions.note(state);
     // The tool call it belongs to: the latest one of this turn that names the file.
     const lastUser = state.entries.map((e) => e.kind).lastIndexOf('user');
     const ids = new Set(state.entries.slice(lastUser + 1).flatMap((e) => (e.kind === 'tool_call' ? [e.toolCallId] : [])));
@@ -203,8 +208,7 @@ export class ReviewCenter implements vscode.Disposable {
   }
 
   private updateBadge(): void {
-    const n = this.model.pendingCount();
-    this.view.badge = n ? { value: n, tooltip: `${n} file change${n === 1 ? '' : 's'} by agents to review` } : undefined;
+    this.view.badge = pendingBadge(this.model);
   }
 
   // ---- actions ----
@@ -297,7 +301,7 @@ export class ReviewCenter implements vscode.Disposable {
       const move = c && this.model.moveOf(c);
       return move ? [{ id: move.from.id }, { id: move.to.id }] : [{ id: n.changeId }];
     }
-    return (this.model.turns(n.sessionKey).find((t) => t.turn === n.turn)?.files ?? []).map((f) => ({ id: f.id }));
+    return this.model.turns(n.sessionKey).filter((t) => n.type === 'session' || t.turn === n.turn).flatMap((t) => t.files).map((f) => ({ id: f.id }));
   }
 
   /** @returns what it deleted, when the undo deleted a file the agent created (to be taken back). */
@@ -453,7 +457,7 @@ export class ReviewCenter implements vscode.Disposable {
    * at its old path) ↔ the file now.
    */
   async openDiff(n: ReviewNode): Promise<void> {
-    if (n.type === 'turn') return;
+    if (n.type === 'turn' || n.type === 'session') return;
     const c = this.model.get(n.changeId);
     if (!c) return;
     const d = shownDiff(this.model, c);

@@ -21,6 +21,7 @@ import { errorText, text } from '../../common/untrustedText';
 import { approvalText } from '../../common/approvalText';
 import { openElicitationUrl } from './elicitationUrl';
 import { secondYes } from '../hiddenValues';
+import { sessionTitle } from '../../acp/session/promptSummary';
 import type { MessageActions } from './messageActions';
 import { TurnChangesFeed, type TurnChangesSource } from './turnChanges';
 
@@ -50,6 +51,8 @@ export interface SessionViewHost {
   restartAgent(key: string): Promise<void>;
   /** The host's clock (ms since the epoch) the page's "silent for N min" labels follow; Date.now when absent. */
   now?(): number;
+  /** A surface shows another session, or was shown or hidden (what waits off screen may have changed). */
+  onShownChange?(): void;
   /** Opens the session in an editor tab of its own. */
   openInTab(key: string): void;
   showTerminal(key: string, terminalId: string): void;
@@ -72,8 +75,8 @@ const CLOCK_MS = 30_000;
 /** Summary line of a session for the picker. */
 export function summarize(c: SessionController): SessionSummary {
   const s = c.state;
-  const firstPrompt = s.entries.find((e) => e.kind === 'user');
-  const title = s.title ?? (firstPrompt && 'text' in firstPrompt ? firstPrompt.text.slice(0, 60) : 'New session');
+  // The agent's title, else the first prompt in words (a JSON script too): as the Changes view names it.
+  const title = sessionTitle(s);
   // Questions of the agent (elicitation) wait for the person as permissions do.
   const waiting = Object.values(s.permissions).filter((p) => p.state === 'waiting').length + s.entries.filter((e) => e.kind === 'elicitation' && e.elicitation.state === 'waiting').length;
   return { key: s.key, agentName: s.agentName, title, status: s.status, waiting };
@@ -121,6 +124,7 @@ export class SessionSurface {
     this.subs = [webview.onDidReceiveMessage((raw) => void this.onMessage(raw))];
     this.turnFeed = new TurnChangesFeed(host.turnChanges, () => (this.currentKey ? this.host.session(this.currentKey)?.state : undefined), (m) => this.post(m), () => this.canPost());
     this.clockTimer = setInterval(() => this.tick(), CLOCK_MS);
+    queueMicrotask(() => this.host.onShownChange?.());
   }
 
   private readonly clockTimer: NodeJS.Timeout;
@@ -163,10 +167,12 @@ export class SessionSurface {
     }
     this.currentKey = key;
     this.postSnapshot();
+    this.host.onShownChange?.();
   }
 
   /** The page became visible again: it gets what it missed. */
   visibilityChanged(): void {
+    this.host.onShownChange?.();
     if (this.isVisible() && this.ready) {
       this.postSnapshot();
       this.flushPendingContext();
@@ -479,5 +485,6 @@ export class SessionSurface {
     clearInterval(this.clockTimer);
     this.turnFeed.dispose();
     this.subs.forEach((d) => d.dispose());
+    queueMicrotask(() => this.host.onShownChange?.());
   }
 }
