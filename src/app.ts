@@ -54,6 +54,7 @@ import { WorkspaceSettingsNotes } from './views/workspaceSettings';
 import { ConflictCenter } from './views/conflicts';
 import { ReviewCenter } from './views/review';
 import { reviewTurnChanges } from './views/session/turnChanges';
+import { InlineReview } from './views/inlineReview';
 import { McpCenter } from './views/mcp';
 import { forwardServers, type ForwardResult } from './mcp/forward';
 import { describeProblem } from './mcp/catalog';
@@ -407,6 +408,7 @@ export class App implements vscode.Disposable, LoadedApp {
       this.remoteAgents,
       this.conflicts,
       this.review,
+      new InlineReview(this.review, () => this.settings().inlineReview),
       this.mcp,
       { dispose: () => void this.editorMcp.dispose() },
       this.log,
