@@ -193,6 +193,28 @@ describe('the agent\'s changes inline in the editor', () => {
     await a.closeSession(key);
   });
 
+  it('a file the agent deleted while it was open: its editor says so, and Undo from there writes it back', async function () {
+    this.timeout(120_000);
+    const a = await api();
+    const dir = path.join(workspaceDir(), 'inline-review-deleted');
+    fs.rmSync(dir, { recursive: true, force: true });
+    fs.mkdirSync(dir, { recursive: true });
+    const file = path.join(dir, 'gone.ts');
+    fs.writeFileSync(file, BEFORE);
+    const uri = vscode.Uri.file(file);
+    await vscode.window.showTextDocument(uri, { preview: false });
+    await new Promise((r) => setTimeout(r, 2200));
+    const key = await a.startSession({ agentId: 'disk', cwd: dir });
+    await a.prompt(key, JSON.stringify({ edits: [{ path: 'gone.ts', delete: true }] }));
+    assert.ok(!fs.existsSync(file), 'deleted by the agent');
+    const lenses = await lensesWhen(uri, 'the deleted file\'s row', (l) => l.some((x) => x.title === 'Deleted by the agent'));
+    const refused = (await runLens(lensAt(lenses, 0, 'Undo'))) as string[];
+    assert.deepStrictEqual(refused, [], 'Undo is not refused');
+    assert.strictEqual(fs.readFileSync(file, 'utf8'), BEFORE, 'the file is back as it was');
+    assert.strictEqual(fileChange(a, key, file).fileDecision, 'undone');
+    await a.closeSession(key);
+  });
+
   it('Undo All puts back the file as it was before two turns (the newer first); the arrows go from one change to the next', async function () {
     this.timeout(180_000);
     const a = await api();
