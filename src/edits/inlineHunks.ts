@@ -66,7 +66,7 @@ export interface InlineView {
 }
 
 /** No changes to show. */
-export const EMPTY_VIEW: InlineView = Object.freeze({ changes: [], hunks: [] }) as InlineView;
+export const EMPTY_VIEW: InlineView = Object.freeze({ changes: Object.freeze([]), hunks: Object.freeze([]) }) as unknown as InlineView;
 
 /**
  * The inline review of the file at `path` whose text is now `current`: every change of it still
