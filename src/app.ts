@@ -57,6 +57,7 @@ import { ReviewCenter } from './views/review';
 import { followWorktrees, reviewSessionClosed } from './views/reviewWorktrees';
 import { pendingCounts } from './edits/reviewSessions';
 import { reviewTurnChanges } from './views/session/turnChanges';
+import { InlineReview } from './views/inlineReview';
 import { McpCenter } from './views/mcp';
 import { forwardServers, type ForwardResult } from './mcp/forward';
 import { describeProblem } from './mcp/catalog';
@@ -412,6 +413,7 @@ export class App implements vscode.Disposable, LoadedApp {
       this.remoteAgents,
       this.conflicts,
       this.review,
+      new InlineReview(this.review, () => this.settings().inlineReview),
       this.mcp,
       { dispose: () => void this.editorMcp.dispose() },
       this.log,

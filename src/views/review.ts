@@ -24,7 +24,7 @@ import { changedSinceText, leftAloneText } from '../edits/checkpointPreview';
 import { beforeUri, serveBefore } from './beforeDocs';
 import { checkUndoWrite, recordUndoResult, type UndoGuardDeps, type UndoWrite } from '../edits/undoGuard';
 import { parseReviewNode, pendingBadge, ReviewTree, type ReviewNode } from './reviewTree';
-import { confirmProtectedWrite, currentDiskText, decodeText, freshDocument, openDocument, readDisk } from './reviewFiles';
+import { confirmProtectedWrite, currentDiskText, decodeText, fileText, freshDocument, openDocument, readDisk } from './reviewFiles';
 import { text } from '../common/untrustedText';
 
 /** What the Changes view needs from the rest of the extension. */
@@ -312,7 +312,7 @@ export class ReviewCenter implements vscode.Disposable {
     if (c.base.uncertain !== undefined) throw new Error(uncertainMessage(c.base.uncertain));
     const doc = await freshDocument(c.path);
     // Plan on the text as it is now; for an open document, plan and edit with nothing awaited between.
-    const current = doc ? doc.getText() : await currentDiskText(c.path);
+    const current = await fileText(doc, c.path);
     const first = this.model.planUndo(id, current, hunk);
     if (first.action === 'none') return;
     if (first.action === 'conflict') throw new Error(first.message);
@@ -320,7 +320,7 @@ export class ReviewCenter implements vscode.Disposable {
     const rel = await checkUndoWrite(w, this.guard);
     // The checks (and a confirmation) took time: plan again on the text as it is now.
     const doc2 = doc && !doc.isClosed ? doc : openDocument(c.path);
-    const now = doc2 ? doc2.getText() : await currentDiskText(c.path);
+    const now = await fileText(doc2, c.path);
     const plan = now === current ? first : this.model.planUndo(id, now, hunk);
     if (plan.action === 'none' || plan.action === 'conflict' || (plan.action === 'delete') !== (w.action === 'delete')) {
       recordUndoResult(w, rel, 'the file changed while undoing; nothing was changed', this.guard);
@@ -408,7 +408,7 @@ export class ReviewCenter implements vscode.Disposable {
       let current: string | null | undefined;
       try {
         doc = await freshDocument(e.path);
-        current = doc ? doc.getText() : await currentDiskText(e.path);
+        current = await fileText(doc, e.path);
       } catch {
         current = undefined;
       }
@@ -431,7 +431,7 @@ export class ReviewCenter implements vscode.Disposable {
         rel = await checkUndoWrite(w, this.guard);
         // The checks (and a confirmation) took time: the file must still be as planned.
         const d2 = doc && !doc.isClosed ? doc : openDocument(e.path);
-        const now = d2 ? d2.getText() : await currentDiskText(e.path);
+        const now = await fileText(d2, e.path);
         if (now !== current) throw new Error('the file changed while restoring; nothing was changed.');
         await this.perform(e.path, plan, d2, current);
         recordUndoResult(w, rel, 'ok', this.guard);
