@@ -17,6 +17,8 @@ import { onDidChangeSettings, readSettings, type Settings } from './config/vscod
 import { EditorFiles, readCurrentText } from './fs/vscodeFiles';
 import { AuditLog, type AuditEntry } from './policy/audit';
 import { auditStores } from './views/auditStores';
+import { AuditRecordDocuments } from './views/auditRecord';
+import { WalkthroughProgress } from './views/walkthrough';
 import { parseMcpNode } from './views/mcpTree';
 import { TracingCenter } from './views/tracingCenter';
 import { RemoteAgentsCenter } from './views/remoteAgents';
@@ -36,6 +38,7 @@ import { AgentRegistryCenter } from './views/agentRegistry';
 import { AgentLogin } from './views/agentLogin';
 import { PromptContextCenter } from './views/promptContext';
 import { SessionAttention } from './views/attention';
+import { WaitingIndicator } from './views/waitingIndicator';
 import { CapabilityBook, capabilitiesMarkdown } from './acp/capabilityBook';
 import { buildPromptContext, ContextItemSchema, type ContextItem, type ContextPort } from './acp/promptContext';
 import { showTerminal } from './views/terminalView';
@@ -51,6 +54,10 @@ import type { WorktreeFrom } from './worktrees/worktrees';
 import { WorkspaceSettingsNotes } from './views/workspaceSettings';
 import { ConflictCenter } from './views/conflicts';
 import { ReviewCenter } from './views/review';
+import { followWorktrees, reviewSessionClosed } from './views/reviewWorktrees';
+import { pendingCounts } from './edits/reviewSessions';
+import { reviewTurnChanges } from './views/session/turnChanges';
+import { InlineReview } from './views/inlineReview';
 import { McpCenter } from './views/mcp';
 import { forwardServers, type ForwardResult } from './mcp/forward';
 import { describeProblem } from './mcp/catalog';
@@ -62,6 +69,8 @@ import { inert, setMessageTranslator, text } from './common/untrustedText';
 import { prepareAgentStart } from './agentConfig/gate';
 import { vscodeConsentPort } from './agentConfig/vscodeConsent';
 import type { LoadedApp } from './activation/vscodeDeferredStart';
+import { MessageActions } from './views/session/messageActions';
+import { SentContext } from './views/session/sentContext';
 import { registerCommand, registerTreeDataProvider, registerWebviewViewProvider, useRegistrar, type Registrar } from './activation/vscodeRegistry';
 
 /** The running extension. */
@@ -74,9 +83,12 @@ export class App implements vscode.Disposable, LoadedApp {
   readonly sessionPanels: SessionPanels;
   /** The permission card the session pages last reported as holding the focus (the keyboard's approve answers it). */
   private readonly focusedCards = new FocusedCards();
+  /** What went with each prompt sent, for Edit and resend. */
+  private readonly sentContext = new SentContext();
   readonly sessionsCenter: SessionsCenter;
   private readonly promptContext: PromptContextCenter;
   private readonly attention: SessionAttention;
+  private readonly waiting: WaitingIndicator;
   /** Every agent version's capability matrix, across sessions and windows. */
   readonly capabilityBook: CapabilityBook;
   readonly policy: EffectPolicy;
@@ -102,7 +114,8 @@ export class App implements vscode.Disposable, LoadedApp {
   private loginPath: string | null | undefined;
   /** Spans, the OTLP receiver, trace panels, export and saved traces. */
   readonly tracing: TracingCenter;
-  private readonly auditPath: vscode.Uri;
+  private readonly auditRecords: AuditRecordDocuments;
+  private readonly walkthrough: WalkthroughProgress;
   readonly remoteAgents: RemoteAgentsCenter;
   private readonly inspectors: InspectorPanels;
   /** What the workspace's settings tightened, or tried to loosen and was ignored. */
@@ -126,6 +139,8 @@ export class App implements vscode.Disposable, LoadedApp {
     // Its head and signing key live outside the file (workspace state, SecretStorage).
     const auditKept = auditStores(context);
     this.audit = new AuditLog(vscode.Uri.joinPath(context.storageUri ?? context.globalStorageUri, 'audit.jsonl').fsPath, undefined, auditKept.head, auditKept.keys);
+    this.auditRecords = new AuditRecordDocuments(this.audit);
+    this.disposables.push(this.auditRecords);
     // The sandbox of agents' commands (issue 21): what they may touch is part of what is approved.
     const userDir = path.dirname(path.dirname(context.globalStorageUri.fsPath));
     this.sandboxes = new Sandboxes({
@@ -161,7 +176,6 @@ export class App implements vscode.Disposable, LoadedApp {
     this.worktrees = new WorktreeCenter({ storage: context.globalStorageUri.fsPath, conflicts: this.conflicts, log: (m) => this.log.warn(m), busy: (key) => ['prompting', 'cancelling'].includes(this.manager?.get(key)?.state.status ?? '') });
     // What a person reviews, undoes and restores: the workspace folders and the worktrees sessions work in.
     const reviewRoots = () => [...roots(), ...this.manager.list().flatMap((c) => (c.state.worktree ? [c.state.worktree.dir] : []))];
-    this.auditPath = vscode.Uri.joinPath(context.storageUri ?? context.globalStorageUri, 'audit.jsonl');
     this.tracing = new TracingCenter(context.extensionUri, {
       archiveDir: vscode.Uri.joinPath(context.storageUri ?? context.globalStorageUri, 'traces').fsPath,
       version,
@@ -262,6 +276,13 @@ export class App implements vscode.Disposable, LoadedApp {
       // What the repository configures for the agent is shown and asked about before it starts.
       agentConfig: (agent, cwd, ask) => prepareAgentStart(agent, cwd, agentConfigConsent, { ask }),
     });
+    // The walkthrough's steps check off when the person did each thing (see views/walkthroughSteps.ts).
+    this.walkthrough = new WalkthroughProgress({
+      onDidChangeSession: (l) => this.manager.onDidChangeSession(l),
+      changes: { view: this.review.view, any: () => this.review.model.turns().some((t) => t.files.length > 0), onDidChange: (l) => this.review.model.onDidChange(l) },
+      agents: () => this.resolvedAgents(),
+    });
+    this.disposables.push(this.walkthrough);
     const sessionHost = {
       agents: () => this.agents(),
       sessions: () => this.manager.list(),
@@ -288,9 +309,18 @@ export class App implements vscode.Disposable, LoadedApp {
         }
       },
       reviewToolCall: (key: string, toolCallId: string) => this.review.revealToolCall(key, toolCallId),
+      turnChanges: reviewTurnChanges({ review: this.review, worktrees: this.worktrees, roots: reviewRoots }),
       log: (m: string) => this.log.warn(m),
       showUnavailableAgents: (agentId?: string) => showUnavailableAgents(this.resolvedAgents(), this.log, agentId),
       cardFocused: (key: string, permissionId: string | null) => this.focusedCards.report(key, permissionId),
+      onShownChange: () => this.waiting?.update(),
+      messages: new MessageActions({
+        session: (key) => this.manager.get(key),
+        model: this.review.model,
+        // The person confirmed the count in the thread, which also says how it went.
+        restore: (key, turn, reasons) => this.review.restoreCheckpoint({ type: 'turn', sessionKey: key, turn, confirmed: true }, { reasons, quiet: true }),
+        sent: this.sentContext,
+      }),
     };
     this.view = new SessionViewProvider(context.extensionUri, sessionHost);
     this.promptContext = new PromptContextCenter((item, label) => this.view.addContext(item, label));
@@ -301,22 +331,20 @@ export class App implements vscode.Disposable, LoadedApp {
       show: (key) => this.view.show(key),
     });
     this.sessionPanels = new SessionPanels(context.extensionUri, sessionHost);
+    this.waiting = new WaitingIndicator({ sessions: () => this.manager.list(), onScreen: (key) => (this.view.visible && this.view.current === key) || this.sessionPanels.visible(key) });
     this.sessionsCenter = new SessionsCenter({
       manager: this.manager,
       journal: this.journal,
       view: this.view,
       panels: this.sessionPanels,
-      agents: () => this.resolvedAgents().filter((a) => a.available),
+      agents: () => this.resolvedAgents(),
       closeSession: (key) => this.closeSession(key),
       cwd: () => vscode.workspace.workspaceFolders?.[0]?.uri.fsPath,
       within: (folder) => (vscode.workspace.workspaceFolders ?? []).some((f) => isWithin(f.uri.fsPath, path.normalize(folder))),
       log: (m) => this.log.warn(m),
       board: {
-        changes: (key) => {
-          const files = this.review.model.turns(key).flatMap((t) => t.files);
-          const lines = (sign: string) => files.reduce((n, f) => n + f.hunks.reduce((m, h) => m + h.lines.filter((l) => l[0] === sign).length, 0), 0);
-          return { files: new Set(files.map((f) => f.path)).size, added: lines('+'), removed: lines('-') };
-        },
+        // What still waits for the person: kept and undone changes are decided.
+        changes: (key) => pendingCounts(this.review.model, key),
         worktrees: () => this.worktrees.listed(),
         onDidChange: (listener) => {
           const a = this.worktrees.onDidChange(listener);
@@ -361,6 +389,8 @@ export class App implements vscode.Disposable, LoadedApp {
           return undefined;
         },
         send: (key, prompt, context) => this.sendWithContext(key, prompt, context),
+        // The answer is read where it comes: the side bar shows that session (the comment keeps the focus).
+        show: (key) => this.view.show(key, true, true),
       }),
       ...registerWorktreeCommands({
         worktrees: this.worktrees,
@@ -383,11 +413,13 @@ export class App implements vscode.Disposable, LoadedApp {
       this.remoteAgents,
       this.conflicts,
       this.review,
+      new InlineReview(this.review, () => this.settings().inlineReview),
       this.mcp,
       { dispose: () => void this.editorMcp.dispose() },
       this.log,
       this.view,
       this.sessionPanels,
+      this.waiting,
       this.sessionsCenter,
       this.promptContext,
       new AgentRegistryCenter({
@@ -404,12 +436,18 @@ export class App implements vscode.Disposable, LoadedApp {
         this.view.onSessionChange(c);
         this.sessionPanels.onSessionChange(c);
         this.attention.onSessionChange(c);
+        this.waiting.onSessionChange(c);
         updateContextKeys(this.manager.list());
       }),
-      this.manager.onDidCloseSession(({ key, state }) => this.sessionClosed(key, state.agentName)),
+      this.manager.onDidCloseSession(({ key, state }) => {
+        this.sessionClosed(key, state.agentName);
+        reviewSessionClosed(this.review.model, state);
+      }),
+      followWorktrees(this.review.model, this.worktrees.onDidEnd),
       this.manager.onDidChangeSessions(() => {
         this.view.onSessionsChange();
         this.sessionPanels.onSessionsChange();
+        this.waiting.update();
         updateContextKeys(this.manager.list());
         this.capabilityBook.save();
       }),
@@ -425,6 +463,7 @@ export class App implements vscode.Disposable, LoadedApp {
         void this.workspaceSettings.refresh();
         this.agentCache = undefined;
         this.view.onAgentsChange();
+        this.walkthrough.agentsChanged();
         this.sessionPanels.onAgentsChange();
         this.sessionsCenter.tree.refresh();
         // The header's note on modes that do not ask follows agentSwitchboard.policy.unrequestedEffects.
@@ -458,6 +497,7 @@ export class App implements vscode.Disposable, LoadedApp {
       if (p) this.log.info(`Login shell PATH: ${p}`);
       this.agentCache = undefined;
       this.view.onAgentsChange();
+      this.walkthrough.agentsChanged();
     });
   }
 
@@ -535,7 +575,7 @@ export class App implements vscode.Disposable, LoadedApp {
 
   /** Agents as offered in pickers. */
   agents(): AgentChoice[] {
-    return this.resolvedAgents().map((a) => ({ id: a.id, name: a.name, available: a.available, reason: a.reason, demo: a.demo, ...(a.invalidEntry !== undefined ? { invalid: true } : {}) }));
+    return this.resolvedAgents().map((a) => ({ id: a.id, name: a.name, available: a.available, reason: a.reason, demo: a.demo, ...(a.invalidEntry !== undefined ? { invalid: true } : {}), ...(a.unavailable ? { unavailable: a.unavailable } : {}), ...(a.problem ? { problem: a.problem } : {}) }));
   }
 
   /**
@@ -590,6 +630,7 @@ export class App implements vscode.Disposable, LoadedApp {
       : this.promptContext;
     const build = () => buildPromptContext(context, c.state.promptCapabilities, port);
     const { labels } = await build();
+    this.sentContext.note(key, text, context, labels);
     return c.send(text, { labels, blocks: async () => (await build()).blocks });
   }
 
@@ -823,23 +864,9 @@ allowSandboxHost: (key, terminalId, host) => this.session(key).allowHostAndRerun
     return true;
   }
 
-  /** Opens the audit log at the record of a decision (the line that carries its intent hash). */
+  /** Shows the audit record of a decision, as a person reads it, read-only (`views/auditRecord.ts`). */
   private async openAuditRecord(intentHash: string): Promise<void> {
-    let doc: vscode.TextDocument;
-    try {
-      doc = await vscode.workspace.openTextDocument(this.auditPath);
-    } catch {
-      return void vscode.window.showInformationMessage(text`The audit log has no records yet.`);
-    }
-    const lines = doc.getText().split('\n');
-    let line = -1;
-    for (let i = lines.length - 1; i >= 0; i--) if (lines[i].includes(intentHash)) { line = i; break; }
-    const editor = await vscode.window.showTextDocument(doc, { preview: true });
-    if (line >= 0) {
-      const range = new vscode.Range(line, 0, line, lines[line].length);
-      editor.selection = new vscode.Selection(range.start, range.end);
-      editor.revealRange(range, vscode.TextEditorRevealType.InCenter);
-    }
+    await this.auditRecords.open(intentHash);
   }
 
   /** Logs what loaded the extension after activation and what that cost (issue 22, PF6). */

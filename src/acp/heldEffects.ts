@@ -39,7 +39,7 @@ export interface HeldCard {
   /** A `tool_call` update without its id (the controller picks one the agent cannot name). */
   toolCall: Omit<acp.ToolCall, 'toolCallId'>;
   display: IntentDisplayView[];
-  /** Sentences under the buttons. */
+  /** Sentences the card says above its buttons, one line each. */
   notes: string[];
   /**
    * The variables whose values the card does not show (see `heldEnv.ts`): an allow of such a card

@@ -113,7 +113,7 @@ export interface HiddenValue {
   chars: number;
 }
 
-/** The sentence a card with hidden values says under its buttons: which ones, why, and what allowing asks. */
+/** The sentence a card with hidden values says above its buttons: which ones, why, and what allowing asks. */
 export function hiddenValuesNote(hidden: readonly HiddenValue[]): string {
   const names = hidden.map((h) => `${h.name} (${h.chars} characters)`).join(', ');
   return `Not shown: the value${hidden.length === 1 ? '' : 's'} of ${names}. ${hidden.length === 1 ? 'Its name says it is' : 'Their names say they are'} a credential, and neither ${hidden.length === 1 ? 'its name nor its value says it is' : 'their names nor their values say they are'} a program, a path, a command line or options (such values are always shown). Allowing asks you once more, since you would approve ${hidden.length === 1 ? 'a value' : 'values'} you have not seen.`;

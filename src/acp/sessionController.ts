@@ -739,7 +739,8 @@ export class SessionController implements SessionHandlers {
         options: params.options,
         at: this.now(),
         intentHash: intentHash(declared.intent),
-        undeclared: [...declared.undeclared, ...this.policy.grantNotes(declared.intent, params.options)],
+        undeclared: declared.undeclared,
+        grantNotes: this.policy.grantNotes(declared.intent, params.options),
         onceOnly: onceOnlyReason(declared.intent) ?? onceOnlyWhy,
         ...(declared.display ? { display: declared.display } : {}),
         ...(heldToken !== undefined ? { unrequested: true as const } : {}),
@@ -893,7 +894,7 @@ export class SessionController implements SessionHandlers {
       const toolCallId = this.gate(allowed, (tc) => tc.kind === 'execute');
       // The profile the check carried is the one the command runs in (issue 21).
       const sandbox = allowed.effect.type === 'command' ? allowed.effect.sandbox : undefined;
-      const id = await this.perform(allowed, toolCallId, () => this.terminals.create(params, sandbox));
+      const id = await this.perform(allowed, toolCallId, () => this.terminals.create(params, sandbox), (t) => t);
       this.markVerified(toolCallId, allowed.effect as CommandEffect);
       return id;
     }, (id) => id);
@@ -938,7 +939,7 @@ export class SessionController implements SessionHandlers {
       this.dispatch({ type: 'update', update: { sessionUpdate: 'tool_call_update', toolCallId, status: 'failed', content: [{ type: 'content', content: { type: 'text', text: check.message } }] }, at: this.now() });
       throw new Error(check.message);
     }
-    const id = await this.perform(check, toolCallId, () => this.terminals.create(launched.params, (check.effect as CommandEffect).sandbox));
+    const id = await this.perform(check, toolCallId, () => this.terminals.create(launched.params, (check.effect as CommandEffect).sandbox), (t) => t);
     this.held.trackTerminal(id, toolCallId);
     this.dispatch({ type: 'update', update: { sessionUpdate: 'tool_call_update', toolCallId, status: 'in_progress', content: [{ type: 'terminal', terminalId: id }] }, at: this.now() });
     this.dispatch({ type: 'notice', severity: 'info', text: `You allowed ${host} for this session's sandboxed commands and ran the command again; its output is in the card above. ${this.state.agentName} was not told: tell it in your next prompt if it should go on from there.` });
@@ -988,12 +989,13 @@ export class SessionController implements SessionHandlers {
     if (toolCallId && this.state.toolCalls[toolCallId]) this.dispatch({ type: 'effectVerified', toolCallId });
   }
 
-  private async perform<T>(check: EffectCheck, toolCallId: string | undefined, effect: () => Promise<T>): Promise<T> {
+  /** `terminalOf`: the terminal a started command runs in, whose exit ends the effect's span. */
+  private async perform<T>(check: EffectCheck, toolCallId: string | undefined, effect: () => Promise<T>, terminalOf?: (result: T) => string): Promise<T> {
     const end = check.allowed ? this.spans?.effect(check, toolCallId) : undefined;
     try {
       const result = await effect();
       this.policy.recordResult(this.actor(), check, 'ok');
-      end?.();
+      end?.(undefined, terminalOf?.(result));
       return result;
     } catch (err) {
       this.policy.recordResult(this.actor(), check, errorMessage(err));

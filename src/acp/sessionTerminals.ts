@@ -80,7 +80,7 @@ export class SessionTerminals implements TerminalsPort {
         this.blocked.set(s.terminalId, s.sandboxBlocked);
         if (this.blocked.size > 200) this.blocked.delete(this.blocked.keys().next().value!);
       }
-      listener({ terminalId: s.terminalId, commandLine: s.commandLine, cwd: s.cwd, output: tail(s.output), truncated: s.truncated || s.output.length > VIEW_TAIL, exitStatus: s.exitStatus, ...(s.sandboxBlocked ? { sandboxBlocked: s.sandboxBlocked } : {}) });
+      listener({ terminalId: s.terminalId, commandLine: s.commandLine, cwd: s.cwd, output: tail(s.output), truncated: s.truncated || s.output.length > VIEW_TAIL, exitStatus: s.exitStatus, ...(s.sandboxBlocked ? { sandboxBlocked: s.sandboxBlocked } : {}), ...(s.sandboxHeldBack !== undefined ? { sandboxHeldBack: s.sandboxHeldBack } : {}) });
     });
   }
 }

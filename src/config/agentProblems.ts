@@ -57,3 +57,47 @@ export function describeAgentIssue(raw: unknown, issue: z.core.$ZodIssue): strin
 export function describeAgentProblems(raw: unknown, issues: readonly z.core.$ZodIssue[]): string {
   return [...new Set(issues.map((i) => describeAgentIssue(raw, i)))].join('; ');
 }
+
+/**
+ * Why an agent cannot start, in kind: its settings entry is malformed (`reason` says what is
+ * wrong), or its command was not found on PATH, is not executable, is not a file or does not exist.
+ */
+export type AgentUnavailability = 'malformed' | 'not-found' | 'not-executable' | 'not-a-file' | 'missing';
+
+const BADGES: Record<AgentUnavailability, string> = {
+  malformed: 'malformed entry',
+  'not-found': 'not found',
+  'not-executable': 'not executable',
+  'not-a-file': 'not a file',
+  missing: 'does not exist',
+};
+
+/** What an agent picker shows of an agent's availability (the fields every picker gets). */
+export interface AgentAvailability {
+  name: string;
+  available: boolean;
+  demo?: boolean;
+  unavailable?: AgentUnavailability;
+  /** For a malformed entry: what is wrong, in plain words (without the name). */
+  problem?: string;
+}
+
+/**
+ * The few words every picker, tree and list shows beside an agent that cannot start ("malformed
+ * entry", "not found", …), so a malformed entry is never called "not found"; undefined when it can.
+ */
+export function availabilityBadge(a: AgentAvailability): string | undefined {
+  if (a.available) return undefined;
+  return a.unavailable ? BADGES[a.unavailable] : 'unavailable';
+}
+
+/**
+ * An agent's row in a picker: its name, and when it cannot start, why in short; a malformed entry
+ * also says what is wrong ("My agent (malformed entry): args must be a list of strings, …").
+ */
+export function agentRowLabel(a: AgentAvailability): string {
+  if (a.demo) return /offline demo/i.test(a.name) ? a.name : `${a.name} (offline demo)`;
+  const badge = availabilityBadge(a);
+  if (!badge) return a.name;
+  return a.unavailable === 'malformed' && a.problem ? `${a.name} (${badge}): ${a.problem}` : `${a.name} (${badge})`;
+}

@@ -7,7 +7,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import * as z from 'zod';
-import { agentEntryLabel, describeAgentProblems } from './agentProblems';
+import { agentEntryLabel, describeAgentProblems, type AgentUnavailability } from './agentProblems';
 
 /** One agent definition as written in settings. `env` values of `null` remove a variable. */
 export const AgentDefinitionSchema = z.object({
@@ -34,6 +34,10 @@ export interface ResolvedAgent extends AgentDefinition {
   detail?: string;
   /** The entry of `agentSwitchboard.agents` is invalid: its place in the list (to open settings at it). */
   invalidEntry?: number;
+  /** Why it cannot start, in kind (pickers badge it with `availabilityBadge`). */
+  unavailable?: AgentUnavailability;
+  /** For an invalid entry: what is wrong, in plain words, without its name (`reason` has both). */
+  problem?: string;
   /** Absolute path of the command when it was found on PATH. */
   resolvedCommand?: string;
   demo?: boolean;
@@ -91,9 +95,10 @@ export function resolveAgents(
         if (r.success) user.push(withResolution({ ...r.data, source: 'settings' }, opts.pathEnv, opts.loginPath));
         else {
           // Shown in the picker, not dropped: the person sees which entry and what to fix.
-          const reason = `${agentEntryLabel(raw, i)}: ${describeAgentProblems(raw, r.error.issues)}`;
+          const problem = describeAgentProblems(raw, r.error.issues);
+          const reason = `${agentEntryLabel(raw, i)}: ${problem}`;
           problems.push(`agentSwitchboard.agents: ${reason}.`);
-          user.push(invalidEntry(raw, i, reason));
+          user.push(invalidEntry(raw, i, reason, problem));
         }
       });
     }
@@ -122,11 +127,11 @@ export function resolveAgents(
  * that is usable (so a broken entry still replaces the preset it names, rather than the preset
  * silently running instead), else one derived from its place, stable while the list is unchanged.
  */
-function invalidEntry(raw: unknown, index: number, reason: string): ResolvedAgent {
+function invalidEntry(raw: unknown, index: number, reason: string, problem: string): ResolvedAgent {
   const o = raw && typeof raw === 'object' && !Array.isArray(raw) ? (raw as Record<string, unknown>) : {};
   const id = AgentDefinitionSchema.shape.id.safeParse(o.id);
   const name = typeof o.name === 'string' && o.name.trim() ? o.name.trim() : agentEntryLabel(raw, index);
-  return { id: id.success ? id.data : `invalid-entry-${index + 1}`, name, command: typeof o.command === 'string' ? o.command : '', args: [], env: {}, source: 'settings', available: false, reason, invalidEntry: index };
+  return { id: id.success ? id.data : `invalid-entry-${index + 1}`, name, command: typeof o.command === 'string' ? o.command : '', args: [], env: {}, source: 'settings', available: false, reason, invalidEntry: index, unavailable: 'malformed', problem };
 }
 
 function withResolution(def: AgentDefinition & { source: ResolvedAgent['source'] }, pathEnv: string | undefined, loginPath: string | null | undefined): ResolvedAgent {
@@ -139,10 +144,11 @@ function withResolution(def: AgentDefinition & { source: ResolvedAgent['source']
  * Why `command` cannot be started: one sentence for the picker (`reason`) and, for a bare name,
  * the PATHs searched and what to do (`detail`, for the log: two PATH lists do not fit a toast).
  */
-function whyNotFound(command: string, pathEnv: string | undefined, loginPath?: string | null): { reason: string; detail?: string } {
+function whyNotFound(command: string, pathEnv: string | undefined, loginPath?: string | null): { reason: string; detail?: string; unavailable: AgentUnavailability } {
   if (!(command.includes('/') || command.includes(path.sep))) {
     const login = loginPath === undefined ? '' : loginPath === null ? "; your login shell's PATH could not be read" : ` nor on your login shell's PATH (${loginPath})`;
     return {
+      unavailable: 'not-found',
       reason: `"${command}" was not found on your PATH.`,
       detail: `"${command}" was not found on the editor's PATH (${pathEnv ?? 'unset'})${login}. Put its full path in "command", or start the editor from a terminal that finds it`,
     };
@@ -150,9 +156,9 @@ function whyNotFound(command: string, pathEnv: string | undefined, loginPath?: s
   const abs = path.resolve(command);
   try {
     const st = fs.statSync(abs);
-    return { reason: st.isFile() ? `"${abs}" is not executable (chmod +x it).` : `"${abs}" is not a file.` };
+    return st.isFile() ? { unavailable: 'not-executable', reason: `"${abs}" is not executable (chmod +x it).` } : { unavailable: 'not-a-file', reason: `"${abs}" is not a file.` };
   } catch {
-    return { reason: `"${abs}" does not exist.` };
+    return { unavailable: 'missing', reason: `"${abs}" does not exist.` };
   }
 }
 

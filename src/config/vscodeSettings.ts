@@ -36,6 +36,8 @@ export interface Settings {
   /** After Stop, milliseconds before Restart Agent is offered (`cancelGraceSeconds`). */
   cancelGraceMs: number;
   showNotifications: boolean;
+  /** Show agents' changes still to review in the editor itself (`review.inline`). */
+  inlineReview: boolean;
   /** Defaults of the effect gate (`agentSwitchboard.policy`): the person's, tightened by the workspace. */
   policy: EffectivePolicy;
   /** Give agents the editor's own MCP server. */
@@ -127,6 +129,7 @@ export function readSettings(report: (problem: string) => void): Settings {
     initializeTimeoutMs: (timeout.success ? timeout.data : 60) * 1000,
     cancelGraceMs: (grace.success ? grace.data : 10) * 1000,
     showNotifications: flag('showNotifications', true, true),
+    inlineReview: flag('review.inline', true, true),
     editorMcpServer: flag('editorMcpServer', true, false),
     receiveAgentSpans: flag('tracing.receiveAgentSpans', true, false),
     exportEndpoint: user('tracing.exportEndpoint'),

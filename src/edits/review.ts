@@ -9,6 +9,7 @@
  */
 import { Emitter, type Event } from '../common/lifecycle';
 import { applyHunks, carryHunk, hunksOf, invertHunk, lineMap, mergeOnto, type Hunk } from './model';
+import { isWithin } from '../fs/containment';
 
 /** What the person decided about a hunk. */
 export type HunkDecision = 'pending' | 'kept' | 'undone';
@@ -106,13 +107,24 @@ export class ReviewModel {
   /** The changes of one file in one turn, oldest first: `<session>#<turn>#<path>` → ids. */
   private readonly segments = new Map<string, string[]>();
   private readonly prompts = new Map<string, string>();
+  /** The turn each of the person's prompts started: `<session>#<entry id>` → turn. */
+  private readonly promptEntries = new Map<string, number>();
   private readonly emitter = new Emitter<void>();
   /** Fires after any change to the model. */
   readonly onDidChange: Event<void> = this.emitter.event;
 
-  /** Notes the prompt of a turn (the label of its node). */
-  turnStarted(sessionKey: string, turn: number, prompt: string): void {
+  /**
+   * Notes the prompt of a turn (the label of its node) and, with `entryId`, the thread entry of
+   * that prompt: the thread's message then names its turn exactly ({@link turnOfEntry}).
+   */
+  turnStarted(sessionKey: string, turn: number, prompt: string, entryId?: string): void {
     this.prompts.set(`${sessionKey}#${turn}`, prompt);
+    if (entryId !== undefined) this.promptEntries.set(`${sessionKey}#${entryId}`, turn);
+  }
+
+  /** The turn the person's prompt `entryId` started in that session, or undefined when none was noted. */
+  turnOfEntry(sessionKey: string, entryId: string): number | undefined {
+    return this.promptEntries.get(`${sessionKey}#${entryId}`);
   }
 
   /**
@@ -336,7 +348,8 @@ export class ReviewModel {
    * later, its base from the earliest such change, and the text the agent last left there (to check
    * nobody changed it since). `continuous` is false when someone else changed the file between two
    * of those changes: restoring the old base would take their edits too, so it must be skipped.
-   * An entry whose base is uncertain (`base.uncertain`) must be skipped as well.
+   * An entry whose base is uncertain (`base.uncertain`) must be skipped as well. A file whose
+   * changes are all undone already (by Undo or an earlier restore) is as it was: not listed.
    */
   checkpoint(sessionKey: string, turn: number): { path: string; base: Base; expected: string | null; ids: string[]; continuous: boolean }[] {
     const byPath = new Map<string, FileChange[]>();
@@ -344,7 +357,7 @@ export class ReviewModel {
       if (c.sessionKey !== sessionKey || c.turn < turn) continue;
       byPath.set(c.path, [...(byPath.get(c.path) ?? []), c]);
     }
-    return [...byPath.entries()].map(([path, list]) => {
+    return [...byPath.entries()].filter(([, list]) => !list.every((c) => c.fileDecision === 'undone')).map(([path, list]) => {
       list.sort((a, b) => a.turn - b.turn || a.at - b.at);
       const continuous = list.every((c, i) => i === 0 || c.base.text === this.expectedText(list[i - 1]));
       return { path, base: list[0].base, expected: this.expectedText(list.at(-1)!), ids: list.map((c) => c.id), continuous };
@@ -367,6 +380,21 @@ export class ReviewModel {
     for (const [id, c] of this.changes) if (c.sessionKey === sessionKey) this.changes.delete(id);
     for (const stem of this.segments.keys()) if (stem.startsWith(`${sessionKey}#`)) this.segments.delete(stem);
     this.emitter.fire();
+  }
+
+  /**
+   * Forgets every change to a file in folder `dir`: a worktree that was discarded, whose files are
+   * gone with it, leaves nothing there to review, keep or undo.
+   * @returns the ids forgotten.
+   */
+  forgetUnder(dir: string): string[] {
+    const gone = [...this.changes.values()].filter((c) => isWithin(dir, c.path)).map((c) => c.id);
+    if (!gone.length) return gone;
+    for (const id of gone) this.changes.delete(id);
+    // A file's changes in a turn share its path: all of them went, or none.
+    for (const [stem, ids] of this.segments) if (!ids.some((id) => this.changes.has(id))) this.segments.delete(stem);
+    this.emitter.fire();
+    return gone;
   }
 
   /** The text the file has if nobody but our undos touched it since the agent's change. */

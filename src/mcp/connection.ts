@@ -563,7 +563,15 @@ export class McpServerConnection {
     const max = this.options.stderrLines ?? 40;
     let partial = '';
     const sandbox = this.options.sandboxLaunch;
-    const prepare = sandbox && ((l: StdioLaunch) => sandbox(l, t.sandbox === true, t.sandboxReach));
+    const tracer = this.options.tracer;
+    // The server's span says whether it runs sandboxed, once the launch is known.
+    const prepare = sandbox || tracer?.serverLaunched
+      ? async (l: StdioLaunch) => {
+          const launch = sandbox ? await sandbox(l, t.sandbox === true, t.sandboxReach) : l;
+          tracer?.serverLaunched?.(this.id, launch.sandbox);
+          return launch;
+        }
+      : undefined;
     const transport = (this.stdio = new GroupStdioTransport({ command: t.command, args: t.args, env, cwd: t.cwd }, (chunk) => {
       const lines = (partial + chunk.toString('utf8')).split(/\r?\n/);
       partial = lines.pop() ?? '';

@@ -16,6 +16,7 @@ import type { JSONRPCMessage, Transport } from '@modelcontextprotocol/client';
 import { mcpSdk } from './sdk';
 import { terminateProcessGroup } from '../terminals/processGroup';
 import { LineFramer } from '../common/lines';
+import type { SandboxProfile } from '../sandbox/profile';
 
 /** How to start a stdio server. `env` is the complete environment. */
 export interface StdioLaunch {
@@ -30,6 +31,8 @@ export interface StdioLaunch {
    * sandbox's refusals as lines.
    */
   finishSandbox?: () => string;
+  /** Set on a launch wrapped in the sandbox: the profile it runs in (its trace says so). */
+  sandbox?: SandboxProfile;
 }
 
 /** MCP over the stdin/stdout of a child process that leads its own process group. */

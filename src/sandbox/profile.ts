@@ -279,6 +279,17 @@ export function blockedHosts(violations: string): string[] {
   return out;
 }
 
+/** How a change the overlay held back (a file that runs) starts its line among a command's sandbox lines. */
+export const HELD_BACK_LINE = 'held back, not applied: ';
+
+/**
+ * How many changes the overlay held back, from the sandbox's own lines for a command (never its
+ * output, which the command controls): one {@link HELD_BACK_LINE} line each, names escaped onto one line.
+ */
+export function heldBackCount(sandboxLines: string): number {
+  return sandboxLines.split('\n').filter((l) => l.startsWith(HELD_BACK_LINE)).length;
+}
+
 function uniqueSorted(xs: readonly string[]): string[] {
   return [...new Set(xs)].sort();
 }

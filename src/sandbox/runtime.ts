@@ -16,7 +16,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type * as Srt from '../vendor/sandbox';
 import type { SpawnPlan } from '../terminals/command';
-import { protectionRoot, type SandboxProfile } from './profile';
+import { HELD_BACK_LINE, protectionRoot, type SandboxProfile } from './profile';
 import { asPersonInside, boundSockets, makeStage, overlayArgv, overlayLayersFor, removeOrphanStages, removeStage, type OverlayStage } from './overlay';
 import { carryBack, type CarryBackReport } from './carryBack';
 import { shellQuote } from './shellQuote';
@@ -239,7 +239,7 @@ function carryBackLines(stage: OverlayStage): string[] {
     removeStage(stage);
   }
   return [
-    ...report.held.map((h) => `held back, not applied: ${printable(h.path)} (${printable(h.why)})`),
+    ...report.held.map((h) => `${HELD_BACK_LINE}${printable(h.path)} (${printable(h.why)})`),
     ...report.conflicts.map((c) => `not applied: ${printable(c.path)} (${printable(c.why)})`),
   ];
 }

@@ -103,7 +103,7 @@ export class Sandboxes {
    * @throws Error when the sandbox cannot run here, or its profile reaches more or other than
    *   approved: the server is then not started at all.
    */
-  async launch<L extends { command: string; args: string[]; env: Record<string, string>; cwd?: string }>(l: L, reach?: string): Promise<L & { finishSandbox: () => string }> {
+  async launch<L extends { command: string; args: string[]; env: Record<string, string>; cwd?: string }>(l: L, reach?: string): Promise<L & { finishSandbox: () => string; sandbox: SandboxProfile }> {
     const p = await this.mcpProfile(l.cwd);
     if (!('profile' in p)) throw new Error(`it is to run sandboxed, and the sandbox is not available: ${p.unavailable}`);
     if (reach !== undefined && reachHash(p.profile) !== reach) throw new Error('its sandbox profile is not the one you approved (its folder, the hosts or the read denials changed): approve it again');
@@ -114,7 +114,7 @@ export class Sandboxes {
       { bwrapPath: this.deps.settings().bwrapPath || undefined },
     );
     // Called when the server's process ends (see GroupStdioTransport): the sandbox lets go of its state for it.
-    return { ...l, command: w.file, args: w.args, env: w.env, cwd, finishSandbox: w.finishSandbox };
+    return { ...l, command: w.file, args: w.args, env: w.env, cwd, finishSandbox: w.finishSandbox, sandbox: p.profile };
   }
 
   /** The wrapper of a command approved to run in `profile`: the same plan, run inside it (throws, and the command does not run, when it cannot be). */

@@ -10,7 +10,7 @@ import { OutputBuffer } from './outputBuffer';
 import { terminateProcessGroup } from './processGroup';
 import type { TerminalExitStatus, TerminalOutput, TerminalSnapshot } from './types';
 import { completeUtf8Prefix, decodeUtf8 } from './utf8';
-import { blockedHosts } from '../sandbox/profile';
+import { blockedHosts, heldBackCount } from '../sandbox/profile';
 
 /** Resolved timing knobs of a terminal, in milliseconds. */
 export interface TerminalTimings {
@@ -43,6 +43,8 @@ export class ManagedTerminal {
   private releasing = false;
   private released = false;
   private blocked: string[] | undefined;
+  /** A sandboxed command's changes its overlay held back, once it has exited. */
+  private heldBack: number | undefined;
 
   /**
    * @param id - The `terminalId` handed to the agent.
@@ -150,7 +152,7 @@ export class ManagedTerminal {
 
   /** Current state for UIs. */
   snapshot(): TerminalSnapshot {
-    return { terminalId: this.id, commandLine: this.commandLine, cwd: this.cwd, pid: this.pid, released: this.released, ...this.output(), ...(this.blocked ? { sandboxBlocked: [...this.blocked] } : {}) };
+    return { terminalId: this.id, commandLine: this.commandLine, cwd: this.cwd, pid: this.pid, released: this.released, ...this.output(), ...(this.blocked ? { sandboxBlocked: [...this.blocked] } : {}), ...(this.heldBack !== undefined ? { sandboxHeldBack: this.heldBack } : {}) };
   }
 
   /**
@@ -240,12 +242,14 @@ export class ManagedTerminal {
 
   /** A sandboxed command's refusals (hosts it could not reach), as lines of its output, before its exit status. */
   private appendSandboxRefusals(): void {
+    if (!this.plan.finishSandbox) return;
     let lines = '';
     try {
-      lines = this.plan.finishSandbox?.() ?? '';
+      lines = this.plan.finishSandbox();
     } catch {
       lines = '';
     }
+    this.heldBack = heldBackCount(lines);
     if (lines) this.ingest(Buffer.from(`\n[sandbox] ${lines.split('\n').join('\n[sandbox] ')}\n`, 'utf8'));
     const hosts = blockedHosts(lines);
     if (hosts.length) this.blocked = hosts;

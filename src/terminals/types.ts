@@ -74,6 +74,8 @@ export interface TerminalSnapshot extends TerminalOutput {
    * (never from the command's output, which the command controls). Present once it has exited.
    */
   sandboxBlocked?: string[];
+  /** How many changes of a sandboxed command its overlay held back (from the sandbox's record). Present once it has exited. */
+  sandboxHeldBack?: number;
 }
 
 /** Per-call context for `TerminalManager.create`, supplied by the host rather than the agent. */

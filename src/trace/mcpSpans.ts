@@ -9,6 +9,8 @@
 import { SpanKind, SpanStatusCode, type Span } from '@opentelemetry/api';
 import { GEN_AI, MCP, SWITCHBOARD } from './semconv';
 import { traceContextOf, under, type Tracing } from './tracing';
+import { sandboxAttributes } from './sandboxSpans';
+import type { SandboxProfile } from '../sandbox/profile';
 
 /** One traced MCP request: the `_meta` entries to send, and the function that ends its span. */
 export interface McpCallTrace {
@@ -21,6 +23,8 @@ export interface McpTracer {
   /** A span for the server's life (started when it starts); @returns its W3C context for `TRACEPARENT`. */
   serverStarted(serverId: string, serverName: string): { traceparent: string };
   serverStopped(serverId: string, error?: string): void;
+  /** A stdio server's process is about to start: in the sandbox `profile`, or unsandboxed (`undefined`). */
+  serverLaunched?(serverId: string, profile: SandboxProfile | undefined): void;
   /** Starts the span of one request, e.g. `('tools/call', 'add')`. */
   call(serverId: string, method: string, target: string, protocolVersion?: string): McpCallTrace;
 }
@@ -42,6 +46,13 @@ export class McpSpans implements McpTracer {
     this.tracing.store.claim(mcpTraceKey(serverId), span.spanContext().traceId);
     this.servers.set(serverId, { span, name: serverName });
     return { traceparent: traceContextOf(span).traceparent };
+  }
+
+  serverLaunched(serverId: string, profile: SandboxProfile | undefined): void {
+    const s = this.servers.get(serverId);
+    if (!s) return;
+    s.span.setAttributes(sandboxAttributes(profile));
+    this.tracing.touch(s.span);
   }
 
   serverStopped(serverId: string, error?: string): void {

@@ -21,6 +21,11 @@ export const GEN_AI = {
   errorType: 'error.type',
 } as const;
 
+/** OpenTelemetry process semantic conventions: how a command we started ended. */
+export const PROCESS = {
+  exitCode: 'process.exit.code',
+} as const;
+
 /** MCP semantic conventions (Development upstream). */
 export const MCP = {
   methodName: 'mcp.method.name',
@@ -54,6 +59,20 @@ export const SWITCHBOARD = {
   decisionSource: 'agent_switchboard.decision.source',
   effectKind: 'agent_switchboard.effect.kind',
   effectTarget: 'agent_switchboard.effect.target',
+  /**
+   * Whether a process we started (an agent's command, a stdio MCP server) ran in the sandbox:
+   * `true` with the profile's hash, `false` when it ran unsandboxed. Absent on writes, which the
+   * editor performs itself.
+   */
+  sandboxed: 'agent_switchboard.sandboxed',
+  /** SHA-256 of the sandbox profile the process ran in (the one its approval covered, `profileHash`). */
+  sandboxProfileHash: 'agent_switchboard.sandbox.profile.hash',
+  /** Hosts the sandbox let the process reach (empty: no network). */
+  sandboxAllowedHosts: 'agent_switchboard.sandbox.allowed_hosts',
+  /** Whether the process saw its folders through the overlay that holds back files that run. */
+  sandboxOverlay: 'agent_switchboard.sandbox.overlay',
+  /** How many changes the overlay held back (files that run), set when the command has exited. */
+  sandboxHeldBack: 'agent_switchboard.sandbox.held_back',
   a2aTaskId: 'agent_switchboard.a2a.task.id',
   a2aTaskState: 'agent_switchboard.a2a.task.state',
   a2aArtifacts: 'agent_switchboard.a2a.artifacts',

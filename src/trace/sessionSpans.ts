@@ -14,7 +14,8 @@ import { W3CTraceContextPropagator } from '@opentelemetry/core';
 import type { SessionPatch, SessionState } from '../acp/session/types';
 import type { EffectCheck } from '../policy/effectPolicy';
 import { redactSecrets } from '../policy/redact';
-import { GEN_AI, MCP, SWITCHBOARD } from './semconv';
+import { GEN_AI, MCP, PROCESS, SWITCHBOARD } from './semconv';
+import { sandboxAttributes } from './sandboxSpans';
 import { traceContextOf, under, type Tracing } from './tracing';
 
 const TERMINAL_TOOL = new Set(['completed', 'failed', 'rejected', 'cancelled']);
@@ -26,6 +27,8 @@ export class SessionSpans {
   private readonly tools = new Map<string, Span>();
   private readonly ended = new WeakSet<Span>();
   private readonly permissions = new Map<string, Span>();
+  /** Effect spans of commands that run: each ends when its terminal's process exits. */
+  private readonly running = new Map<string, { span: Span; overlay: boolean }>();
   private status: SessionState['status'] | undefined;
   private conversation: string | undefined;
 
@@ -51,6 +54,7 @@ export class SessionSpans {
       if (p.op === 'meta') this.meta();
       else if (p.op === 'toolCall') this.toolCall(p.toolCall);
       else if (p.op === 'permission') this.permission(p.permission);
+      else if (p.op === 'terminal') this.terminal(p.terminal);
     }
   }
 
@@ -170,9 +174,12 @@ export class SessionSpans {
   /**
    * A client-hosted effect (a write, a command) the gate allowed: a span under its tool call (else
    * the turn) with why it was allowed — the person's approval and its intent hash, a standing grant
-   * (id, scope, expiry) or a policy rule. @returns the function that ends it (`error` when it failed).
+   * (id, scope, expiry) or a policy rule — and, for a command, whether it runs in the sandbox and in
+   * which profile. @returns the function that ends it: `error` when it failed; `terminalId` when a
+   * command started in that terminal, whose span then lasts until the process exits (its exit code,
+   * and what the sandbox's overlay held back, are known only then).
    */
-  effect(check: Extract<EffectCheck, { allowed: true }>, toolCallId: string | undefined): (error?: string) => void {
+  effect(check: Extract<EffectCheck, { allowed: true }>, toolCallId: string | undefined): (error?: string, terminalId?: string) => void {
     const e = check.effect;
     // A command line may carry a token (`curl -H "Authorization: …"`, `FOO_TOKEN=… make`).
     const target = redactSecrets(e.type === 'write' ? e.path : [e.command ?? '', ...e.args].join(' ').trim());
@@ -189,14 +196,34 @@ export class SessionSpans {
           ...(check.source === 'approval' ? { [SWITCHBOARD.intentHash]: check.approval.hash, [SWITCHBOARD.decidedBy]: check.approval.decidedBy, [SWITCHBOARD.grantScope]: check.approval.scope, ...(check.approval.expiresAt ? { [SWITCHBOARD.grantExpiresAt]: new Date(check.approval.expiresAt).toISOString() } : {}) } : {}),
           ...(check.source === 'grant' ? { [SWITCHBOARD.grantId]: check.grant.id, [SWITCHBOARD.grantScope]: check.grant.scope, [SWITCHBOARD.decidedBy]: `grant:${check.grant.source}`, ...(check.grant.expiresAt ? { [SWITCHBOARD.grantExpiresAt]: new Date(check.grant.expiresAt).toISOString() } : {}) } : {}),
           ...(check.source === 'rule' || check.source === 'policy' ? { [SWITCHBOARD.decidedBy]: check.source } : {}),
+          ...(e.type === 'command' ? sandboxAttributes(e.sandbox) : {}),
         },
       },
       under((toolCallId && this.tools.get(toolCallId)) || this.turn || this.session),
     );
-    return (error) => {
+    return (error, terminalId) => {
       if (error) span.setStatus({ code: SpanStatusCode.ERROR, message: redactSecrets(error) });
-      this.close(span);
+      if (error || terminalId === undefined || e.type !== 'command') return this.close(span);
+      this.running.set(terminalId, { span, overlay: e.sandbox?.holdsBackRunnable === true });
+      this.tracing.touch(span);
+      // A command that exited before its start was reported (a fast `true`) is in the state already.
+      const t = this.state.terminals[terminalId];
+      if (t) this.terminal(t);
     };
+  }
+
+  /** A terminal changed: the span of the command it runs ends when it has exited. */
+  private terminal(t: SessionState['terminals'][string]): void {
+    const run = this.running.get(t.terminalId);
+    if (!run || !t.exitStatus) return;
+    this.running.delete(t.terminalId);
+    // A command that fails did run: its exit code says how it ended, the span's status stays the effect's.
+    const { exitCode } = t.exitStatus;
+    run.span.setAttributes({
+      ...(exitCode !== null ? { [PROCESS.exitCode]: exitCode } : {}),
+      ...(run.overlay && t.sandboxHeldBack !== undefined ? { [SWITCHBOARD.sandboxHeldBack]: t.sandboxHeldBack } : {}),
+    });
+    this.close(run.span);
   }
 
   /** Ends what is still open under the turn (the turn ended without their end). */
@@ -209,6 +236,8 @@ export class SessionSpans {
   /** Ends every open span of the session (it closed). */
   end(): void {
     this.endOpen();
+    for (const run of this.running.values()) this.close(run.span);
+    this.running.clear();
     if (this.turn) this.close(this.turn);
     this.turn = undefined;
     this.close(this.session);

@@ -9,6 +9,8 @@ import type { AuditProblem } from '../policy/audit';
 import { errorText, inert, text } from '../common/untrustedText';
 import { registerGuardedCommand } from './guardedCommands';
 import type { App } from '../app';
+import { availabilityBadge } from '../config/agentProblems';
+import { showUnavailableAgents } from './unavailableAgents';
 
 /** Registers every command; returns their disposables. */
 export function registerCommands(app: App): vscode.Disposable[] {
@@ -24,17 +26,16 @@ export function registerCommands(app: App): vscode.Disposable[] {
       if (!id) {
         const picks = app.agents().map((a) => ({
           label: inert(a.name, { max: 120 }),
-          description: a.demo ? 'offline demo, no model' : a.available ? inert(a.id) : 'not found',
-          detail: a.available ? undefined : inert(a.reason),
+          // Why it cannot start, in the words every picker uses: a malformed entry is not "not found".
+          description: a.demo ? 'offline demo, no model' : a.available ? inert(a.id) : availabilityBadge(a),
+          detail: a.available ? undefined : inert(a.problem ?? a.reason),
           id: a.id,
           available: a.available,
         }));
-        const pick = await vscode.window.showQuickPick(picks, { placeHolder: 'Start a session with…' });
+        const pick = await vscode.window.showQuickPick(picks, { placeHolder: 'Start a session with…', matchOnDetail: true });
         if (!pick) return undefined;
-        if (!pick.available) {
-          void vscode.window.showWarningMessage(text`${pick.label} is not available: ${pick.detail}`);
-          return undefined;
-        }
+        // An agent that cannot start: its fix (the settings entry, or the PATHs searched in the log).
+        if (!pick.available) return void (await showUnavailableAgents(app.resolvedAgents(), app.log, pick.id));
         id = pick.id;
       }
       try {

@@ -2,8 +2,9 @@
  * Feedback on a diff (issue 20): in a file an agent session changed (the Changes view's diff, or the
  * file itself), a comment on a line goes back to that session's agent as its next prompt: the
  * person's words, "About <file> lines a–b", and the quoted lines as a `resource` block (a text block
- * for an agent without embedded context). The comment thread then shows the agent's answer to that
- * turn, as plain text.
+ * for an agent without embedded context). The side bar shows that session, so the person sees where
+ * the feedback went and the agent at work on it; the comment thread then shows the agent's answer to
+ * that turn, as plain text.
  */
 import * as vscode from 'vscode';
 import { registerCommand } from '../activation/vscodeRegistry';
@@ -20,6 +21,8 @@ export interface FeedbackHost {
   sessionFor(file: string): SessionController | undefined;
   /** Sends a prompt with attachments (as the prompt box does); queued while a turn runs. */
   send(key: string, text: string, context: ContextItem[]): Promise<'sent' | 'queued'>;
+  /** Shows session `key` in the side bar, leaving the keyboard focus in the editor. */
+  show(key: string): Promise<void>;
 }
 
 /** What one piece of feedback sent. */
@@ -90,11 +93,13 @@ export class DiffFeedback implements vscode.Disposable {
     const prompt = `${body}\n\n(About ${rel.split(path.sep).join('/')}, ${where}.)`;
     const me: vscode.Comment = { author: { name: 'You' }, body: plain(body), mode: vscode.CommentMode.Preview };
     thread.comments = [...thread.comments, me];
-    thread.label = text`Sent to ${s.agentName}`;
+    thread.label = text`Sent to ${s.agentName}: the side bar shows its session`;
     thread.canReply = true;
     thread.collapsibleState = vscode.CommentThreadCollapsibleState.Expanded;
     const before = s.entries.length;
     await this.host.send(s.key, prompt, [{ kind: 'selection', path: file, startLine, endLine, text: quoted }]);
+    // The answer comes in that session: the side bar goes there, whichever session it showed.
+    await this.host.show(s.key).catch(() => undefined);
     this.answerWhenDone(thread, session, before);
     return { sessionKey: s.key, prompt, startLine, endLine };
   }

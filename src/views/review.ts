@@ -19,10 +19,12 @@ import { readForBaseline } from '../edits/diskRead';
 import { decodeFile, detectEol, encodeFile } from '../edits/encoding';
 import { ReviewModel, uncertainMessage, type Base, type DecisionsSnapshot, type UndoPlan } from '../edits/review';
 import { shownDiff } from '../edits/shownDiff';
+import { ReviewSessions } from '../edits/reviewSessions';
+import { changedSinceText, leftAloneText } from '../edits/checkpointPreview';
 import { beforeUri, serveBefore } from './beforeDocs';
 import { checkUndoWrite, recordUndoResult, type UndoGuardDeps, type UndoWrite } from '../edits/undoGuard';
-import { parseReviewNode, ReviewTree, type ReviewNode } from './reviewTree';
-import { confirmProtectedWrite, currentDiskText, decodeText, freshDocument, openDocument, readDisk } from './reviewFiles';
+import { parseReviewNode, pendingBadge, ReviewTree, type ReviewNode } from './reviewTree';
+import { confirmProtectedWrite, currentDiskText, decodeText, fileText, freshDocument, openDocument, readDisk } from './reviewFiles';
 import { text } from '../common/untrustedText';
 
 /** What the Changes view needs from the rest of the extension. */
@@ -56,9 +58,12 @@ export interface DeletedByUndo {
 /** The Changes view and its actions. */
 export class ReviewCenter implements vscode.Disposable {
   readonly model = new ReviewModel();
+  /** What each session whose changes are listed is called, kept after it closes. */
+  readonly sessions = new ReviewSessions();
   readonly baselines: DiskBaselines;
   private readonly tree: ReviewTree;
-  private readonly view: vscode.TreeView<ReviewNode>;
+  /** The Changes view (the walkthrough's "See the change" follows whether it is on screen). */
+  readonly view: vscode.TreeView<ReviewNode>;
   private readonly disposables: vscode.Disposable[] = [];
   /** Documents between will-save and did-save: changes then come from save participants (formatters). */
   private readonly saving = new Set<string>();
@@ -89,7 +94,7 @@ export class ReviewCenter implements vscode.Disposable {
       audit: (e) => deps.audit(e),
       confirm: deps.confirm ?? confirmProtectedWrite,
     };
-    this.tree = new ReviewTree(this.model, (key) => deps.agentName(key), () => deps.roots());
+    this.tree = new ReviewTree(this.model, (key) => this.sessions.get(key) ?? { agentName: deps.agentName(key), title: 'a session' }, () => [...deps.roots(), ...this.sessions.worktreeDirs()]);
     this.view = createTreeView('agentSwitchboard.changes', this.tree);
     const watcher = vscode.workspace.createFileSystemWatcher('**/*');
     const onDisk = (uri: vscode.Uri) => void this.diskChanged(uri.fsPath);
@@ -129,13 +134,14 @@ export class ReviewCenter implements vscode.Disposable {
   /** Follows a session: its turns (the person's prompts), its writing tool calls and the end of each turn. */
   onSessionPatches(state: SessionState, patches: SessionPatch[]): void {
     const turn = turnOf(state);
+    if (this.sessions.note(state) && this.model.turns(state.key).length) this.tree.refresh();
     for (const p of patches) {
       // A turn starts with the person's own prompt (`echo` is set only by `promptSent`), once: the
       // agent's `user_message_chunk`s, and the echo it sends of the prompt, re-patch or add user
       // entries, and must not move the turn's start (it would make an earlier change look old).
       if (p.op === 'entry' && isPersonsPrompt(p.entry) && this.promptSeen.get(state.key) !== p.entry.id) {
         this.promptSeen.set(state.key, p.entry.id);
-        this.model.turnStarted(state.key, turn, p.entry.text);
+        this.model.turnStarted(state.key, turn, p.entry.text, p.entry.id);
         // From here on the agent may change files: a change since is no certain base.
         this.baselines.turnStarted(state.key);
       }
@@ -149,6 +155,7 @@ export class ReviewCenter implements vscode.Disposable {
   /** Records a write we performed for the agent (`fs/write_text_file`). */
   clientWrote(state: SessionState, absPath: string, base: Base, after: string): void {
     const turn = turnOf(state);
+    this.sessions.note(state);
     // The tool call it belongs to: the latest one of this turn that names the file.
     const lastUser = state.entries.map((e) => e.kind).lastIndexOf('user');
     const ids = new Set(state.entries.slice(lastUser + 1).flatMap((e) => (e.kind === 'tool_call' ? [e.toolCallId] : [])));
@@ -201,8 +208,7 @@ export class ReviewCenter implements vscode.Disposable {
   }
 
   private updateBadge(): void {
-    const n = this.model.pendingCount();
-    this.view.badge = n ? { value: n, tooltip: `${n} file change${n === 1 ? '' : 's'} by agents to review` } : undefined;
+    this.view.badge = pendingBadge(this.model);
   }
 
   // ---- actions ----
@@ -295,7 +301,7 @@ export class ReviewCenter implements vscode.Disposable {
       const move = c && this.model.moveOf(c);
       return move ? [{ id: move.from.id }, { id: move.to.id }] : [{ id: n.changeId }];
     }
-    return (this.model.turns(n.sessionKey).find((t) => t.turn === n.turn)?.files ?? []).map((f) => ({ id: f.id }));
+    return this.model.turns(n.sessionKey).filter((t) => n.type === 'session' || t.turn === n.turn).flatMap((t) => t.files).map((f) => ({ id: f.id }));
   }
 
   /** @returns what it deleted, when the undo deleted a file the agent created (to be taken back). */
@@ -306,7 +312,7 @@ export class ReviewCenter implements vscode.Disposable {
     if (c.base.uncertain !== undefined) throw new Error(uncertainMessage(c.base.uncertain));
     const doc = await freshDocument(c.path);
     // Plan on the text as it is now; for an open document, plan and edit with nothing awaited between.
-    const current = doc ? doc.getText() : await currentDiskText(c.path);
+    const current = await fileText(doc, c.path);
     const first = this.model.planUndo(id, current, hunk);
     if (first.action === 'none') return;
     if (first.action === 'conflict') throw new Error(first.message);
@@ -314,7 +320,7 @@ export class ReviewCenter implements vscode.Disposable {
     const rel = await checkUndoWrite(w, this.guard);
     // The checks (and a confirmation) took time: plan again on the text as it is now.
     const doc2 = doc && !doc.isClosed ? doc : openDocument(c.path);
-    const now = doc2 ? doc2.getText() : await currentDiskText(c.path);
+    const now = await fileText(doc2, c.path);
     const plan = now === current ? first : this.model.planUndo(id, now, hunk);
     if (plan.action === 'none' || plan.action === 'conflict' || (plan.action === 'delete') !== (w.action === 'delete')) {
       recordUndoResult(w, rel, 'the file changed while undoing; nothing was changed', this.guard);
@@ -377,9 +383,11 @@ export class ReviewCenter implements vscode.Disposable {
   /**
    * Restores the workspace files a turn (and the turns after it) changed to their state before that
    * turn. Files someone changed since the agent's last write are skipped and named.
+   * @param opts `reasons` gets why each skipped file was left alone (a clause, by path); `quiet`
+   *   leaves the telling to the caller (the thread says it where the person asked).
    * @returns the restored and the skipped paths.
    */
-  async restoreCheckpoint(n: ReviewNode & { confirmed?: boolean }): Promise<{ restored: string[]; skipped: string[] }> {
+  async restoreCheckpoint(n: ReviewNode & { confirmed?: boolean }, opts: { reasons?: Map<string, string>; quiet?: boolean } = {}): Promise<{ restored: string[]; skipped: string[] }> {
     if (n.type !== 'turn') throw new Error('Restore Checkpoint applies to a turn.');
     const entries = this.model.checkpoint(n.sessionKey, n.turn);
     const result = { restored: [] as string[], skipped: [] as string[] };
@@ -400,7 +408,7 @@ export class ReviewCenter implements vscode.Disposable {
       let current: string | null | undefined;
       try {
         doc = await freshDocument(e.path);
-        current = doc ? doc.getText() : await currentDiskText(e.path);
+        current = await fileText(doc, e.path);
       } catch {
         current = undefined;
       }
@@ -408,21 +416,22 @@ export class ReviewCenter implements vscode.Disposable {
       if (e.base.uncertain !== undefined || !e.continuous || current === undefined || current !== e.expected) {
         result.skipped.push(e.path);
         if (e.base.uncertain !== undefined) unknown.push(e.path);
+        opts.reasons?.set(e.path, e.base.uncertain !== undefined ? leftAloneText({ why: 'unknown' }) : !e.continuous ? leftAloneText({ why: 'interleaved' }) : current === undefined ? 'it could not be read' : changedSinceText(this.model, e.path));
         continue;
       }
-      const plan: Exclude<UndoPlan, { action: 'none' | 'conflict' }> = e.base.text === null ? { action: 'delete', hunks: [] } : { action: 'restoreBase', bytes: e.base.bytes, text: e.base.text, hunks: [] };
-      if (current === null && plan.action === 'delete') {
-        // Created in the turn and already gone: nothing to restore.
+      if (e.expected === e.base.text) {
+        // Already as before the turn (undone, or created in it and already gone): nothing to write.
         done.push(...e.ids);
         continue;
       }
+      const plan: Exclude<UndoPlan, { action: 'none' | 'conflict' }> = e.base.text === null ? { action: 'delete', hunks: [] } : { action: 'restoreBase', bytes: e.base.bytes, text: e.base.text, hunks: [] };
       const w: UndoWrite = { path: e.path, action: plan.action === 'delete' ? 'delete' : 'write', via: 'restore_checkpoint', sessionKey: n.sessionKey, agentId: this.deps.agentId(n.sessionKey), changeIds: e.ids };
       let rel: string | undefined;
       try {
         rel = await checkUndoWrite(w, this.guard);
         // The checks (and a confirmation) took time: the file must still be as planned.
         const d2 = doc && !doc.isClosed ? doc : openDocument(e.path);
-        const now = d2 ? d2.getText() : await currentDiskText(e.path);
+        const now = await fileText(d2, e.path);
         if (now !== current) throw new Error('the file changed while restoring; nothing was changed.');
         await this.perform(e.path, plan, d2, current);
         recordUndoResult(w, rel, 'ok', this.guard);
@@ -431,9 +440,11 @@ export class ReviewCenter implements vscode.Disposable {
       } catch (err) {
         if (rel !== undefined) recordUndoResult(w, rel, err instanceof Error ? err.message : String(err), this.guard);
         result.skipped.push(e.path);
+        opts.reasons?.set(e.path, err instanceof Error ? err.message : String(err));
       }
     }
     this.model.restored(done);
+    if (opts.quiet) return result;
     const names = (l: string[]) => l.map((p) => path.basename(p)).join(', ');
     void vscode.window.showInformationMessage(
       text`Restored ${result.restored.length} file${result.restored.length === 1 ? '' : 's'} to before turn ${n.turn}${result.restored.length ? ` (${names(result.restored)})` : ''}. ${unknown.length ? `Skipped, base unknown (what they held before the turn is not known for certain): ${names(unknown)}.` : ''} ${result.skipped.length > unknown.length ? `Skipped, changed since: ${names(result.skipped.filter((p) => !unknown.includes(p)))}.` : ''}`,
@@ -446,7 +457,7 @@ export class ReviewCenter implements vscode.Disposable {
    * at its old path) ↔ the file now.
    */
   async openDiff(n: ReviewNode): Promise<void> {
-    if (n.type === 'turn') return;
+    if (n.type === 'turn' || n.type === 'session') return;
     const c = this.model.get(n.changeId);
     if (!c) return;
     const d = shownDiff(this.model, c);
@@ -459,6 +470,11 @@ export class ReviewCenter implements vscode.Disposable {
       selection: new vscode.Range(line, 0, line, 0),
       preview: true,
     } satisfies vscode.TextDocumentShowOptions);
+  }
+
+  /** Selects and expands `n` in the Changes view (the end-of-turn row's Review). */
+  reveal(n: ReviewNode): Thenable<void> {
+    return this.view.reveal(n, { select: true, focus: false, expand: true });
   }
 
   /**

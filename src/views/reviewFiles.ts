@@ -39,6 +39,18 @@ export function openDocument(p: string): vscode.TextDocument | undefined {
 }
 
 /**
+ * The text of file `p` now, as Undo and Restore plan on it: its open document's (unsaved changes
+ * included), except that a document without unsaved changes whose file was deleted still holds the
+ * text it had, which is no longer the file: then null, as on disk (else undoing the agent's delete
+ * of a file open in an editor was refused as "recreated since").
+ */
+export async function fileText(doc: vscode.TextDocument | undefined, p: string): Promise<string | null> {
+  if (!doc || doc.isClosed) return currentDiskText(p);
+  if (!doc.isDirty && (await readDisk(p).catch(() => undefined)) === null) return null;
+  return doc.getText();
+}
+
+/**
  * The open document of `p`, once it reflects the disk: a document without unsaved changes reloads
  * a file changed on disk asynchronously, so a plan made on its text a moment after an agent wrote
  * the file would be made on the old text. Waits up to `timeoutMs` for that reload.

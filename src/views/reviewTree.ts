@@ -1,5 +1,6 @@
 /**
- * The "Changes" view: agents' changes by turn, file and hunk, each with Keep and Undo inline, the
+ * The "Changes" view: agents' changes by session (its agent and title), turn (its number and what was
+ * asked), file and hunk, each with Keep and Undo inline, the
  * file opening the native diff editor (the agent's base as a read-only virtual document on the
  * left, the file as it is now on the right). Node objects are plain data, so the same commands
  * serve tree clicks, the command palette and tests.
@@ -12,15 +13,18 @@ import * as z from 'zod';
 import { markdown } from '../common/untrustedText';
 import type { FileChange, HunkDecision, ReviewModel, TurnChanges } from '../edits/review';
 import { shownDiff } from '../edits/shownDiff';
+import { pendingCounts, pendingWords, sessionLabel, turnLabel, type ReviewSessionInfo } from '../edits/reviewSessions';
 
 /** A node of the Changes view; also the argument of the review commands. */
 export type ReviewNode =
+  | { type: 'session'; sessionKey: string }
   | { type: 'turn'; sessionKey: string; turn: number }
   | { type: 'file'; changeId: string }
   | { type: 'hunk'; changeId: string; hunk: number };
 
 /** Validates a command argument as a {@link ReviewNode} (commands can be invoked with anything). */
 export const ReviewNodeSchema = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('session'), sessionKey: z.string() }),
   z.object({ type: z.literal('turn'), sessionKey: z.string(), turn: z.number().int().positive(), confirmed: z.boolean().optional() }),
   z.object({ type: z.literal('file'), changeId: z.string() }),
   z.object({ type: z.literal('hunk'), changeId: z.string(), hunk: z.number().int().nonnegative() }),
@@ -32,8 +36,14 @@ export const ReviewNodeSchema = z.discriminatedUnion('type', [
  */
 export function parseReviewNode(value: unknown): ReviewNode & { confirmed?: boolean } {
   const r = ReviewNodeSchema.safeParse(value);
-  if (!r.success) throw new Error('Review commands take a node of the Changes view: {type: "turn", sessionKey, turn} | {type: "file", changeId} | {type: "hunk", changeId, hunk}.');
+  if (!r.success) throw new Error('Review commands take a node of the Changes view: {type: "session", sessionKey} | {type: "turn", sessionKey, turn} | {type: "file", changeId} | {type: "hunk", changeId, hunk}.');
   return r.data;
+}
+
+/** The view's badge: the file changes still to review (a kept or undone change is decided, not counted). */
+export function pendingBadge(model: ReviewModel): vscode.ViewBadge | undefined {
+  const n = pendingCounts(model).files;
+  return n ? { value: n, tooltip: `${n} file change${n === 1 ? '' : 's'} by agents to review` } : undefined;
 }
 
 const STATE_ICON: Record<HunkDecision, vscode.ThemeIcon> = {
@@ -52,10 +62,17 @@ export class ReviewTree implements vscode.TreeDataProvider<ReviewNode>, vscode.D
 
   constructor(
     private readonly model: ReviewModel,
-    private readonly agentName: (sessionKey: string) => string,
+    /** What a session is called (remembered after it closed). */
+    private readonly sessionInfo: (sessionKey: string) => ReviewSessionInfo,
+    /** Where files are named from: the workspace folders and the worktrees (also of closed sessions). */
     private readonly roots: () => readonly string[],
   ) {
     this.sub = model.onDidChange(() => this.changed.fire(undefined));
+  }
+
+  /** Draws every row again (a session's name changed). */
+  refresh(): void {
+    this.changed.fire(undefined);
   }
 
   /** The children of `node`, remembered by identity: only these objects drive the view's commands. */
@@ -64,7 +81,13 @@ export class ReviewTree implements vscode.TreeDataProvider<ReviewNode>, vscode.D
   }
 
   private childrenOf(node?: ReviewNode): ReviewNode[] {
-    if (!node) return this.model.turns().reverse().map((t) => ({ type: 'turn', sessionKey: t.sessionKey, turn: t.turn }));
+    if (!node) {
+      // The session changed last first; each session's newest turn first.
+      const latest = new Map<string, number>();
+      for (const t of this.model.turns()) for (const f of t.files) latest.set(t.sessionKey, Math.max(latest.get(t.sessionKey) ?? 0, f.updatedAt));
+      return [...latest].sort((a, b) => b[1] - a[1]).map(([sessionKey]) => ({ type: 'session', sessionKey }));
+    }
+    if (node.type === 'session') return this.model.turns(node.sessionKey).reverse().map((t) => ({ type: 'turn', sessionKey: t.sessionKey, turn: t.turn }));
     if (node.type === 'turn') return (this.turnOf(node)?.files ?? []).map((f) => ({ type: 'file', changeId: f.id }));
     if (node.type === 'file') {
       const c = this.model.get(node.changeId);
@@ -75,7 +98,8 @@ export class ReviewTree implements vscode.TreeDataProvider<ReviewNode>, vscode.D
   }
 
   getParent(node: ReviewNode): ReviewNode | undefined {
-    if (node.type === 'turn') return undefined;
+    if (node.type === 'session') return undefined;
+    if (node.type === 'turn') return { type: 'session', sessionKey: node.sessionKey };
     const c = this.model.get(node.changeId);
     if (!c) return undefined;
     return node.type === 'hunk' ? { type: 'file', changeId: c.id } : { type: 'turn', sessionKey: c.sessionKey, turn: c.turn };
@@ -86,6 +110,7 @@ export class ReviewTree implements vscode.TreeDataProvider<ReviewNode>, vscode.D
   }
 
   private itemOf(node: ReviewNode): vscode.TreeItem {
+    if (node.type === 'session') return this.sessionItem(node.sessionKey);
     if (node.type === 'turn') return this.turnItem(node);
     const c = this.model.get(node.changeId);
     if (!c) return new vscode.TreeItem('(cleared)');
@@ -96,16 +121,31 @@ export class ReviewTree implements vscode.TreeDataProvider<ReviewNode>, vscode.D
     return this.model.turns(node.sessionKey).find((t) => t.turn === node.turn);
   }
 
+  /** "Demo agent · Fix the login bug", with what is still to review and, in a worktree, its branch. */
+  private sessionItem(key: string): vscode.TreeItem {
+    const info = this.sessionInfo(key);
+    const item = new vscode.TreeItem(sessionLabel(info), vscode.TreeItemCollapsibleState.Expanded);
+    const pending = pendingCounts(this.model, key).files;
+    // What waits comes first: a narrow view cuts the end of the row.
+    item.description = [pendingWords(pending), info.worktree ? `⎇ ${info.worktree.branch}` : ''].filter(Boolean).join(' · ');
+    item.contextValue = 'session';
+    item.iconPath = new vscode.ThemeIcon('comment-discussion');
+    item.tooltip = `${info.agentName}: ${info.title}${info.worktree ? `\nIn the worktree ${info.worktree.branch} (${info.worktree.dir})` : ''}\n${pending ? `${pending} file change${pending === 1 ? '' : 's'} to review` : 'Every change is kept or undone'}.`;
+    item.id = `session:${key}`;
+    return item;
+  }
+
+  /** "Turn 2 · Number the list instead." — the prompt in one readable line, never raw JSON. */
   private turnItem(node: Extract<ReviewNode, { type: 'turn' }>): vscode.TreeItem {
     const t = this.turnOf(node);
-    const prompt = (t?.prompt ?? '').replace(/\s+/g, ' ').trim();
-    const item = new vscode.TreeItem(`Turn ${node.turn}${prompt ? `: ${prompt.length > 48 ? prompt.slice(0, 47) + '…' : prompt}` : ''}`, vscode.TreeItemCollapsibleState.Expanded);
+    const item = new vscode.TreeItem(turnLabel(node.turn, t?.prompt ?? ''), vscode.TreeItemCollapsibleState.Expanded);
     const files = t?.files ?? [];
-    const pending = files.filter((f) => f.fileDecision === 'pending').length;
-    item.description = `${this.agentName(node.sessionKey)} · ${files.length} file${files.length === 1 ? '' : 's'}${pending ? ` · ${pending} to review` : ''}`;
+    const pending = pendingCounts(this.model, node.sessionKey, node.turn).files;
+    item.description = pending ? pendingWords(pending) : `${files.length} file${files.length === 1 ? '' : 's'} · reviewed`;
     item.contextValue = 'turn';
-    item.iconPath = new vscode.ThemeIcon('comment-discussion');
-    item.tooltip = `Turn ${node.turn} of the session with ${this.agentName(node.sessionKey)}.\n${prompt}\n\nRestore Checkpoint puts every file this turn (and later turns) changed back as it was before the turn.`;
+    item.iconPath = new vscode.ThemeIcon('comment');
+    const prompt = (t?.prompt ?? '').trim();
+    item.tooltip = `Turn ${node.turn} of ${sessionLabel(this.sessionInfo(node.sessionKey))}.\n${prompt.length > 600 ? `${prompt.slice(0, 599)}…` : prompt}\n\nRestore Checkpoint puts every file this turn (and later turns) changed back as it was before the turn.`;
     item.id = `turn:${node.sessionKey}#${node.turn}`;
     return item;
   }

@@ -13,6 +13,7 @@ import { SessionsNodeSchema, SessionsTree, type BoardSource, type SessionsNode }
 import type { SessionPanels } from './session/panels';
 import type { SessionViewProvider } from './session/provider';
 import { errorText, text } from '../common/untrustedText';
+import type { AgentAvailability } from '../config/agentProblems';
 
 /** What the sessions feature needs from the app. */
 export interface SessionsHost {
@@ -20,7 +21,8 @@ export interface SessionsHost {
   journal: SessionJournal;
   view: SessionViewProvider;
   panels: SessionPanels;
-  agents(): { id: string; name: string }[];
+  /** Every configured agent, with whether it can start (`AgentAvailability`). */
+  agents(): (AgentAvailability & { id: string })[];
   /** Closes a session the way the person does (tokens revoked, trace saved). */
   closeSession(key: string): Promise<void>;
   /** The folder new and listed sessions work in. */

@@ -5,6 +5,7 @@
  */
 import * as vscode from 'vscode';
 import { hardenTreeItem } from './treeItems';
+import { availabilityBadge, type AgentAvailability } from '../config/agentProblems';
 import { issueAll } from '../common/commandArgs';
 import type { SessionInfo } from '@agentclientprotocol/sdk';
 import * as z from 'zod';
@@ -64,7 +65,8 @@ export class SessionsTree implements vscode.TreeDataProvider<SessionsNode>, vsco
   constructor(
     private readonly manager: SessionManager,
     private readonly journal: SessionJournal,
-    private readonly agents: () => { id: string; name: string }[],
+    /** Every configured agent; one that cannot start is listed only when it has sessions, badged with why. */
+    private readonly agents: () => (AgentAvailability & { id: string })[],
     private readonly board?: BoardSource,
   ) {
     this.subs = [
@@ -106,7 +108,7 @@ export class SessionsTree implements vscode.TreeDataProvider<SessionsNode>, vsco
 
   private childrenOf(node?: SessionsNode): SessionsNode[] {
     if (!node) {
-      const agents = new Map(this.agents().map((a) => [a.id, a.name]));
+      const agents = new Map(this.agents().filter((a) => a.available).map((a) => [a.id, a.name]));
       for (const e of this.journal.list()) if (!agents.has(e.agentId)) agents.set(e.agentId, e.agentName);
       for (const c of this.manager.list()) if (!agents.has(c.state.agentId)) agents.set(c.state.agentId, c.state.agentName);
       const groups: SessionsNode[] = [...agents].map(([agentId, agentName]) => ({ kind: 'agent', agentId, agentName }));
@@ -145,7 +147,11 @@ export class SessionsTree implements vscode.TreeDataProvider<SessionsNode>, vsco
         const live = this.manager.list().filter((c) => c.state.agentId === node.agentId && c.connected).length;
         const past = this.journal.list().filter((e) => e.agentId === node.agentId).length;
         item.id = `agent:${node.agentId}`;
-        item.description = [live && `${live} live`, past && `${past} in history`].filter(Boolean).join(' · ');
+        // Why an agent with history cannot start now, in the words every picker uses.
+        const agent = this.agents().find((a) => a.id === node.agentId);
+        const badge = agent ? availabilityBadge(agent) : 'no longer configured';
+        item.description = [badge, live && `${live} live`, past && `${past} in history`].filter(Boolean).join(' · ');
+        if (badge) item.tooltip = agent ? `${node.agentName}: ${badge}${agent.problem ? ` (${agent.problem})` : ''}` : `${node.agentName}: no agent of this id is configured now`;
         item.iconPath = new vscode.ThemeIcon('hubot');
         item.contextValue = 'agent';
         return item;

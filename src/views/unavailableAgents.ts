@@ -6,6 +6,7 @@
 import * as vscode from 'vscode';
 import { findNodeAtLocation, parseTree } from 'jsonc-parser';
 import type { ResolvedAgent } from '../config/agents';
+import { availabilityBadge } from '../config/agentProblems';
 import { text } from '../common/untrustedText';
 
 const SETTING = 'agentSwitchboard.agents';
@@ -64,8 +65,9 @@ export async function showUnavailableAgents(agents: readonly ResolvedAgent[], lo
   type Item = vscode.QuickPickItem & { agent: ResolvedAgent };
   const items: Item[] = unavailable.map((a) => ({
     label: text`${a.name}`,
-    detail: text`${a.reason ?? 'Not available.'}`,
-    description: a.invalidEntry !== undefined ? vscode.l10n.t('Open Settings at this entry') : a.detail ? vscode.l10n.t('Show the PATHs searched (log)') : undefined,
+    detail: text`${a.problem ?? a.reason ?? 'Not available.'}`,
+    // The badge every picker shows ("malformed entry", "not found", …), then what choosing it opens.
+    description: [availabilityBadge(a), a.invalidEntry !== undefined ? vscode.l10n.t('Open Settings at this entry') : a.detail ? vscode.l10n.t('Show the PATHs searched (log)') : undefined].filter(Boolean).join(' · '),
     agent: a,
   }));
   const picked = await vscode.window.showQuickPick(items, { title: 'Unavailable agents', placeHolder: 'Choose one to fix it', matchOnDetail: true });

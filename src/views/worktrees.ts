@@ -19,6 +19,7 @@ import { protectedClass } from '../policy/protectedPaths';
 import { text } from '../common/untrustedText';
 import { approvalText } from '../common/approvalText';
 import type { ConflictCenter } from './conflicts';
+import type { WorktreeEnd } from './reviewWorktrees';
 
 /** The part of VS Code's Git extension API used here (`vscode.git`, `getAPI(1)`). */
 interface GitExtensionApi {
@@ -49,6 +50,9 @@ export class WorktreeCenter implements vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<void>();
   /** Fires when a worktree is made, applied, committed or discarded. */
   readonly onDidChange = this.changed.event;
+  private readonly ended = new vscode.EventEmitter<WorktreeEnd>();
+  /** Fires when a worktree's work was applied to the main folder, or the worktree was discarded. */
+  readonly onDidEnd = this.ended.event;
   /** The worktrees on disk as last read (for views that cannot wait). */
   private known: WorktreeRecord[] = [];
 
@@ -232,6 +236,7 @@ export class WorktreeCenter implements vscode.Disposable {
     }
     core.mark(id, 'applied');
     this.changed.fire();
+    this.ended.fire({ dir: r.dir, how: 'applied' });
     const summary = applySummary(steps);
     const left = steps.filter((s) => s.kind === 'conflict' && !merging.includes(s.rel)).map((s) => s.rel);
     void vscode.window.showInformationMessage(
@@ -263,12 +268,16 @@ export class WorktreeCenter implements vscode.Disposable {
 
   /** Removes worktree `id` and its branch (the person confirmed: see {@link confirmDiscard}). */
   async discard(id: string): Promise<void> {
-    await (await this.worktrees()).discard(id);
+    const core = await this.worktrees();
+    const dir = core.get(id)?.dir;
+    await core.discard(id);
     this.changed.fire();
+    if (dir) this.ended.fire({ dir, how: 'discarded' });
   }
 
   dispose(): void {
     this.changed.dispose();
+    this.ended.dispose();
   }
 }
 

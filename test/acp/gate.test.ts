@@ -161,8 +161,11 @@ describe('permission gate end to end (scripted agent, in-memory)', () => {
       return 'end_turn';
     });
     await c.prompt('go');
-    const notes = Object.values(c.state.permissions)[0].undeclared ?? [];
+    const p = Object.values(c.state.permissions)[0];
+    const notes = p.grantNotes ?? [];
     assert.ok(notes.some((n) => /"Always allow" lets the agent write any workspace file.*amounts to running commands/.test(n)), notes.join('\n'));
+    // Said beside the choice it is about (under "Allow more…"), not among the request's warnings.
+    assert.ok(!(p.undeclared ?? []).some((n) => /Always allow/.test(n)), (p.undeclared ?? []).join('\n'));
   });
 
   it('refuses a different command or cwd; allows the approved one', async () => {

@@ -77,7 +77,7 @@ describe('the review\'s diff after a demo agent\'s turn: the file before the tur
     // As in the app: the compare view, with the window's worktrees (none), after the review.
     const worktrees = new Worktrees(gitRunner(), `${cwd}-storage`);
     compare = new CompareCenter({ worktrees: { worktrees: async () => worktrees } } as unknown as CompareHost);
-    tree = new ReviewTree(review.model, () => 'Demo', () => [cwd]);
+    tree = new ReviewTree(review.model, () => ({ agentName: 'Demo', title: 'a session' }), () => [cwd]);
     const scenario = (s: string): ResolvedAgent => ({ id: s, name: `Demo ${s}`, command: process.execPath, resolvedCommand: process.execPath, args: ['--import', TSX, DEMO], env: { SWITCHBOARD_DEMO_SCENARIO: s, SWITCHBOARD_DEMO_DELAY_MS: '50' }, source: 'settings', available: true });
     manager = new SessionManager({
       policy: allowAll({ readCurrent: async (p) => files.docs.get(p)?.text ?? null }),

@@ -2,7 +2,7 @@
  * The Session webview at narrow side bar widths (issue 17, item 2), measured in its DOM: the header
  * takes at most three rows at 300 px and four at 260 px (it wraps rather than cut a label: the
  * session, agent, mode and model are named whole), no control sticks out of the frame, the thread is the only scroller (the
- * plan is part of it), and a waiting permission card shows its intent summary and its buttons inside
+ * plan is part of it), and a waiting permission card shows what it lets through and its buttons inside
  * the card's visible part without scrolling inside the card. Driven by the demo agent, whose session
  * has a mode picker, config options, a plan, an edit request with a diff and a command request.
  *
@@ -14,6 +14,7 @@ import * as assert from 'assert';
 import * as vscode from 'vscode';
 import { api, setAgents, waitForState } from './util';
 import { evaluateInFrames, screenshot, setSidebarWidth, setViewport } from './screenshot';
+import { collapseOthers } from './panes';
 
 interface Measure {
   width: number;
@@ -24,7 +25,7 @@ interface Measure {
   outside: string[];
   /** Buttons of the card and the composer whose label is cut off inside the button (its shadow DOM clips). */
   clipped: string[];
-  card: { found: boolean; summary: boolean; hidden: string[] };
+  card: { found: boolean; intent: boolean; hidden: string[] };
 }
 
 /** Runs in the webview frame: the measures above, after scrolling the thread so the waiting card starts at its top. */
@@ -51,7 +52,7 @@ const MEASURE = `
   }).map(name);
   const thread = document.querySelector('.thread');
   const card = document.querySelector('.tool-card.waiting');
-  const result = { width: W, height: H, threadHeight: thread.clientHeight, headerRows: rows, scrollers, outside, clipped: [...new Set(clipped)], card: { found: !!card, summary: false, hidden: [] } };
+  const result = { width: W, height: H, threadHeight: thread.clientHeight, headerRows: rows, scrollers, outside, clipped: [...new Set(clipped)], card: { found: !!card, intent: false, hidden: [] } };
   if (card) {
     const plan = document.querySelector('.plan:not([hidden])');
     const pinned = plan ? plan.getBoundingClientRect().height : 0;
@@ -59,32 +60,13 @@ const MEASURE = `
     await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
     const t = thread.getBoundingClientRect(), c = card.getBoundingClientRect();
     const top = Math.max(t.top + pinned, c.top), bottom = Math.min(t.bottom, c.bottom, H);
-    const summary = card.querySelector('.perm-summary');
-    result.card.summary = !!summary;
-    const must = [summary, ...card.querySelectorAll('.perm-option')].filter(Boolean);
+    const intent = card.querySelector('.perm-covers');
+    result.card.intent = !!intent;
+    // What allowing lets through, and every answer button on show (the broader ones wait under "Allow more…").
+    const must = [intent, ...Array.from(card.querySelectorAll('.perm-option, .perm-more-toggle')).filter(shown)].filter(Boolean);
     result.card.hidden = must.filter((e) => { const r = e.getBoundingClientRect(); return r.top < top - 0.5 || r.bottom > bottom + 0.5 || r.right > Math.min(c.right, W) + 0.5; }).map(name);
   }
   return result;`;
-
-/** Collapses (or expands again) the panes of the Session's container other than the Session. */
-async function collapseOthers(collapse: boolean): Promise<string[]> {
-  const script = `
-    const want = ${collapse ? "'true'" : "'false'"};
-    const panes = Array.from(document.querySelectorAll('.pane-header[aria-expanded="' + want + '"]'));
-    const session = document.querySelector('.pane-header[aria-label^="Session"]');
-    const pane = session && session.closest('.split-view-container');
-    const done = [];
-    for (const h of panes) {
-      if (h === session || !pane || h.closest('.split-view-container') !== pane) continue;
-      if (!${collapse} && !window.__narrowCollapsed?.includes(h.getAttribute('aria-label'))) continue;
-      h.click();
-      done.push(h.getAttribute('aria-label'));
-    }
-    if (${collapse}) window.__narrowCollapsed = done;
-    return done;`;
-  const [r] = await evaluateInFrames<string[]>(script);
-  return r ?? [];
-}
 
 async function measureAt(width: number, label: string): Promise<Measure> {
   const got = await setSidebarWidth(width);
@@ -103,7 +85,7 @@ function check(m: Measure, what: string, maxRows: number): void {
   assert.ok(m.scrollers.length <= 1 && m.scrollers.every((s) => s.startsWith('div.thread')), `one scroller, the thread — ${info}`);
   assert.deepStrictEqual(m.outside, [], `controls outside the frame — ${info}`);
   assert.deepStrictEqual(m.clipped, [], `button labels cut off inside their button — ${info}`);
-  assert.ok(m.card.found && m.card.summary, `a waiting card with its intent summary — ${info}`);
+  assert.ok(m.card.found && m.card.intent, `a waiting card with what it lets through — ${info}`);
   assert.deepStrictEqual(m.card.hidden, [], `intent and buttons visible in the card without scrolling inside it — ${info}`);
 }
 

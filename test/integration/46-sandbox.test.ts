@@ -167,10 +167,18 @@ describe('sandboxed effects: commands that cannot reach beyond what was granted 
     for (const rel of ['nested/.git', 'a/b/.git', '.venv', 'node_modules']) assert.ok(!fs.existsSync(path.join(dir, rel)), `${rel} must not reach the workspace`);
     const out = outputOf(turn.state, 0);
     for (const rel of ['nested/.git', 'a/b/.git', '.venv', 'node_modules']) assert.ok(out.includes(`held back, not applied: ${path.join(fs.realpathSync(dir), rel)}`), out);
+    const run = a.traceSpans(key).find((x) => x.attributes['agent_switchboard.span.kind'] === 'effect' && x.attributes['agent_switchboard.effect.kind'] === 'command');
     // The editor's git looks at folders that appear in the workspace within about a second.
     await new Promise((r) => setTimeout(r, 3000));
     assert.ok(!fs.existsSync(marker), 'the fsmonitor a sandboxed command set never ran');
     await a.closeSession(key);
+    // Its effect span says it ran sandboxed, in the overlay, and how many changes were held back.
+    assert.ok(run && run.endMs !== undefined, JSON.stringify(run));
+    assert.strictEqual(run.attributes['agent_switchboard.sandboxed'], true);
+    assert.match(String(run.attributes['agent_switchboard.sandbox.profile.hash']), /^[0-9a-f]{64}$/);
+    assert.strictEqual(run.attributes['agent_switchboard.sandbox.overlay'], true);
+    assert.strictEqual(run.attributes['agent_switchboard.sandbox.held_back'], out.split('\n').filter((l) => l.startsWith('[sandbox] held back, not applied: ')).length);
+    assert.strictEqual(run.attributes['process.exit.code'], 0);
   });
 
   it('a host the sandbox refused: the card names it from the sandbox\'s record; "Allow … and run again" runs the command again with it, as a new approved intent', async () => {
@@ -260,8 +268,10 @@ describe('sandboxed effects: commands that cannot reach beyond what was granted 
     assert.ok(line && line.type === 'command' && line.sandbox && !line.sandbox.sandboxed && /^Not sandboxed: the sandbox is not available/.test(line.sandbox.text), JSON.stringify(askCard?.display));
     assert.match(r2.text, /- 0: exit 0/, r2.text);
     assert.ok(fs.existsSync(path.join(dir, 'ask.txt')));
+    const plainRun = a.traceSpans(key).find((x) => x.attributes['agent_switchboard.effect.kind'] === 'command');
     await cfg().update('sandboxBubblewrapPath', undefined, vscode.ConfigurationTarget.Global);
     await a.closeSession(key);
+    assert.strictEqual(plainRun?.attributes['agent_switchboard.sandboxed'], false, 'its effect span says it ran unsandboxed');
   });
 
   it('a stdio MCP server whose definition asks for the sandbox cannot write outside its folder', async () => {
@@ -277,6 +287,8 @@ describe('sandboxed effects: commands that cannot reach beyond what was granted 
       assert.strictEqual(await write(path.join(folder, 'inside.txt')), `wrote ${path.join(folder, 'inside.txt')}`);
       assert.ok(fs.existsSync(path.join(folder, 'inside.txt')));
       assert.match(await write(outsideMcp), /^error: (EROFS|EACCES|EPERM)/);
+      const span = a.traceSpans('mcp:settings:boxed').find((x) => x.name.startsWith('mcp server '));
+      assert.strictEqual(span?.attributes['agent_switchboard.sandboxed'], true, `the server's span says it runs sandboxed: ${JSON.stringify(span?.attributes)}`);
       assert.ok(!fs.existsSync(outsideMcp), 'nothing written outside its folder');
       // Elsewhere in the workspace too, unless the workspace itself is in the temp folder (as in CI), which stays writable.
       const tmp = fs.realpathSync(os.tmpdir());

@@ -81,8 +81,11 @@ describe('permission gate in the editor', () => {
     const turn = a.prompt(key, 'Again, with grants.');
     const first = await waitForState(a, key, (s) => Object.values(s.permissions).some((p) => p.state === 'waiting'), 'the edit permission');
     const editPerm = Object.values(first.permissions).find((p) => p.state === 'waiting')!;
+    // The grants are among the broader choices, under "Allow more…".
+    await click('.tool-card.waiting .perm-more-toggle');
     await click('.tool-card.waiting .perm-grant[data-grant="session"]');
     await waitForState(a, key, (s) => Object.values(s.permissions).some((p) => p.state === 'waiting' && p.permissionId !== editPerm.permissionId), 'the command permission');
+    await click('.tool-card.waiting .perm-more-toggle');
     await click('.tool-card.waiting .perm-grant[data-grant="workspace"]');
     assert.strictEqual((await turn).stopReason, 'end_turn');
 

@@ -8,9 +8,9 @@
 import * as assert from 'assert';
 import * as fs from 'fs';
 import * as vscode from 'vscode';
-import { api, setAgents, until } from './util';
+import { api, scenarioAgent, setAgents, until, workspaceDir } from './util';
 import * as path from 'path';
-import { click, evaluateInFrames, screenshot, setViewport } from './screenshot';
+import { click, evaluateInFrames, screenshot, setSidebarWidth, setViewport } from './screenshot';
 
 interface Row { text: string; title: string | null; description: string | null }
 
@@ -32,6 +32,49 @@ async function rowsUntil(what: string, ok: (rows: Row[]) => boolean, ms = 20_000
   throw new Error(`the picker never showed ${what}: ${JSON.stringify(rows.map((r) => r.text))}`);
 }
 
+/** The rows of the Command Palette's "Start Session…" picker (label, description, detail), then closed. */
+async function paletteRows(shot?: string): Promise<string[]> {
+  const picking = vscode.commands.executeCommand('agentSwitchboard.startSession');
+  try {
+    const deadline = Date.now() + 20_000;
+    while (Date.now() < deadline) {
+      const found = (await evaluateInFrames<string[]>(`
+        const list = document.querySelector('.quick-input-widget .quick-input-list');
+        return list ? [...list.querySelectorAll('.monaco-list-row')].map((r) => r.textContent.replace(/\\s+/g, ' ').trim()) : [];`)).find((r) => r && r.length > 0);
+      if (found && found.some((r) => r.startsWith('My agent'))) {
+        // The malformed entry is the last row: type its name so the picture shows it.
+        if (shot) {
+          await vscode.commands.executeCommand('workbench.action.quickOpenSelectNext');
+          await evaluateInFrames(`const box = document.querySelector('.quick-input-widget input'); box.value = 'agent'; box.dispatchEvent(new Event('input', { bubbles: true })); return true;`);
+          await screenshot(shot, 20000, { waitForSelector: '.quick-input-widget .monaco-list-row' });
+        }
+        return found;
+      }
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    throw new Error('the Start Session picker never showed');
+  } finally {
+    await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
+    await picking;
+  }
+}
+
+/** The description of the Sessions view's row named `label` (the view is opened first). */
+async function sessionsRowDescription(label: string): Promise<string | undefined> {
+  await vscode.commands.executeCommand('agentSwitchboard.sessions.focus');
+  const deadline = Date.now() + 20_000;
+  let seen: string[] = [];
+  while (Date.now() < deadline) {
+    const rows = (await evaluateInFrames<{ name: string; description: string }[]>(`
+      return [...document.querySelectorAll('.monaco-list-row')].map((r) => ({ name: (r.querySelector('.label-name') || r).textContent.trim(), description: (r.querySelector('.label-description') || { textContent: '' }).textContent.trim() }));`)).flat();
+    const row = rows.find((r) => r.name === label && r.description);
+    if (row) return row.description;
+    seen = rows.map((r) => `${r.name} — ${r.description}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`no row ${label} in the Sessions view: ${JSON.stringify(seen)}`);
+}
+
 describe('settings follow the person live, in this (remote) window', () => {
   before(async function () {
     this.timeout(60_000);
@@ -50,14 +93,20 @@ describe('settings follow the person live, in this (remote) window', () => {
     const cfg = () => vscode.workspace.getConfiguration('agentSwitchboard');
     // Added (through user settings): shows without a reload.
     await cfg().update('agents', [{ id: 'live-one', name: 'Live one', command: 'no-such-agent-cmd' }], vscode.ConfigurationTarget.Global);
-    let rows = await rowsUntil('the added agent', (r) => r.some((x) => x.text === 'Live one (unavailable)'));
-    const live = rows.find((x) => x.text === 'Live one (unavailable)')!;
+    let rows = await rowsUntil('the added agent', (r) => r.some((x) => x.text === 'Live one (not found)'));
+    const live = rows.find((x) => x.text === 'Live one (not found)')!;
     assert.strictEqual(live.title, '"no-such-agent-cmd" was not found on your PATH.', 'a command not found, in one sentence');
     // Broken: the entry stays in the picker, named, with what is wrong in plain words.
     await cfg().update('agents', [{ id: 'live-one', name: 'Live one', command: 'no-such-agent-cmd' }, { id: 'my-agent', name: 'My agent', command: 'my-agent', args: '--acp' }], vscode.ConfigurationTarget.Global);
-    rows = await rowsUntil('the bad entry', (r) => r.some((x) => x.text.startsWith('My agent:')));
-    assert.ok(rows.some((x) => x.text === 'My agent: args must be a list of strings, like ["--acp"]'), JSON.stringify(rows));
+    rows = await rowsUntil('the bad entry', (r) => r.some((x) => x.text.startsWith('My agent')));
+    // It says it is malformed and what is wrong: never "not found" (its command was never looked for).
+    assert.ok(rows.some((x) => x.text === 'My agent (malformed entry): args must be a list of strings, like ["--acp"]'), JSON.stringify(rows));
     assert.ok(!rows.some((x) => /Invalid input|expected|received|\[\d+\]/.test(x.text)), 'no zod words, no index');
+    // The Command Palette's picker says the same, in the same words.
+    const palette = await paletteRows('agent-palette-malformed-entry');
+    const mine = palette.find((r) => r.startsWith('My agent'));
+    assert.ok(mine && mine.includes('malformed entry') && !mine.includes('not found') && mine.includes('args must be a list of strings'), JSON.stringify(palette));
+    assert.ok(palette.some((r) => r.startsWith('Live one') && r.includes('not found')), JSON.stringify(palette));
     const shot = await screenshot('agent-picker-invalid-entry', 20000, { waitForSelector: '.agent-select' });
     // The dropdown open, so the picture shows the rows (the runner clicks the picker).
     if (shot) {
@@ -69,17 +118,46 @@ describe('settings follow the person live, in this (remote) window', () => {
         return true;`, { inFrame: '#app' });
       await screenshot('agent-picker-invalid-entry-open', 20000, { waitForSelector: '.agent-select' });
       await click('.agent-select');
+      // At 260 px the row still says it is malformed (it wraps, never cut to letters).
+      await setSidebarWidth(260);
+      await click('.agent-select');
+      await evaluateInFrames(`const root = document.querySelector('.agent-select')?.shadowRoot;
+        for (const el of root ? root.querySelectorAll('*') : []) if (el.scrollHeight > el.clientHeight + 2) el.scrollTop = el.scrollHeight;
+        return true;`, { inFrame: '#app' });
+      await screenshot('agent-picker-invalid-entry-open-260', 20000, { waitForSelector: '.agent-select' });
+      await click('.agent-select');
+      await setSidebarWidth(300);
     }
     // Fixed: the problem goes, the entry is an ordinary (here: not installed) agent.
     await cfg().update('agents', [{ id: 'live-one', name: 'Live one', command: 'no-such-agent-cmd' }, { id: 'my-agent', name: 'My agent', command: 'my-agent', args: ['--acp'] }], vscode.ConfigurationTarget.Global);
-    rows = await rowsUntil('the fixed entry', (r) => r.some((x) => x.text === 'My agent (unavailable)'));
-    assert.ok(!rows.some((x) => x.text.startsWith('My agent:')));
+    rows = await rowsUntil('the fixed entry', (r) => r.some((x) => x.text === 'My agent (not found)'));
+    assert.ok(!rows.some((x) => x.text.includes('malformed')));
     // Removed: gone at once.
     await cfg().update('agents', [{ id: 'my-agent', name: 'My agent', command: 'my-agent', args: ['--acp'] }], vscode.ConfigurationTarget.Global);
     rows = await rowsUntil('the removed agent to go', (r) => !r.some((x) => x.text.startsWith('Live one')));
     // Stable: the same setting read again gives the same rows, in the same order.
     const again = await pickerRows();
     assert.deepStrictEqual(again.map((r) => r.text), rows.map((r) => r.text));
+  });
+
+  it('an agent whose entry became malformed is badged so in the Sessions view, beside its history', async function () {
+    this.timeout(90_000);
+    const a = await api();
+    const agent = scenarioAgent('later-bad', 'echo');
+    await setAgents([agent]);
+    const key = await a.startSession({ agentId: 'later-bad', cwd: workspaceDir() });
+    await a.closeSession(key);
+    // The same id, its args now not a list: the entry is malformed, its command never looked for.
+    await vscode.workspace.getConfiguration('agentSwitchboard').update('agents', [{ ...agent, args: '--acp' }], vscode.ConfigurationTarget.Global);
+    assert.match((await sessionsRowDescription(agent.name)) ?? '', /^malformed entry · \d+ in history$/);
+    await screenshot('sessions-agent-malformed-260', 20000, { waitForSelector: '.monaco-list-row .label-description', sidebarWidth: 260 });
+    await setSidebarWidth(300);
+    await setAgents([{ ...agent, command: 'no-such-agent-cmd' }]);
+    let description: string | undefined;
+    for (let i = 0; i < 50 && !/^not found · /.test(description ?? ''); i++) description = await sessionsRowDescription(agent.name);
+    assert.match(description ?? '', /^not found · \d+ in history$/);
+    await setAgents([]);
+    await vscode.commands.executeCommand('agentSwitchboard.session.focus');
   });
 
   it('agentSwitchboard.mcpStartupTimeoutSeconds applies to the next MCP server start, without a reload', async function () {

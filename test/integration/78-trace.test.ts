@@ -7,7 +7,7 @@
 import * as assert from 'assert';
 import * as vscode from 'vscode';
 import { api, runCommand, autoAnswer, until, workspaceDir } from './util';
-import { click, evaluateInFrames, screenshot, setViewport } from './screenshot';
+import { click, evaluateInFrames, screenshot, setSidebarWidth, setViewport } from './screenshot';
 
 /** Characters a span name shows at least, in a full-width tab of a 1600 px window, before an ellipsis. */
 const NAME_CHARS = 45;
@@ -60,6 +60,35 @@ async function measureWaterfall(): Promise<void> {
   }
 }
 
+/**
+ * "Open audit record" shows the decision as a person reads it, in a document nobody can type into
+ * (never the log file in an editable tab): the decision, who, when, the intent in words, the record's
+ * integrity; every line short enough to read at 1600 px (the log's own line is thousands long).
+ */
+async function checkAuditRecord(intentHash: string): Promise<void> {
+  const editor = await until('the audit record opened', () => vscode.window.activeTextEditor, 20_000);
+  const doc = editor.document;
+  assert.notStrictEqual(doc.uri.scheme, 'file', `the record is not the log file in an editable tab: ${doc.uri.toString()}`);
+  assert.ok(!doc.fileName.endsWith('audit.jsonl'), doc.fileName);
+  const text = doc.getText();
+  const long = text.split('\n').filter((l) => l.length > 200);
+  assert.deepStrictEqual(long, [], 'no line of the record is longer than 200 characters');
+  for (const field of [/^Decision +Allowed once \(allow_once\)$/m, /^Decided by +an extension, through the API \(api\)$/m, /^When +\d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC$/m, /^ {2}Write \S+/m, new RegExp(`^Intent hash +${intentHash}$`, 'm'), /^Signature +HMAC-SHA-256 by key /m, /^Verified +yes: /m]) {
+    assert.match(text, field);
+  }
+  await screenshot('audit-record', 30000, { waitForSelector: '.editor-instance .view-lines' });
+  await screenshot('audit-record-260', 30000, { waitForSelector: '.editor-instance .view-lines', sidebarWidth: 260 });
+  // Read-only: what the person types into it changes nothing.
+  await vscode.window.showTextDocument(doc, { preview: true, preserveFocus: false });
+  await vscode.commands.executeCommand('cursorTop');
+  await vscode.commands.executeCommand('type', { text: 'forged ' });
+  await vscode.commands.executeCommand('deleteLeft');
+  assert.strictEqual(doc.getText(), text, 'typing into the record changes nothing');
+  assert.strictEqual(doc.isDirty, false);
+  await setSidebarWidth(300);
+  await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
+}
+
 describe('tracing a session', () => {
   it('one trace holds our spans and the agent\'s own; Export Session Trace writes it as OTLP JSON', async function () {
     this.timeout(90_000);
@@ -95,10 +124,7 @@ describe('tracing a session', () => {
       await screenshot('trace-panel', 30000, { waitForSelector: 'body:has(.row .name:has-text("chat demo-model")):has(.details td:has-text("agent_switchboard.decision"))', sidebarWidth: 300 });
       await measureWaterfall();
       await click('vscode-button.reveal');
-      const audit = await until('the audit record opened', () => vscode.window.activeTextEditor?.document.fileName.endsWith('audit.jsonl') && vscode.window.activeTextEditor, 20_000);
-      const permission = spans.find((s) => s.name.startsWith('permission '))!;
-      assert.ok(audit.document.lineAt(audit.selection.active.line).text.includes(String(permission.attributes['agent_switchboard.intent.hash'])), 'the selected line is the decision');
-      await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
+      await checkAuditRecord(String(spans.find((s) => s.name.startsWith('permission '))!.attributes['agent_switchboard.intent.hash']));
 
       // The delegation view: you → Agent Switchboard → the demo agent → its tool call, decided by the
       // answer given through the API, with the intent hash; the write we performed under it.
@@ -107,6 +133,11 @@ describe('tracing a session', () => {
       await click('.hop-effect > .hop-head', 30_000);
       await screenshot('delegation-view', 30000, { waitForSelector: 'body:has(.hop-tool .chip:has-text("an extension (API)")):has(.hop-effect .chip:has-text("allowed by")):has(.details td:has-text("agent_switchboard.decision.source"))', sidebarWidth: 300 });
       await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+      // The command the demo ran in a client terminal: its effect span says it ran unsandboxed (the
+      // sandbox is off here; 46-sandbox checks the sandboxed ones) and lasted until it exited.
+      const run = await until('the command\'s effect span ended', () => a.traceSpans(key).find((s) => s.attributes['agent_switchboard.span.kind'] === 'effect' && s.attributes['agent_switchboard.effect.kind'] === 'command' && s.endMs !== undefined), 20_000);
+      assert.strictEqual(run.attributes['agent_switchboard.sandboxed'], false, JSON.stringify(run.attributes));
+      assert.strictEqual(typeof run.attributes['process.exit.code'], 'number', JSON.stringify(run.attributes));
     } finally {
       answering.dispose();
       await a.closeSession(key);

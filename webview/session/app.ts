@@ -27,6 +27,8 @@ import { FrameScheduler, type FrameRequester } from './scheduler';
 import { ThreadView } from './thread';
 import { PROBLEMS_EVENT } from './elicitationCard';
 import { CardFocusReporter } from './cardFocus';
+import { MESSAGE_ACTION_EVENT } from './messageActions';
+import { TurnChangesView } from './turnChanges';
 
 type Snapshot = Extract<HostMessage, { type: 'snapshot' }>;
 
@@ -66,6 +68,8 @@ export class SessionApp {
   private readonly scheduler: FrameScheduler;
   private readonly header: HeaderView;
   private readonly thread: ThreadView;
+  /** The end-of-turn rows ("3 files changed · Review · Keep all · Undo all"), placed in the thread. */
+  private readonly turnChanges: TurnChangesView;
   private readonly empty: EmptyStateView;
   private readonly plan: PlanView;
   private readonly composer: ComposerView;
@@ -116,6 +120,8 @@ export class SessionApp {
     this.scheduler = new FrameScheduler(() => this.render(), requestFrame);
     this.header = new HeaderView(this.ctx, () => this.renderEmpty());
     this.thread = new ThreadView(this.ctx);
+    this.turnChanges = new TurnChangesView(this.ctx, this.thread.listElement, (id) => this.thread.entryElement(id));
+    this.thread.onLayout = () => this.turnChanges.place();
     this.empty = new EmptyStateView(this.ctx, () => this.header.start());
     this.plan = new PlanView(this.ctx);
     this.banner = h('div', { className: 'error-banner', hidden: true, role: 'alert' });
@@ -214,9 +220,25 @@ export class SessionApp {
         if (card && Custom) card.dispatchEvent(new Custom(PROBLEMS_EVENT, { detail: msg.problems }));
         break;
       }
+      case 'turnChanges':
+        this.turnChanges.update(msg);
+        break;
       case 'clock':
         this.hostNow = msg.now;
         this.thread.refreshSilence();
+        break;
+      case 'checkpointPreview':
+      case 'checkpointRestored': {
+        // The message it is about shows the answer under it (the edit bar too, for a restore).
+        if (msg.key !== this.state?.key) break;
+        const el = this.thread.entryElement(msg.entryId);
+        const Custom = el?.ownerDocument.defaultView?.CustomEvent;
+        if (el && Custom) el.dispatchEvent(new Custom(MESSAGE_ACTION_EVENT, { detail: msg }));
+        if (msg.type === 'checkpointRestored') this.composer.checkpointRestored(msg);
+        break;
+      }
+      case 'messageForEdit':
+        if (msg.key === this.state?.key) this.composer.editMessage(msg);
         break;
     }
   }
@@ -262,6 +284,8 @@ export class SessionApp {
     // Saved first: `applyPatch` later mutates `msg.current` in place, and setState serialises now.
     if (persist) this.persist(msg);
     const sameSession = !!this.state && this.state.key === msg.current?.key;
+    // Another session's rows name its entries: they go before its thread is built (the extension sends the new ones).
+    if (!sameSession) this.turnChanges.clear();
     this.state = msg.current;
     this.agents = msg.agents;
     this.sessions = msg.sessions;

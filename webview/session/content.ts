@@ -130,8 +130,9 @@ function renderDiff(ctx: Ctx, c: Extract<ToolContentView, { type: 'diff' }>, cac
     'div',
     { className: 'diff-head' },
     icon(h, c.oldText === null ? 'new-file' : 'diff'),
-    locationLink(ctx, c.path, firstLine, basename(c.path)),
-    h('span', { className: 'diff-dir muted', title: c.path }, h('span', null, dirname(c.path))),
+    // The file's name as text with hidden characters made visible: on a waiting card this head names what is written.
+    locationLink(ctx, c.path, firstLine, visibleText(basename(c.path), true)),
+    h('span', { className: 'diff-dir muted', title: c.path }, h('span', null, visibleText(dirname(c.path), true))),
     h('span', { className: 'diff-stats' },
       c.oldText === null ? h('span', { className: 'new-file-tag' }, 'new') : null,
       h('span', { className: 'stat-add' }, `+${c.added}`),
@@ -140,6 +141,8 @@ function renderDiff(ctx: Ctx, c: Extract<ToolContentView, { type: 'diff' }>, cac
   let body: HTMLElement;
   if (preview.tooLarge) {
     body = h('div', { className: 'diff-note muted' }, 'Diff too large to preview here.');
+  } else if (!preview.lines.length) {
+    body = h('div', { className: 'diff-note muted' }, c.oldText === null ? 'An empty file.' : 'No change: the new text is the old text.');
   } else {
     body = h(
       'div',

@@ -10,6 +10,7 @@ import { icon } from './dom';
 import { turnUsageText } from '../../src/acp/session/usage';
 import { MarkdownView } from './streamingMarkdown';
 import { elicitationEntry } from './elicitationCard';
+import { messageActions } from './messageActions';
 
 /** The DOM of one thread entry, kept across patches. */
 export interface EntryNode {
@@ -61,9 +62,13 @@ function userEntry(ctx: Ctx, entry: TextEntry): EntryNode {
   const text = h('div', { className: 'user-text' });
   const context = h('div', { className: 'user-context', hidden: true });
   const late = lateBadge(ctx);
-  const el = h('div', { className: 'entry user', 'data-entry-id': entry.id }, h('div', { className: 'entry-label' }, 'You', late.el), text, context);
+  const el = h('div', { className: 'entry user', 'data-entry-id': entry.id });
+  // Restore checkpoint and Edit and resend, on hover or focus; their panel under the message.
+  const way = messageActions(ctx, el, entry.id);
+  el.append(h('div', { className: 'entry-label' }, h('span', null, 'You'), late.el, way.actions), text, context, way.panel);
   const update = (e: ThreadEntry): void => {
     late.set(e);
+    way.update(e);
     // Plain text: the person's own words, shown as typed.
     text.textContent = (e as TextEntry).text;
     // What went with the prompt (files, a selection, problems, images), by name.

@@ -9,6 +9,7 @@ import type { SessionStatus } from '../../src/acp/session/types';
 import { usageMeter } from '../../src/acp/session/usage';
 import { autonomousMode, autonomySentence } from '../../src/acp/session/autonomy';
 import type { AgentChoice, SessionSummary } from '../../src/views/session/protocol';
+import { agentRowLabel, availabilityBadge } from '../../src/config/agentProblems';
 import type { Ctx } from './context';
 import { icon } from './dom';
 import { EXPAND, FOLD, HeaderLayout, MENU_LABEL, WRAPS } from './headerLayout';
@@ -42,13 +43,9 @@ export const STATUS_TEXT: Record<SessionStatus, { label: string; icon: string; s
   error: { label: 'Error', icon: 'error' },
 };
 
-/** Label of an agent in the picker. */
+/** Label of an agent in the picker: a malformed entry says so and what is wrong (`agentRowLabel`). */
 export function agentLabel(a: AgentChoice): string {
-  if (a.demo) return /offline demo/i.test(a.name) ? a.name : `${a.name} (offline demo)`;
-  // An invalid entry says which one and what is wrong ("my-agent: args must be a list of strings…").
-  if (a.invalid && a.reason) return a.reason;
-  if (!a.available) return `${a.name} (unavailable)`;
-  return a.name;
+  return agentRowLabel(a);
 }
 
 /** The elements of `items` for which `test` holds, and the others (empty values dropped). */
@@ -303,7 +300,7 @@ export class HeaderView {
     // Disabled options cannot show a tooltip inside the dropdown; say why once, beside it.
     if (unavailable.length && !this.agents.some((a) => a.available && !a.demo)) {
       const open = () => this.ctx.post({ type: 'showUnavailableAgents' });
-      items.push(h('div', { className: 'agent-hint muted', role: 'button', tabindex: 0, title: unavailable.map((a) => (a.invalid ? a.reason : `${a.name}: ${a.reason ?? 'not available'}`)).join('\n'), [FOLD]: String(RANK.hint),
+      items.push(h('div', { className: 'agent-hint muted', role: 'button', tabindex: 0, title: unavailable.map((a) => `${a.name} (${availabilityBadge(a)}): ${a.problem ?? a.reason ?? 'not available'}`).join('\n'), [FOLD]: String(RANK.hint),
         onClick: open, onKeydown: (ev: Event) => {
           const key = (ev as KeyboardEvent).key;
           if (key !== 'Enter' && key !== ' ') return;

@@ -7,6 +7,9 @@ import './elements';
 import { SessionApp } from './app';
 import { createVsCodeHost } from './host';
 import css from './styles.css';
+import messageCss from './messageActions.css';
+import turnChangesCss from './turnChanges.css';
+import permissionCss from './permissionCard.css';
 import headerCss from './header.css';
 
 function adoptStyles(doc: Document, text: string): void {
@@ -17,6 +20,9 @@ function adoptStyles(doc: Document, text: string): void {
 }
 
 adoptStyles(document, css);
+adoptStyles(document, messageCss);
+adoptStyles(document, turnChangesCss);
+adoptStyles(document, permissionCss);
 adoptStyles(document, headerCss);
 const root = document.getElementById('app') ?? document.body.appendChild(document.createElement('div'));
 const app = new SessionApp(root, createVsCodeHost(window));

@@ -69,6 +69,8 @@ export class ThreadView {
    * a move up the person makes while entries are put in front still reads as a move up.
    */
   private lastTop = 0;
+  /** Runs after entries were put into the list: what sits between them (the end-of-turn rows) follows them. */
+  onLayout: (() => void) | undefined;
 
   constructor(private readonly ctx: Ctx) {
     const { h } = ctx;
@@ -103,6 +105,11 @@ export class ThreadView {
       }
       this.lastTop = top;
     });
+  }
+
+  /** The list of entries (`role=log`). */
+  get listElement(): HTMLElement {
+    return this.list;
   }
 
   /** The "scroll to newest" button; the app places it over the thread's bottom edge. */
@@ -141,6 +148,7 @@ export class ThreadView {
     // than the whole page put back now: the position is kept from the bottom instead.
     const fromBottom = filling ? this.el.scrollHeight - top : undefined;
     this.list.replaceChildren(frag);
+    this.onLayout?.();
     this.updateEarlier();
     if (this.stick) this.follow();
     else this.el.scrollTop = fromBottom !== undefined ? this.el.scrollHeight - fromBottom : top;
@@ -186,6 +194,7 @@ export class ThreadView {
     const before = this.el.scrollHeight;
     this.list.insertBefore(frag, this.list.firstChild);
     this.firstShown = from;
+    this.onLayout?.();
     this.updateEarlier();
     const added = this.el.scrollHeight - before;
     this.el.scrollTop += added;
@@ -270,6 +279,7 @@ export class ThreadView {
         }
       }
     }
+    if (this.dirtyEntries.size) this.onLayout?.();
     this.dirtyEntries.clear();
     this.appended.clear();
     this.dirtyToolCalls.clear();

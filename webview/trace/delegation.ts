@@ -51,6 +51,8 @@ const A = {
   signature: 'agent_switchboard.a2a.card.signature',
   agentName: 'gen_ai.agent.name',
   toolName: 'gen_ai.tool.name',
+  sandboxed: 'agent_switchboard.sandboxed',
+  heldBack: 'agent_switchboard.sandbox.held_back',
 } as const;
 
 const str = (s: SpanRecord, k: string): string | undefined => {
@@ -83,6 +85,15 @@ function grantNotes(s: SpanRecord): Note[] {
   if (scope || id) notes.push({ label: 'grant', value: [id, scope && `scope ${scope}`, expires ? `until ${expires.replace('T', ' ').slice(0, 16)}` : scope && scope !== 'once' ? 'until revoked' : ''].filter(Boolean).join(' · ') });
   if (intent) notes.push({ label: 'intent', value: `${intent.slice(0, 12)}…` });
   return notes;
+}
+
+/** Whether the process ran in the sandbox, and what its overlay held back (absent for writes). */
+function sandboxNotes(s: SpanRecord): Note[] {
+  const boxed = s.attributes[A.sandboxed];
+  if (typeof boxed !== 'boolean') return [];
+  if (!boxed) return [{ label: 'sandbox', value: 'not sandboxed', tone: 'warn' }];
+  const held = s.attributes[A.heldBack];
+  return [{ label: 'sandbox', value: typeof held === 'number' && held > 0 ? `sandboxed · ${held} held back` : 'sandboxed', tone: 'ok' }];
 }
 
 function remoteHop(s: SpanRecord): Hop {
@@ -167,9 +178,9 @@ export function delegation(spans: readonly SpanRecord[]): Hop {
     } else if (kind === 'tool') {
       hop = { kind: 'tool', label: s.name.replace(/^execute_tool /, ''), detail: [str(s, A.toolKind), str(s, A.toolStatus)].filter(Boolean).join(' · '), spanId: spanKey(s), status: statusOf(s), notes: [], children: [] };
     } else if (kind === 'effect') {
-      hop = { kind: 'effect', label: s.name, detail: 'performed by the editor', spanId: spanKey(s), status: statusOf(s), notes: [{ label: 'allowed by', value: deciderText(str(s, A.decidedBy) ?? str(s, A.source)) }, ...grantNotes(s)], children: [] };
+      hop = { kind: 'effect', label: s.name, detail: 'performed by the editor', spanId: spanKey(s), status: statusOf(s), notes: [{ label: 'allowed by', value: deciderText(str(s, A.decidedBy) ?? str(s, A.source)) }, ...grantNotes(s), ...sandboxNotes(s)], children: [] };
     } else if (kind === 'mcp') {
-      hop = { kind: 'mcp', label: `MCP server ${str(s, 'server.address') ?? ''}`.trim(), detail: s.name, spanId: spanKey(s), status: statusOf(s), notes: [], children: [] };
+      hop = { kind: 'mcp', label: `MCP server ${str(s, 'server.address') ?? ''}`.trim(), detail: s.name, spanId: spanKey(s), status: statusOf(s), notes: sandboxNotes(s), children: [] };
     } else if (kind === 'delegation') {
       hop = remoteHop(s);
     } else if (kind === 'permission') {

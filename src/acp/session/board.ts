@@ -11,7 +11,7 @@ import { formatTokens } from './usage';
 /** A session's status on the board. */
 export type BoardStatus = 'starting' | 'working' | 'waiting' | 'stopping' | 'done' | 'ready' | 'failed' | 'closed';
 
-/** What the session changed (from the review of its turns). */
+/** What the session changed that is still to review (kept and undone changes are not counted). */
 export interface BoardChanges {
   files: number;
   added: number;
@@ -23,11 +23,11 @@ export interface BoardLine {
   status: BoardStatus;
   /** "waiting for you (2)", "working", "done"… */
   statusText: string;
-  /** Requests that wait for the person. */
+  /** Requests that wait for the person: permission requests and the agent's questions. */
   waiting: number;
   /** "⎇ switchboard/demo-1a2b3c4d" for a worktree, else the folder's name. */
   where: string;
-  /** "3 files +12 −4", or empty. */
+  /** "3 files to review +12 −4", or empty. */
   changes: string;
   /** "53k tokens · 0.42 USD", or empty. */
   usage: string;
@@ -37,7 +37,8 @@ export interface BoardLine {
 
 /** The board's line for `s`; `changes` from the review of its turns, when known. */
 export function boardLine(s: Pick<SessionState, 'status' | 'permissions' | 'worktree' | 'cwd' | 'usage' | 'lastStopReason' | 'entries'>, changes?: BoardChanges): BoardLine {
-  const waiting = Object.values(s.permissions).filter((p) => p.state === 'waiting').length;
+  // A question of the agent (elicitation) waits for the person as a permission request does.
+  const waiting = Object.values(s.permissions).filter((p) => p.state === 'waiting').length + s.entries.filter((e) => e.kind === 'elicitation' && e.elicitation.state === 'waiting').length;
   const status: BoardStatus =
     s.status === 'closed' ? 'closed'
     : s.status === 'error' ? 'failed'
@@ -49,7 +50,7 @@ export function boardLine(s: Pick<SessionState, 'status' | 'permissions' | 'work
     : 'ready';
   const statusText = status === 'waiting' ? `waiting for you (${waiting})` : status;
   const where = s.worktree ? `⎇ ${s.worktree.branch}` : path.basename(s.cwd) || s.cwd;
-  const changed = changes && changes.files ? `${changes.files} file${changes.files === 1 ? '' : 's'} +${changes.added} −${changes.removed}` : '';
+  const changed = changes && changes.files ? `${changes.files} file${changes.files === 1 ? '' : 's'} to review +${changes.added} −${changes.removed}` : '';
   const cost = s.usage?.cost ? `${s.usage.cost.amount.toFixed(s.usage.cost.amount !== 0 && s.usage.cost.amount < 0.01 ? 4 : 2)} ${s.usage.cost.currency}` : '';
   const usage = [s.usage && s.usage.used > 0 ? `${formatTokens(s.usage.used)} tokens` : '', cost].filter(Boolean).join(' · ');
   return { status, statusText, waiting, where, changes: changed, usage, text: [statusText, where, changed, usage].filter(Boolean).join(' · ') };

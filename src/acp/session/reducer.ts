@@ -80,6 +80,8 @@ export type SessionAction =
       at: number;
       intentHash?: string;
       undeclared?: string[];
+      /** What the agent's broader options would grant (see `PermissionView.grantNotes`). */
+      grantNotes?: string[];
       /** Why this request can only be allowed once (the card offers no broader choice and says this). */
       onceOnly?: string;
       /** The tool call exactly as the intent was built from it; the card shows this, frozen. */
@@ -568,6 +570,7 @@ function permissionRequested(
       requestedAt: a.at,
       intentHash: a.intentHash,
       undeclared: a.undeclared,
+      ...(a.grantNotes?.length ? { grantNotes: a.grantNotes } : {}),
       ...(a.onceOnly ? { onceOnly: a.onceOnly } : {}),
       ...(a.unrequested === true ? { unrequested: true as const } : {}),
       ...displayField(a.display),

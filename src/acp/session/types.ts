@@ -108,6 +108,11 @@ export interface PermissionView {
   /** Plain sentences on what the agent did not declare (e.g. the content it will write). */
   undeclared?: string[];
   /**
+   * Plain sentences on what a broader answer would grant beyond this request (the agent's "always"
+   * on an edit becomes a grant to write any workspace file): the card says them beside that choice.
+   */
+  grantNotes?: string[];
+  /**
    * Why this request can only be allowed once ("The agent did not show the command, so this can
    * only be allowed once."): the card offers no grant and no "always", and says this sentence.
    */
@@ -174,6 +179,8 @@ export interface TerminalView {
   exitStatus?: { exitCode: number | null; signal: string | null };
   /** Hosts the sandbox refused this command, from the sandbox's own record (issue 21): the card offers to allow each and run it again. */
   sandboxBlocked?: string[];
+  /** How many changes of a sandboxed command its overlay held back (from the sandbox's record), once it has exited. */
+  sandboxHeldBack?: number;
 }
 
 /** A launch or connection failure, with everything a person needs to fix it. */

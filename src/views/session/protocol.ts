@@ -6,9 +6,11 @@
  * `snapshot`; afterwards it sends `patches` for the shown session. Each `patches` message carries the
  * session's `rev` after applying them; a webview that sees a gap posts `requestSnapshot`.
  */
+import type { AgentUnavailability } from '../../config/agentProblems';
 import type { SessionPatch, SessionState } from '../../acp/session/types';
 import type { EarlierPage } from '../../acp/session/window';
 import type { ContextItem } from '../../acp/promptContext';
+import type { TurnSummary } from '../../edits/turnSummary';
 
 /** A suggestion for an @-mention: what it attaches, its label and a detail line. */
 export interface MentionItem {
@@ -26,6 +28,9 @@ export interface AgentChoice {
   reason?: string;
   /** An invalid entry of `agentSwitchboard.agents`: `reason` is "<name or id>: <what is wrong>". */
   invalid?: boolean;
+  /** Why it cannot start, in kind, and for a malformed entry what is wrong (see `agentRowLabel`). */
+  unavailable?: AgentUnavailability;
+  problem?: string;
   /** A clearly labelled offline demo (scripted, no model). */
   demo?: boolean;
 }
@@ -69,7 +74,29 @@ export type HostMessage =
   /** A keyboard command for the page: send what is in the prompt box, or move focus to the next / previous card. */
   | { type: 'keyCommand'; command: KeyCommand }
   /** An answer to an agent's question was not sent: `problems` say why (the card stays, with what was typed). */
-  | { type: 'elicitationProblems'; key: string; elicitationKey: string; problems: string[] };
+  | { type: 'elicitationProblems'; key: string; elicitationKey: string; problems: string[] }
+  /** What restoring the files to before message `entryId` would do (see messageActions.ts); `refused`: why not now. */
+  | { type: 'checkpointPreview'; key: string; entryId: string; files: CheckpointFileView[]; laterTurns: number; refused?: string }
+  /** How the restore asked from message `entryId` ended: files put back, files left alone and why. */
+  | { type: 'checkpointRestored'; key: string; entryId: string; restored: string[]; skipped: { name: string; why: string }[]; refused?: string }
+  /**
+   * Message `entryId` for the prompt box (Edit and resend): its text, the attachments still known
+   * (`missing`: labels of those that are not), and how many files a restore to before it would put back.
+   */
+  | { type: 'messageForEdit'; key: string; entryId: string; text: string; context: { item: ContextItem; label: string }[]; missing: string[]; restorable: number }
+  /**
+   * What the agent changed in each ended turn of session `key`, with the person's decisions, whole
+   * (after the snapshot and on every change): the review's own state, read for the thread.
+   * `worktree`: the session works in one; `applied` once it was applied to the main folder after
+   * its newest change.
+   */
+  | { type: 'turnChanges'; key: string; turns: TurnSummary[]; worktree?: { branch: string; applied: boolean } };
+
+/** A file of a checkpoint as the thread names it: relative to the session's folder; `leftAlone` says why the restore will leave it. */
+export interface CheckpointFileView {
+  name: string;
+  leftAlone?: string;
+}
 
 /** What the keyboard commands ask the page to do (agentSwitchboard.sendFromBox / nextCard / previousCard). */
 export type KeyCommand = 'send' | 'nextCard' | 'previousCard';
@@ -107,6 +134,13 @@ export type WebviewMessage =
   /** "Allow host and re-run" on a sandboxed command the sandbox refused `host` (issue 21). */
   | { type: 'allowSandboxHost'; key: string; terminalId: string; host: string }
   | { type: 'reviewToolCall'; key: string; toolCallId: string }
+  /**
+   * The end-of-turn row: Keep all / Undo all of turn `turn` (as the Changes view's turn does),
+   * Review it (the Changes view and its first diff), or Apply the session's worktree to the main folder.
+   */
+  | { type: 'turnAction'; key: string; turn: number; action: 'keep' | 'undo' | 'review' | 'apply' }
+  /** Open the review diff of one change of session `key` (a file of the end-of-turn row). */
+  | { type: 'openChange'; key: string; changeId: string }
   /** Open the whole diff of a card's content item `index` (the preview shows part of it). */
   | { type: 'openToolDiff'; key: string; toolCallId: string; index: number }
   /** Open a card's whole raw input (the card shows only part of what it approves). */
@@ -118,6 +152,12 @@ export type WebviewMessage =
   | { type: 'restartAgent'; key: string }
   /** Open the session in an editor tab of its own. */
   | { type: 'openInTab'; key: string }
+  /** What restoring the files to before the person's message `entryId` would do (answered with `checkpointPreview`). */
+  | { type: 'previewCheckpoint'; key: string; entryId: string }
+  /** Restore the files to before message `entryId`: the person confirmed the preview's count in the page. */
+  | { type: 'restoreCheckpoint'; key: string; entryId: string }
+  /** Put message `entryId` (its text and attachments) into the prompt box (answered with `messageForEdit`). */
+  | { type: 'editMessage'; key: string; entryId: string }
   | { type: 'configureAgents' }
   /** Open what fixes an unavailable agent (`agentId`), or list them all. */
   | { type: 'showUnavailableAgents'; agentId?: string };

@@ -60,16 +60,21 @@ export class SessionViewProvider implements vscode.WebviewViewProvider, vscode.D
     return this.surface?.current ?? this.key;
   }
 
-  /** Shows `key` in the view and reveals the view. */
-  async show(key: string | undefined, reveal = true): Promise<void> {
+  /**
+   * Shows `key` in the view and reveals the view; with `preserveFocus`, the keyboard focus stays
+   * where it is (the person wrote a comment in an editor) once the view has been opened before.
+   */
+  async show(key: string | undefined, reveal = true, preserveFocus = false): Promise<void> {
     this.key = key;
     this.surface?.show(key);
-    if (reveal) await vscode.commands.executeCommand(`${SESSION_VIEW_ID}.focus`);
+    if (!reveal) return;
+    if (preserveFocus && this.view) this.view.show(true);
+    else await vscode.commands.executeCommand(`${SESSION_VIEW_ID}.focus`);
   }
 
-  /** Feeds a session change to the view; the badge follows permission requests. */
+  /** Feeds a session change to the view; the badge follows permission requests and the agents' questions. */
   onSessionChange(change: SessionChange): void {
-    if (change.patches.some((p) => p.op === 'permission' || p.op === 'meta')) this.updateBadge();
+    if (change.patches.some((p) => p.op === 'permission' || p.op === 'meta' || (p.op === 'entry' && p.entry.kind === 'elicitation'))) this.updateBadge();
     this.surface?.onSessionChange(change);
   }
 
@@ -110,7 +115,7 @@ export class SessionViewProvider implements vscode.WebviewViewProvider, vscode.D
   private updateBadge(): void {
     if (!this.view) return;
     const waiting = this.host.sessions().reduce((n, c) => n + summarize(c).waiting, 0);
-    this.view.badge = waiting ? { value: waiting, tooltip: `${waiting} permission request${waiting > 1 ? 's' : ''} waiting` } : undefined;
+    this.view.badge = waiting ? { value: waiting, tooltip: `${waiting} request${waiting > 1 ? 's' : ''} waiting for you (permissions and questions)` } : undefined;
   }
 
   dispose(): void {

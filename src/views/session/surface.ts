@@ -21,6 +21,9 @@ import { errorText, text } from '../../common/untrustedText';
 import { approvalText } from '../../common/approvalText';
 import { openElicitationUrl } from './elicitationUrl';
 import { secondYes } from '../hiddenValues';
+import { sessionTitle } from '../../acp/session/promptSummary';
+import type { MessageActions } from './messageActions';
+import { TurnChangesFeed, type TurnChangesSource } from './turnChanges';
 
 /** What a session surface needs from the app. */
 export interface SessionViewHost {
@@ -48,6 +51,8 @@ export interface SessionViewHost {
   restartAgent(key: string): Promise<void>;
   /** The host's clock (ms since the epoch) the page's "silent for N min" labels follow; Date.now when absent. */
   now?(): number;
+  /** A surface shows another session, or was shown or hidden (what waits off screen may have changed). */
+  onShownChange?(): void;
   /** Opens the session in an editor tab of its own. */
   openInTab(key: string): void;
   showTerminal(key: string, terminalId: string): void;
@@ -55,9 +60,13 @@ export interface SessionViewHost {
   allowSandboxHost(key: string, terminalId: string, host: string): Promise<void>;
   /** Shows the changes a tool call made in the Changes view and the diff editor. */
   reviewToolCall(key: string, toolCallId: string): Promise<void>;
+  /** The end-of-turn rows of the thread and their buttons (absent: no rows). */
+  turnChanges?: TurnChangesSource;
   log(message: string): void;
   /** Opens what fixes an unavailable agent (its settings entry, or the log with the PATHs searched), or lists them. */
   showUnavailableAgents(agentId?: string): Promise<void>;
+  /** Restore checkpoint and Edit and resend on the person's messages. */
+  messages?: Pick<MessageActions, 'preview' | 'restore' | 'forEdit'>;
 }
 
 /** How often the page hears the host's clock while a call runs (its silence label counts minutes). */
@@ -66,8 +75,8 @@ const CLOCK_MS = 30_000;
 /** Summary line of a session for the picker. */
 export function summarize(c: SessionController): SessionSummary {
   const s = c.state;
-  const firstPrompt = s.entries.find((e) => e.kind === 'user');
-  const title = s.title ?? (firstPrompt && 'text' in firstPrompt ? firstPrompt.text.slice(0, 60) : 'New session');
+  // The agent's title, else the first prompt in words (a JSON script too): as the Changes view names it.
+  const title = sessionTitle(s);
   // Questions of the agent (elicitation) wait for the person as permissions do.
   const waiting = Object.values(s.permissions).filter((p) => p.state === 'waiting').length + s.entries.filter((e) => e.kind === 'elicitation' && e.elicitation.state === 'waiting').length;
   return { key: s.key, agentName: s.agentName, title, status: s.status, waiting };
@@ -99,6 +108,8 @@ export class SessionSurface {
   /** Set while a replay's window waits to be posted (see `onSessionChange`). */
   private replayTimer: NodeJS.Timeout | undefined;
   private readonly subs: vscode.Disposable[];
+  /** The shown session's end-of-turn rows. */
+  private readonly turnFeed: TurnChangesFeed;
 
   /**
    * @param currentKey the session shown at first (undefined: the newest)
@@ -111,7 +122,9 @@ export class SessionSurface {
     private readonly isVisible: () => boolean,
   ) {
     this.subs = [webview.onDidReceiveMessage((raw) => void this.onMessage(raw))];
+    this.turnFeed = new TurnChangesFeed(host.turnChanges, () => (this.currentKey ? this.host.session(this.currentKey)?.state : undefined), (m) => this.post(m), () => this.canPost());
     this.clockTimer = setInterval(() => this.tick(), CLOCK_MS);
+    queueMicrotask(() => this.host.onShownChange?.());
   }
 
   private readonly clockTimer: NodeJS.Timeout;
@@ -154,10 +167,12 @@ export class SessionSurface {
     }
     this.currentKey = key;
     this.postSnapshot();
+    this.host.onShownChange?.();
   }
 
   /** The page became visible again: it gets what it missed. */
   visibilityChanged(): void {
+    this.host.onShownChange?.();
     if (this.isVisible() && this.ready) {
       this.postSnapshot();
       this.flushPendingContext();
@@ -168,6 +183,7 @@ export class SessionSurface {
   onSessionChange(change: SessionChange): void {
     if (change.patches.some((p) => p.op === 'permission' || p.op === 'meta' || (p.op === 'entry' && p.entry.kind === 'elicitation'))) this.post({ type: 'sessions', sessions: this.summaries() });
     if (change.key !== this.currentKey) return;
+    this.turnFeed.sessionChanged(change.patches);
     if (!this.canPost()) {
       this.windowOf = undefined;
       return;
@@ -262,6 +278,7 @@ export class SessionSurface {
       hasWorkspace: !!vscode.workspace.workspaceFolders?.length,
     });
     this.post({ type: 'clock', now: this.host.now?.() ?? Date.now() });
+    this.turnFeed.resend();
   }
 
   private summaries(): SessionSummary[] {
@@ -292,6 +309,7 @@ export class SessionSurface {
   }
 
   private async handle(m: WebviewMessage): Promise<void> {
+    if (await this.turnFeed.handle(m)) return;
     switch (m.type) {
       case 'ready':
         this.ready = true;
@@ -332,6 +350,17 @@ export class SessionSurface {
       case 'openInTab':
         if (this.host.session(m.key)) this.host.openInTab(m.key);
         return;
+      case 'previewCheckpoint':
+        if (this.host.messages) this.post(this.host.messages.preview(m.key, m.entryId));
+        return;
+      case 'restoreCheckpoint':
+        if (this.host.messages) this.post(await this.host.messages.restore(m.key, m.entryId));
+        return;
+      case 'editMessage': {
+        const edit = this.host.messages?.forEdit(m.key, m.entryId);
+        if (edit) this.post(edit);
+        return;
+      }
       case 'prompt':
         try {
           await this.host.prompt(m.key, m.text, m.context);
@@ -454,6 +483,8 @@ export class SessionSurface {
     clearTimeout(this.flushTimer);
     clearTimeout(this.replayTimer);
     clearInterval(this.clockTimer);
+    this.turnFeed.dispose();
     this.subs.forEach((d) => d.dispose());
+    queueMicrotask(() => this.host.onShownChange?.());
   }
 }

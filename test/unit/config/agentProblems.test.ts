@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { AGENT_FIELD_WORDS, agentEntryLabel, describeAgentProblems } from '../../../src/config/agentProblems';
+import { AGENT_FIELD_WORDS, agentEntryLabel, agentRowLabel, availabilityBadge, describeAgentProblems } from '../../../src/config/agentProblems';
 import { AgentDefinitionSchema, resolveAgents } from '../../../src/config/agents';
 
 const VALID = { id: 'my-agent', name: 'My agent', command: 'my-agent', args: ['--acp'], env: { DEBUG: '1' } };
@@ -74,6 +74,18 @@ describe('agent entry problems in plain words', () => {
     assert.equal(agents.find((a) => a.id === 'ok')?.available, true);
     const ids = agents.filter((a) => a.source === 'settings').map((a) => a.id);
     assert.deepEqual(ids, ['codex-acp', 'ok', 'my-agent', 'invalid-entry-3'], 'settings entries keep their order; one that replaces a preset takes the preset\'s place');
+  });
+
+  it('badges why an agent cannot start in the same words everywhere: a malformed entry is never "not found"', () => {
+    const setting = [{ id: 'bad', name: 'Bad one', command: 'x', args: [1] }, { id: 'gone', name: 'Gone', command: 'no-such-agent-cmd' }, { id: 'abs', name: 'Abs', command: '/no/such/agent' }, { id: 'dir', name: 'Dir', command: '/' }];
+    const { agents } = resolveAgents(setting, { pathEnv: '/nonexistent' });
+    const row = (id: string) => agents.find((a) => a.id === id)!;
+    assert.deepEqual(['bad', 'gone', 'abs', 'dir'].map((id) => [row(id).unavailable, availabilityBadge(row(id))]), [['malformed', 'malformed entry'], ['not-found', 'not found'], ['missing', 'does not exist'], ['not-a-file', 'not a file']]);
+    assert.equal(row('bad').problem, 'args must be a list of strings, like ["--acp"]; item 1 is not a string');
+    assert.equal(agentRowLabel(row('bad')), 'Bad one (malformed entry): args must be a list of strings, like ["--acp"]; item 1 is not a string');
+    assert.equal(agentRowLabel(row('gone')), 'Gone (not found)');
+    assert.equal(availabilityBadge({ name: 'x', available: true }), undefined);
+    assert.equal(agentRowLabel({ name: 'Offline demo agent', available: true, demo: true }), 'Offline demo agent');
   });
 
   it('says a command not found in one sentence, with the PATHs searched as the detail', () => {

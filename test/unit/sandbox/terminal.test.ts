@@ -45,6 +45,21 @@ describe('terminals in the sandbox (issue 21)', function () {
     await m.disposeAll();
   });
 
+  it('counts what the overlay held back from the sandbox\'s own lines, never from what the command printed', async () => {
+    const m = new TerminalManager({ killGraceMs: 200 });
+    const lines = ['held back, not applied: /w/x/.git (git\'s own files)', 'held back, not applied: /w/.venv (a virtual environment)', 'not applied: /w/a.txt (it changed while the command ran)'].join('\n');
+    const id = await m.create({ sessionId: 's', command: 'echo out' }, { defaultCwd: tmp, baseEnv: process.env, wrap: async (plan) => ({ ...plan, finishSandbox: () => lines }) });
+    await m.waitForExit(id);
+    assert.equal(m.snapshot(id).sandboxHeldBack, 2);
+    const printed = await m.create({ sessionId: 's', command: "echo 'held back, not applied: /w/fake (x)'" }, { defaultCwd: tmp, baseEnv: process.env, wrap: async (plan) => ({ ...plan, finishSandbox: () => '' }) });
+    await m.waitForExit(printed);
+    assert.equal(m.snapshot(printed).sandboxHeldBack, 0, 'a sandboxed command with nothing held back');
+    const plain = await m.create({ sessionId: 's', command: 'true' }, { defaultCwd: tmp, baseEnv: process.env });
+    await m.waitForExit(plain);
+    assert.equal(m.snapshot(plain).sandboxHeldBack, undefined, 'an unsandboxed command has no count');
+    await m.disposeAll();
+  });
+
   describe('with the real sandbox-runtime', () => {
     const runtime = new SandboxRuntime();
     before(async function () {

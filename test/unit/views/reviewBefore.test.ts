@@ -52,7 +52,7 @@ describe('the review\'s diff: the file before the turn, as the Changes view coun
     review = new ReviewCenter({ agentName: () => 'Demo', agentId: () => 'demo', roots: () => [root], protectedTargets: () => undefined, audit: () => undefined, log: () => undefined });
     // After the review, as in the app: its provider is the newer one.
     compare = new CompareCenter({ worktrees: { worktrees: async () => worktrees } } as unknown as CompareHost);
-    tree = new ReviewTree(review.model, () => 'Demo', () => [root]);
+    tree = new ReviewTree(review.model, () => ({ agentName: 'Demo', title: 'a session' }), () => [root]);
     review.model.turnStarted('s1', 1, 'Add a farewell function to src/greet.ts');
   });
   afterEach(() => {
@@ -221,7 +221,7 @@ describe('the review\'s diff: the file before the turn, as the Changes view coun
       compare.dispose();
       review = new ReviewCenter({ agentName: () => 'Demo', agentId: () => 'demo', roots: () => roots, protectedTargets: () => undefined, audit: () => undefined, log: () => undefined });
       compare = new CompareCenter({ worktrees: { worktrees: async () => worktrees } } as unknown as CompareHost);
-      tree = new ReviewTree(review.model, () => 'Demo', () => roots);
+      tree = new ReviewTree(review.model, () => ({ agentName: 'Demo', title: 'a session' }), () => roots);
       const file = path.join(wt, 'greet.ts');
       fs.writeFileSync(file, GREET);
       await turnStarts();

@@ -88,6 +88,25 @@ describe('the keyboard answers the card with the focus', () => {
     assert.match(t.kind === 'confirm' ? t.why : '', /2 requests wait in this session and no card has the focus/);
   });
 
+  it('"Allow more…" and the choices it opens count as their card: the keys answer it while the focus is there', async () => {
+    h = mount();
+    h.host.send(snapshot(twoWaiting()));
+    h.frame();
+    const toggle = h.$('[data-entry-id="e7"] .perm-more-toggle')!;
+    toggle.setAttribute('tabindex', '0');
+    toggle.focus();
+    toggle.click();
+    await tick();
+    assert.equal(h.host.ofType('cardFocus').at(-1)?.permissionId, 'p1');
+    assert.ok(h.doc.activeElement === toggle, 'opening the choices leaves the focus on "Allow more…"');
+    const grant = h.$('[data-entry-id="e7"] .perm-more .perm-grant[data-grant="session"]')!;
+    grant.setAttribute('tabindex', '0');
+    grant.focus();
+    await tick();
+    assert.equal(h.host.ofType('cardFocus').at(-1)?.permissionId, 'p1');
+    assert.deepEqual(pressApprove(h), { kind: 'answer', optionId: 'allow-once' });
+  });
+
   it('the focused card keeps the focus when an update rebuilds it, and stops counting once answered', async () => {
     h = mount();
     h.host.send(snapshot(twoWaiting()));

@@ -104,6 +104,18 @@ describe('delegation view', () => {
     assert.equal(agent.children.length, 2_000);
   });
 
+  it('an effect that ran a process says whether it was sandboxed and what the overlay held back', () => {
+    const session = span('session Agent', { [K]: 'session', 'gen_ai.agent.name': 'Agent' });
+    const tool = span('execute_tool Install', { [K]: 'tool', 'agent_switchboard.tool.kind': 'execute' }, session);
+    const boxed = span('run npm install', { [K]: 'effect', 'agent_switchboard.decided_by': 'person', 'agent_switchboard.sandboxed': true, 'agent_switchboard.sandbox.held_back': 2 }, tool);
+    const plain = span('run ls', { [K]: 'effect', 'agent_switchboard.decided_by': 'person', 'agent_switchboard.sandboxed': false }, tool);
+    const write = span('write a.txt', { [K]: 'effect', 'agent_switchboard.decided_by': 'person' }, tool);
+    const root = delegation([session, tool, boxed, plain, write]);
+    assert.equal(notes(find(root, 'run npm install')).sandbox, 'sandboxed · 2 held back');
+    assert.equal(notes(find(root, 'run ls')).sandbox, 'not sandboxed');
+    assert.equal(notes(find(root, 'write a.txt')).sandbox, undefined, 'a write the editor performs has no sandbox');
+  });
+
   it('words for who decided', () => {
     assert.equal(deciderText('api'), 'an extension (API)');
     assert.equal(deciderText('rule'), 'a policy rule');

@@ -74,9 +74,9 @@ describe('permission card: what the approval lets through', () => {
     ] as IntentDisplayView[]) {
       h = mount();
       h.host.send(snapshot(waiting('edit', { content: 'x' }, [], [d])));
-      const open = h.$('[data-entry-id="e7"] .perm-summary .open-whole-input') as HTMLElement | null;
+      const open = h.$('[data-entry-id="e7"] .perm-warnings .open-whole-input') as HTMLElement | null;
       assert.ok(open, `${d.type}: the card offers the whole request`);
-      assert.match(h.$('[data-entry-id="e7"] .perm-summary')?.textContent ?? '', /shows only part of this request/);
+      assert.match(h.$('[data-entry-id="e7"] .perm-warnings')?.textContent ?? '', /shows only part of this request/);
       open.click();
       assert.deepEqual(h.host.ofType('openToolInput').map((m) => m.toolCallId), ['tc-test'], 'by the tool call only: the text comes from the session');
       h.dispose();

@@ -63,14 +63,15 @@ describe('session webview app', () => {
       assert.deepEqual(h.host.ofType('startSession'), [{ type: 'startSession', agentId: 'claude' }]);
     });
 
-    it('shows an invalid agent entry as "<name>: <problem>", and "N agents unavailable" opens the list', () => {
+    it('shows an invalid agent entry as malformed, with its problem, never as "not found"; "N agents unavailable" opens the list', () => {
       h = mount();
-      const bad = { id: 'my-agent', name: 'My agent', available: false, invalid: true, reason: 'My agent: args must be a list of strings, like ["--acp"]' };
-      h.host.send({ ...snapshot(null), agents: [bad, { id: 'gemini', name: 'Gemini CLI', available: false, reason: '"gemini" was not found on your PATH.' }] });
+      const bad = { id: 'my-agent', name: 'My agent', available: false, invalid: true, unavailable: 'malformed' as const, problem: 'args must be a list of strings, like ["--acp"]', reason: 'My agent: args must be a list of strings, like ["--acp"]' };
+      h.host.send({ ...snapshot(null), agents: [bad, { id: 'gemini', name: 'Gemini CLI', available: false, unavailable: 'not-found', reason: '"gemini" was not found on your PATH.' }] });
       const opts = h.$$('.agent-select vscode-option');
-      assert.equal(opts[0].textContent, bad.reason);
+      assert.deepEqual(opts.map((o) => o.textContent), ['My agent (malformed entry): args must be a list of strings, like ["--acp"]', 'Gemini CLI (not found)']);
       const hint = h.$('.agent-hint')!;
       assert.match(hint.textContent ?? '', /2 agents unavailable/);
+      assert.equal(hint.getAttribute('title'), 'My agent (malformed entry): args must be a list of strings, like ["--acp"]\nGemini CLI (not found): "gemini" was not found on your PATH.');
       hint.click();
       assert.deepEqual(h.host.ofType('showUnavailableAgents'), [{ type: 'showUnavailableAgents' }]);
     });
@@ -107,27 +108,71 @@ describe('session webview app', () => {
   });
 
   describe('permissions', () => {
-    it('shows the options in the waiting card and posts the chosen one', () => {
+    it('shows Allow, Reject and "Allow more…" in the waiting card; the broader choices open under "Allow more…"; posts the chosen one', () => {
       h = mount();
       h.host.send(snapshot(richState()));
       const card = h.$('[data-entry-id="e7"] .tool-card')!;
       assert.ok(card.classList.contains('waiting'));
       // The merged detail is in the card: the command to be run.
       assert.match(card.querySelector('pre.command')?.textContent ?? '', /npm test -- --reporter dot/);
-      const buttons = Array.from(card.querySelectorAll<HTMLElement>('.perm-option:not(.perm-grant)'));
-      // Labelled by kind in our words; the agent's own name follows, secondary (issue 16, finding 15).
-      assert.deepEqual(buttons.map((b) => b.textContent), ['Allow once', 'Allow as the agent offers “Always allow npm test”', 'Reject']);
-      // Our own grant choices follow the agent's options.
-      const grants = Array.from(card.querySelectorAll<HTMLElement>('.perm-grant'));
+      // On the card: the narrowest allow and reject, in our words, and one way to the rest.
+      const main = Array.from(card.querySelectorAll<HTMLElement>('.perm-main vscode-button'));
+      assert.deepEqual(main.map((b) => b.textContent), ['Allow', 'Reject', 'Allow more…']);
+      assert.ok(!main[0].hasAttribute('secondary'));
+      assert.ok(main[1].hasAttribute('secondary') && main[2].hasAttribute('secondary'));
+      const more = card.querySelector<HTMLElement>('.perm-more')!;
+      const toggle = card.querySelector<HTMLElement>('.perm-more-toggle')!;
+      assert.ok(more.hidden, 'the broader choices are closed at first');
+      assert.equal(toggle.getAttribute('aria-expanded'), 'false');
+      assert.equal(toggle.getAttribute('aria-controls'), more.id);
+      // Every choice of before is there, under "Allow more…": the agent's "always" and our grants.
+      const agents = Array.from(more.querySelectorAll<HTMLElement>('.perm-option:not(.perm-grant)'));
+      assert.deepEqual(agents.map((b) => b.textContent), ['Allow as the agent offers “Always allow npm test”']);
+      const grants = Array.from(more.querySelectorAll<HTMLElement>('.perm-grant'));
       assert.deepEqual(grants.map((b) => b.dataset.grant), ['session', 'workspace', 'always']);
-      assert.ok(!buttons[0].hasAttribute('secondary'));
-      assert.ok(buttons[2].hasAttribute('secondary'));
+      toggle.click();
+      assert.ok(!more.hidden && toggle.getAttribute('aria-expanded') === 'true', '"Allow more…" opens them');
+      // A rebuild of the card (any update of its call) keeps them open.
+      patches(h, [{ op: 'toolCall', toolCall: { ...richState().toolCalls['tc-test'], title: 'Run the tests again' } }]);
+      assert.equal(h.$('[data-entry-id="e7"] .perm-more')?.hidden, false);
+      // Escape in them closes them.
+      h.$('[data-entry-id="e7"] .perm-more')!.dispatchEvent(new h.dom.window.KeyboardEvent('keydown', { key: 'Escape', bubbles: true }));
+      assert.equal(h.$('[data-entry-id="e7"] .perm-more')?.hidden, true);
+      assert.equal(h.$('[data-entry-id="e7"] .perm-more-toggle')?.getAttribute('aria-expanded'), 'false');
 
-      buttons[1].click();
-      buttons[0].click(); // a second click before the extension answers is ignored
+      const options = h.$$('[data-entry-id="e7"] .perm-option');
+      options.find((b) => b.dataset.kind === 'allow_always')!.click();
+      options.find((b) => b.dataset.kind === 'allow_once')!.click(); // a second click before the extension answers is ignored
       assert.deepEqual(h.host.ofType('answerPermission'), [{ type: 'answerPermission', key: 's1', permissionId: 'p1', optionId: 'allow-always' }]);
-      assert.ok(buttons.every((b) => b.hasAttribute('disabled')));
-      assert.ok(grants.every((b) => b.hasAttribute('disabled')));
+      assert.ok(options.every((b) => b.hasAttribute('disabled')), 'every answer, the grants included, waits for the extension');
+    });
+
+    it('shows the intent hash on hover, and written out under "Allow more…"', () => {
+      h = mount();
+      const s = richState();
+      const hash = 'ab'.repeat(32);
+      s.permissions.p1 = { ...s.permissions.p1, intentHash: hash };
+      h.host.send(snapshot(s));
+      const card = h.$('[data-entry-id="e7"] .tool-card')!;
+      assert.match(card.querySelector('.tool-head .tool-status')?.getAttribute('title') ?? '', new RegExp(`Intent SHA-256 ${hash}`));
+      assert.match(card.querySelector('.perm-main .perm-option[data-kind="allow_once"]')?.getAttribute('title') ?? '', new RegExp(`Intent SHA-256 ${hash}`));
+      assert.equal(card.querySelector('.perm-more .intent-hash')?.textContent, hash);
+      assert.ok(card.querySelector<HTMLElement>('.perm-more')!.hidden);
+    });
+
+    it('says what the agent\'s "always" would grant beside it, under "Allow more…", not among the warnings', () => {
+      h = mount();
+      const s = richState();
+      const note = '"Always allow" lets the agent write any workspace file from now on, without asking. Writing files amounts to running commands: your tools run many of the files they read.';
+      s.permissions.p1 = { ...s.permissions.p1, undeclared: ['The agent did not show what it will write to a.ts.'], grantNotes: [note] };
+      h.host.send(snapshot(s));
+      const card = h.$('[data-entry-id="e7"] .tool-card')!;
+      assert.equal(card.querySelector('.perm-warnings')?.textContent, 'The agent did not show what it will write to a.ts.');
+      const shown = card.querySelector('.perm-more .perm-option[data-kind="allow_always"]')!.parentElement!.querySelector('.perm-grant-note')!;
+      // One line: its first sentence; the rest behind a disclosure on that line, and in its tooltip.
+      assert.equal(shown.querySelector('summary')?.textContent, '"Always allow" lets the agent write any workspace file from now on, without asking.');
+      assert.match(shown.querySelector('.perm-line-rest')?.textContent ?? '', /^Writing files amounts to running commands/);
+      assert.equal(shown.getAttribute('title'), note);
     });
 
     it('labels buttons by the option\'s kind, whatever the agent names them; the agent\'s name is secondary plain text', () => {
@@ -144,10 +189,14 @@ describe('session webview app', () => {
       };
       h.host.send(snapshot(s));
       const card = h.$('[data-entry-id="e7"] .tool-card')!;
-      const buttons = Array.from(card.querySelectorAll<HTMLElement>('.perm-option:not(.perm-grant)'));
-      // In the order of their reach (issue 17): allow once first, the agent's broader allow, then the rejects.
-      assert.deepEqual(buttons.map((b) => b.childNodes[0].textContent), ['Allow once', 'Allow as the agent offers', 'Reject', 'Reject always']);
-      assert.deepEqual(buttons.map((b) => b.querySelector('.perm-agent-name')?.textContent ?? null), [null, ' “Reject”', ' “<b>Allow once</b>”', ' “Allow”']);
+      // On the card, the narrowest allow and reject; under "Allow more…", the rest in the order of their reach (issue 17).
+      const main = Array.from(card.querySelectorAll<HTMLElement>('.perm-main .perm-option'));
+      assert.deepEqual(main.map((b) => b.childNodes[0].textContent), ['Allow', 'Reject']);
+      assert.deepEqual(main.map((b) => b.dataset.optionId), ['yes', 'no']);
+      const more = Array.from(card.querySelectorAll<HTMLElement>('.perm-more .perm-option:not(.perm-grant)'));
+      assert.deepEqual(more.map((b) => b.childNodes[0].textContent), ['Allow as the agent offers', 'Reject always']);
+      const buttons = [...main, ...more];
+      assert.deepEqual(buttons.map((b) => b.querySelector('.perm-agent-name')?.textContent ?? null), [null, ' “<b>Allow once</b>”', ' “Reject”', ' “Allow”'], 'the agent\'s name when it says more than our label or the option\'s kind');
       assert.equal(card.querySelector('.perm-agent-name b'), null, 'the agent\'s name is text, not markup');
       // Only allow-once looks like the default; the agent's "always" and our "every workspace" do not.
       assert.deepEqual(buttons.map((b) => b.hasAttribute('secondary')), [false, true, true, true]);
@@ -155,7 +204,7 @@ describe('session webview app', () => {
       assert.deepEqual(grants.map((b) => b.textContent), ['Allow for this session', 'Allow in this workspace', 'Always allow everywhere']);
       assert.ok(grants.every((b) => b.hasAttribute('secondary')));
       assert.match(grants[2].getAttribute('title') ?? '', /every workspace/);
-      assert.match(buttons[1].getAttribute('aria-label') ?? '', /^Allow as the agent offers “Reject”: /, 'the accessible name begins with the visible text (WCAG 2.5.3)');
+      assert.match(more[0].getAttribute('aria-label') ?? '', /^Allow as the agent offers “Reject”: /, 'the accessible name begins with the visible text (WCAG 2.5.3)');
     });
 
     it('a request that did not show its command can only be allowed once, and the card says so', () => {
@@ -167,11 +216,12 @@ describe('session webview app', () => {
       const card = h.$('[data-entry-id="e7"] .tool-card')!;
       assert.equal(card.querySelector('.perm-once-only')?.textContent, onceOnly);
       assert.deepEqual(Array.from(card.querySelectorAll<HTMLElement>('.perm-option')).map((b) => b.dataset.kind), ['allow_once', 'reject_once'], 'no "always", no grants');
+      assert.equal(card.querySelector('.perm-more-toggle'), null, 'nothing more to open');
       // When the agent offers only "always", that button says what it does: allow once.
       s.permissions.p1 = { ...s.permissions.p1, options: s.permissions.p1.options.filter((o) => o.kind !== 'allow_once') };
       h.host.send(snapshot(s));
       const only = Array.from(h.$$('[data-entry-id="e7"] .perm-option'));
-      assert.deepEqual(only.map((b) => b.childNodes[0].textContent), ['Allow once', 'Reject']);
+      assert.deepEqual(only.map((b) => b.childNodes[0].textContent), ['Allow', 'Reject']);
       assert.equal(only[0].dataset.kind, 'allow_always');
       assert.ok(!only[0].hasAttribute('secondary'));
       assert.equal(h.$$('[data-entry-id="e7"] .perm-grant').length, 0);

@@ -46,12 +46,16 @@ describe('comparisons and the board (issue 20)', function () {
     s.permissions.p = { permissionId: 'p', toolCallId: 't', options: [], state: 'waiting', requestedAt: 0 };
     s.permissions.q = { permissionId: 'q', toolCallId: 'u', options: [], state: 'waiting', requestedAt: 0 };
     assert.equal(boardLine(s).statusText, 'waiting for you (2)');
+    // A question of the agent waits for the person as a permission request does.
+    s.entries.push({ kind: 'elicitation', id: 'e', elicitation: { elicitationKey: 'k1', mode: 'form', message: 'Which?', state: 'waiting', requestedAt: 0 } });
+    assert.equal(boardLine(s).statusText, 'waiting for you (3)');
+    s.entries = [];
     s.permissions = {};
     s.status = 'ready';
     s.lastStopReason = 'end_turn';
     s.worktree = { id: '1a2b3c4d', dir: '/s/wt', branch: 'switchboard/demo-1a2b3c4d', repo: '/w/project' };
     s.usage = { used: 53_000, size: 200_000, cost: { amount: 0.42, currency: 'USD' } };
-    assert.equal(boardLine(s, { files: 3, added: 12, removed: 4 }).text, 'done · ⎇ switchboard/demo-1a2b3c4d · 3 files +12 −4 · 53k tokens · 0.42 USD');
+    assert.equal(boardLine(s, { files: 3, added: 12, removed: 4 }).text, 'done · ⎇ switchboard/demo-1a2b3c4d · 3 files to review +12 −4 · 53k tokens · 0.42 USD');
     s.status = 'error';
     assert.equal(boardLine(s).status, 'failed');
   });
