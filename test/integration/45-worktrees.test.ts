@@ -78,10 +78,10 @@ describe('sessions in worktrees of their own (issue 20)', () => {
     let seen: string[] = [];
     for (let i = 0; i < 50; i++) {
       seen = (await rows()).filter((t) => t.includes('⎇ switchboard/'));
-      if (seen.filter((t) => /done · ⎇ switchboard\/demo-[0-9a-f]{8} · 1 file \+\d+ −0/.test(t)).length >= 2) break;
+      if (seen.filter((t) => /done · ⎇ switchboard\/demo-[0-9a-f]{8} · 1 file to review \+\d+ −0/.test(t)).length >= 2) break;
       await new Promise((r) => setTimeout(r, 200));
     }
-    assert.ok(seen.filter((t) => /done · ⎇ switchboard\/demo-[0-9a-f]{8} · 1 file \+\d+ −0/.test(t)).length >= 2, JSON.stringify(seen));
+    assert.ok(seen.filter((t) => /done · ⎇ switchboard\/demo-[0-9a-f]{8} · 1 file to review \+\d+ −0/.test(t)).length >= 2, JSON.stringify(seen));
     await screenshot('worktree-board', 30000, { waitForSelector: '.monaco-list-row:has-text("⎇ switchboard/")', sidebarWidth: 520 });
 
     // The person edits the main folder's shared.txt near its top, unsaved; applying the first

@@ -88,6 +88,9 @@ describe('the Changes view after parallel work', () => {
 
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     await vscode.commands.executeCommand('agentSwitchboard.changes.focus');
+    // The list keeps its scroll position (an earlier reveal may have scrolled it) and draws only the
+    // rows in view: start from its top, where the session changed last is.
+    await vscode.commands.executeCommand('list.focusFirst');
     // Every row on screen at once: the panel maximized while they are read.
     await vscode.commands.executeCommand('workbench.action.toggleMaximizedPanel');
     let rows: string[] = [];
@@ -121,6 +124,15 @@ describe('the Changes view after parallel work', () => {
     for (let i = 0; i < 25 && (badge = await changesBadge()) !== badgeBefore + 1; i++) await sleep(200);
     assert.strictEqual(badge, badgeBefore + 1, `the view's badge counts what is to review (${badgeBefore} before)`);
     await setPanes(['Sessions'], false);
+    // The list draws only the rows in view and earlier tests leave agents with long histories: fold
+    // every agent's group, then open only this agent's.
+    await vscode.commands.executeCommand('agentSwitchboard.sessions.focus');
+    await vscode.commands.executeCommand('list.collapseAll');
+    await evaluateInFrames(`
+      const pane = [...document.querySelectorAll('.pane')].find((p) => (p.querySelector('.pane-header .title')?.textContent || '').trim() === 'Sessions');
+      const row = pane && [...pane.querySelectorAll('.monaco-list-row')].find((r) => (r.querySelector('.label-name')?.textContent || '').trim() === 'Scenario disk-writer');
+      if (row && row.getAttribute('aria-expanded') === 'false') row.click();
+      return true;`);
     let board: string[] = [];
     for (let i = 0; i < 50; i++) {
       board = await paneRows('Sessions');

@@ -62,6 +62,9 @@ async function paletteRows(shot?: string): Promise<string[]> {
 /** The description of the Sessions view's row named `label` (the view is opened first). */
 async function sessionsRowDescription(label: string): Promise<string | undefined> {
   await vscode.commands.executeCommand('agentSwitchboard.sessions.focus');
+  // The list draws only the rows in view: earlier tests leave agents with long histories, so fold
+  // every group and the agents' own rows are all drawn.
+  await vscode.commands.executeCommand('list.collapseAll');
   const deadline = Date.now() + 20_000;
   let seen: string[] = [];
   while (Date.now() < deadline) {
