@@ -6,7 +6,7 @@
 import * as assert from 'assert';
 import * as vscode from 'vscode';
 import { RELOAD_MARKER, api, autoAnswer, until, workspaceDir } from './util';
-import { click, screenshot } from './screenshot';
+import { click, evaluateInFrames, screenshot } from './screenshot';
 
 const sessionTabs = () =>
   vscode.window.tabGroups.all.flatMap((g) => g.tabs).filter((t) => t.input instanceof vscode.TabInputWebview && t.input.viewType.endsWith('agentSwitchboard.sessionTab'));
@@ -88,6 +88,12 @@ describe('sessions view and history', () => {
       for (const p of ['Changes', 'MCP Servers', 'Remote Agents', 'Waiting Approvals', 'Grants']) {
         if (await click(`.pane-header[aria-expanded="true"]:has-text("${p}")`, 3000).then(() => true, () => false)) folded.push(p);
       }
+      // An earlier test may have folded the agents' groups: open the demo agent's again.
+      await evaluateInFrames(`
+        const pane = [...document.querySelectorAll('.pane')].find((p) => (p.querySelector('.pane-header .title')?.textContent || '').trim() === 'Sessions');
+        const row = pane && [...pane.querySelectorAll('.monaco-list-row')].find((r) => (r.querySelector('.label-name')?.textContent || '').trim() === 'Offline demo agent');
+        if (row && row.getAttribute('aria-expanded') === 'false') row.click();
+        return true;`);
       await screenshot('sessions-view', 30000, { waitForSelector: '.monaco-list-row:has-text("RELOAD-MARKER-1")', sidebarWidth: 520 });
       for (const p of folded) await click(`.pane-header[aria-expanded="false"]:has-text("${p}")`, 3000).catch(() => undefined);
     } finally {
