@@ -11,7 +11,9 @@
  * The class fix: a command that answers, approves, grants, trusts, starts, runs, sends, writes or
  * deletes acts only on
  * - **no arguments** (the command palette, a keybinding without args, a view's title button): it
- *   then acts on what the person has in view or asks them with a picker or a modal dialog;
+ *   then acts on what the person has in view or asks them with a picker or a modal dialog. A view
+ *   title menu's context (`{$treeViewId, $focusedTreeItem, $selectedTreeItems}`, or the items it
+ *   resolves to) counts as none for a command that takes no node;
  * - **a node we handed to VS Code** (a tree element returned by `getChildren`, remembered by
  *   identity in a WeakSet, never recognised by its shape); further arguments are dropped, because a
  *   tree's context menu passes only the node and the selection;
@@ -88,6 +90,19 @@ export function nodeId(key: string): string {
   return id;
 }
 
+/** The keys of the context a view's title menu passes (VS Code's tree panes), flags only. */
+const VIEW_CONTEXT_FLAGS = new Set(['$focusedTreeItem', '$selectedTreeItems']);
+
+/**
+ * True for the context a view's title menu passes when nothing in the view is focused: which view
+ * (`$treeViewId`) and flags, no item and no data, so it means no more than no arguments at all.
+ */
+function isViewContext(a: unknown): boolean {
+  if (typeof a !== 'object' || a === null || Array.isArray(a) || Object.getPrototypeOf(a) !== Object.prototype) return false;
+  const entries = Object.entries(a);
+  return entries.length > 0 && entries.every(([k, v]) => (k === '$treeViewId' && typeof v === 'string') || (VIEW_CONTEXT_FLAGS.has(k) && typeof v === 'boolean'));
+}
+
 /**
  * Classifies the arguments of one command call.
  * @param args the arguments exactly as VS Code passed them to the handler.
@@ -97,8 +112,12 @@ export function nodeId(key: string): string {
 export function classifyCall(args: readonly unknown[], takesNodes = false): AllowedCall | RefusedCall {
   const first = args[0];
   if (args.length === 1 && first instanceof Vouched && vouched.has(first)) return { origin: 'api', args: [...first.args] };
-  if (args.every((a) => a === undefined || a === null)) return { origin: 'person', args: [] };
+  if (args.every((a) => a === undefined || a === null || isViewContext(a))) return { origin: 'person', args: [] };
   if (takesNodes && isIssued(first)) return { origin: 'node', args: [first] };
+  // A view's title menu hands its focused and selected items to every command in it: a command
+  // that takes none acts as from the palette, on what the person has in view.
+  const fromView = args.some((a) => isViewContext(a) || isIssued(a));
+  if (!takesNodes && fromView && args.every((a) => a === undefined || a === null || isViewContext(a) || isIssued(a) || (Array.isArray(a) && a.every(isIssued)))) return { origin: 'person', args: [] };
   return {
     origin: 'refused',
     reason: takesNodes

@@ -39,6 +39,25 @@ describe('command arguments (issue 16, finding 1)', () => {
     assert.equal(isIssued({ ...node }), false);
   });
 
+  it('takes a view title menu\'s context for no arguments, and nothing that carries data beside it', () => {
+    const ctx = { $treeViewId: 'agentSwitchboard.sessions', $focusedTreeItem: true, $selectedTreeItems: true };
+    assert.deepEqual(classifyCall([ctx]), { origin: 'person', args: [] });
+    assert.deepEqual(classifyCall([ctx], true), { origin: 'person', args: [] });
+    assert.deepEqual(classifyCall([{ $treeViewId: 'agentSwitchboard.session' }, null]), { origin: 'person', args: [] });
+    for (const bad of [
+      { ...ctx, sessionKey: 's-1' },
+      { $treeViewId: 'x', $treeItemHandle: '0/0:evil' },
+      { $treeViewId: 7 },
+      { $focusedTreeItem: 'yes' },
+      {},
+      Object.assign(Object.create({ confirmed: true }), { $treeViewId: 'x' }),
+    ]) {
+      assert.equal(classifyCall([bad]).origin, 'refused', JSON.stringify(bad));
+      assert.equal(classifyCall([ctx, bad]).origin, 'refused', `${JSON.stringify(bad)} beside a context`);
+    }
+    assert.equal(classifyCall([ctx, 'demo']).origin, 'refused');
+  });
+
   it('lets a person run the command without arguments', () => {
     assert.deepEqual(classifyCall([]), { origin: 'person', args: [] });
     assert.deepEqual(classifyCall([undefined, undefined]), { origin: 'person', args: [] });
@@ -54,7 +73,8 @@ describe('command arguments (issue 16, finding 1)', () => {
     const [a, b] = issueAll([{ id: 'a' }, { id: 'b' }]);
     assert.deepEqual(classifyCall([a, [a, b]], true), { origin: 'node', args: [a] });
     assert.deepEqual(classifyCall([b, true], true), { origin: 'node', args: [b] }, 'a confirmation flag never rides with a node');
-    assert.equal(classifyCall([a]).origin, 'refused', 'a command that is not a tree command takes no node');
+    assert.deepEqual(classifyCall([a]), { origin: 'person', args: [] }, 'a command that is not a tree command drops the node a view title menu hands it');
+    assert.deepEqual(classifyCall([a, [a, b]]), { origin: 'person', args: [] });
   });
 
   it('gives tree items unguessable ids that stay the same for the same node', () => {
