@@ -30,6 +30,7 @@ import * as path from 'node:path';
 import type { ToolCallView } from '../acp/session/types';
 import { checkContained, isWithin } from '../fs/containment';
 import type { ReviewModel } from './review';
+import { Slots } from '../common/slots';
 
 /** Files snapshotted per tool call at most; the rest are named in a notice and not reviewable. */
 export const MAX_PATHS_PER_CALL = 64;
@@ -76,6 +77,11 @@ export interface BaselineDeps {
   /** Tells the person that files were left out of the review; `paths` are agent-named, for a log only. */
   notice?(message: string, paths: string[]): void;
   log?(message: string): void;
+  /**
+   * True while the editor is saving `absPath` (between its will-save and did-save): a change the
+   * watcher reports then is that save, and {@link DiskBaselines.savedByOthers} will re-base on it.
+   */
+  saving?(absPath: string): boolean;
 }
 
 /** A snapshot: the file before the call (text null: it did not exist). */
@@ -347,9 +353,10 @@ export class DiskBaselines {
    */
   private compare(o: Open, p: string, final: boolean): void {
     const run = async () => {
-      const b = await o.paths.get(p);
+      const snap = o.paths.get(p);
+      const b = await snap;
       try {
-        if (b) await this.record(o, p, b);
+        if (snap && b) await this.record(o, p, b, snap);
       } finally {
         if (final) this.release(o.sessionKey, b);
       }
@@ -362,8 +369,12 @@ export class DiskBaselines {
     });
   }
 
-  private async record(o: Open, p: string, b: Baseline): Promise<void> {
+  private async record(o: Open, p: string, b: Baseline, snap: Promise<Baseline | undefined>): Promise<void> {
     const r = await this.slots.run(() => this.deps.read(p, MAX_SNAPSHOT_BYTES)).catch((err: unknown): DiskRead => ({ kind: 'unreadable', reason: String(err) }));
+    // The editor's save and the watcher's report of it arrive in either order, and a read can span
+    // the save: what the disk holds during a save, or after one re-based the call while we read,
+    // is the person's (or their formatter's) text, never the agent's change from the old base.
+    if (o.paths.get(p) !== snap || this.deps.saving?.(p)) return;
     // Files that are not text now are not reviewable line by line; they are left out.
     if (r.kind === 'unreadable' || (r.kind === 'file' && r.text === null)) return;
     const after = r.kind === 'file' ? r.text : null;
@@ -476,24 +487,4 @@ export function namedPaths(tc: Pick<ToolCallView, 'locations' | 'content'>, cwd:
   for (const l of tc.locations) out.add(path.resolve(cwd, l.path));
   for (const c of tc.content) if (c.type === 'diff') out.add(path.resolve(cwd, c.path));
   return [...out];
-}
-
-/** A counting semaphore: at most `n` tasks run at once, the others wait in order. */
-class Slots {
-  private active = 0;
-  private readonly waiting: (() => void)[] = [];
-  constructor(private readonly n: number) {}
-
-  async run<T>(task: () => Promise<T>): Promise<T> {
-    // A finishing task hands its slot to the next waiter directly, so no newcomer can slip in between.
-    if (this.active >= this.n) await new Promise<void>((resolve) => this.waiting.push(resolve));
-    else this.active++;
-    try {
-      return await task();
-    } finally {
-      const next = this.waiting.shift();
-      if (next) next();
-      else this.active--;
-    }
-  }
 }

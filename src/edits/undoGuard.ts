@@ -13,6 +13,7 @@ import { lstatOrNull } from '../fs/safeRead';
 import type { AuditEntry } from '../policy/audit';
 import { relativePath } from '../policy/declare';
 import { isProtected } from '../policy/gate';
+import type { DecisionsSnapshot } from './review';
 
 /** One write Undo or Restore Checkpoint is about to perform. */
 export interface UndoWrite {
@@ -116,4 +117,16 @@ function refuse(w: UndoWrite, deps: UndoGuardDeps, reason: string, message: stri
 
 function entry(w: UndoWrite, decision: string, decidedBy: string, detail: Record<string, unknown>): AuditEntry {
   return { sessionId: w.sessionKey, agentId: w.agentId, event: 'effect', decision, decidedBy, detail: { effect: { type: w.action === 'delete' ? 'delete' : 'write', path: detail.path }, via: w.via, changeIds: w.changeIds, ...detail } };
+}
+
+/** A file the agent created that an Undo deleted: what it held, to write it back on Restore. */
+export interface DeletedByUndo {
+  /** The review change whose undo deleted it. */
+  id: string;
+  path: string;
+  sessionKey: string;
+  /** The file's exact bytes just before the delete. */
+  bytes: Uint8Array;
+  /** The change's decisions before the undo. */
+  decisions: DecisionsSnapshot;
 }

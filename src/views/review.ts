@@ -17,14 +17,14 @@ import { asOwnEdit, isOwnEdit, isSavingByUs, replaceChecked } from '../edits/vsc
 import { DiskBaselines } from '../edits/baselines';
 import { readForBaseline } from '../edits/diskRead';
 import { decodeFile, detectEol, encodeFile } from '../edits/encoding';
-import { ReviewModel, uncertainMessage, type Base, type DecisionsSnapshot, type UndoPlan } from '../edits/review';
+import { ReviewModel, uncertainMessage, type Base, type UndoPlan } from '../edits/review';
 import { shownDiff } from '../edits/shownDiff';
 import { ReviewSessions } from '../edits/reviewSessions';
 import { changedSinceText, leftAloneText } from '../edits/checkpointPreview';
 import { beforeUri, serveBefore } from './beforeDocs';
-import { checkUndoWrite, recordUndoResult, type UndoGuardDeps, type UndoWrite } from '../edits/undoGuard';
+import { checkUndoWrite, recordUndoResult, type DeletedByUndo, type UndoGuardDeps, type UndoWrite } from '../edits/undoGuard';
 import { parseReviewNode, pendingBadge, ReviewTree, type ReviewNode } from './reviewTree';
-import { confirmProtectedWrite, currentDiskText, decodeText, fileText, freshDocument, openDocument, readDisk } from './reviewFiles';
+import { confirmProtectedWrite, currentDiskText, SAVE_WINDOW_MS, decodeText, fileText, freshDocument, openDocument, readDisk } from './reviewFiles';
 import { text } from '../common/untrustedText';
 
 /** What the Changes view needs from the rest of the extension. */
@@ -43,18 +43,6 @@ export interface ReviewCenterDeps {
   confirm?: UndoGuardDeps['confirm'];
 }
 
-/** A file the agent created that an Undo deleted: what it held, to write it back on Restore. */
-export interface DeletedByUndo {
-  /** The review change whose undo deleted it. */
-  id: string;
-  path: string;
-  sessionKey: string;
-  /** The file's exact bytes just before the delete. */
-  bytes: Uint8Array;
-  /** The change's decisions before the undo. */
-  decisions: DecisionsSnapshot;
-}
-
 /** The Changes view and its actions. */
 export class ReviewCenter implements vscode.Disposable {
   readonly model = new ReviewModel();
@@ -65,8 +53,8 @@ export class ReviewCenter implements vscode.Disposable {
   /** The Changes view (the walkthrough's "See the change" follows whether it is on screen). */
   readonly view: vscode.TreeView<ReviewNode>;
   private readonly disposables: vscode.Disposable[] = [];
-  /** Documents between will-save and did-save: changes then come from save participants (formatters). */
-  private readonly saving = new Set<string>();
+  /** Documents between will-save and did-save, since when: changes then come from save participants (formatters). */
+  private readonly saving = new Map<string, number>();
   /** Paths we wrote on disk ourselves, with the time, so the watcher does not attribute them. */
   private readonly ownWrites = new Map<string, number>();
   /** Status of each session at the last patch, to see a turn end. */
@@ -82,6 +70,7 @@ export class ReviewCenter implements vscode.Disposable {
       read: (p, maxBytes) => readForBaseline(p, maxBytes, decodeText),
       roots: () => deps.roots(),
       log: (m) => deps.log(m),
+      saving: (p) => Date.now() - (this.saving.get(vscode.Uri.file(p).toString()) ?? -Infinity) < SAVE_WINDOW_MS,
       notice: (message, paths) => {
         // The names come from the agent: they go to the log, the notification says only how many.
         deps.log(`${message} Not snapshotted: ${paths.slice(0, 200).join(', ')}${paths.length > 200 ? `, … ${paths.length - 200} more` : ''}`);
@@ -110,7 +99,7 @@ export class ReviewCenter implements vscode.Disposable {
         const c = this.model.get(ref.id);
         return c && shownDiff(this.model, c).before;
       }),
-      vscode.workspace.onWillSaveTextDocument((e) => this.saving.add(e.document.uri.toString())),
+      vscode.workspace.onWillSaveTextDocument((e) => this.saving.set(e.document.uri.toString(), Date.now())),
       vscode.workspace.onDidSaveTextDocument((d) => {
         this.saving.delete(d.uri.toString());
         // The person's save during an agent's edit call is not the agent's change.

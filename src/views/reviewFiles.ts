@@ -13,6 +13,12 @@ import { VIA_NAME, type UndoWrite } from '../edits/undoGuard';
 import { text } from '../common/untrustedText';
 import { approvalText } from '../common/approvalText';
 
+/**
+ * How long a save counts as under way after its will-save (ms): a save that never reports back
+ * (it failed) stops hiding the file's changes from the review after this.
+ */
+export const SAVE_WINDOW_MS = 10_000;
+
 /** Decodes a file's bytes in its encoding (its BOM, else files.encoding); null when they are not text. */
 export function decodeText(bytes: Uint8Array, p: string): string | null {
   try {

@@ -318,6 +318,58 @@ describe('baselines and the person saving during an agent call', () => {
   });
 });
 
+describe('baselines and the order in which the editor reports a save', () => {
+  // The watcher may report the person's save before the editor does (the two arrive by different
+  // ways), and a comparison's read may span the save: either way the save is not the agent's.
+  it('a watcher event of the person\'s save that arrives before the editor reports it records nothing', async () => {
+    const saving = new Set<string>();
+    const { put, review, b, clock } = setup({ saving: (p) => saving.has(p) });
+    put('/w/a.txt', 'line one\n', 0);
+    b.toolCall('s', 1, '/w', call({}));
+    await b.settled();
+    clock.t += 100;
+    saving.add('/w/a.txt'); // will-save
+    put('/w/a.txt', 'LINE ONE\n'); // the editor writes the formatted text
+    assert.equal(b.fileChanged('/w/a.txt'), true, 'the call names the file');
+    await b.settled();
+    assert.equal(review.turns().length, 0, 'not recorded while the save is under way');
+    saving.delete('/w/a.txt'); // did-save
+    b.savedByOthers('/w/a.txt', 'LINE ONE\n');
+    b.toolCall('s', 1, '/w', call({ status: 'failed' }));
+    await b.settled();
+    assert.equal(review.turns().length, 0);
+  });
+
+  it('a save reported while a comparison reads the file re-bases the call; that comparison records nothing', async () => {
+    const { put, read, review, b, clock } = setup({ read: (p, max) => slowRead(p, max) });
+    let hold: Promise<void> | undefined;
+    const slowRead: BaselineDeps['read'] = async (p) => {
+      const r = await read(p);
+      if (hold) await hold;
+      return r;
+    };
+    put('/w/a.txt', 'line one\n', 0);
+    b.toolCall('s', 1, '/w', call({}));
+    await b.settled();
+    clock.t += 100;
+    put('/w/a.txt', 'LINE ONE\n'); // the person's save, on disk
+    let release!: () => void;
+    hold = new Promise((r) => (release = r));
+    b.fileChanged('/w/a.txt'); // its comparison reads the saved text, slowly
+    await new Promise((r) => setImmediate(r));
+    hold = undefined;
+    b.savedByOthers('/w/a.txt', 'LINE ONE\n'); // the editor reports the save meanwhile
+    release();
+    await b.settled();
+    assert.equal(review.turns().length, 0, 'the read that spanned the save is not the agent\'s change');
+    put('/w/a.txt', 'LINE ONE\nagent\n'); // the agent writes after it
+    b.toolCall('s', 1, '/w', call({ status: 'completed' }));
+    await b.settled();
+    const c = review.get('s#1#/w/a.txt')!;
+    assert.deepEqual([c.base.text, c.after], ['LINE ONE\n', 'LINE ONE\nagent\n'], 'the agent\'s write is recorded on the saved text');
+  });
+});
+
 describe('baselines are bounded and asynchronous', () => {
   it('5,000 locations in one call (sent 20 times): 64 reads, 4 at a time, one notice naming the rest, in little time', async () => {
     const { reads, state, notices, b } = setup();
