@@ -5,6 +5,7 @@
 //   LIFECYCLE_CAPS   JSON merged into agentCapabilities (default: close, delete, logout)
 //   LIFECYCLE_CLOSE  "ok" (default) | "hang" (never answers session/close) | "notfound" (-32002)
 //   LIFECYCLE_DELETE "ok" (default) | "fail" (internal error) | "notfound" (-32002)
+//   LIFECYCLE_TITLE  the title a prompt sends (default: a short one with a line break and markup)
 // A prompt sends a session_info_update title and a usage_update, then answers with `usage`.
 // Usage: LIFECYCLE_LOG=/tmp/x.log node test/fakes/lifecycle-agent.mjs
 import * as fs from 'node:fs';
@@ -54,7 +55,7 @@ acp
   .onRequest('session/prompt', async ({ params, client }) => {
     log(`session/prompt ${params.sessionId}`);
     const update = (u) => client.notify('session/update', { sessionId: params.sessionId, update: u });
-    await update({ sessionUpdate: 'session_info_update', title: 'Fix the\nlogin <b>bug</b>', updatedAt: '2026-12-01T10:00:00Z' });
+    await update({ sessionUpdate: 'session_info_update', title: process.env.LIFECYCLE_TITLE ?? 'Fix the\nlogin <b>bug</b>', updatedAt: '2026-12-01T10:00:00Z' });
     await update({ sessionUpdate: 'usage_update', used: 53_000, size: 200_000, cost: { amount: 0.42, currency: 'USD' } });
     await update({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'done' } });
     return { stopReason: 'end_turn', usage: { inputTokens: 1200, outputTokens: 340, totalTokens: 1540 } };

@@ -1,6 +1,7 @@
 /**
  * The Session webview at narrow side bar widths (issue 17, item 2), measured in its DOM: the header
- * takes at most two rows, no control sticks out of the frame, the thread is the only scroller (the
+ * takes at most three rows at 300 px and four at 260 px (it wraps rather than cut a label: the
+ * session, agent, mode and model are named whole), no control sticks out of the frame, the thread is the only scroller (the
  * plan is part of it), and a waiting permission card shows what it lets through and its buttons inside
  * the card's visible part without scrolling inside the card. Driven by the demo agent, whose session
  * has a mode picker, config options, a plan, an edit request with a diff and a command request.
@@ -78,9 +79,9 @@ async function measureAt(width: number, label: string): Promise<Measure> {
   return m;
 }
 
-function check(m: Measure, what: string): void {
+function check(m: Measure, what: string, maxRows: number): void {
   const info = `${what}: ${JSON.stringify(m)}`;
-  assert.ok(m.headerRows <= 2, `header rows ${m.headerRows} > 2 — ${info}`);
+  assert.ok(m.headerRows <= maxRows, `header rows ${m.headerRows} > ${maxRows} — ${info}`);
   assert.ok(m.scrollers.length <= 1 && m.scrollers.every((s) => s.startsWith('div.thread')), `one scroller, the thread — ${info}`);
   assert.deepStrictEqual(m.outside, [], `controls outside the frame — ${info}`);
   assert.deepStrictEqual(m.clipped, [], `button labels cut off inside their button — ${info}`);
@@ -91,7 +92,7 @@ function check(m: Measure, what: string): void {
 describe('session webview at narrow widths', () => {
   before(() => setAgents([]));
 
-  it('at 260 and 300 px: header in two rows, nothing clipped, one scroller, the waiting card shows its intent and buttons', async function () {
+  it('at 260 and 300 px: header in four and three rows, nothing clipped, one scroller, the waiting card shows its intent and buttons', async function () {
     this.timeout(240_000);
     const a = await api();
     await setViewport(1600, 1000);
@@ -104,12 +105,12 @@ describe('session webview at narrow widths', () => {
       const edit = Object.values(first.permissions).find((p) => p.state === 'waiting')!;
       assert.ok(first.toolCalls[edit.toolCallId].content.some((c) => c.type === 'diff'), 'the edit request carries a diff');
       assert.ok((first.availableModes?.length ?? 0) > 1 && (first.configOptions?.length ?? 0) > 0, 'the header has a mode picker and config options');
-      for (const w of [260, 300]) check(await measureAt(w, 'edit'), `edit card at ${w} px (collapsed ${collapsed.join(', ')})`);
+      for (const w of [260, 300]) check(await measureAt(w, 'edit'), `edit card at ${w} px (collapsed ${collapsed.join(', ')})`, w < 300 ? 4 : 3);
       a.answerPermission(key, edit.permissionId, edit.options.find((o) => o.kind === 'allow_once')!.optionId);
 
       const second = await waitForState(a, key, (s) => Object.values(s.permissions).some((p) => p.state === 'waiting' && p.permissionId !== edit.permissionId), 'the command permission');
       const cmd = Object.values(second.permissions).find((p) => p.state === 'waiting')!;
-      for (const w of [260, 300]) check(await measureAt(w, 'command'), `command card at ${w} px`);
+      for (const w of [260, 300]) check(await measureAt(w, 'command'), `command card at ${w} px`, w < 300 ? 4 : 3);
       a.answerPermission(key, cmd.permissionId, cmd.options.find((o) => o.kind === 'allow_once')!.optionId);
       assert.strictEqual((await turn).stopReason, 'end_turn');
     } finally {

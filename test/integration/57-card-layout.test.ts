@@ -133,6 +133,9 @@ describe('permission card layout', () => {
     // The demo creates the file the prompt names: a new 9-line Markdown file, a name of this run's own.
     const file = `card-layout/todo-${Date.now()}.md`;
     const prompt = `Create ${file} with a short list.`;
+    // Other sessions open, as on a working day: the header then names this one in a session picker
+    // (its title, the prompt, wraps), which takes rows from the thread.
+    const others = [await a.startSession({ agentId: 'demo' }), await a.startSession({ agentId: 'demo' })];
     const key = await a.startSession({ agentId: 'demo' });
     await vscode.commands.executeCommand('agentSwitchboard.session.focus');
     const collapsed = await collapseOthers(true);
@@ -186,7 +189,7 @@ describe('permission card layout', () => {
       assert.ok(a.grants().some((g) => g.scope === 'session' && g.pattern.kind === 'command'), JSON.stringify(a.grants()));
     } finally {
       await collapseOthers(false);
-      await a.closeSession(key);
+      for (const k of [key, ...others]) await a.closeSession(k);
       await cfg().update('sandbox', undefined, vscode.ConfigurationTarget.Global);
     }
   });

@@ -1,7 +1,9 @@
 /**
  * The header: agent picker + "New session", a session picker when there are several sessions, and
- * the shown session's status and title. Each part is rebuilt only when its own input changed, so an
- * open dropdown is not closed by an unrelated patch.
+ * the shown session's status and title, mode and model pickers and actions. Each part is rebuilt
+ * only when its own input changed, so an open dropdown is not closed by an unrelated patch. Where
+ * each part goes at the side bar's width (its row, a shorter form, or the "More" menu) is
+ * {@link HeaderLayout}'s: the items are marked here with their rank.
  */
 import type { SessionStatus } from '../../src/acp/session/types';
 import { usageMeter } from '../../src/acp/session/usage';
@@ -9,7 +11,27 @@ import { autonomousMode, autonomySentence } from '../../src/acp/session/autonomy
 import type { AgentChoice, SessionSummary } from '../../src/views/session/protocol';
 import { agentRowLabel, availabilityBadge } from '../../src/config/agentProblems';
 import type { Ctx } from './context';
-import { icon, setChildren } from './dom';
+import { icon } from './dom';
+import { EXPAND, FOLD, HeaderLayout, MENU_LABEL, WRAPS } from './headerLayout';
+
+/**
+ * Ranks in the header's layout (lower keeps its place longer). The session, agent, mode and model
+ * have none: they are always in their row, whole.
+ */
+const RANK = {
+  close: 1,
+  usageWords: 3,
+  autonomy: 4,
+  option: 5,
+  toggle: 6,
+  openInTab: 7,
+  configure: 8,
+  hint: 9,
+  statusWords: 11,
+  startWords: 12,
+  usageCost: 13,
+  autonomyWords: 14,
+} as const;
 
 export const STATUS_TEXT: Record<SessionStatus, { label: string; icon: string; spin?: boolean }> = {
   starting: { label: 'Starting…', icon: 'loading', spin: true },
@@ -25,11 +47,20 @@ export function agentLabel(a: AgentChoice): string {
   return agentRowLabel(a);
 }
 
+/** The elements of `items` for which `test` holds, and the others (empty values dropped). */
+function partition(items: (HTMLElement | null)[], test: (e: HTMLElement) => boolean): [HTMLElement[], HTMLElement[]] {
+  const present = items.filter((e): e is HTMLElement => !!e);
+  return [present.filter(test), present.filter((e) => !test(e))];
+}
+
 export class HeaderView {
   readonly el: HTMLElement;
   private readonly agentRow: HTMLElement;
-  private readonly sessionRow: HTMLElement;
-  private readonly statusRow: HTMLElement;
+  private readonly sessionLine: HTMLElement;
+  private readonly layout: HeaderLayout;
+  /** The session picker and its count (several sessions), then the shown session's items. */
+  private sessionItems: HTMLElement[] = [];
+  private statusItems: HTMLElement[] = [];
   private agentsKey = '';
   private sessionsKey = '';
   private statusKey = '';
@@ -41,11 +72,11 @@ export class HeaderView {
   constructor(private readonly ctx: Ctx, private readonly onAgentChange: () => void = () => {}) {
     const { h } = ctx;
     this.agentRow = h('div', { className: 'header-row agent-row' });
-    this.sessionRow = h('div', { className: 'header-row session-row', hidden: true });
-    this.statusRow = h('div', { className: 'header-row status-row', hidden: true });
-    // Two rows at most: the agent row, and one line holding the session picker (when there are
-    // several) and the shown session's status, pickers and actions.
-    this.el = h('header', { className: 'header' }, this.agentRow, h('div', { className: 'session-line' }, this.sessionRow, this.statusRow));
+    // One line (wrapping) for the session picker (when there are several) and the shown session's
+    // status, title, pickers and actions.
+    this.sessionLine = h('div', { className: 'header-row session-line' });
+    this.el = h('header', { className: 'header' }, this.agentRow, this.sessionLine);
+    this.layout = new HeaderLayout(this.el, [this.agentRow, this.sessionLine], h);
   }
 
   /** The agent the "New session" button starts: the person's pick, else the current one, else the first available. */
@@ -79,39 +110,49 @@ export class HeaderView {
   /** Cheap: called after every flush that touched `meta`. */
   updateStatus(): void {
     const s = this.ctx.state();
-    const picker = !this.sessionRow.hidden;
+    const picker = this.sessionItems.length > 0;
     const key = s ? JSON.stringify([s.key, s.status, s.title ?? '', s.usage ?? null, s.agentName, s.currentModeId ?? '', s.availableModes?.map((m) => m.id) ?? [], s.configOptions ?? [], s.unrequestedEffects ?? '', picker]) : '';
     if (key === this.statusKey) return;
     this.statusKey = key;
     const { h } = this.ctx;
-    this.statusRow.hidden = !s;
     if (!s) {
-      this.statusRow.replaceChildren();
+      this.statusItems = [];
+      this.layout.set(1, this.sessionItems);
       return;
     }
     const st = STATUS_TEXT[s.status] ?? { label: s.status, icon: 'circle-outline' };
     const closeKey = s.key;
-    setChildren(this.statusRow,
-      h('span', { className: `session-status status-${s.status}`, role: 'status', 'aria-label': `Session ${st.label}` },
-        icon(h, st.icon, { spin: st.spin }), h('span', { className: 'status-label' }, st.label)),
-      // With a session picker on the same line, the title is already on screen.
-      picker ? null : h('span', { className: 'session-title', title: s.title ?? s.agentName }, s.title || s.agentName),
-      this.usageControl(s),
-      this.modeControl(s),
-      ...this.configControls(s),
-      this.autonomyMark(s),
+    const closeWords = s.status === 'closed' ? 'Close this transcript' : 'Close session';
+    const status = h('span', { className: `session-status status-${s.status}`, role: 'status', 'aria-label': `Session ${st.label}`, title: st.label },
+      icon(h, st.icon, { spin: st.spin }), h('span', { className: 'status-label' }, st.label));
+    // With several sessions the picker names this one (its title): the status leads the picker's
+    // row, in place of its list icon, rather than taking a row of its own.
+    const pick = picker ? this.sessionItems[0] : undefined;
+    if (pick?.firstElementChild) pick.replaceChild(status, pick.firstElementChild);
+    // Else the status and the title are one item: a long title wraps beside its status, not under
+    // it (three lines at most, the whole of it in the tooltip) rather than being cut to a few
+    // letters, and takes the room left on its line, so the session's actions close that line.
+    const name = pick ? null : h('span', { className: 'session-name titled', [EXPAND]: String(RANK.statusWords) },
+      status, h('span', { className: 'session-title', title: s.title || s.agentName, [WRAPS]: true }, s.title || s.agentName));
+    const actions = [
       // A closed or failed session (a transcript from the journal, an agent that died) can go on in a new process.
       // Only a session its agent knows by id can be taken up again.
       (s.status === 'closed' || s.status === 'error') && s.sessionId
-        ? h('button', { type: 'button', className: 'text-button resume-button', title: 'Take this session up again in a new agent process (session/resume or session/load)',
+        ? h('button', { type: 'button', className: 'text-button resume-button session-action', title: 'Take this session up again in a new agent process (session/resume or session/load)',
             onClick: () => this.ctx.post({ type: 'resumeSession', key: closeKey }) }, icon(h, 'debug-restart'), ' Resume')
         : null,
-      h('button', { type: 'button', className: 'icon-button', title: 'Open in an editor tab', 'aria-label': 'Open in an editor tab',
-        onClick: () => this.ctx.post({ type: 'openInTab', key: closeKey }) }, icon(h, 'link-external')),
+      h('button', { type: 'button', className: 'icon-button session-action', title: 'Open in an editor tab', 'aria-label': 'Open in an editor tab', [FOLD]: String(RANK.openInTab),
+        onClick: () => this.ctx.post({ type: 'openInTab', key: closeKey }) }, icon(h, 'link-external'), h('span', { className: 'button-text' }, 'Open in an editor tab')),
       // A closed one (a transcript) closes too: it then stops coming back after a reload.
-      h('button', { type: 'button', className: 'icon-button', title: s.status === 'closed' ? 'Close this transcript' : 'Close session', 'aria-label': 'Close session',
-        onClick: () => this.ctx.post({ type: 'closeSession', key: closeKey }) }, icon(h, 'close')),
-    );
+      h('button', { type: 'button', className: 'icon-button session-action', title: closeWords, 'aria-label': 'Close session', [FOLD]: String(RANK.close),
+        onClick: () => this.ctx.post({ type: 'closeSession', key: closeKey }) }, icon(h, 'close'), h('span', { className: 'button-text' }, closeWords)),
+    ];
+    // The mode and the model stay together: one item, on one line where it fits, else wrapping inside.
+    const [pickers, options] = partition([this.modeControl(s), ...this.configControls(s)], (e) => !e.hasAttribute(FOLD));
+    const rest = [this.usageControl(s), pickers.length ? h('span', { className: 'session-pickers' }, pickers) : null, ...options, this.autonomyMark(s)];
+    // The actions end the title's line; with a picker instead of a title, they end the whole line.
+    this.statusItems = (picker ? [name, ...rest, ...actions] : [name, ...actions, ...rest]).filter((e): e is HTMLElement => !!e);
+    this.layout.set(1, [...this.sessionItems, ...this.statusItems]);
   }
 
   /**
@@ -126,7 +167,10 @@ export class HeaderView {
     const fill = h('span', { className: 'usage-fill' });
     // CSSOM, not a style attribute: the page's CSP allows no inline styles.
     fill.style.width = `${m.percent.toFixed(1)}%`;
-    return h('span', { className: `usage-meter${m.over ? ' over' : ''}`, role: 'meter', 'aria-valuemin': 0, 'aria-valuemax': 100, 'aria-valuenow': Math.round(m.percent), 'aria-label': m.detail, title: m.detail },
+    // Always in view, as the bar and a percentage at its shortest (the words are its tooltip); then
+    // the words; then the cost.
+    return h('span', { className: `usage-meter${m.over ? ' over' : ''}`, role: 'meter', 'aria-valuemin': 0, 'aria-valuemax': 100, 'aria-valuenow': Math.round(m.percent), 'aria-label': m.detail, title: m.detail,
+      [EXPAND]: m.cost ? `${RANK.usageWords},${RANK.usageCost}` : String(RANK.usageWords) },
       m.over ? icon(h, 'warning', { className: 'usage-warn' }) : null,
       h('span', { className: 'usage-bar' }, fill),
       h('span', { className: 'usage-words' }, m.text),
@@ -145,7 +189,7 @@ export class HeaderView {
     if (!mode || !s.unrequestedEffects || s.status === 'closed') return null;
     const { h } = this.ctx;
     const sentence = autonomySentence(mode, s.agentName, s.unrequestedEffects);
-    return h('span', { className: `autonomy-mark ${s.unrequestedEffects}`, role: 'img', 'aria-label': sentence, title: sentence }, icon(h, s.unrequestedEffects === 'ask' ? 'shield' : 'circle-slash'), h('span', { className: 'autonomy-word' }, s.unrequestedEffects === 'ask' ? 'asks at effect' : 'refuses unasked'));
+    return h('span', { className: `autonomy-mark ${s.unrequestedEffects}`, role: 'img', 'aria-label': sentence, title: sentence, [FOLD]: String(RANK.autonomy), [EXPAND]: String(RANK.autonomyWords) }, icon(h, s.unrequestedEffects === 'ask' ? 'shield' : 'circle-slash'), h('span', { className: 'autonomy-word' }, s.unrequestedEffects === 'ask' ? 'asks at effect' : 'refuses unasked'));
   }
 
   /** The agent's modes as a picker when it offers several (`session/set_mode`), else its mode as a tag. */
@@ -184,11 +228,14 @@ export class HeaderView {
           this.ctx.post({ type: 'setConfigOption', key, configId: o.id, value: box.checked });
           this.statusKey = '';
         });
-        return h('label', { className: 'config-toggle', title: o.description ?? o.name }, box, o.name);
+        return h('label', { className: 'config-toggle', title: o.description ?? o.name, [FOLD]: String(RANK.toggle) }, box, o.name);
       }
+      // The model (and a mode offered as an option) is always in view; other options may fold.
+      const always = o.category === 'model' || o.category === 'mode';
       const select = h(
         'vscode-single-select',
-        { className: 'config-select', 'aria-label': o.name, label: o.name, title: o.description ? `${o.name}: ${o.description}` : o.name, 'data-config-id': o.id },
+        { className: 'config-select', 'aria-label': o.name, label: o.name, title: o.description ? `${o.name}: ${o.description}` : o.name, 'data-config-id': o.id,
+          [FOLD]: always ? undefined : String(RANK.option), [MENU_LABEL]: o.name },
         o.options.map((v) => h('vscode-option', { value: v.value, selected: v.value === o.currentValue, description: v.description }, v.group ? `${v.group}: ${v.name}` : v.name)),
       );
       select.addEventListener('change', () => {
@@ -244,18 +291,19 @@ export class HeaderView {
       onClick: (ev: Event) => {
         if (!(ev.currentTarget as HTMLElement).hasAttribute('disabled')) this.start();
       },
+      [EXPAND]: String(RANK.startWords),
     }, h('span', { className: 'start-label' }, 'New session'));
     const unavailable = this.agents.filter((a) => !a.available);
-    setChildren(this.agentRow,
+    const items = [
       this.agents.length ? select : h('span', { className: 'muted' }, 'No agents configured'),
       this.startButton,
-      h('button', { type: 'button', className: 'icon-button', title: 'Configure agents', 'aria-label': 'Configure agents',
-        onClick: () => this.ctx.post({ type: 'configureAgents' }) }, icon(h, 'gear')),
-    );
-    // Disabled options cannot show a tooltip inside the dropdown; say why once, below it.
+      h('button', { type: 'button', className: 'icon-button', title: 'Configure agents', 'aria-label': 'Configure agents', [FOLD]: String(RANK.configure),
+        onClick: () => this.ctx.post({ type: 'configureAgents' }) }, icon(h, 'gear'), h('span', { className: 'button-text' }, 'Configure agents')),
+    ];
+    // Disabled options cannot show a tooltip inside the dropdown; say why once, beside it.
     if (unavailable.length && !this.agents.some((a) => a.available && !a.demo)) {
       const open = () => this.ctx.post({ type: 'showUnavailableAgents' });
-      this.agentRow.appendChild(h('div', { className: 'agent-hint muted', role: 'button', tabindex: 0, title: unavailable.map((a) => `${a.name} (${availabilityBadge(a)}): ${a.problem ?? a.reason ?? 'not available'}`).join('\n'),
+      items.push(h('div', { className: 'agent-hint muted', role: 'button', tabindex: 0, title: unavailable.map((a) => `${a.name} (${availabilityBadge(a)}): ${a.problem ?? a.reason ?? 'not available'}`).join('\n'), [FOLD]: String(RANK.hint),
         onClick: open, onKeydown: (ev: Event) => {
           const key = (ev as KeyboardEvent).key;
           if (key !== 'Enter' && key !== ' ') return;
@@ -264,13 +312,14 @@ export class HeaderView {
         } },
         icon(h, 'info'), ` ${unavailable.length} agent${unavailable.length > 1 ? 's' : ''} unavailable`));
     }
+    this.layout.set(0, items);
   }
 
   private renderSessions(sessions: SessionSummary[], current: string | null): void {
     const { h } = this.ctx;
-    this.sessionRow.hidden = sessions.length < 2;
     if (sessions.length < 2) {
-      this.sessionRow.replaceChildren();
+      this.sessionItems = [];
+      this.layout.set(1, this.statusItems);
       return;
     }
     const select = h(
@@ -290,10 +339,12 @@ export class HeaderView {
       if (key && key !== this.ctx.state()?.key) this.ctx.post({ type: 'selectSession', key });
     });
     const waiting = sessions.filter((s) => s.key !== current).reduce((n, s) => n + s.waiting, 0);
-    setChildren(this.sessionRow,
-      icon(h, 'list-unordered', { className: 'row-icon' }),
-      select,
+    // The shown session's status takes the list icon's place (updateStatus), again for this picker.
+    this.statusKey = '';
+    this.sessionItems = [
+      h('span', { className: 'session-pick' }, icon(h, 'list-unordered', { className: 'row-icon' }), select),
       waiting ? h('vscode-badge', { variant: 'counter', title: `${waiting} permission request(s) waiting in other sessions` }, String(waiting)) : null,
-    );
+    ].filter((e): e is HTMLElement => !!e);
+    this.layout.set(1, [...this.sessionItems, ...this.statusItems]);
   }
 }

@@ -10,6 +10,7 @@ import css from './styles.css';
 import messageCss from './messageActions.css';
 import turnChangesCss from './turnChanges.css';
 import permissionCss from './permissionCard.css';
+import headerCss from './header.css';
 
 function adoptStyles(doc: Document, text: string): void {
   // A constructable stylesheet needs no inline <style> (so no 'unsafe-inline' in the CSP).
@@ -22,6 +23,7 @@ adoptStyles(document, css);
 adoptStyles(document, messageCss);
 adoptStyles(document, turnChangesCss);
 adoptStyles(document, permissionCss);
+adoptStyles(document, headerCss);
 const root = document.getElementById('app') ?? document.body.appendChild(document.createElement('div'));
 const app = new SessionApp(root, createVsCodeHost(window));
 app.start();
