@@ -175,3 +175,21 @@ function place(b: ExpectedBlock, map: Int32Array | undefined, lineCount: number,
   const end = after ?? Math.min(lineCount, start + b.count);
   return { start: Math.min(start, lineCount - 1), count: b.count > 0 ? Math.max(0, end - start) : 0, removed: b.removed };
 }
+
+/** How many of a hunk's lines its hover shows. */
+const HOVER_LINES = 40;
+
+/** What the hover of a hunk says before the hunk itself. */
+export function hunkHoverIntro(state: InlineHunkState): string {
+  return state === 'edited' ? "The agent's change (its lines were changed since, so Undo leaves it to you):" : "The agent's change, still to review:";
+}
+
+/**
+ * The hunk as its hover shows it: the agent's unified-diff lines (what it removed and wrote, as the
+ * Changes view's hunk shows them), at most {@link HOVER_LINES}. They are the agent's and may hold
+ * fences, links or HTML of their own: show them only through `markdownCodeBlock`.
+ */
+export function hunkHoverCode(lines: readonly string[]): string {
+  const shown = lines.filter((l) => l[0] !== '\\').map((l) => l.replace(/\r$/, ''));
+  return shown.slice(0, HOVER_LINES).join('\n') + (shown.length > HOVER_LINES ? `\n… ${shown.length - HOVER_LINES} more lines` : '');
+}
