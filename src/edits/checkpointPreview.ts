@@ -76,3 +76,10 @@ export function changedSinceText(model: ReviewModel, path: string): string {
   const by = model.latestFor(path)?.later.at(-1)?.by;
   return by ? leftAloneText({ why: 'changed', by }) : 'it changed after the agent wrote it';
 }
+
+/**
+ * Why no checkpoint of a session is restored while its agent works: what it writes next would be
+ * recorded on a base the restore has already replaced, and be lost track of.
+ */
+export const STILL_WORKING = 'the agent is still working in this session: restore once its turn has ended, or Stop it first.';
+

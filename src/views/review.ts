@@ -20,7 +20,7 @@ import { decodeFile, detectEol, encodeFile } from '../edits/encoding';
 import { ReviewModel, uncertainMessage, type Base, type DecisionsSnapshot, type UndoPlan } from '../edits/review';
 import { shownDiff } from '../edits/shownDiff';
 import { ReviewSessions } from '../edits/reviewSessions';
-import { changedSinceText, leftAloneText } from '../edits/checkpointPreview';
+import { changedSinceText, leftAloneText, STILL_WORKING } from '../edits/checkpointPreview';
 import { beforeUri, serveBefore } from './beforeDocs';
 import { checkUndoWrite, recordUndoResult, type UndoGuardDeps, type UndoWrite } from '../edits/undoGuard';
 import { parseReviewNode, pendingBadge, ReviewTree, type ReviewNode } from './reviewTree';
@@ -248,12 +248,7 @@ export class ReviewCenter implements vscode.Disposable {
     this.lastDeleted = deleted;
     const names = deleted.map((d) => path.basename(d.path)).join(', ');
     const restore = vscode.l10n.t('Restore');
-    void Promise.resolve(
-      vscode.window.showInformationMessage(
-        text`Undo deleted ${names}, which the agent created.`,
-        restore,
-      ),
-    ).then((choice) => {
+    void Promise.resolve(vscode.window.showInformationMessage(text`Undo deleted ${names}, which the agent created.`, restore)).then((choice) => {
       if (choice === restore) void this.restoreDeleted(deleted);
     });
   }
@@ -372,9 +367,9 @@ export class ReviewCenter implements vscode.Disposable {
       throw new Error('the file is no longer a readable regular file; it was left alone.');
     }
     if ((disk === null ? null : disk.text) !== current) throw new Error('the file changed while undoing; nothing was changed.');
-    // The exact base bytes when we have them; else the text in the file's own encoding and BOM.
+    // The base bytes, else the text in the file's encoding and BOM with the line endings planned (to the byte).
     const format = disk?.bytes ? decodeFile(disk.bytes, fileEncoding(uri)).format : { encoding: 'utf8', bom: false, eol: detectEol(plan.text) };
-    const bytes = plan.action === 'restoreBase' && plan.bytes ? plan.bytes : encodeFile(plan.text, format);
+    const bytes = plan.action === 'restoreBase' && plan.bytes ? plan.bytes : encodeFile(plan.text, format, 'keep');
     if (disk === null) await vscode.workspace.fs.createDirectory(vscode.Uri.file(path.dirname(p)));
     this.ownWrites.set(p, Date.now());
     await asOwnEdit(uri, () => vscode.workspace.fs.writeFile(uri, bytes));
@@ -392,6 +387,12 @@ export class ReviewCenter implements vscode.Disposable {
     const entries = this.model.checkpoint(n.sessionKey, n.turn);
     const result = { restored: [] as string[], skipped: [] as string[] };
     if (!entries.length) return result;
+    // Every way to a restore (the Changes view, a message) ends here: none while the agent may still write.
+    if (['prompting', 'cancelling'].includes(this.lastStatus.get(n.sessionKey) ?? '')) {
+      for (const e of entries) opts.reasons?.set(e.path, STILL_WORKING);
+      if (!opts.quiet) void vscode.window.showWarningMessage(text`Not restored — ${STILL_WORKING}`);
+      return { restored: [], skipped: entries.map((e) => e.path) };
+    }
     if (!n.confirmed) {
       const ok = await vscode.window.showWarningMessage(
         text`Restore ${entries.length} file${entries.length === 1 ? '' : 's'} to their state before turn ${n.turn}?`,
@@ -446,9 +447,8 @@ export class ReviewCenter implements vscode.Disposable {
     this.model.restored(done);
     if (opts.quiet) return result;
     const names = (l: string[]) => l.map((p) => path.basename(p)).join(', ');
-    void vscode.window.showInformationMessage(
-      text`Restored ${result.restored.length} file${result.restored.length === 1 ? '' : 's'} to before turn ${n.turn}${result.restored.length ? ` (${names(result.restored)})` : ''}. ${unknown.length ? `Skipped, base unknown (what they held before the turn is not known for certain): ${names(unknown)}.` : ''} ${result.skipped.length > unknown.length ? `Skipped, changed since: ${names(result.skipped.filter((p) => !unknown.includes(p)))}.` : ''}`,
-    );
+    const changed = result.skipped.filter((p) => !unknown.includes(p));
+    void vscode.window.showInformationMessage(text`Restored ${result.restored.length} file${result.restored.length === 1 ? '' : 's'} to before turn ${n.turn}${result.restored.length ? ` (${names(result.restored)})` : ''}. ${unknown.length ? `Skipped, base unknown (what they held before the turn is not known for certain): ${names(unknown)}.` : ''} ${changed.length ? `Skipped, changed since: ${names(changed)}.` : ''}`);
     return result;
   }
 
