@@ -292,11 +292,28 @@ export class ReviewModel {
       const next = carryHunk(text, invertHunk(c.hunks[i]), this.positionInExpected(c, i), map, false);
       if (next === false) {
         const h = c.hunks[i];
-        return { action: 'conflict', message: `lines ${h.newStart}–${h.newStart + Math.max(h.newLines, 1) - 1} changed after the agent wrote them; undo them by hand (Open Diff shows the text before the turn).` };
+        const lines = `lines ${h.newStart}–${h.newStart + Math.max(h.newLines, 1) - 1}`;
+        const by = this.brokenBy(c, i);
+        if (by) return { action: 'conflict', message: `${lines} were changed since by ${by.sessionKey === c.sessionKey ? `the agent's turn ${by.turn}` : "another session's agent"}; undo that change first, or these lines by hand (Open Diff shows the text before the turn).` };
+        return { action: 'conflict', message: `${lines} changed after the agent wrote them; undo them by hand (Open Diff shows the text before the turn).` };
       }
       text = next;
     }
     return { action: 'text', text, hunks: targets };
+  }
+
+  /**
+   * The later agent change of the same file (any session, not undone) that changed a line of hunk
+   * `i` of `c`: Undo refuses the hunk then, and the way is to undo that change first, not by hand.
+   */
+  private brokenBy(c: FileChange, i: number): FileChange | undefined {
+    const from = this.expectedText(c);
+    if (from === null) return undefined;
+    const inverse = invertHunk(c.hunks[i]);
+    const at = this.positionInExpected(c, i);
+    const carries = (to: string | null) => to !== null && carryHunk(to, inverse, at, lineMap(from, to), from === to) !== false;
+    const later = [...this.changes.values()].filter((o) => o.path === c.path && o !== c && o.at > c.at && o.fileDecision !== 'undone').sort((a, b) => a.at - b.at);
+    return later.find((o) => carries(o.base.text) && !carries(this.expectedText(o)));
   }
 
   /** 0-based line where hunk `i`'s new side starts in {@link expectedText} (earlier undone hunks shift it). */

@@ -1,0 +1,47 @@
+/**
+ * A refused Undo says which lines and why: when a later change of the same file by an agent (the
+ * same session's next turn, or another session) changed a line of the hunk, it names that change
+ * and the way (undo it first), instead of sending the person to undo the lines by hand.
+ */
+import assert from 'node:assert/strict';
+import { ReviewModel } from '../../../src/edits/review';
+
+const lines = (n: number) => Array.from({ length: n }, (_, i) => `line ${i + 1}\n`).join('');
+
+describe('a refused Undo says why', () => {
+  const base = lines(40);
+  const a1 = base.replace('line 10\n', 'T1\n');
+  // The next change rewrites a line in the first one's context.
+  const a2 = a1.replace('line 12\n', 'T2\n');
+
+  it('names the same session\'s later turn that changed the hunk\'s lines, and undoing it first works', () => {
+    const m = new ReviewModel();
+    const c1 = m.record('s', 1, '/w/a', 'agent', { text: base }, a1, undefined, 1)!;
+    const c2 = m.record('s', 2, '/w/a', 'agent', { text: a1 }, a2, undefined, 2)!;
+    const p = m.planUndo(c1.id, a2);
+    assert.equal(p.action, 'conflict');
+    assert.match((p as { message: string }).message, /^lines 7–13 were changed since by the agent's turn 2; undo that change first/);
+    const p2 = m.planUndo(c2.id, a2);
+    assert.deepEqual(p2.action === 'restoreBase' && p2.text, a1);
+    m.undone(c2.id);
+    assert.deepEqual(m.planUndo(c1.id, a1), { action: 'restoreBase', bytes: undefined, text: base, hunks: [0] });
+  });
+
+  it('names another session\'s agent', () => {
+    const m = new ReviewModel();
+    const c1 = m.record('s', 1, '/w/a', 'agent', { text: base }, a1, undefined, 1)!;
+    m.record('t', 1, '/w/a', 'agent', { text: a1 }, a2, undefined, 2);
+    assert.match((m.planUndo(c1.id, a2) as { message: string }).message, /changed since by another session's agent; undo that change first/);
+  });
+
+  it('still says "changed after the agent wrote them" when the person changed them, or a later change is elsewhere in the file', () => {
+    const m = new ReviewModel();
+    const c1 = m.record('s', 1, '/w/a', 'agent', { text: base }, a1, undefined, 1)!;
+    const person = a1.replace('line 12\n', 'P\n');
+    assert.match((m.planUndo(c1.id, person) as { message: string }).message, /^lines 7–13 changed after the agent wrote them; undo them by hand/);
+    // A later turn far away, and the person's edit in the hunk: the person is the reason.
+    const far = person.replace('line 30\n', 'T2\n');
+    m.record('s', 2, '/w/a', 'agent', { text: person }, far, undefined, 2);
+    assert.match((m.planUndo(c1.id, far) as { message: string }).message, /changed after the agent wrote them/);
+  });
+});
