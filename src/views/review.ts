@@ -24,7 +24,7 @@ import { changedSinceText, leftAloneText, STILL_WORKING } from '../edits/checkpo
 import { beforeUri, serveBefore } from './beforeDocs';
 import { checkUndoWrite, recordUndoResult, type UndoGuardDeps, type UndoWrite } from '../edits/undoGuard';
 import { parseReviewNode, pendingBadge, ReviewTree, type ReviewNode } from './reviewTree';
-import { confirmProtectedWrite, currentDiskText, decodeText, fileText, freshDocument, openDocument, readDisk } from './reviewFiles';
+import { confirmProtectedWrite, currentDiskText, decodeText, existingDirs, fileText, freshDocument, openDocument, readDisk } from './reviewFiles';
 import { text } from '../common/untrustedText';
 
 /** What the Changes view needs from the rest of the extension. */
@@ -89,7 +89,7 @@ export class ReviewCenter implements vscode.Disposable {
       },
     });
     this.guard = {
-      roots: () => deps.roots(),
+      roots: () => [...deps.roots(), ...existingDirs(this.sessions.worktreeDirs())],
       protectedTargets: () => deps.protectedTargets(),
       audit: (e) => deps.audit(e),
       confirm: deps.confirm ?? confirmProtectedWrite,

@@ -72,4 +72,52 @@ describe('the way back from an agent\'s changes, on disk', function () {
     assert.deepEqual(await review.restoreCheckpoint({ type: 'turn', sessionKey: 's1', turn: 1, confirmed: true }, { quiet: true }), { restored: [file], skipped: [] });
     assert.equal(fs.readFileSync(file, 'utf8'), base);
   });
+
+  it('Undo in a worktree whose session has closed (its folder kept, its changes still listed) writes there, as while it ran', async () => {
+    // The app's roots: the workspace folders and the worktrees of the sessions still open; this one closed.
+    const wt = path.join(root, '..', `${path.basename(root)}-wt`);
+    fs.mkdirSync(wt);
+    try {
+      const s = createSessionState({ key: 's1', agentId: 'demo', agentName: 'Demo', cwd: wt });
+      s.worktree = { id: 'w1', dir: wt, branch: 'switchboard/demo-w1', repo: root };
+      review.sessions.note(s);
+      const f = path.join(wt, 'b.txt');
+      const base = lines(10, () => '\n');
+      const after = base.replace('line 5\n', 'line 5 (agent)\n');
+      fs.writeFileSync(f, after);
+      const c = review.model.record('s1', 1, f, 'agent', { text: base, bytes: Buffer.from(base) }, after)!;
+      assert.deepEqual(await review.undo({ type: 'file', changeId: c.id }), []);
+      assert.equal(fs.readFileSync(f, 'utf8'), base);
+      // Nowhere else outside the workspace: a sibling of the worktree is still refused.
+      const other = path.join(root, '..', `${path.basename(root)}-other.txt`);
+      fs.writeFileSync(other, after);
+      const o = review.model.record('s1', 1, other, 'agent', { text: base, bytes: Buffer.from(base) }, after)!;
+      assert.match((await review.undo({ type: 'file', changeId: o.id }))[0] ?? '', /outside the workspace folders/);
+      assert.equal(fs.readFileSync(other, 'utf8'), after);
+      fs.rmSync(other);
+    } finally {
+      fs.rmSync(wt, { recursive: true, force: true });
+    }
+  });
+
+  it('a file an Undo deleted in a worktree is not written back once the worktree is discarded', async () => {
+    const wt = path.join(root, '..', `${path.basename(root)}-wt2`);
+    fs.mkdirSync(wt);
+    try {
+      const s = createSessionState({ key: 's1', agentId: 'demo', agentName: 'Demo', cwd: wt });
+      s.worktree = { id: 'w2', dir: wt, branch: 'switchboard/demo-w2', repo: root };
+      review.sessions.note(s);
+      const f = path.join(wt, 'new.txt');
+      fs.writeFileSync(f, 'new\n');
+      const c = review.model.record('s1', 1, f, 'agent', { text: null }, 'new\n')!;
+      assert.deepEqual(await review.undo({ type: 'file', changeId: c.id }), []);
+      assert.ok(!fs.existsSync(f));
+      fs.rmSync(wt, { recursive: true });
+      review.model.forgetUnder(wt);
+      assert.deepEqual(await review.restoreDeleted(), { restored: [], skipped: [f] });
+      assert.ok(!fs.existsSync(wt), 'the discarded worktree\'s folder is not made again');
+    } finally {
+      fs.rmSync(wt, { recursive: true, force: true });
+    }
+  });
 });
