@@ -294,7 +294,7 @@ export class ReviewModel {
         const h = c.hunks[i];
         const lines = `lines ${h.newStart}–${h.newStart + Math.max(h.newLines, 1) - 1}`;
         const by = this.brokenBy(c, i);
-        if (by) return { action: 'conflict', message: `${lines} were changed since by ${by.sessionKey === c.sessionKey ? `the agent's turn ${by.turn}` : "another session's agent"}; undo that change first, or these lines by hand (Open Diff shows the text before the turn).` };
+        if (by) return { action: 'conflict', message: `${lines} were changed since by ${by.sessionKey !== c.sessionKey ? "another session's agent" : by.turn === c.turn ? "the agent's next change in this turn" : `the agent's turn ${by.turn}`}; undo that change first, or these lines by hand (Open Diff shows the text before the turn).` };
         return { action: 'conflict', message: `${lines} changed after the agent wrote them; undo them by hand (Open Diff shows the text before the turn).` };
       }
       text = next;

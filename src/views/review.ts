@@ -219,8 +219,8 @@ export class ReviewCenter implements vscode.Disposable {
   }
 
   /**
-   * Undoes a hunk, a file or a whole turn. Hunks whose lines someone changed after the agent are
-   * left alone and reported.
+   * Undoes a hunk, a file or a whole turn (newest change first: one made on an earlier change is
+   * taken out before it). Hunks whose lines someone changed after the agent are left alone and reported.
    * @returns the reasons of the undos that were refused (empty when all were done).
    */
   async undo(n: ReviewNode): Promise<string[]> {
@@ -296,7 +296,7 @@ export class ReviewCenter implements vscode.Disposable {
       const move = c && this.model.moveOf(c);
       return move ? [{ id: move.from.id }, { id: move.to.id }] : [{ id: n.changeId }];
     }
-    return this.model.turns(n.sessionKey).filter((t) => n.type === 'session' || t.turn === n.turn).flatMap((t) => t.files).map((f) => ({ id: f.id }));
+    return this.model.turns(n.sessionKey).filter((t) => n.type === 'session' || t.turn === n.turn).flatMap((t) => t.files).sort((a, b) => b.at - a.at).map((f) => ({ id: f.id }));
   }
 
   /** @returns what it deleted, when the undo deleted a file the agent created (to be taken back). */

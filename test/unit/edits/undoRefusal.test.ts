@@ -34,6 +34,16 @@ describe('a refused Undo says why', () => {
     assert.match((m.planUndo(c1.id, a2) as { message: string }).message, /changed since by another session's agent; undo that change first/);
   });
 
+  it('names the agent\'s next change in the same turn (the person wrote between its two writes)', () => {
+    const m = new ReviewModel();
+    const c1 = m.record('s', 1, '/w/a', 'agent', { text: base }, a1, undefined, 1)!;
+    const mine = a1.replace('line 30\n', 'P\n');
+    const a2mine = mine.replace('line 12\n', 'T2\n');
+    const c2 = m.record('s', 1, '/w/a', 'agent', { text: mine }, a2mine, undefined, 2)!;
+    assert.notEqual(c2.id, c1.id, 'a change on a base someone else altered is a change of its own');
+    assert.match((m.planUndo(c1.id, a2mine) as { message: string }).message, /changed since by the agent's next change in this turn; undo that change first/);
+  });
+
   it('still says "changed after the agent wrote them" when the person changed them, or a later change is elsewhere in the file', () => {
     const m = new ReviewModel();
     const c1 = m.record('s', 1, '/w/a', 'agent', { text: base }, a1, undefined, 1)!;

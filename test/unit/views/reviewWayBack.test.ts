@@ -120,4 +120,17 @@ describe('the way back from an agent\'s changes, on disk', function () {
       fs.rmSync(wt, { recursive: true, force: true });
     }
   });
+
+  it('Undo of a whole session (or turn) undoes its changes newest first: a later turn built on an earlier one is taken out before it', async () => {
+    const base = lines(40, () => '\n');
+    const a1 = base.replace('line 10\n', 'line 10 (turn 1)\n');
+    // Turn 2 changes a line next to turn 1's: turn 1's hunk can only be undone once turn 2's is.
+    const a2 = a1.replace('line 12\n', 'line 12 (turn 2)\n');
+    fs.writeFileSync(file, a2);
+    review.model.turnStarted('s1', 2, 'again');
+    review.model.record('s1', 1, file, 'agent', { text: base, bytes: Buffer.from(base) }, a1, undefined, 1);
+    review.model.record('s1', 2, file, 'agent', { text: a1, bytes: Buffer.from(a1) }, a2, undefined, 2);
+    assert.deepEqual(await review.undo({ type: 'session', sessionKey: 's1' }), []);
+    assert.equal(fs.readFileSync(file, 'utf8'), base);
+  });
 });
