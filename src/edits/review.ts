@@ -367,8 +367,10 @@ export class ReviewModel {
    * of those changes: restoring the old base would take their edits too, so it must be skipped.
    * An entry whose base is uncertain (`base.uncertain`) must be skipped as well. A file whose
    * changes are all undone already (by Undo or an earlier restore) is as it was: not listed.
+   * `undoneBetween` tells that it is not continuous only because the person undid (part of) an
+   * earlier change since and not the later one made on it, rather than someone writing between.
    */
-  checkpoint(sessionKey: string, turn: number): { path: string; base: Base; expected: string | null; ids: string[]; continuous: boolean }[] {
+  checkpoint(sessionKey: string, turn: number): { path: string; base: Base; expected: string | null; ids: string[]; continuous: boolean; undoneBetween: boolean }[] {
     const byPath = new Map<string, FileChange[]>();
     for (const c of this.changes.values()) {
       if (c.sessionKey !== sessionKey || c.turn < turn) continue;
@@ -377,7 +379,8 @@ export class ReviewModel {
     return [...byPath.entries()].filter(([, list]) => !list.every((c) => c.fileDecision === 'undone')).map(([path, list]) => {
       list.sort((a, b) => a.turn - b.turn || a.at - b.at);
       const continuous = list.every((c, i) => i === 0 || c.base.text === this.expectedText(list[i - 1]));
-      return { path, base: list[0].base, expected: this.expectedText(list.at(-1)!), ids: list.map((c) => c.id), continuous };
+      const undoneBetween = !continuous && list.every((c, i) => i === 0 || c.base.text === this.expectedText(list[i - 1]) || c.base.text === list[i - 1].after);
+      return { path, base: list[0].base, expected: this.expectedText(list.at(-1)!), ids: list.map((c) => c.id), continuous, undoneBetween };
     });
   }
 

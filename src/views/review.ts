@@ -417,7 +417,7 @@ export class ReviewCenter implements vscode.Disposable {
       if (e.base.uncertain !== undefined || !e.continuous || current === undefined || current !== e.expected) {
         result.skipped.push(e.path);
         if (e.base.uncertain !== undefined) unknown.push(e.path);
-        opts.reasons?.set(e.path, e.base.uncertain !== undefined ? leftAloneText({ why: 'unknown' }) : !e.continuous ? leftAloneText({ why: 'interleaved' }) : current === undefined ? 'it could not be read' : changedSinceText(this.model, e.path));
+        opts.reasons?.set(e.path, e.base.uncertain !== undefined ? leftAloneText({ why: 'unknown' }) : !e.continuous ? leftAloneText({ why: e.undoneBetween ? 'undone_between' : 'interleaved' }) : current === undefined ? 'it could not be read' : changedSinceText(this.model, e.path));
         continue;
       }
       if (e.expected === e.base.text) {

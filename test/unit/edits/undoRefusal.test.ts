@@ -4,6 +4,7 @@
  * and the way (undo it first), instead of sending the person to undo the lines by hand.
  */
 import assert from 'node:assert/strict';
+import { leftAloneText, previewCheckpoint } from '../../../src/edits/checkpointPreview';
 import { ReviewModel } from '../../../src/edits/review';
 
 const lines = (n: number) => Array.from({ length: n }, (_, i) => `line ${i + 1}\n`).join('');
@@ -53,5 +54,35 @@ describe('a refused Undo says why', () => {
     const far = person.replace('line 30\n', 'T2\n');
     m.record('s', 2, '/w/a', 'agent', { text: person }, far, undefined, 2);
     assert.match((m.planUndo(c1.id, far) as { message: string }).message, /changed after the agent wrote them/);
+  });
+});
+
+describe('a file Restore Checkpoint leaves alone says why', () => {
+  const base = lines(40);
+  const a1 = base.replace('line 10\n', 'T1\n');
+  const a2 = a1.replace('line 30\n', 'T2\n');
+
+  it('the person undid turn 1\'s change of it since but not turn 2\'s: said so, not "someone else changed it"', () => {
+    const m = new ReviewModel();
+    const c1 = m.record('s', 1, '/w/a', 'agent', { text: base }, a1, undefined, 1)!;
+    m.record('s', 2, '/w/a', 'agent', { text: a1 }, a2, undefined, 2);
+    const plan = m.planUndo(c1.id, a2);
+    assert.equal(plan.action, 'text');
+    m.undone(c1.id, (plan as { hunks: number[] }).hunks);
+    const [e] = m.checkpoint('s', 1);
+    assert.deepEqual([e.continuous, e.undoneBetween], [false, true]);
+    assert.deepEqual(previewCheckpoint(m, 's', 1).files.map((f) => f.leftAlone && leftAloneText(f.leftAlone)), [
+      "you undid an earlier turn's change of it since, not the later one made on it; Undo in the Changes view takes both out",
+    ]);
+  });
+
+  it('someone wrote between the turns: still "someone else changed it between the agent\'s turns"', () => {
+    const m = new ReviewModel();
+    m.record('s', 1, '/w/a', 'agent', { text: base }, a1, undefined, 1);
+    const mine = a1.replace('line 20\n', 'P\n');
+    m.record('s', 2, '/w/a', 'agent', { text: mine }, mine.replace('line 30\n', 'T2\n'), undefined, 2);
+    const [e] = m.checkpoint('s', 1);
+    assert.deepEqual([e.continuous, e.undoneBetween], [false, false]);
+    assert.equal(leftAloneText(previewCheckpoint(m, 's', 1).files[0].leftAlone!), "someone else changed it between the agent's turns");
   });
 });
