@@ -41,6 +41,8 @@ export interface InlineHunk {
   state: InlineHunkState;
   /** Undo can revert it now: intact, and its change's base is known for certain. */
   undoable: boolean;
+  /** Set on an edited hunk whose lines a later agent change (still there) rewrote: Undo that one first. */
+  brokenByLater?: true;
 }
 
 /** What the agent did to the file as a whole, when that is the only thing to show (no hunks inline). */
@@ -89,7 +91,9 @@ export function inlineChange(model: ReviewModel, c: FileChange, current: string)
   // and a file that is all new (or gone) has no lines to tell apart.
   const whole: WholeFileWhat | undefined = model.moveOf(c) ? 'moved' : c.base.text === null ? 'created' : c.after === null ? 'deleted' : undefined;
   if (whole) return { changeId: c.id, what: whole, baseUnknown, hunks: [] };
-  return { changeId: c.id, what: 'changed', baseUnknown, hunks: placeHunks(c, model.expectedText(c) ?? '', current) };
+  const hunks = placeHunks(c, model.expectedText(c) ?? '', current);
+  for (const h of hunks) if (h.state === 'edited' && model.brokenBy(c, h.hunk)) h.brokenByLater = true;
+  return { changeId: c.id, what: 'changed', baseUnknown, hunks };
 }
 
 /**

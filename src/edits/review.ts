@@ -306,7 +306,7 @@ export class ReviewModel {
    * The later agent change of the same file (any session, not undone) that changed a line of hunk
    * `i` of `c`: Undo refuses the hunk then, and the way is to undo that change first, not by hand.
    */
-  private brokenBy(c: FileChange, i: number): FileChange | undefined {
+  brokenBy(c: FileChange, i: number): FileChange | undefined {
     const from = this.expectedText(c);
     if (from === null) return undefined;
     const inverse = invertHunk(c.hunks[i]);

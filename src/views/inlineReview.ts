@@ -210,6 +210,7 @@ export class InlineReview implements vscode.Disposable {
       const node = (): ReviewNode => issue({ type: 'hunk', changeId: h.changeId, hunk: h.hunk });
       lenses.push(lens(at, 'Keep', 'agentSwitchboard.review.keep', [node()], 'Keep this change'));
       if (h.undoable) lenses.push(lens(at, 'Undo', 'agentSwitchboard.review.undo', [node()], 'Put back what was here before the agent\'s change'));
+      else if (h.state === 'edited' && h.brokenByLater) lenses.push(lens(at, 'Changed since: Open Diff', 'agentSwitchboard.review.openDiff', [node()], 'A later agent change rewrote these lines: Undo that one first, then this one'));
       else if (h.state === 'edited') lenses.push(lens(at, 'Changed since: Open Diff', 'agentSwitchboard.review.openDiff', [node()], 'These lines were changed after the agent wrote them; Undo would take that text too, so undo them by hand in the diff'));
       else lenses.push(lens(at, 'Base unknown: Open Diff', 'agentSwitchboard.review.openDiff', [node()], 'What the file held before is not known for certain; Undo leaves it alone'));
     }

@@ -5,6 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { leftAloneText, previewCheckpoint } from '../../../src/edits/checkpointPreview';
+import { inlineView } from '../../../src/edits/inlineHunks';
 import { ReviewModel } from '../../../src/edits/review';
 
 const lines = (n: number) => Array.from({ length: n }, (_, i) => `line ${i + 1}\n`).join('');
@@ -84,5 +85,23 @@ describe('a file Restore Checkpoint leaves alone says why', () => {
     const [e] = m.checkpoint('s', 1);
     assert.deepEqual([e.continuous, e.undoneBetween], [false, false]);
     assert.equal(leftAloneText(previewCheckpoint(m, 's', 1).files[0].leftAlone!), "someone else changed it between the agent's turns");
+  });
+});
+
+describe('the inline review tells a hunk a later agent change rewrote', () => {
+  it('marks turn 1\'s hunk broken by turn 2, not one the person typed into', () => {
+    const base = lines(40);
+    const a1 = base.replace('line 10\n', 'T1\n').replace('line 30\n', 'U1\n');
+    const a2 = a1.replace('line 12\n', 'T2\n');
+    const m = new ReviewModel();
+    m.record('s', 1, '/w/a', 'agent', { text: base }, a1, undefined, 1);
+    m.record('s', 2, '/w/a', 'agent', { text: a1 }, a2, undefined, 2);
+    const mine = a2.replace('line 32\n', 'P\n');
+    const view = inlineView(m, '/w/a', mine);
+    assert.deepEqual(view.changes[0].hunks.map((h) => [h.hunk, h.state, h.brokenByLater ?? false]), [
+      [0, 'edited', true],
+      [1, 'edited', false],
+    ]);
+    assert.deepEqual(view.changes[1].hunks.map((h) => [h.state, h.undoable]), [['intact', true]]);
   });
 });
