@@ -36,12 +36,17 @@ export default tseslint.config(
         },
         {
           selector:
-            "CallExpression[callee.property.name=/^(appendMarkdown)$/]:not([arguments.0.type='Literal']):not([arguments.0.type='TemplateLiteral'][arguments.0.expressions.length=0]):not([arguments.0.type='TaggedTemplateExpression'][arguments.0.tag.name='markdown'])",
-          message: 'Build Markdown with the markdown`…` template of src/common/untrustedText.ts, or use appendText / appendCodeblock for text you did not write.',
+            "CallExpression[callee.property.name=/^(appendMarkdown)$/]:not([arguments.0.type='Literal']):not([arguments.0.type='TemplateLiteral'][arguments.0.expressions.length=0]):not([arguments.0.type='TaggedTemplateExpression'][arguments.0.tag.name='markdown']):not([arguments.0.type='CallExpression'][arguments.0.callee.name='markdownCodeBlock'])",
+          message: 'Build Markdown with the markdown`…` template of src/common/untrustedText.ts, or use appendText / appendMarkdown(markdownCodeBlock(…)) for text you did not write.',
+        },
+        {
+          // Its fence is measured on runs of backticks at the start of a line only: a diff line ' ```' closes it.
+          selector: "CallExpression[callee.property.name='appendCodeblock']",
+          message: 'Show code with appendMarkdown(markdownCodeBlock(…)) of src/common/untrustedText.ts: the fence of appendCodeblock can be closed by the text.',
         },
         {
           selector: "NewExpression[callee.property.name='MarkdownString'][arguments.length>0]",
-          message: 'Start an empty MarkdownString and add to it with appendText / appendCodeblock / appendMarkdown(markdown`…`).',
+          message: 'Start an empty MarkdownString and add to it with appendText / appendMarkdown(markdownCodeBlock(…)) / appendMarkdown(markdown`…`).',
         },
         {
           selector: "AssignmentExpression[left.property.name=/^(isTrusted|supportHtml|supportThemeIcons|enableCommandUris)$/], Property[key.name=/^(isTrusted|supportHtml|supportThemeIcons|enableCommandUris)$/][value.value=true]",

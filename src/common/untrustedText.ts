@@ -19,7 +19,8 @@
  * markup; {@link text} is a tagged template that applies it to every interpolated value, so a call
  * site cannot forget one; {@link markdownText} / {@link markdown} do the same for Markdown. The
  * lint rule in eslint.config.mjs makes the first argument of every `show*Message` a literal or a
- * `text` template. This module is pure (no `vscode`), so it is unit-tested under plain Node.
+ * `text` template; {@link markdownCodeBlock} shows untrusted lines as code. This module is pure
+ * (no `vscode`), so it is unit-tested under plain Node.
  */
 
 /** How many characters (code points) one interpolated value keeps by default. */
@@ -141,6 +142,27 @@ export function markdownText(value: unknown, options: InertOptions = {}): string
 /** A tagged template for Markdown: literal parts are the extension's Markdown, values are {@link markdownText}. */
 export function markdown(strings: TemplateStringsArray, ...values: unknown[]): string {
   return translate(strings, values.map((v) => markdownText(v)));
+}
+
+/** How many characters (code points) {@link markdownCodeBlock} keeps by default. */
+export const CODE_BLOCK_MAX = 20_000;
+
+/**
+ * Untrusted lines as a fenced Markdown code block that renders as exactly those lines, whatever
+ * they hold: the fence is longer than any run of backticks anywhere in them, so no line can close
+ * it — not one that starts with a diff's ` ` prefix before three backticks, which the editor's own
+ * `MarkdownString.appendCodeblock` (it measures only runs at the start of a line) lets through.
+ * Inside the block nothing is markup; control characters are dropped, bidirectional overrides shown
+ * as U+FFFD (they would reorder the lines on screen), line breaks made `\n`, and the text capped at
+ * `max` code points. `language` keeps only the characters of a language id.
+ */
+export function markdownCodeBlock(value: unknown, language = '', max = CODE_BLOCK_MAX): string {
+  let s = value === undefined || value === null ? '' : String(value);
+  if (s.length > max * 4 + 64) s = s.slice(0, max * 4 + 64);
+  s = capCodePoints(s.replace(LINE_BREAK, '\n').replace(CONTROL, '').replace(INVISIBLE, '').replace(BIDI, '\ufffd'), max);
+  const longest = Math.max(0, ...(s.match(/`+/g) ?? []).map((run) => run.length));
+  const fence = '`'.repeat(Math.max(3, longest + 1));
+  return `\n${fence}${language.replace(/[^\w+#.-]/g, '')}\n${s}\n${fence}\n`;
 }
 
 /** The message of an error (or any thrown value) as inert text: agent JSON-RPC errors carry agent text. */

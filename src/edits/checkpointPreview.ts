@@ -8,7 +8,7 @@
 import type { FileChange, LaterAuthor, ReviewModel } from './review';
 
 /** Why a file of a checkpoint is left alone. */
-export type LeftAlone = 'unknown' | 'interleaved' | 'changed' | 'other_session';
+export type LeftAlone = 'unknown' | 'interleaved' | 'undone_between' | 'changed' | 'other_session';
 
 /** One file a checkpoint restore touches. */
 export interface CheckpointFile {
@@ -43,7 +43,7 @@ export function previewCheckpoint(model: ReviewModel, sessionKey: string, turn: 
     const by = latest?.later.at(-1)?.by;
     const leftAlone: CheckpointFile['leftAlone'] =
       e.base.uncertain !== undefined ? { why: 'unknown' }
-        : !e.continuous ? { why: 'interleaved' }
+        : !e.continuous ? { why: e.undoneBetween ? 'undone_between' : 'interleaved' }
           : latest && !e.ids.includes(latest.id) ? { why: 'other_session' }
             : by ? { why: 'changed', by }
               : undefined;
@@ -61,6 +61,8 @@ export function leftAloneText(l: NonNullable<CheckpointFile['leftAlone']>): stri
       return 'what it held before the turn is not known for certain';
     case 'interleaved':
       return "someone else changed it between the agent's turns";
+    case 'undone_between':
+      return "you undid an earlier turn's change of it since, not the later one made on it; Undo in the Changes view takes both out";
     case 'other_session':
       return 'another session changed it since';
     case 'changed':
@@ -76,3 +78,10 @@ export function changedSinceText(model: ReviewModel, path: string): string {
   const by = model.latestFor(path)?.later.at(-1)?.by;
   return by ? leftAloneText({ why: 'changed', by }) : 'it changed after the agent wrote it';
 }
+
+/**
+ * Why no checkpoint of a session is restored while its agent works: what it writes next would be
+ * recorded on a base the restore has already replaced, and be lost track of.
+ */
+export const STILL_WORKING = 'the agent is still working in this session: restore once its turn has ended, or Stop it first.';
+

@@ -78,11 +78,14 @@ export function decodeFile(bytes: Uint8Array, hint?: string): { text: string; fo
 
 /**
  * Encodes `text` in the file's format: its line endings, its encoding, its BOM.
+ * @param eol `normalize` (default) gives every line the file's line ending, for new text (an
+ *   agent's); `keep` writes the line endings `text` has, for text that is exact to the byte (an
+ *   Undo's: the file's own lines with the agent's taken out, mixed endings included).
  * @throws {UndecodableError} when the text has characters the encoding cannot represent (e.g. an
  *   emoji into GBK), rather than writing `?` for them.
  */
-export function encodeFile(text: string, format: TextFormat): Uint8Array {
-  const normalized = withEol(text, format.eol);
+export function encodeFile(text: string, format: TextFormat, eol: 'normalize' | 'keep' = 'normalize'): Uint8Array {
+  const normalized = eol === 'keep' ? text : withEol(text, format.eol);
   const utf8 = isUtf8(format.encoding);
   const bytes = utf8 ? Buffer.concat([Buffer.from(format.bom ? [0xef, 0xbb, 0xbf] : []), Buffer.from(normalized, 'utf8')]) : iconv().encode(normalized, format.encoding, { addBOM: format.bom });
   // A lone surrogate has no UTF-8 form (it would become U+FFFD); other encodings lack characters.

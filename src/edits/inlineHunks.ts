@@ -41,6 +41,8 @@ export interface InlineHunk {
   state: InlineHunkState;
   /** Undo can revert it now: intact, and its change's base is known for certain. */
   undoable: boolean;
+  /** Set on an edited hunk whose lines a later agent change (still there) rewrote: Undo that one first. */
+  brokenByLater?: true;
 }
 
 /** What the agent did to the file as a whole, when that is the only thing to show (no hunks inline). */
@@ -89,7 +91,9 @@ export function inlineChange(model: ReviewModel, c: FileChange, current: string)
   // and a file that is all new (or gone) has no lines to tell apart.
   const whole: WholeFileWhat | undefined = model.moveOf(c) ? 'moved' : c.base.text === null ? 'created' : c.after === null ? 'deleted' : undefined;
   if (whole) return { changeId: c.id, what: whole, baseUnknown, hunks: [] };
-  return { changeId: c.id, what: 'changed', baseUnknown, hunks: placeHunks(c, model.expectedText(c) ?? '', current) };
+  const hunks = placeHunks(c, model.expectedText(c) ?? '', current);
+  for (const h of hunks) if (h.state === 'edited' && model.brokenBy(c, h.hunk)) h.brokenByLater = true;
+  return { changeId: c.id, what: 'changed', baseUnknown, hunks };
 }
 
 /**
@@ -174,4 +178,22 @@ function place(b: ExpectedBlock, map: Int32Array | undefined, lineCount: number,
   const start = before ?? Math.max(0, after! - b.count);
   const end = after ?? Math.min(lineCount, start + b.count);
   return { start: Math.min(start, lineCount - 1), count: b.count > 0 ? Math.max(0, end - start) : 0, removed: b.removed };
+}
+
+/** How many of a hunk's lines its hover shows. */
+const HOVER_LINES = 40;
+
+/** What the hover of a hunk says before the hunk itself. */
+export function hunkHoverIntro(state: InlineHunkState): string {
+  return state === 'edited' ? "The agent's change (its lines were changed since, so Undo leaves it to you):" : "The agent's change, still to review:";
+}
+
+/**
+ * The hunk as its hover shows it: the agent's unified-diff lines (what it removed and wrote, as the
+ * Changes view's hunk shows them), at most {@link HOVER_LINES}. They are the agent's and may hold
+ * fences, links or HTML of their own: show them only through `markdownCodeBlock`.
+ */
+export function hunkHoverCode(lines: readonly string[]): string {
+  const shown = lines.filter((l) => l[0] !== '\\').map((l) => l.replace(/\r$/, ''));
+  return shown.slice(0, HOVER_LINES).join('\n') + (shown.length > HOVER_LINES ? `\n… ${shown.length - HOVER_LINES} more lines` : '');
 }

@@ -292,11 +292,28 @@ export class ReviewModel {
       const next = carryHunk(text, invertHunk(c.hunks[i]), this.positionInExpected(c, i), map, false);
       if (next === false) {
         const h = c.hunks[i];
-        return { action: 'conflict', message: `lines ${h.newStart}–${h.newStart + Math.max(h.newLines, 1) - 1} changed after the agent wrote them; undo them by hand (Open Diff shows the text before the turn).` };
+        const lines = `lines ${h.newStart}–${h.newStart + Math.max(h.newLines, 1) - 1}`;
+        const by = this.brokenBy(c, i);
+        if (by) return { action: 'conflict', message: `${lines} were changed since by ${by.sessionKey !== c.sessionKey ? "another session's agent" : by.turn === c.turn ? "the agent's next change in this turn" : `the agent's turn ${by.turn}`}; undo that change first, or these lines by hand (Open Diff shows the text before the turn).` };
+        return { action: 'conflict', message: `${lines} changed after the agent wrote them; undo them by hand (Open Diff shows the text before the turn).` };
       }
       text = next;
     }
     return { action: 'text', text, hunks: targets };
+  }
+
+  /**
+   * The later agent change of the same file (any session, not undone) that changed a line of hunk
+   * `i` of `c`: Undo refuses the hunk then, and the way is to undo that change first, not by hand.
+   */
+  brokenBy(c: FileChange, i: number): FileChange | undefined {
+    const from = this.expectedText(c);
+    if (from === null) return undefined;
+    const inverse = invertHunk(c.hunks[i]);
+    const at = this.positionInExpected(c, i);
+    const carries = (to: string | null) => to !== null && carryHunk(to, inverse, at, lineMap(from, to), from === to) !== false;
+    const later = [...this.changes.values()].filter((o) => o.path === c.path && o !== c && o.at > c.at && o.fileDecision !== 'undone').sort((a, b) => a.at - b.at);
+    return later.find((o) => carries(o.base.text) && !carries(this.expectedText(o)));
   }
 
   /** 0-based line where hunk `i`'s new side starts in {@link expectedText} (earlier undone hunks shift it). */
@@ -350,8 +367,10 @@ export class ReviewModel {
    * of those changes: restoring the old base would take their edits too, so it must be skipped.
    * An entry whose base is uncertain (`base.uncertain`) must be skipped as well. A file whose
    * changes are all undone already (by Undo or an earlier restore) is as it was: not listed.
+   * `undoneBetween` tells that it is not continuous only because the person undid (part of) an
+   * earlier change since and not the later one made on it, rather than someone writing between.
    */
-  checkpoint(sessionKey: string, turn: number): { path: string; base: Base; expected: string | null; ids: string[]; continuous: boolean }[] {
+  checkpoint(sessionKey: string, turn: number): { path: string; base: Base; expected: string | null; ids: string[]; continuous: boolean; undoneBetween: boolean }[] {
     const byPath = new Map<string, FileChange[]>();
     for (const c of this.changes.values()) {
       if (c.sessionKey !== sessionKey || c.turn < turn) continue;
@@ -360,7 +379,8 @@ export class ReviewModel {
     return [...byPath.entries()].filter(([, list]) => !list.every((c) => c.fileDecision === 'undone')).map(([path, list]) => {
       list.sort((a, b) => a.turn - b.turn || a.at - b.at);
       const continuous = list.every((c, i) => i === 0 || c.base.text === this.expectedText(list[i - 1]));
-      return { path, base: list[0].base, expected: this.expectedText(list.at(-1)!), ids: list.map((c) => c.id), continuous };
+      const undoneBetween = !continuous && list.every((c, i) => i === 0 || c.base.text === this.expectedText(list[i - 1]) || c.base.text === list[i - 1].after);
+      return { path, base: list[0].base, expected: this.expectedText(list.at(-1)!), ids: list.map((c) => c.id), continuous, undoneBetween };
     });
   }
 

@@ -18,8 +18,8 @@ import * as vscode from 'vscode';
 import { registerCommand } from '../activation/vscodeRegistry';
 import { issue } from '../common/commandArgs';
 import { onDidChangeSettings } from '../config/vscodeSettings';
-import { inert } from '../common/untrustedText';
-import { EMPTY_VIEW, inlineView, type InlineBlock, type InlineHunk, type InlineView, type WholeFileWhat } from '../edits/inlineHunks';
+import { inert, markdownCodeBlock } from '../common/untrustedText';
+import { EMPTY_VIEW, hunkHoverCode, hunkHoverIntro, inlineView, type InlineBlock, type InlineHunk, type InlineView, type WholeFileWhat } from '../edits/inlineHunks';
 import type { FileChange } from '../edits/review';
 import { registerGuardedCommand } from './guardedCommands';
 import type { ReviewCenter } from './review';
@@ -173,11 +173,8 @@ export class InlineReview implements vscode.Disposable {
   /** The hunk as the agent made it (what it removed and wrote), as the Changes view's hunk shows it. */
   private hover(h: InlineHunk): vscode.MarkdownString {
     const c = this.center.model.get(h.changeId);
-    const lines = (c?.hunks[h.hunk]?.lines ?? []).filter((l) => l[0] !== '\\').map((l) => l.replace(/\r$/, ''));
-    const md = new vscode.MarkdownString();
-    md.appendText(h.state === 'edited' ? 'The agent\'s change (its lines were changed since, so Undo leaves it to you):' : 'The agent\'s change, still to review:');
-    md.appendCodeblock(lines.slice(0, 40).join('\n') + (lines.length > 40 ? `\n… ${lines.length - 40} more lines` : ''), 'diff');
-    return md;
+    // The agent's lines in a fence they cannot close (appendCodeblock's can be, by a context line).
+    return new vscode.MarkdownString().appendText(hunkHoverIntro(h.state)).appendMarkdown(markdownCodeBlock(hunkHoverCode(c?.hunks[h.hunk]?.lines ?? []), 'diff'));
   }
 
   private lenses(doc: vscode.TextDocument): vscode.CodeLens[] {
@@ -213,6 +210,7 @@ export class InlineReview implements vscode.Disposable {
       const node = (): ReviewNode => issue({ type: 'hunk', changeId: h.changeId, hunk: h.hunk });
       lenses.push(lens(at, 'Keep', 'agentSwitchboard.review.keep', [node()], 'Keep this change'));
       if (h.undoable) lenses.push(lens(at, 'Undo', 'agentSwitchboard.review.undo', [node()], 'Put back what was here before the agent\'s change'));
+      else if (h.state === 'edited' && h.brokenByLater) lenses.push(lens(at, 'Changed since: Open Diff', 'agentSwitchboard.review.openDiff', [node()], 'A later agent change rewrote these lines: Undo that one first, then this one'));
       else if (h.state === 'edited') lenses.push(lens(at, 'Changed since: Open Diff', 'agentSwitchboard.review.openDiff', [node()], 'These lines were changed after the agent wrote them; Undo would take that text too, so undo them by hand in the diff'));
       else lenses.push(lens(at, 'Base unknown: Open Diff', 'agentSwitchboard.review.openDiff', [node()], 'What the file held before is not known for certain; Undo leaves it alone'));
     }

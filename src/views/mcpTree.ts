@@ -9,7 +9,7 @@ import { hardenTreeItem } from './treeItems';
 import { issueAll } from '../common/commandArgs';
 import { appResourceOf, visibleToModel } from '../mcp/apps';
 import * as z from 'zod';
-import { inert, markdown } from '../common/untrustedText';
+import { inert, markdown, markdownCodeBlock } from '../common/untrustedText';
 import type { HostedServer, McpHost } from '../mcp/host';
 import { describeDiff, type CatalogDiff } from '../mcp/pinning';
 import { describeDefinition } from '../mcp/config';
@@ -121,7 +121,7 @@ export class McpTree implements vscode.TreeDataProvider<McpNode>, vscode.Disposa
         if (tool?.description) md.appendMarkdown(markdown`${inert(tool.description, { max: 2000 })}\n\n`);
         if (view.uri) md.appendMarkdown(markdown`Shows its result in an app: ${view.uri}\n\n`);
         if (view.problem) md.appendMarkdown(markdown`${view.problem}\n\n`);
-        md.appendCodeblock(JSON.stringify(tool?.inputSchema ?? {}, null, 2).slice(0, 4000), 'json');
+        md.appendMarkdown(markdownCodeBlock(JSON.stringify(tool?.inputSchema ?? {}, null, 2).slice(0, 4000), 'json'));
         item.tooltip = md;
         item.command = { command: 'agentSwitchboard.mcp.runTool', title: 'Run Tool…', arguments: [node] };
         return item;
@@ -236,7 +236,8 @@ function serverItem(s: HostedServer, change: CatalogDiff | undefined, details: s
     // The server wrote these: shown as plain text, never as Markdown.
     for (const line of details) md.appendMarkdown(markdown`• ${line}  \n`);
   }
-  if (state?.state === 'error' && state.stderrTail.length) md.appendCodeblock(state.stderrTail.slice(-12).join('\n'), 'text');
+  // The server's stderr may hold fences of its own: in a block it cannot close.
+  if (state?.state === 'error' && state.stderrTail.length) md.appendMarkdown(markdownCodeBlock(state.stderrTail.slice(-12).join('\n'), 'text'));
   item.tooltip = md;
   return item;
 }

@@ -20,11 +20,11 @@ import { decodeFile, detectEol, encodeFile } from '../edits/encoding';
 import { ReviewModel, uncertainMessage, type Base, type UndoPlan } from '../edits/review';
 import { shownDiff } from '../edits/shownDiff';
 import { ReviewSessions } from '../edits/reviewSessions';
-import { changedSinceText, leftAloneText } from '../edits/checkpointPreview';
+import { changedSinceText, leftAloneText, STILL_WORKING } from '../edits/checkpointPreview';
 import { beforeUri, serveBefore } from './beforeDocs';
 import { checkUndoWrite, recordUndoResult, type DeletedByUndo, type UndoGuardDeps, type UndoWrite } from '../edits/undoGuard';
 import { parseReviewNode, pendingBadge, ReviewTree, type ReviewNode } from './reviewTree';
-import { confirmProtectedWrite, currentDiskText, SAVE_WINDOW_MS, decodeText, fileText, freshDocument, openDocument, readDisk } from './reviewFiles';
+import { confirmProtectedWrite, currentDiskText, decodeText, existingDirs, fileText, freshDocument, openDocument, readDisk, SAVE_WINDOW_MS } from './reviewFiles';
 import { text } from '../common/untrustedText';
 
 /** What the Changes view needs from the rest of the extension. */
@@ -78,7 +78,7 @@ export class ReviewCenter implements vscode.Disposable {
       },
     });
     this.guard = {
-      roots: () => deps.roots(),
+      roots: () => [...deps.roots(), ...existingDirs(this.sessions.worktreeDirs())],
       protectedTargets: () => deps.protectedTargets(),
       audit: (e) => deps.audit(e),
       confirm: deps.confirm ?? confirmProtectedWrite,
@@ -208,8 +208,8 @@ export class ReviewCenter implements vscode.Disposable {
   }
 
   /**
-   * Undoes a hunk, a file or a whole turn. Hunks whose lines someone changed after the agent are
-   * left alone and reported.
+   * Undoes a hunk, a file or a whole turn (newest change first: one made on an earlier change is
+   * taken out before it). Hunks whose lines someone changed after the agent are left alone and reported.
    * @returns the reasons of the undos that were refused (empty when all were done).
    */
   async undo(n: ReviewNode): Promise<string[]> {
@@ -237,12 +237,7 @@ export class ReviewCenter implements vscode.Disposable {
     this.lastDeleted = deleted;
     const names = deleted.map((d) => path.basename(d.path)).join(', ');
     const restore = vscode.l10n.t('Restore');
-    void Promise.resolve(
-      vscode.window.showInformationMessage(
-        text`Undo deleted ${names}, which the agent created.`,
-        restore,
-      ),
-    ).then((choice) => {
+    void Promise.resolve(vscode.window.showInformationMessage(text`Undo deleted ${names}, which the agent created.`, restore)).then((choice) => {
       if (choice === restore) void this.restoreDeleted(deleted);
     });
   }
@@ -290,7 +285,7 @@ export class ReviewCenter implements vscode.Disposable {
       const move = c && this.model.moveOf(c);
       return move ? [{ id: move.from.id }, { id: move.to.id }] : [{ id: n.changeId }];
     }
-    return this.model.turns(n.sessionKey).filter((t) => n.type === 'session' || t.turn === n.turn).flatMap((t) => t.files).map((f) => ({ id: f.id }));
+    return this.model.turns(n.sessionKey).filter((t) => n.type === 'session' || t.turn === n.turn).flatMap((t) => t.files).sort((a, b) => b.at - a.at).map((f) => ({ id: f.id }));
   }
 
   /** @returns what it deleted, when the undo deleted a file the agent created (to be taken back). */
@@ -361,9 +356,9 @@ export class ReviewCenter implements vscode.Disposable {
       throw new Error('the file is no longer a readable regular file; it was left alone.');
     }
     if ((disk === null ? null : disk.text) !== current) throw new Error('the file changed while undoing; nothing was changed.');
-    // The exact base bytes when we have them; else the text in the file's own encoding and BOM.
+    // The base bytes, else the text in the file's encoding and BOM with the line endings planned (to the byte).
     const format = disk?.bytes ? decodeFile(disk.bytes, fileEncoding(uri)).format : { encoding: 'utf8', bom: false, eol: detectEol(plan.text) };
-    const bytes = plan.action === 'restoreBase' && plan.bytes ? plan.bytes : encodeFile(plan.text, format);
+    const bytes = plan.action === 'restoreBase' && plan.bytes ? plan.bytes : encodeFile(plan.text, format, 'keep');
     if (disk === null) await vscode.workspace.fs.createDirectory(vscode.Uri.file(path.dirname(p)));
     this.ownWrites.set(p, Date.now());
     await asOwnEdit(uri, () => vscode.workspace.fs.writeFile(uri, bytes));
@@ -381,6 +376,12 @@ export class ReviewCenter implements vscode.Disposable {
     const entries = this.model.checkpoint(n.sessionKey, n.turn);
     const result = { restored: [] as string[], skipped: [] as string[] };
     if (!entries.length) return result;
+    // Every way to a restore (the Changes view, a message) ends here: none while the agent may still write.
+    if (['prompting', 'cancelling'].includes(this.lastStatus.get(n.sessionKey) ?? '')) {
+      for (const e of entries) opts.reasons?.set(e.path, STILL_WORKING);
+      if (!opts.quiet) void vscode.window.showWarningMessage(text`Not restored — ${STILL_WORKING}`);
+      return { restored: [], skipped: entries.map((e) => e.path) };
+    }
     if (!n.confirmed) {
       const ok = await vscode.window.showWarningMessage(
         text`Restore ${entries.length} file${entries.length === 1 ? '' : 's'} to their state before turn ${n.turn}?`,
@@ -405,7 +406,7 @@ export class ReviewCenter implements vscode.Disposable {
       if (e.base.uncertain !== undefined || !e.continuous || current === undefined || current !== e.expected) {
         result.skipped.push(e.path);
         if (e.base.uncertain !== undefined) unknown.push(e.path);
-        opts.reasons?.set(e.path, e.base.uncertain !== undefined ? leftAloneText({ why: 'unknown' }) : !e.continuous ? leftAloneText({ why: 'interleaved' }) : current === undefined ? 'it could not be read' : changedSinceText(this.model, e.path));
+        opts.reasons?.set(e.path, e.base.uncertain !== undefined ? leftAloneText({ why: 'unknown' }) : !e.continuous ? leftAloneText({ why: e.undoneBetween ? 'undone_between' : 'interleaved' }) : current === undefined ? 'it could not be read' : changedSinceText(this.model, e.path));
         continue;
       }
       if (e.expected === e.base.text) {
@@ -435,9 +436,8 @@ export class ReviewCenter implements vscode.Disposable {
     this.model.restored(done);
     if (opts.quiet) return result;
     const names = (l: string[]) => l.map((p) => path.basename(p)).join(', ');
-    void vscode.window.showInformationMessage(
-      text`Restored ${result.restored.length} file${result.restored.length === 1 ? '' : 's'} to before turn ${n.turn}${result.restored.length ? ` (${names(result.restored)})` : ''}. ${unknown.length ? `Skipped, base unknown (what they held before the turn is not known for certain): ${names(unknown)}.` : ''} ${result.skipped.length > unknown.length ? `Skipped, changed since: ${names(result.skipped.filter((p) => !unknown.includes(p)))}.` : ''}`,
-    );
+    const changed = result.skipped.filter((p) => !unknown.includes(p));
+    void vscode.window.showInformationMessage(text`Restored ${result.restored.length} file${result.restored.length === 1 ? '' : 's'} to before turn ${n.turn}${result.restored.length ? ` (${names(result.restored)})` : ''}. ${unknown.length ? `Skipped, base unknown (what they held before the turn is not known for certain): ${names(unknown)}.` : ''} ${changed.length ? `Skipped, changed since: ${names(changed)}.` : ''}`);
     return result;
   }
 

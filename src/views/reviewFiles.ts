@@ -3,6 +3,7 @@
  * file's encoding), the open document once it reflects the disk, and the confirmation of a write to
  * a protected path. Used by views/review.ts.
  */
+import * as fs from 'node:fs';
 import * as vscode from 'vscode';
 import { fileEncoding } from '../config/vscodeSettings';
 import { readRegularFileOrNull } from '../fs/safeRead';
@@ -116,4 +117,13 @@ export async function confirmProtectedWrite(w: UndoWrite, relPath: string, why: 
     act,
   );
   return choice === act;
+}
+
+/**
+ * The folders of `dirs` that exist now. Undo writes in the worktree of a session that has closed
+ * while its changes are still listed (its folder kept), as it did while the session ran; a worktree
+ * that was discarded is gone with its folder, and nothing is written there any more.
+ */
+export function existingDirs(dirs: readonly string[]): string[] {
+  return dirs.filter((d) => fs.existsSync(d));
 }

@@ -10,7 +10,7 @@ import * as vscode from 'vscode';
 import { hardenTreeItem } from './treeItems';
 import { issueAll } from '../common/commandArgs';
 import * as z from 'zod';
-import { markdown } from '../common/untrustedText';
+import { markdown, markdownCodeBlock } from '../common/untrustedText';
 import type { FileChange, HunkDecision, ReviewModel, TurnChanges } from '../edits/review';
 import { shownDiff } from '../edits/shownDiff';
 import { pendingCounts, pendingWords, sessionLabel, turnLabel, type ReviewSessionInfo } from '../edits/reviewSessions';
@@ -198,8 +198,9 @@ export class ReviewTree implements vscode.TreeDataProvider<ReviewNode>, vscode.D
     item.description = `${c.base.uncertain !== undefined ? 'base unknown · ' : ''}+${added} −${removed} · ${STATE_WORD[decision]}`;
     item.iconPath = STATE_ICON[decision];
     item.contextValue = `hunk.${decision}`;
+    // The agent's lines in a fence they cannot close (appendCodeblock's can be, by a context line).
     const shown = h.lines.slice(0, 40).map((l) => l.replace(/\r$/, ''));
-    item.tooltip = new vscode.MarkdownString().appendCodeblock(shown.join('\n') + (h.lines.length > 40 ? `\n… ${h.lines.length - 40} more lines` : ''), 'diff');
+    item.tooltip = new vscode.MarkdownString().appendMarkdown(markdownCodeBlock(shown.join('\n') + (h.lines.length > 40 ? `\n… ${h.lines.length - 40} more lines` : ''), 'diff'));
     item.command = { command: 'agentSwitchboard.review.openDiff', title: 'Open Diff', arguments: [{ type: 'hunk', changeId: c.id, hunk: i } satisfies ReviewNode] };
     return item;
   }

@@ -16,7 +16,7 @@
 import path from 'node:path';
 import type { SessionState, ThreadEntry } from '../../acp/session/types';
 import { isPersonsPrompt } from '../../acp/session/turns';
-import { leftAloneText, previewCheckpoint } from '../../edits/checkpointPreview';
+import { leftAloneText, previewCheckpoint, STILL_WORKING } from '../../edits/checkpointPreview';
 import type { ReviewModel } from '../../edits/review';
 import { isWithin } from '../../fs/containment';
 import type { HostMessage } from './protocol';
@@ -106,7 +106,7 @@ export class MessageActions {
     // A replayed or agent-sent message started no turn here: no files were followed after it.
     if (turn === undefined) return { refused: 'no checkpoint was kept before this message: it did not start a turn in this window (it was replayed from an earlier run, or sent by the agent).' };
     // The agent may still be writing: what it writes after the restore would be lost track of.
-    if (state.status === 'prompting' || state.status === 'cancelling') return { refused: 'the agent is still working in this session: restore once its turn has ended, or Stop it first.' };
+    if (state.status === 'prompting' || state.status === 'cancelling') return { refused: STILL_WORKING };
     return { state, turn };
   }
 }
