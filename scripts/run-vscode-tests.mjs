@@ -379,6 +379,19 @@ async function handleRequest(name, png, opts) {
       log(`clicked ${opts.click}`);
       return;
     }
+    if (opts.press) {
+      // A key as a person types it, into what has the focus: first the element `focus` names (in any
+      // frame, webviews included), so the key travels the way a real one does (a webview forwards
+      // it to the workbench, or keeps it).
+      if (opts.focus) {
+        const frame = await waitForSelectorInAnyFrame(opts.focus, Math.max(1000, (opts.timeoutMs || 20000) - 3000));
+        await frame.locator(opts.focus).first().focus({ timeout: 10000 });
+      }
+      await page.keyboard.press(opts.press);
+      answerFile(path.join(screenshotDir, `${name}.done`), 'pressed\n');
+      log(`pressed ${opts.press}${opts.focus ? ` in ${opts.focus}` : ''}`);
+      return;
+    }
     if (opts.viewport) {
       // The window size a person has (e.g. 1600x1000): the workbench lays itself out again.
       await page.setViewportSize({ width: Number(opts.viewport.width), height: Number(opts.viewport.height) });

@@ -281,6 +281,7 @@ export class App implements vscode.Disposable, LoadedApp {
       onDidChangeSession: (l) => this.manager.onDidChangeSession(l),
       changes: { view: this.review.view, any: () => this.review.model.turns().some((t) => t.files.length > 0), onDidChange: (l) => this.review.model.onDidChange(l) },
       agents: () => this.resolvedAgents(),
+      walkthroughId: `${context.extension.id}#firstRun`,
     });
     this.disposables.push(this.walkthrough);
     const sessionHost = {

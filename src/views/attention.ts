@@ -8,6 +8,7 @@ import * as vscode from 'vscode';
 import type { SessionManager } from '../acp/sessionManager';
 import type { SessionChange } from '../acp/sessionController';
 import { text } from '../common/untrustedText';
+import { turnEndedClause } from '../acp/session/stopReason';
 
 /** What attention needs from the app. */
 export interface AttentionHost {
@@ -41,7 +42,7 @@ export class SessionAttention {
       } else if (p.op === 'entry' && p.entry.kind === 'turn_end' && p.entry.stopReason !== 'cancelled') {
         const s = this.host.manager.get(c.key)?.state;
         // A queued prompt goes out next: nobody needs to be called for that.
-        if (s && !s.queued?.length) this.tell(c.key, text`${s.agentName} finished its turn (${p.entry.stopReason.replace(/_/g, ' ')}) and waits for you.`);
+        if (s && !s.queued?.length) this.tell(c.key, text`${s.agentName} ${turnEndedClause(p.entry.stopReason)} and waits for you.`);
       }
     }
   }

@@ -13,6 +13,7 @@ import { registerGuardedCommand } from './guardedCommands';
 import { narrowestOption } from '../acp/session/permissionChoice';
 import { keyTarget, waitingOf, type FocusedCardRef } from './permissionTarget';
 import { secondYes } from './hiddenValues';
+import { sessionLabel } from '../acp/session/promptSummary';
 
 /** Context key that is true while some permission request waits (keybindings' `when`). */
 export const PERMISSION_WAITING_KEY = 'agentSwitchboard.permissionWaiting';
@@ -50,7 +51,7 @@ export function registerPermissionKeys(host: PermissionKeysHost): vscode.Disposa
       const verb = kind === 'allow' ? 'Allow once' : 'Reject';
       const title = c.state.toolCalls[p.toolCallId]?.title || p.toolCallId;
       const others = waitingOf(c).length - 1;
-      const detail = `${target.why}\n\nThe key answers this one, the oldest waiting in ${inert(c.state.title ?? c.state.agentName, { max: 200 })}${others > 0 ? ` (${others} more wait${others === 1 ? 's' : ''})` : ''}. To answer another, focus its card or use its buttons.`;
+      const detail = `${target.why}\n\nThe key answers this one, the oldest waiting in ${inert(sessionLabel(c.state), { max: 300 })}${others > 0 ? ` (${others} more wait${others === 1 ? 's' : ''})` : ''}. To answer another, focus its card or use its buttons.`;
       const choice = await vscode.window.showWarningMessage(text`${verb}: “${title}”?`, { modal: true, detail }, verb);
       if (choice !== verb) return false;
     }

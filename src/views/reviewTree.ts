@@ -13,6 +13,7 @@ import * as z from 'zod';
 import { markdown, markdownCodeBlock } from '../common/untrustedText';
 import type { FileChange, HunkDecision, ReviewModel, TurnChanges } from '../edits/review';
 import { shownDiff } from '../edits/shownDiff';
+import { changedLines } from '../edits/model';
 import { pendingCounts, pendingWords, sessionLabel, turnLabel, type ReviewSessionInfo } from '../edits/reviewSessions';
 
 /** A node of the Changes view; also the argument of the review commands. */
@@ -186,10 +187,8 @@ export class ReviewTree implements vscode.TreeDataProvider<ReviewNode>, vscode.D
   private hunkItem(c: FileChange, i: number): vscode.TreeItem {
     const h = c.hunks[i];
     const decision = c.decisions[i];
-    // A hunk that only removes lines is named by the lines it removed (there are no new ones).
-    const side = h.newLines === 0 ? { start: h.oldStart, lines: h.oldLines } : { start: h.newStart, lines: h.newLines };
-    const first = side.start;
-    const last = side.start + Math.max(side.lines, 1) - 1;
+    // Named by the lines it changes, not its context; one that only removes, by the lines it removed.
+    const { first, last } = changedLines(h);
     const added = h.lines.filter((l) => l[0] === '+').length;
     const removed = h.lines.filter((l) => l[0] === '-').length;
     const item = new vscode.TreeItem(first === last ? `Line ${first}` : `Lines ${first}–${last}`);

@@ -14,6 +14,8 @@ export interface WalkthroughHost {
   /** The Changes view, and whether it lists any change now. */
   changes: { view: vscode.TreeView<unknown>; any(): boolean; onDidChange(listener: () => void): { dispose(): void } };
   agents(): readonly { available: boolean; demo?: boolean }[];
+  /** The walkthrough as VS Code names it: `<extension id>#<walkthrough id>`. */
+  walkthroughId: string;
 }
 
 /** Sets the walkthrough's context keys as its steps are done. */
@@ -53,6 +55,11 @@ export class WalkthroughProgress implements vscode.Disposable {
     if (this.done.has(step)) return;
     this.done.add(step);
     void vscode.commands.executeCommand('setContext', WALKTHROUGH_KEYS[step], true);
+    // VS Code's walkthrough service is made when the Welcome page is first used. A step whose
+    // context already holds then is taken as seen but not checked, and the key becoming true again
+    // counts for nothing: a step done before the walkthrough was opened would never check off. So
+    // the step is also marked done by its id (the command fails harmlessly for an unknown step).
+    void Promise.resolve(vscode.commands.executeCommand('welcome.markStepComplete', `${this.host.walkthroughId}#${step}`)).then(undefined, () => undefined);
   }
 
   dispose(): void {

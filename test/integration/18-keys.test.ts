@@ -6,11 +6,38 @@
 import * as assert from 'assert';
 import * as vscode from 'vscode';
 import { api, autoAnswer, waitForState, workspaceDir } from './util';
-import { evaluateInFrames } from './screenshot';
+import { evaluateInFrames, press } from './screenshot';
 
 const PAGE = '#app .composer';
 
 describe('keyboard commands of the Session', () => {
+  it('the approve and reject keys, pressed with the focus in the side bar\'s prompt box, answer the waiting card', async function () {
+    this.timeout(120_000);
+    const a = await api();
+    const key = await a.startSession({ agentId: 'demo', cwd: workspaceDir() });
+    try {
+      await vscode.commands.executeCommand('agentSwitchboard.showSession', key);
+      const turn = a.prompt(key, `Write keys-${Date.now()}.md, please.`);
+      const waitingCard = async (what: string, not?: string) => {
+        const s = await waitForState(a, key, (st) => Object.values(st.permissions).some((p) => p.state === 'waiting' && p.permissionId !== not), what);
+        return Object.values(s.permissions).find((p) => p.state === 'waiting' && p.permissionId !== not)!;
+      };
+      // A webview keeps some keys for the browser (Ctrl+X and its kin, cut): a key the webview keeps
+      // never reaches VS Code's keybindings, so each is pressed for real, not run as a command.
+      const edit = await waitingCard('the edit request');
+      await press('Control+Shift+Alt+D', '#app .prompt-input');
+      const rejected = (await waitForState(a, key, (st) => st.permissions[edit.permissionId]?.state !== 'waiting', 'the edit request answered by the reject key')).permissions[edit.permissionId];
+      assert.deepStrictEqual([rejected.state, rejected.answeredBy, edit.options.find((o) => o.optionId === rejected.optionId)?.kind], ['selected', 'person', 'reject_once']);
+      const cmd = await waitingCard('the command request', edit.permissionId);
+      await press('Control+Shift+Alt+Y', '#app .prompt-input');
+      const allowed = (await waitForState(a, key, (st) => st.permissions[cmd.permissionId]?.state !== 'waiting', 'the command request answered by the approve key')).permissions[cmd.permissionId];
+      assert.deepStrictEqual([allowed.state, allowed.answeredBy, cmd.options.find((o) => o.optionId === allowed.optionId)?.kind], ['selected', 'person', 'allow_once']);
+      await turn;
+    } finally {
+      await a.closeSession(key);
+    }
+  });
+
   it('send the prompt box, then move the focus to the previous and next card', async function () {
     this.timeout(120_000);
     const a = await api();

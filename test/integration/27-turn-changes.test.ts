@@ -227,12 +227,22 @@ describe('the end-of-turn row in the thread', () => {
     // The Changes view says so too.
     await changesRow('c.txt', 'turn-row-undo', /· undone/);
     await changesRow('b.txt', 'turn-row-undo', /· undone/);
-    // Review: the turn in the Changes view, and the diff of its first file still to review.
+    // Review: the turn in the Changes view, and its first file still to review open in the editor
+    // itself, where the agent's hunks carry Keep / Undo inline.
     await click('.turn-changes[data-turn="2"] .tc-review');
-    await until('the review diff of a file of turn 2', () => {
+    const opened = await until('a file of turn 2 still to review, open in the editor', () => {
       const input = vscode.window.tabGroups.activeTabGroup.activeTab?.input;
-      return input instanceof vscode.TabInputTextDiff && [fa, fb].includes(input.modified.fsPath);
+      return input instanceof vscode.TabInputText && [fa, fb].includes(input.uri.fsPath) ? input.uri : undefined;
+    }, 20_000).catch((e: Error) => {
+      throw new Error(`${e.message}; the active tab: ${JSON.stringify(vscode.window.tabGroups.activeTabGroup.activeTab?.input)}`);
     });
+    const lensTitles = async () => ((await vscode.commands.executeCommand<vscode.CodeLens[]>('vscode.executeCodeLensProvider', opened, 100)) ?? []).map((l) => l.command?.title ?? '');
+    let titles: string[] = [];
+    for (const end = Date.now() + 20_000; Date.now() < end && !(titles.includes('Keep') && titles.includes('Undo')); ) {
+      titles = await lensTitles();
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    assert.ok(titles.includes('Keep') && titles.includes('Undo'), `the inline Keep / Undo of ${opened.fsPath}: ${JSON.stringify(titles)}`);
     await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
     await a.closeSession(key);
   });

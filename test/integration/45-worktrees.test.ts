@@ -72,6 +72,17 @@ describe('sessions in worktrees of their own (issue 20)', () => {
     for (const w of [w1, w2]) assert.match(fs.readFileSync(path.join(w.dir, 'shared.txt'), 'utf8'), /^line 1\n[\s\S]*line 30\n\nWritten by the offline demo agent/);
     assert.strictEqual(fs.readFileSync(path.join(repo, 'shared.txt'), 'utf8'), lines(30), 'the main folder is untouched');
 
+    // The Session header says the session works in a worktree (the branch on hover).
+    await vscode.commands.executeCommand('agentSwitchboard.showSession', k1);
+    const tags = await evaluateInFrames<{ text: string; title: string } | null>(`
+      for (let i = 0; i < 50; i++) {
+        const t = document.querySelector('.header .worktree-tag');
+        if (t && t.getClientRects().length) return { text: t.textContent.trim(), title: t.getAttribute('title') };
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      return null;`, { inFrame: '#app .header' });
+    assert.ok(tags.some((t) => t?.text === 'worktree' && t.title.includes(w1.branch)), `the header marks the worktree session: ${JSON.stringify(tags)}`);
+
     // The board: both sessions, with their worktree's branch and what they changed.
     await vscode.commands.executeCommand('agentSwitchboard.sessions.focus');
     const rows = async () => (await evaluateInFrames<string[]>(`return [...document.querySelectorAll('.monaco-list-row')].map((e) => e.textContent || '');`)).flat();

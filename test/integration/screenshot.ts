@@ -109,6 +109,32 @@ export async function click(selector: string, timeoutMs = 20000): Promise<void> 
 }
 
 /**
+ * Presses `key` (Playwright's names, e.g. `Control+Shift+Alt+Y`) as a person would, after putting
+ * the focus on `focus` (a Playwright selector, in any frame) when given. Throws without the runner.
+ */
+export async function press(key: string, focus?: string, timeoutMs = 20000): Promise<void> {
+  const dir = process.env.SWITCHBOARD_SCREENSHOT_DIR;
+  if (!dir) throw new Error('press() needs the test runner (SWITCHBOARD_SCREENSHOT_DIR is not set)');
+  const name = `press-${Date.now()}-${Math.floor(Math.random() * 1e6)}`;
+  const request = path.join(dir, `${name}.request`);
+  const done = path.join(dir, `${name}.done`);
+  const error = path.join(dir, `${name}.error`);
+  fs.mkdirSync(dir, { recursive: true });
+  writeWhole(request, JSON.stringify({ press: key, focus, timeoutMs }) + '\n');
+  const wait = new RunnerWait(dir, name, timeoutMs);
+  try {
+    while (wait.pending()) {
+      if (fs.existsSync(error)) throw new Error(`press ${key} failed: ${fs.readFileSync(error, 'utf8')}`);
+      if (fs.existsSync(done)) return;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    throw new Error(`press ${key}: ${wait.why()}`);
+  } finally {
+    for (const f of [request, done, error]) fs.rmSync(f, { force: true });
+  }
+}
+
+/**
  * A timing probe through the runner: resolves with the epoch milliseconds at which `selector`
  * became visible in some frame. `start` runs once the runner is watching (so nothing shows before
  * it looks). Polls every 20 ms; with `hurryWhen`, every 250 ms until it first returns true (checked

@@ -8,6 +8,7 @@ import { renderContent } from './content';
 import type { Ctx } from './context';
 import { icon } from './dom';
 import { turnUsageText } from '../../src/acp/session/usage';
+import { describeStopReason } from '../../src/acp/session/stopReason';
 import { MarkdownView } from './streamingMarkdown';
 import { elicitationEntry } from './elicitationCard';
 import { messageActions } from './messageActions';
@@ -182,24 +183,6 @@ export function renderAgentError(ctx: Ctx, err: AgentErrorView, alreadyShownMess
       ? [h('div', { className: 'kv-title' }, 'stderr (last lines)'), h('pre', { className: 'stderr' }, err.stderrTail.join('\n'))]
       : null,
   );
-}
-
-/** How a turn ended, in words (ACP `StopReason`). */
-export function describeStopReason(reason: string): { text: string; tone: 'done' | 'warn' | 'muted'; icon: string } {
-  switch (reason) {
-    case 'end_turn':
-      return { text: 'Turn complete', tone: 'muted', icon: 'check' };
-    case 'refusal':
-      return { text: 'Refused: the agent refused; this prompt is dropped from its context', tone: 'warn', icon: 'circle-slash' };
-    case 'cancelled':
-      return { text: 'Cancelled', tone: 'muted', icon: 'debug-stop' };
-    case 'max_tokens':
-      return { text: 'Stopped: the agent reached its token limit', tone: 'warn', icon: 'warning' };
-    case 'max_turn_requests':
-      return { text: 'Stopped: the agent reached its limit of model requests for one turn', tone: 'warn', icon: 'warning' };
-    default:
-      return { text: `Stopped: ${reason}`, tone: 'warn', icon: 'warning' };
-  }
 }
 
 function turnEndBody(ctx: Ctx, e: Extract<ThreadEntry, { kind: 'turn_end' }>): HTMLElement {

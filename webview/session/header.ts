@@ -111,7 +111,7 @@ export class HeaderView {
   updateStatus(): void {
     const s = this.ctx.state();
     const picker = this.sessionItems.length > 0;
-    const key = s ? JSON.stringify([s.key, s.status, s.title ?? '', s.usage ?? null, s.agentName, s.currentModeId ?? '', s.availableModes?.map((m) => m.id) ?? [], s.configOptions ?? [], s.unrequestedEffects ?? '', picker]) : '';
+    const key = s ? JSON.stringify([s.key, s.status, s.title ?? '', s.usage ?? null, s.agentName, s.currentModeId ?? '', s.availableModes?.map((m) => m.id) ?? [], s.configOptions ?? [], s.unrequestedEffects ?? '', s.worktree?.branch ?? '', picker]) : '';
     if (key === this.statusKey) return;
     this.statusKey = key;
     const { h } = this.ctx;
@@ -149,7 +149,12 @@ export class HeaderView {
     ];
     // The mode and the model stay together: one item, on one line where it fits, else wrapping inside.
     const [pickers, options] = partition([this.modeControl(s), ...this.configControls(s)], (e) => !e.hasAttribute(FOLD));
-    const rest = [this.usageControl(s), pickers.length ? h('span', { className: 'session-pickers' }, pickers) : null, ...options, this.autonomyMark(s)];
+    // Where the session's edits land is never folded away: a worktree session leaves the main folder alone.
+    const worktree = s.worktree
+      ? h('span', { className: 'worktree-tag', role: 'img', 'aria-label': `Works in the git worktree ${s.worktree.branch}`, title: `Works in the git worktree ${s.worktree.branch} (${s.worktree.dir}); your folder is unchanged until you apply it` },
+          icon(h, 'git-branch'), h('span', null, 'worktree'))
+      : null;
+    const rest = [worktree, this.usageControl(s), pickers.length ? h('span', { className: 'session-pickers' }, pickers) : null, ...options, this.autonomyMark(s)];
     // The actions end the title's line; with a picker instead of a title, they end the whole line.
     this.statusItems = (picker ? [name, ...rest, ...actions] : [name, ...actions, ...rest]).filter((e): e is HTMLElement => !!e);
     this.layout.set(1, [...this.sessionItems, ...this.statusItems]);

@@ -147,8 +147,12 @@ export class PermissionPrompt {
     );
   }
 
-  /** How an answered request ended, who answered, and the hash of what was approved. */
-  answered(perm: PermissionView): HTMLElement {
+  /**
+   * How an answered request ended and who answered, on one line; `verified`: the effect was then
+   * performed by us after matching the approved intent, said in one word (the whole on hover, with
+   * the intent's hash), so an answered card keeps to the change and this line.
+   */
+  answered(perm: PermissionView, verified = false): HTMLElement {
     const { h } = this.ctx;
     const option = perm.options.find((o) => o.optionId === perm.optionId);
     const kind = option && perm.asOnce && option.kind === 'allow_always' ? 'allow_once' : option?.kind;
@@ -165,7 +169,9 @@ export class PermissionPrompt {
       name && !sameLabel(name, label) ? h('span', { className: 'muted perm-agent-name' }, ` (the agent's option “${name}”)`) : null,
       by ? h('span', { className: 'muted' }, ` ${by}`) : null,
       perm.unrequested ? h('span', { className: 'muted perm-asked-at', title: 'The agent sent this effect without asking first; Agent Switchboard held it and asked you at the effect.' }, ' · asked at the effect') : null,
-      perm.intentHash ? h('code', { className: 'intent-hash muted', title: `Intent SHA-256 ${perm.intentHash}` }, ` intent ${perm.intentHash.slice(0, 12)}`) : null,
+      verified
+        ? h('span', { className: 'muted perm-verified', title: `Performed by Agent Switchboard after matching the approved intent${perm.intentHash ? ` (SHA-256 ${perm.intentHash})` : ''}.` }, ' · ', icon(h, 'verified'), ' verified')
+        : perm.intentHash ? h('span', { className: 'muted perm-intent', role: 'img', title: `Intent SHA-256 ${perm.intentHash}`, 'aria-label': `intent ${perm.intentHash}` }, ' · ', icon(h, 'key')) : null,
     );
   }
 
@@ -175,6 +181,14 @@ export class PermissionPrompt {
     if (open) this.moreOpen.add(permissionId);
     panel.hidden = !open;
     toggle.setAttribute('aria-expanded', open ? 'true' : 'false');
+  }
+
+  /** The key that answers a card with this option's kind (the package's keybindings), as a sentence. */
+  private keyHint(kind: string): string {
+    const letter = kind === 'allow_once' ? 'Y' : kind === 'reject_once' ? 'D' : undefined;
+    if (!letter) return '';
+    const mac = /Mac|iPhone|iPad/.test(this.ctx.doc.defaultView?.navigator.platform ?? '');
+    return ` Key: ${mac ? 'Cmd' : 'Ctrl'}+Shift+Alt+${letter} (the card with the focus, or the only one waiting).`;
   }
 
   /** One of the agent's options, labelled by its kind; its own name follows, secondary. */
@@ -196,7 +210,7 @@ export class PermissionPrompt {
         // Allow, Reject and Allow more… share one row at the default side bar width: only the allows carry an icon.
         icon: kind === 'allow_once' ? 'check' : kind === 'allow_always' ? 'check-all' : undefined,
         // What an allow approves: exactly the card, whose intent's hash is this.
-        title: `${OPTION_TITLE[kind] ?? ''}${kind.startsWith('allow') && perm.intentHash ? ` Intent SHA-256 ${perm.intentHash}.` : ''}`,
+        title: `${OPTION_TITLE[kind] ?? ''}${this.keyHint(kind)}${kind.startsWith('allow') && perm.intentHash ? ` Intent SHA-256 ${perm.intentHash}.` : ''}`,
         disabled: this.answering !== null,
         // The accessible name starts with the visible text (WCAG 2.5.3, axe label-content-name-mismatch).
         'aria-label': `${label}${differs ? ` “${name}”` : ''}: ${tc.title}`,

@@ -196,12 +196,12 @@ export class ToolCardNode {
         : [
             perm ? answeredCovers(this.ctx, tc, perm) : null,
             tc.content.length ? (kept ?? this.contentBlock(tc)) : null,
-            perm ? this.prompt.answered(perm) : null,
+            perm ? this.prompt.answered(perm, tc.verification === 'client') : null,
           ],
       tc.verification === 'agent'
         ? h('div', { className: 'verification unverified', title: 'The agent performed this itself; Agent Switchboard could not check it against what you approved.' },
             icon(h, 'warning'), h('span', null, 'Performed by the agent itself — not verified by the client.'))
-        : tc.verification === 'client'
+        : tc.verification === 'client' && (!perm || perm.state === 'waiting')
           ? h('div', { className: 'verification verified muted' }, icon(h, 'verified'), h('span', null, 'Performed by Agent Switchboard after matching the approved intent.'))
           : null,
       this.reviewLink(tc),

@@ -142,7 +142,7 @@ export class TurnChangesView {
     const words = rowWords(t.files, msg.worktree);
     const where = msg.worktree ? ` in the worktree (${msg.worktree.branch})` : '';
     const actions = [
-      open ? h('button', { type: 'button', className: 'link tc-review', 'data-action': 'review', title: `Open this turn in the Changes view and the diff of its first file`, onClick: act('review') }, 'Review') : null,
+      open ? h('button', { type: 'button', className: 'link tc-review', 'data-action': 'review', title: `Open the first file still to review, with the agent's changes inline (Keep or Undo each), and this turn in the Changes view`, onClick: act('review') }, 'Review') : null,
       pending
         ? h('vscode-button', { className: 'tc-keep', 'data-action': 'keep', title: msg.worktree ? `Keep these changes in the worktree; Apply to main folder then brings them into your folder` : 'Keep every change of this turn still to review', onClick: act('keep') }, 'Keep all')
         : null,

@@ -29,6 +29,15 @@ export function promptSummary(prompt: string, max = PROMPT_SUMMARY_CHARS): strin
   return cut(oneLine(words), max);
 }
 
+/**
+ * A session named so that two of them can be told apart where only words can (a dialog, a
+ * tooltip): its agent, its title and, for one in a git worktree, its branch — parallel runs of
+ * one agent on one prompt differ only there.
+ */
+export function sessionLabel(s: Pick<SessionState, 'agentName' | 'title' | 'entries' | 'worktree'>): string {
+  return `${s.agentName} · ${sessionTitle(s)}${s.worktree ? ` (worktree ${s.worktree.branch})` : ''}`;
+}
+
 /** The title a session goes by: the agent's title, else its first prompt's summary, else "New session". */
 export function sessionTitle(s: Pick<SessionState, 'title' | 'entries'>): string {
   if (s.title?.trim()) return oneLine(s.title);

@@ -219,7 +219,7 @@ export class CompareCenter implements vscode.Disposable {
     if (!others.length) return report;
     const yes =
       discardOthers ??
-      (await vscode.window.showWarningMessage(text`Kept ${kept.agentName}'s work. Discard the other ${others.length === 1 ? 'worktree' : `${others.length} worktrees`} (${others.map((o) => o.branch).join(', ')}) and their branches?`, { modal: true }, 'Discard')) === 'Discard';
+      (await vscode.window.showWarningMessage(text`Kept ${kept.agentName}'s work. Discard the other ${others.length === 1 ? 'worktree' : `${others.length} worktrees`} (${others.map((o) => o.branch).join(', ')}) and ${others.length === 1 ? 'its branch' : 'their branches'}?`, { modal: true }, 'Discard')) === 'Discard';
     if (yes) {
       for (const o of others) {
         if (this.host.session(o.sessionKey)) await this.host.closeSession(o.sessionKey);

@@ -12,6 +12,7 @@ import * as vscode from 'vscode';
 import { isPersonsPrompt } from '../../acp/session/turns';
 import type { SessionPatch, SessionState } from '../../acp/session/types';
 import { turnSummaries } from '../../edits/turnSummary';
+import { readSetting } from '../../config/vscodeSettings';
 import type { WorktreeRecord } from '../../worktrees/worktrees';
 import { runVouched } from '../guardedCommands';
 import type { ReviewCenter } from '../review';
@@ -85,6 +86,15 @@ async function revealTurn(review: ReviewCenter, sessionKey: string, turn: number
   if (!first) return;
   await vscode.commands.executeCommand('agentSwitchboard.changes.focus');
   await review.reveal({ type: 'turn', sessionKey, turn });
+  // The file itself, its first hunk in view, where the review shows the agent's lines inline with
+  // Keep / Undo on each, as an editor's own agent review does; the side-by-side diff where there is
+  // nothing to review in place (a file the agent deleted, one already decided, the inline review off).
+  if (first.fileDecision === 'pending' && first.after !== null && readSetting('inlineReview')) {
+    const editor = await vscode.window.showTextDocument(vscode.Uri.file(first.path), { preview: false });
+    const line = Math.max(0, (first.hunks[0]?.newStart ?? 1) - 1);
+    editor.revealRange(new vscode.Range(line, 0, line, 0), vscode.TextEditorRevealType.InCenterIfOutsideViewport);
+    return;
+  }
   await review.openDiff({ type: 'file', changeId: first.id });
 }
 

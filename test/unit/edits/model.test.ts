@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { applyHunk, changedMiddle, endPosition, hunksOf, invertHunk, mergeOnto, proposeChange, staleness, textHash, toTextDocumentEdit } from '../../../src/edits/model';
+import { applyHunk, changedLines, changedMiddle, endPosition, hunksOf, invertHunk, mergeOnto, proposeChange, staleness, textHash, toTextDocumentEdit } from '../../../src/edits/model';
 
 const lines = (n: number, f = (i: number) => `line ${i}`) => Array.from({ length: n }, (_, i) => f(i + 1)).join('\n') + '\n';
 
@@ -91,5 +91,17 @@ describe('changed middle of two texts (minimal document edit)', () => {
         assert.ok(!(s.charCodeAt(i) >= 0xdc00 && s.charCodeAt(i) <= 0xdfff), `splits a surrogate pair in ${JSON.stringify(s)} at ${i}`);
       }
     }
+  });
+
+  it('names a hunk by the lines it changes, not its context: added, replaced, removed only', () => {
+    const lines = (n: number) => Array.from({ length: n }, (_, i) => `line ${i + 1}\n`).join('');
+    const base = lines(10);
+    const [added] = hunksOf(base, base.replace('line 5\n', 'line 5\nnew a\nnew b\nnew c\n'));
+    assert.equal(added.newStart, 3, 'the hunk starts at its context');
+    assert.deepEqual(changedLines(added), { first: 6, last: 8 });
+    const [replaced] = hunksOf(base, base.replace('line 7\n', 'LINE 7\n'));
+    assert.deepEqual(changedLines(replaced), { first: 7, last: 7 });
+    const [removed] = hunksOf(base, base.replace('line 4\nline 5\n', ''));
+    assert.deepEqual(changedLines(removed), { first: 4, last: 5 }, 'the base lines it removed');
   });
 });

@@ -3,7 +3,7 @@
  * words, multi-line and long prompts folded and cut, control characters gone.
  */
 import assert from 'node:assert/strict';
-import { promptSummary, sessionTitle } from '../../../src/acp/session/promptSummary';
+import { promptSummary, sessionLabel, sessionTitle } from '../../../src/acp/session/promptSummary';
 import { createSessionState } from '../../../src/acp/session/types';
 import { reduce } from '../../../src/acp/session/reducer';
 
@@ -42,5 +42,17 @@ describe('promptSummary', () => {
     reduce(s, { type: 'promptSent', text: '{"edits":[{"path":"notes.md","content":"hi"}]}' });
     assert.equal(sessionTitle(s), 'edits notes.md');
     assert.equal(sessionTitle({ ...s, title: 'Fix\nlogin' }), 'Fix login');
+  });
+
+  it('names two runs of one agent on one prompt apart by their worktree', () => {
+    const run = (branch: string) => {
+      const s = createSessionState({ key: branch, agentId: 'demo', agentName: 'Offline demo agent', cwd: '/w' });
+      reduce(s, { type: 'ready', sessionId: branch });
+      reduce(s, { type: 'promptSent', text: 'add a farewell to src/greet.ts' });
+      return { ...s, worktree: { id: branch, dir: `/t/${branch}`, branch, repo: '/w' } };
+    };
+    const [a, b] = [sessionLabel(run('switchboard/a1')), sessionLabel(run('switchboard/b2'))];
+    assert.equal(a, 'Offline demo agent · add a farewell to src/greet.ts (worktree switchboard/a1)');
+    assert.notEqual(a, b);
   });
 });

@@ -193,6 +193,7 @@ describe('session webview app', () => {
       const main = Array.from(card.querySelectorAll<HTMLElement>('.perm-main .perm-option'));
       assert.deepEqual(main.map((b) => b.childNodes[0].textContent), ['Allow', 'Reject']);
       assert.deepEqual(main.map((b) => b.dataset.optionId), ['yes', 'no']);
+      assert.deepEqual(main.map((b) => /Key: (Ctrl|Cmd)\+Shift\+Alt\+([YD])/.exec(b.getAttribute('title') ?? '')?.[2]), ['Y', 'D'], 'Allow and Reject name their keys on hover');
       const more = Array.from(card.querySelectorAll<HTMLElement>('.perm-more .perm-option:not(.perm-grant)'));
       assert.deepEqual(more.map((b) => b.childNodes[0].textContent), ['Allow as the agent offers', 'Reject always']);
       const buttons = [...main, ...more];

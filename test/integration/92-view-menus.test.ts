@@ -9,16 +9,24 @@ import * as vscode from 'vscode';
 import { api } from './util';
 import { click, evaluateInFrames } from './screenshot';
 
-/** Texts of the notifications on show. */
+/** Texts of the notifications, read in the notification center (this harness shows no toasts). */
 async function toasts(): Promise<string[]> {
-  const [r] = await evaluateInFrames<string[]>(`return Array.from(document.querySelectorAll('.notification-toast .notification-list-item-message')).map((e) => e.textContent || '');`);
-  return r ?? [];
+  await vscode.commands.executeCommand('notifications.showList');
+  await new Promise((r) => setTimeout(r, 300));
+  const all = await evaluateInFrames<string[]>(`return [...document.querySelectorAll('.notifications-center .notification-list-item')].map((e) => e.textContent || '');`);
+  await vscode.commands.executeCommand('notifications.hideList');
+  return all.flat();
 }
 
 describe('the views\' "…" menus', () => {
   const cfg = () => vscode.workspace.getConfiguration('workbench.view');
   let key = '';
+  /** Whether the Sessions pane was expanded before: it is left as it was found. */
+  let sessionsOpen: boolean | undefined;
+  const sessionsPane = async (): Promise<boolean | undefined> =>
+    (await evaluateInFrames<boolean | null>(`const h = [...document.querySelectorAll('.pane-header')].find((e) => (e.querySelector('h3.title')?.textContent || '').trim() === 'Sessions'); return h ? h.getAttribute('aria-expanded') === 'true' : null;`)).find((x) => x !== null) ?? undefined;
   before(async () => {
+    sessionsOpen = await sessionsPane();
     // A session, so the Sessions view has an item to focus: its title menu then hands that item on.
     key = await (await api()).startSession({ agentId: 'demo' });
     // The menu's button shows without hovering the pane's header.
@@ -27,6 +35,7 @@ describe('the views\' "…" menus', () => {
   });
   after(async () => {
     if (key) await (await api()).closeSession(key);
+    if (sessionsOpen === false && (await sessionsPane())) await click('.pane-header[aria-expanded="true"]:has(h3.title:text-is("Sessions"))').catch(() => undefined);
     await cfg().update('alwaysShowHeaderActions', undefined, vscode.ConfigurationTarget.Global);
   });
 
