@@ -12,8 +12,8 @@
  * deletes acts only on
  * - **no arguments** (the command palette, a keybinding without args, a view's title button): it
  *   then acts on what the person has in view or asks them with a picker or a modal dialog. A view
- *   title menu's context (`{$treeViewId, $focusedTreeItem, $selectedTreeItems}`, or the items it
- *   resolves to) counts as none for a command that takes no node;
+ *   title menu's context (`{$treeViewId, $focusedTreeItem, $selectedTreeItems}`, a webview view's
+ *   `{preserveFocus}`, or the items it resolves to) counts as none for a command that takes no node;
  * - **a node we handed to VS Code** (a tree element returned by `getChildren`, remembered by
  *   identity in a WeakSet, never recognised by its shape); further arguments are dropped, because a
  *   tree's context menu passes only the node and the selection;
@@ -90,8 +90,11 @@ export function nodeId(key: string): string {
   return id;
 }
 
-/** The keys of the context a view's title menu passes (VS Code's tree panes), flags only. */
-const VIEW_CONTEXT_FLAGS = new Set(['$focusedTreeItem', '$selectedTreeItems']);
+/**
+ * The flags a view's title menu passes: a tree pane's (`$focusedTreeItem`, `$selectedTreeItems`),
+ * and a webview view's `preserveFocus`.
+ */
+const VIEW_CONTEXT_FLAGS = new Set(['$focusedTreeItem', '$selectedTreeItems', 'preserveFocus']);
 
 /**
  * True for the context a view's title menu passes when nothing in the view is focused: which view
@@ -124,4 +127,19 @@ export function classifyCall(args: readonly unknown[], takesNodes = false): Allo
       ? 'its arguments are not an item of one of its views (a command: link or another window can pass any JSON, so such calls are refused)'
       : 'it takes arguments only through the extension API (a command: link or another window can pass any JSON, so such calls are refused)',
   };
+}
+
+/**
+ * The shape of a call's arguments, for a refusal's message and bug reports: each one's type and,
+ * for an object, its first keys (never a value, which may be anything a link carried).
+ */
+export function argumentShape(args: readonly unknown[]): string {
+  return args
+    .map((a) => {
+      if (a === null || typeof a !== 'object') return a === null ? 'null' : typeof a;
+      if (Array.isArray(a)) return `array(${a.length})`;
+      const keys = Object.keys(a);
+      return `object {${keys.slice(0, 8).map((k) => k.slice(0, 40)).join(', ')}${keys.length > 8 ? ', …' : ''}}`;
+    })
+    .join(', ');
 }

@@ -5,7 +5,7 @@
  */
 import * as vscode from 'vscode';
 import { registerCommand } from '../activation/vscodeRegistry';
-import { classifyCall, vouch } from '../common/commandArgs';
+import { argumentShape, classifyCall, vouch } from '../common/commandArgs';
 import { text } from '../common/untrustedText';
 
 /** Options of {@link registerGuardedCommand}. */
@@ -27,7 +27,7 @@ export function registerGuardedCommand<R>(id: string, handler: (...args: unknown
   return registerCommand(id, (...raw: unknown[]) => {
     const call = classifyCall(raw, options.nodes);
     if (call.origin === 'refused') {
-      void vscode.window.showWarningMessage(text`Agent Switchboard did not run ${id}: ${call.reason}. Run it from its view or the Command Palette.`);
+      void vscode.window.showWarningMessage(text`Agent Switchboard did not run ${id}: ${call.reason}. Run it from its view or the Command Palette. (It was given: ${argumentShape(raw)}.)`);
       return options.refused;
     }
     return handler(...call.args);

@@ -163,15 +163,16 @@ export class PermissionPrompt {
     const by = perm.answeredBy ? ANSWERED_BY[perm.answeredBy] : undefined;
     return h(
       'div',
-      { className: `permission answered ${allowed ? 'allowed' : 'denied'}`, 'data-permission-state': perm.state },
+      { className: `permission answered ${allowed ? 'allowed' : 'denied'}`, 'data-permission-state': perm.state, title: perm.intentHash ? `Intent SHA-256 ${perm.intentHash}` : undefined },
       icon(h, perm.state === 'cancelled' ? 'circle-slash' : allowed ? 'pass' : 'error'),
       h('span', { className: 'perm-result' }, label),
-      name && !sameLabel(name, label) ? h('span', { className: 'muted perm-agent-name' }, ` (the agent's option “${name}”)`) : null,
+      // The agent's own name of the option, when it says more than our label and the option's button did.
+      name && !sameLabel(name, label) && !(kind && sameLabel(name, OPTION_LABEL[kind] ?? '')) ? h('span', { className: 'muted perm-agent-name' }, ` (the agent's option “${name}”)`) : null,
       by ? h('span', { className: 'muted' }, ` ${by}`) : null,
       perm.unrequested ? h('span', { className: 'muted perm-asked-at', title: 'The agent sent this effect without asking first; Agent Switchboard held it and asked you at the effect.' }, ' · asked at the effect') : null,
       verified
         ? h('span', { className: 'muted perm-verified', title: `Performed by Agent Switchboard after matching the approved intent${perm.intentHash ? ` (SHA-256 ${perm.intentHash})` : ''}.` }, ' · ', icon(h, 'verified'), ' verified')
-        : perm.intentHash ? h('span', { className: 'muted perm-intent', role: 'img', title: `Intent SHA-256 ${perm.intentHash}`, 'aria-label': `intent ${perm.intentHash}` }, ' · ', icon(h, 'key')) : null,
+        : null,
     );
   }
 

@@ -202,7 +202,7 @@ export class ToolCardNode {
         ? h('div', { className: 'verification unverified', title: 'The agent performed this itself; Agent Switchboard could not check it against what you approved.' },
             icon(h, 'warning'), h('span', null, 'Performed by the agent itself — not verified by the client.'))
         : tc.verification === 'client' && (!perm || perm.state === 'waiting')
-          ? h('div', { className: 'verification verified muted' }, icon(h, 'verified'), h('span', null, 'Performed by Agent Switchboard after matching the approved intent.'))
+          ? h('div', { className: 'verification verified muted', title: 'Performed by Agent Switchboard after matching the approved intent.' }, icon(h, 'verified'), h('span', null, 'Verified against the approved intent'))
           : null,
       this.reviewLink(tc),
       tc.rawInput !== undefined ? this.collapsible('raw-input', 'Raw input', h('pre', { className: 'raw' }, prettyJson(tc.rawInput))) : null,

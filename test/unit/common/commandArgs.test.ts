@@ -44,6 +44,9 @@ describe('command arguments (issue 16, finding 1)', () => {
     assert.deepEqual(classifyCall([ctx]), { origin: 'person', args: [] });
     assert.deepEqual(classifyCall([ctx], true), { origin: 'person', args: [] });
     assert.deepEqual(classifyCall([{ $treeViewId: 'agentSwitchboard.session' }, null]), { origin: 'person', args: [] });
+    // What the Session (a webview view) title menu hands its commands, seen in the editor.
+    assert.deepEqual(classifyCall([{ preserveFocus: true }]), { origin: 'person', args: [] });
+    assert.equal(classifyCall([{ preserveFocus: 'yes' }]).origin, 'refused');
     for (const bad of [
       { ...ctx, sessionKey: 's-1' },
       { $treeViewId: 'x', $treeItemHandle: '0/0:evil' },
