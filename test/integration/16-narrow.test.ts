@@ -26,6 +26,8 @@ interface Measure {
   /** Buttons of the card and the composer whose label is cut off inside the button (its shadow DOM clips). */
   clipped: string[];
   card: { found: boolean; intent: boolean; hidden: string[] };
+  /** Rows the prompt box's bar takes while the turn runs (add, working, Stop, Queue). */
+  composerRows: number;
 }
 
 /** Runs in the webview frame: the measures above, after scrolling the thread so the waiting card starts at its top. */
@@ -52,7 +54,9 @@ const MEASURE = `
   }).map(name);
   const thread = document.querySelector('.thread');
   const card = document.querySelector('.tool-card.waiting');
-  const result = { width: W, height: H, threadHeight: thread.clientHeight, headerRows: rows, scrollers, outside, clipped: [...new Set(clipped)], card: { found: !!card, intent: false, hidden: [] } };
+  const barTops = Array.from(document.querySelectorAll('.composer-bar > *')).filter(shown).filter((e) => e.getBoundingClientRect().width > 0).map((e) => e.getBoundingClientRect().top).sort((a, b) => a - b);
+  const composerRows = barTops.filter((t, i) => i === 0 || t - barTops[i - 1] > 8).length;
+  const result = { width: W, height: H, threadHeight: thread.clientHeight, headerRows: rows, scrollers, outside, clipped: [...new Set(clipped)], card: { found: !!card, intent: false, hidden: [] }, composerRows };
   if (card) {
     const plan = document.querySelector('.plan:not([hidden])');
     const pinned = plan ? plan.getBoundingClientRect().height : 0;
@@ -84,6 +88,7 @@ function check(m: Measure, what: string, maxRows: number): void {
   assert.ok(m.headerRows <= maxRows, `header rows ${m.headerRows} > ${maxRows} — ${info}`);
   assert.ok(m.scrollers.length <= 1 && m.scrollers.every((s) => s.startsWith('div.thread')), `one scroller, the thread — ${info}`);
   assert.deepStrictEqual(m.outside, [], `controls outside the frame — ${info}`);
+  assert.strictEqual(m.composerRows, 1, `the prompt box's bar keeps one row while the turn runs — ${info}`);
   assert.deepStrictEqual(m.clipped, [], `button labels cut off inside their button — ${info}`);
   assert.ok(m.card.found && m.card.intent, `a waiting card with what it lets through — ${info}`);
   assert.deepStrictEqual(m.card.hidden, [], `intent and buttons visible in the card without scrolling inside it — ${info}`);

@@ -140,11 +140,17 @@ describe('permission card layout', () => {
     await vscode.commands.executeCommand('agentSwitchboard.session.focus');
     const collapsed = await collapseOthers(true);
     try {
+      // The card arrives while the side bar is wide; the person then narrows it (below): text above
+      // the card wraps again, and the card must still show its change and buttons where it stopped.
+      await setSidebarWidth(520);
       const turn = a.prompt(key, prompt);
       const first = await waitForState(a, key, (s) => Object.values(s.permissions).some((p) => p.state === 'waiting'), 'the edit permission');
       const edit = Object.values(first.permissions).find((p) => p.state === 'waiting')!;
       assert.ok(first.toolCalls[edit.toolCallId].content.some((c) => c.type === 'diff'), 'the edit request carries a diff');
       for (const w of [300, 260]) {
+        // Something other than the person moves the thread (a page rebuilt, text above the card
+        // wrapping again): the waiting card comes back into view with the next change of size.
+        await evaluateInFrames(`document.querySelector('.thread').scrollTop = 0; return true;`, { inFrame: '#app .tool-card.waiting' });
         assert.ok(Math.abs((await setSidebarWidth(w)) - w) <= 2, `side bar at ${w} px`);
         await new Promise((r) => setTimeout(r, 600));
         const m = await measure('.content-diff');

@@ -17,6 +17,8 @@ type Node_ = { kind: ThreadEntry['kind']; node: EntryNode | ToolCardNode };
 
 /** Distance from the bottom (px) within which the thread counts as "at the bottom". */
 const STICK_SLACK = 32;
+/** Keys that scroll the thread when it has the focus. */
+const SCROLL_KEYS = new Set(['PageUp', 'PageDown', 'Home', 'End', 'ArrowUp', 'ArrowDown', ' ']);
 /**
  * Entries a snapshot renders at first (the newest); earlier ones come in pages of this size when
  * asked for: from the page's own state, then from the extension, which sends only the newest
@@ -55,6 +57,10 @@ export class ThreadView {
   private anchored: string | null = null;
   /** Where the thread stopped for that card (scrollTop, px). */
   private anchorTop = 0;
+  /** The person moved the thread (wheel, touch, keys, a click) since the waiting card appeared. */
+  private anchorLeft = false;
+  /** The waiting card last seen (its entry id), so a new one is kept in view afresh. */
+  private waitingSeen: string | null = null;
   /** Index of the first entry rendered; the ones before it wait behind the "earlier" button. */
   private firstShown = 0;
   /** Entries the extension holds before the page's first one (not sent in the snapshot). */
@@ -89,10 +95,21 @@ export class ThreadView {
     if (RO) {
       const ro = new RO(() => {
         if (this.stick || this.releaseAnchor()) this.follow();
+        this.keepWaitingInView();
       });
       ro.observe(this.list);
       ro.observe(this.el);
     }
+    // What the person does to the thread lets go of the waiting card (see keepWaitingInView).
+    // A wheel or a swipe anywhere in it; a scrolling key or a press on the thread itself (its
+    // scroll bar), not on a control of a card (Tab, Enter on "Allow more…" move no thread).
+    for (const type of ['wheel', 'touchmove']) this.el.addEventListener(type, () => (this.anchorLeft = true), { passive: true });
+    this.el.addEventListener('pointerdown', (ev) => {
+      if (ev.target === this.el) this.anchorLeft = true;
+    });
+    this.el.addEventListener('keydown', (ev) => {
+      if (ev.target === this.el && SCROLL_KEYS.has(ev.key)) this.anchorLeft = true;
+    });
     // Only a move up un-sticks: our own scrolls only go down, and content that grows after a
     // programmatic scroll leaves the view above the bottom without the person having scrolled.
     this.el.addEventListener('scroll', () => {
@@ -284,9 +301,11 @@ export class ThreadView {
     this.appended.clear();
     this.dirtyToolCalls.clear();
     this.dirtyTerminals.clear();
-    if (!grew) return;
-    if (this.stick || this.releaseAnchor()) this.follow();
-    else this.jump.hidden = false;
+    if (grew) {
+      if (this.stick || this.releaseAnchor()) this.follow();
+      else this.jump.hidden = false;
+    }
+    this.keepWaitingInView();
   }
 
   /**
@@ -303,6 +322,31 @@ export class ThreadView {
     return this.el.scrollTop >= this.anchorTop - STICK_SLACK;
   }
 
+  /**
+   * A waiting card stays in view — its change and its buttons — whatever moves the thread under it
+   * (the side bar's width, the header's rows, text above it wrapping again, a page rebuilt), until
+   * the person moves the thread themselves (wheel, touch, keys, a click in it) or answers it: taller
+   * than the view, it shows from its top; else the least scroll that shows all of it.
+   * @returns true when a waiting card holds the thread's position.
+   */
+  private keepWaitingInView(): boolean {
+    if (this.el.clientHeight === 0) return false;
+    const card = this.list.querySelector<HTMLElement>('.tool-card.waiting');
+    const id = card?.closest('[data-entry-id]')?.getAttribute('data-entry-id') ?? null;
+    if (id !== this.waitingSeen) {
+      this.waitingSeen = id;
+      this.anchorLeft = false;
+    }
+    if (!card || this.anchorLeft) return false;
+    const view = this.el.getBoundingClientRect();
+    const pinned = this.el.querySelector<HTMLElement>('.plan:not([hidden])')?.getBoundingClientRect().height ?? 0;
+    const top = view.top + pinned;
+    const r = card.getBoundingClientRect();
+    const delta = r.height + 8 > view.bottom - top ? r.top - top - 4 : r.bottom > view.bottom ? r.bottom - view.bottom + 4 : r.top < top ? r.top - top - 4 : 0;
+    if (Math.abs(delta) >= 1) this.el.scrollTop += delta;
+    return true;
+  }
+
   private follow(): void {
     const card = this.el.clientHeight > 0 ? this.list.querySelector<HTMLElement>('.tool-card.waiting') : null;
     const id = card?.closest('[data-entry-id]')?.getAttribute('data-entry-id') ?? null;
@@ -310,6 +354,7 @@ export class ThreadView {
       const top = card.getBoundingClientRect().top - this.el.getBoundingClientRect().top + this.el.scrollTop - 4;
       if (top < this.el.scrollHeight - this.el.clientHeight) {
         this.anchored = id;
+        this.anchorLeft = false;
         this.el.scrollTop = this.anchorTop = Math.max(0, top);
         this.stick = false;
         return;
