@@ -7,6 +7,10 @@ import './elements';
 import { SessionApp } from './app';
 import { createVsCodeHost } from './host';
 import css from './styles.css';
+import planCss from './plan.css';
+import emptyCss from './empty.css';
+import verificationCss from './verification.css';
+import elicitationCss from './elicitation.css';
 import messageCss from './messageActions.css';
 import turnChangesCss from './turnChanges.css';
 import permissionCss from './permissionCard.css';
@@ -20,6 +24,11 @@ function adoptStyles(doc: Document, text: string): void {
 }
 
 adoptStyles(document, css);
+// What was one sheet, by concern (the plan's rules touch nothing else; the rest keep their order).
+adoptStyles(document, planCss);
+adoptStyles(document, emptyCss);
+adoptStyles(document, verificationCss);
+adoptStyles(document, elicitationCss);
 adoptStyles(document, messageCss);
 adoptStyles(document, turnChangesCss);
 adoptStyles(document, permissionCss);
