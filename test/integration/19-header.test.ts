@@ -105,6 +105,25 @@ const OPEN_MENU = `${COMMON}
   const controls = Array.from(menu.querySelectorAll(CONTROLS));
   return { open: shown(menu), outside: r.left < -0.5 || r.right > W + 0.5 || r.bottom > H + 0.5, cut, names: controls.map(nameOf), hidden: controls.filter((c) => !shown(c) || !inside(c)).map(nameOf) };`;
 
+/**
+ * Words of the thread that a line break cuts in two ("Turn complet" / "e"): each short word's
+ * boxes, measured with a Range, must lie on one line. Long tokens (paths, hashes) may break.
+ */
+const BROKEN_WORDS = `
+  const broken = [];
+  const walk = document.createTreeWalker(document.querySelector('.thread-list'), NodeFilter.SHOW_TEXT);
+  for (let n = walk.nextNode(); n; n = walk.nextNode()) {
+    if (!n.parentElement || n.parentElement.getClientRects().length === 0) continue;
+    for (const m of n.textContent.matchAll(/\\S+/g)) {
+      if (m[0].length > 14) continue;
+      const r = document.createRange();
+      r.setStart(n, m.index); r.setEnd(n, m.index + m[0].length);
+      const tops = new Set(Array.from(r.getClientRects()).filter((b) => b.width > 0).map((b) => Math.round(b.top)));
+      if (tops.size > 1) broken.push(m[0]);
+    }
+  }
+  return broken;`;
+
 const CLOSE_MENU = `const m = document.querySelector('.header-menu'); if (m && !m.hidden) document.querySelector('.header .header-more').click(); return true;`;
 
 async function atWidth(width: number): Promise<void> {
@@ -197,7 +216,11 @@ describe('session header: every label whole, every control in its row or the Mor
       await a.prompt(key, 'Please fix it.');
       await waitForState(a, key, (x) => x.title === LONG_TITLE && !!x.usage, 'the long title and the usage');
       const expected = ['Session', 'Agent', 'New session', 'Open in an editor tab', 'Close session'];
-      for (const w of [300, 260]) await checkAt(w, 'long names, two sessions', expected, ['Session', 'Agent', 'New session'], LONG_TITLE, 'picker');
+      for (const w of [300, 260]) {
+        await checkAt(w, 'long names, two sessions', expected, ['Session', 'Agent', 'New session'], LONG_TITLE, 'picker');
+        const [broken] = await evaluateInFrames<string[]>(BROKEN_WORDS, { inFrame: '#app .header' });
+        assert.deepStrictEqual(broken, [], `no word of the thread (the turn's end line and its tokens) is broken across lines at ${w} px`);
+      }
       await a.closeSession(demo);
       demoOpen = false;
       await new Promise((r) => setTimeout(r, 500));

@@ -190,5 +190,5 @@ function turnEndBody(ctx: Ctx, e: Extract<ThreadEntry, { kind: 'turn_end' }>): H
   const d = describeStopReason(e.stopReason);
   // The turn's own tokens (the prompt answer's `usage`), said as such: not the context window.
   const usage = e.usage ? h('span', { className: 'turn-usage', title: 'Tokens this turn used (from the agent\'s answer to the prompt)' }, `· ${turnUsageText(e.usage)}`) : null;
-  return h('div', { className: `turn-end tone-${d.tone}`, 'data-stop-reason': e.stopReason }, icon(h, d.icon), h('span', null, d.text), usage);
+  return h('div', { className: `turn-end tone-${d.tone}`, 'data-stop-reason': e.stopReason }, icon(h, d.icon), h('span', { className: 'turn-end-text' }, d.text), usage);
 }
