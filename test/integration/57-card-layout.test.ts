@@ -39,6 +39,8 @@ interface CardMeasure {
   addLines: number;
   /** Rows the buttons on show take (by their tops). */
   rows: number;
+  /** The card's diff scrolls sideways (a line wider than the card). */
+  sideways: boolean;
 }
 
 /** Runs in the webview frame: the waiting card, as it is on screen now (no scrolling: the thread shows a tall waiting card from its top). */
@@ -67,6 +69,7 @@ const MEASURE = (what: string) => `
     moreOpen: !!more && !more.hidden, toggleFocused: !!toggle && document.activeElement === toggle,
     addLines: Array.from(card.querySelectorAll('.content-diff .dl.add')).filter(shown).length,
     rows: rects.map((x) => x.top).sort((p, q) => p - q).filter((t, i, all) => i === 0 || t - all[i - 1] > 8).length,
+    sideways: Array.from(card.querySelectorAll('.diff-lines')).some((d) => shown(d) && d.scrollWidth > d.clientWidth + 1),
   };`;
 
 async function measure(what: string): Promise<CardMeasure> {
@@ -100,6 +103,7 @@ function checkDefault(m: CardMeasure, hash: string, label: string): void {
   }
   want(m.buttonsBottom <= m.view.bottom + 0.5, `the buttons are in view (their bottom ${m.buttonsBottom}, the view's ${m.view.bottom})`);
   want(!m.outside.length, `no button sticks out of the card: ${JSON.stringify(m.outside)}`);
+  want(!m.sideways, 'the diff wraps its long lines (no sideways scrolling inside the card)');
   want(!/lets the agent write any workspace file|Allowing lets through exactly|asks for permission to run this tool/.test(m.shownText), 'no explanatory paragraph on show');
   want(!m.shownText.includes(hash.slice(0, 12)), 'the hash is not on show');
   want(m.titles.some((t) => t.includes(hash)), 'the hash is on hover');

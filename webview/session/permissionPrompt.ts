@@ -161,18 +161,23 @@ export class PermissionPrompt {
     const name = option ? agentName(option.name) : '';
     const allowed = option?.kind.startsWith('allow') && perm.state === 'selected';
     const by = perm.answeredBy ? ANSWERED_BY[perm.answeredBy] : undefined;
+    // Each part keeps its words together and the parts wrap between them (no separator to lead a
+    // row of its own); spaces between them keep the line's text a sentence for a screen reader.
+    const parts = [
+      h('span', { className: 'perm-result' }, label),
+      // The agent's own name of the option, when it says more than our label and the option's button did.
+      name && !sameLabel(name, label) && !(kind && sameLabel(name, OPTION_LABEL[kind] ?? '')) ? h('span', { className: 'muted perm-agent-name' }, `(the agent's option “${name}”)`) : null,
+      by ? h('span', { className: 'muted perm-by' }, by) : null,
+      perm.unrequested ? h('span', { className: 'muted perm-asked-at', title: 'The agent sent this effect without asking first; Agent Switchboard held it and asked you at the effect.' }, icon(h, 'info'), 'asked at the effect') : null,
+      verified
+        ? h('span', { className: 'muted perm-verified', title: `Performed by Agent Switchboard after matching the approved intent${perm.intentHash ? ` (SHA-256 ${perm.intentHash})` : ''}.` }, icon(h, 'verified'), 'verified')
+        : null,
+    ].filter((p): p is HTMLElement => !!p);
     return h(
       'div',
       { className: `permission answered ${allowed ? 'allowed' : 'denied'}`, 'data-permission-state': perm.state, title: perm.intentHash ? `Intent SHA-256 ${perm.intentHash}` : undefined },
       icon(h, perm.state === 'cancelled' ? 'circle-slash' : allowed ? 'pass' : 'error'),
-      h('span', { className: 'perm-result' }, label),
-      // The agent's own name of the option, when it says more than our label and the option's button did.
-      name && !sameLabel(name, label) && !(kind && sameLabel(name, OPTION_LABEL[kind] ?? '')) ? h('span', { className: 'muted perm-agent-name' }, ` (the agent's option “${name}”)`) : null,
-      by ? h('span', { className: 'muted' }, ` ${by}`) : null,
-      perm.unrequested ? h('span', { className: 'muted perm-asked-at', title: 'The agent sent this effect without asking first; Agent Switchboard held it and asked you at the effect.' }, ' · asked at the effect') : null,
-      verified
-        ? h('span', { className: 'muted perm-verified', title: `Performed by Agent Switchboard after matching the approved intent${perm.intentHash ? ` (SHA-256 ${perm.intentHash})` : ''}.` }, ' · ', icon(h, 'verified'), ' verified')
-        : null,
+      parts.flatMap((p, i) => (i ? [' ', p] : [p])),
     );
   }
 

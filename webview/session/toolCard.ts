@@ -196,7 +196,8 @@ export class ToolCardNode {
         : [
             perm ? answeredCovers(this.ctx, tc, perm) : null,
             tc.content.length ? (kept ?? this.contentBlock(tc)) : null,
-            perm ? this.prompt.answered(perm, tc.verification === 'client') : null,
+            // The outcome and "Review change" share one line: an answered card is its change and a line.
+            perm ? withReview(this.prompt.answered(perm, tc.verification === 'client'), this.reviewLink(tc)) : null,
           ],
       tc.verification === 'agent'
         ? h('div', { className: 'verification unverified', title: 'The agent performed this itself; Agent Switchboard could not check it against what you approved.' },
@@ -204,9 +205,8 @@ export class ToolCardNode {
         : tc.verification === 'client' && (!perm || perm.state === 'waiting')
           ? h('div', { className: 'verification verified muted', title: 'Performed by Agent Switchboard after matching the approved intent.' }, icon(h, 'verified'), h('span', null, 'Verified against the approved intent'))
           : null,
-      this.reviewLink(tc),
-      tc.rawInput !== undefined ? this.collapsible('raw-input', 'Raw input', h('pre', { className: 'raw' }, prettyJson(tc.rawInput))) : null,
-      tc.rawOutput !== undefined ? this.collapsible('raw-output', 'Raw output', h('pre', { className: 'raw' }, prettyJson(tc.rawOutput))) : null,
+      perm && !waiting ? null : this.reviewLink(tc),
+      this.rawSection(tc),
     );
   }
 
@@ -227,6 +227,18 @@ export class ToolCardNode {
       icon(h, 'diff'),
       ' Review change',
     );
+  }
+
+  /** What the agent sent as the call's input and output, verbatim, under one closed heading. */
+  private rawSection(tc: ToolCallView): HTMLElement | null {
+    const { h } = this.ctx;
+    const parts: HTMLElement[] = [];
+    const both = tc.rawInput !== undefined && tc.rawOutput !== undefined;
+    if (tc.rawInput !== undefined) parts.push(h('div', { className: 'raw-part' }, both ? h('div', { className: 'raw-label muted' }, 'Input') : null, h('pre', { className: 'raw raw-input' }, prettyJson(tc.rawInput))));
+    if (tc.rawOutput !== undefined) parts.push(h('div', { className: 'raw-part' }, both ? h('div', { className: 'raw-label muted' }, 'Output') : null, h('pre', { className: 'raw raw-output' }, prettyJson(tc.rawOutput))));
+    if (!parts.length) return null;
+    const heading = both ? 'Raw input and output' : tc.rawInput !== undefined ? 'Raw input' : 'Raw output';
+    return this.collapsible('raw', heading, h('div', { className: 'raw-parts' }, parts));
   }
 
   private collapsible(section: string, heading: string, body: HTMLElement): HTMLElement {
@@ -260,4 +272,10 @@ function morphInto(old: HTMLElement, fresh: HTMLElement, slot: Node, kept: Node)
 
 function cssEscape(s: string): string {
   return s.replace(/["\\]/g, '\\$&');
+}
+
+/** `line` with `link` (when there is one) as its last item. */
+function withReview(line: HTMLElement, link: HTMLElement | null): HTMLElement {
+  if (link) line.append(' ', link);
+  return line;
 }
