@@ -30,7 +30,7 @@ import { registerPermissionKeys, updateContextKeys } from './views/permissionKey
 import { FocusedCards } from './views/permissionTarget';
 import { runVouched } from './views/guardedCommands';
 import type { AgentChoice } from './views/session/protocol';
-import { SESSION_VIEW_ID, SessionViewProvider, summarize } from './views/session/provider';
+import { SESSION_VIEW_ID, SessionViewProvider, summarizeAll } from './views/session/provider';
 import { SessionPanels } from './views/session/panels';
 import { SessionsCenter } from './views/sessions';
 import { SessionJournal } from './acp/session/journal';
@@ -734,7 +734,7 @@ export class App implements vscode.Disposable, LoadedApp {
         const s = this.manager.get(key)?.state;
         return s ? structuredClone(s) : undefined;
       },
-      sessions: () => this.manager.list().map(summarize),
+      sessions: () => summarizeAll(this.manager.list()),
       onDidChangeSession: (listener) =>
         this.manager.onDidChangeSession((c) => {
           const state = this.manager.get(c.key)?.state;

@@ -12,7 +12,7 @@ import * as z from 'zod';
 import type { SessionManager } from '../acp/sessionManager';
 import { JOURNAL_ID, type JournalEntry, type SessionJournal } from '../acp/session/journal';
 import type { SessionState } from '../acp/session/types';
-import { boardLine, type BoardChanges } from '../acp/session/board';
+import { boardLine, distinctTitles, type BoardChanges } from '../acp/session/board';
 import type { WorktreeRecord } from '../worktrees/worktrees';
 
 /** A node of the Sessions view (also what its commands receive). */
@@ -159,7 +159,9 @@ export class SessionsTree implements vscode.TreeDataProvider<SessionsNode>, vsco
       case 'live': {
         const c = this.manager.get(node.key);
         const s = c?.state;
-        const item = new vscode.TreeItem(s ? titleOf(s.title, s.entries) : node.key);
+        // Parallel runs of one prompt share a title: the row says which is which (worktree, folder).
+        const siblings = s ? this.manager.list().filter((x) => x.state.agentId === s.agentId).map((x) => x.state) : [];
+        const item = new vscode.TreeItem(s ? (distinctTitles(siblings).get(s.key) ?? node.key) : node.key);
         item.id = `live:${node.key}`;
         // The board: live status (waiting requests counted), worktree or folder, files changed,
         // tokens and cost; then the agent's own "last activity" (`session_info_update.updatedAt`).
@@ -224,12 +226,6 @@ export class SessionsTree implements vscode.TreeDataProvider<SessionsNode>, vsco
     this.subs.forEach((s) => s.dispose());
     this.emitter.dispose();
   }
-}
-
-function titleOf(title: string | undefined, entries: SessionState['entries']): string {
-  if (title) return title;
-  const first = entries.find((e) => e.kind === 'user');
-  return first && 'text' in first ? first.text.slice(0, 80) : 'New session';
 }
 
 function tooltipOf(e: JournalEntry): string {

@@ -3,6 +3,7 @@
  * webview and in a test DOM (jsdom) without globals.
  */
 import { SHOWN_TEXT_CHARS } from '../../src/acp/session/window';
+import type { SessionState } from '../../src/acp/session/types';
 
 /** Attributes and handlers for {@link h}. `on*` keys attach listeners; `false`/`undefined` skip. */
 export type Props = Record<string, string | number | boolean | undefined | null | ((ev: Event) => void)>;
@@ -99,4 +100,28 @@ export function notShownNote(text: string, totalChars = text.length): string | u
   const total = Math.max(totalChars, text.length);
   if (total <= MAX_SHOWN_CHARS) return undefined;
   return `… ${(total - Math.min(text.length, MAX_SHOWN_CHARS)).toLocaleString('en')} more characters not shown (Export Session has all of it)`;
+}
+
+/**
+ * A folder as a card names it, short where the session's own folder says the rest: inside the
+ * session's worktree, "⎇ worktree/src" (its folder is a long path under the extension's storage);
+ * inside the session's folder, from that folder's name ("workspace/src"); anywhere else, whole.
+ * The whole path goes on hover: nothing is hidden, only said once.
+ */
+export function shownFolder(dir: string, s: Pick<SessionState, 'cwd' | 'worktree'> | null): string {
+  const under = (root: string): string | undefined => {
+    const r = root.replace(/[\\/]+$/, '');
+    if (!r) return undefined;
+    if (dir === r) return '';
+    return dir.startsWith(`${r}/`) || dir.startsWith(`${r}\\`) ? dir.slice(r.length + 1) : undefined;
+  };
+  if (s?.worktree) {
+    const rel = under(s.worktree.dir);
+    if (rel !== undefined) return rel ? `⎇ worktree/${rel}` : '⎇ worktree';
+  }
+  if (s?.cwd) {
+    const rel = under(s.cwd);
+    if (rel !== undefined) return rel ? `${basename(s.cwd)}/${rel}` : basename(s.cwd);
+  }
+  return dir;
 }

@@ -12,7 +12,7 @@
 import type { IntentDisplayView, PermissionView, ToolCallView, ToolContentView } from '../../src/acp/session/types';
 import { openFullDiffButton, openWholeInputButton, previewCut } from './content';
 import type { Ctx } from './context';
-import { icon, type H } from './dom';
+import { icon, shownFolder, type H } from './dom';
 import { hasInvisible, visibleText } from './visibleText';
 
 type DiffContent = Extract<ToolContentView, { type: 'diff' }>;
@@ -115,7 +115,7 @@ function coverItem(ctx: Ctx, d: IntentDisplayView, waiting: boolean, held: boole
   const { h } = ctx;
   const hidden = (t: string, one = true) => hiddenNote(h, t, one);
   if (d.type === 'command') {
-    const cwd = h('div', { className: 'command-cwd muted', title: 'Working directory' }, icon(h, 'folder'), h('span', null, visibleText(d.cwd, true)));
+    const cwd = h('div', { className: 'command-cwd muted', title: `Working directory: ${d.cwd}` }, icon(h, 'folder'), h('span', null, visibleText(shownFolder(d.cwd, ctx.state()), true)));
     // A held command shows each variable with its value (secrets redacted by the extension); a declared one, the names.
     const env = d.env?.length
       ? h('div', { className: 'command-env' }, h('div', { className: 'muted' }, 'With these environment variables:'), d.env.map((line) => h('code', { className: 'command-env-line' }, visibleText(line, true))))

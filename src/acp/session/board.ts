@@ -7,6 +7,7 @@
 import path from 'node:path';
 import type { SessionState } from './types';
 import { formatTokens } from './usage';
+import { sessionTitle } from './promptSummary';
 
 /** A session's status on the board. */
 export type BoardStatus = 'starting' | 'working' | 'waiting' | 'stopping' | 'done' | 'ready' | 'failed' | 'closed';
@@ -54,4 +55,34 @@ export function boardLine(s: Pick<SessionState, 'status' | 'permissions' | 'work
   const cost = s.usage?.cost ? `${s.usage.cost.amount.toFixed(s.usage.cost.amount !== 0 && s.usage.cost.amount < 0.01 ? 4 : 2)} ${s.usage.cost.currency}` : '';
   const usage = [s.usage && s.usage.used > 0 ? `${formatTokens(s.usage.used)} tokens` : '', cost].filter(Boolean).join(' · ');
   return { status, statusText, waiting, where, changes: changed, usage, text: [statusText, where, changed, usage].filter(Boolean).join(' · ') };
+}
+
+/**
+ * The row label of each session in `sessions` (in the order they started), told apart where titles
+ * collide: parallel runs of one prompt, in worktrees or not, all take their title from it. A
+ * session alone with its title keeps it; of those that share one, a worktree's leads with its
+ * branch's own part ("⎇ demo-1a2b3c4d · Fix the bug") and one in the main folder with "main folder";
+ * two in the same place are numbered in the order they started ("Fix the bug (2)").
+ */
+export function distinctTitles(sessions: readonly Pick<SessionState, 'key' | 'title' | 'entries' | 'worktree'>[]): Map<string, string> {
+  const byTitle = new Map<string, Pick<SessionState, 'key' | 'title' | 'entries' | 'worktree'>[]>();
+  for (const s of sessions) {
+    const t = sessionTitle(s);
+    byTitle.set(t, [...(byTitle.get(t) ?? []), s]);
+  }
+  const out = new Map<string, string>();
+  for (const [title, group] of byTitle) {
+    if (group.length === 1) {
+      out.set(group[0].key, title);
+      continue;
+    }
+    const seen = new Map<string, number>();
+    for (const s of group) {
+      const where = s.worktree ? `⎇ ${s.worktree.branch.split('/').pop() || s.worktree.branch}` : 'main folder';
+      const n = (seen.get(where) ?? 0) + 1;
+      seen.set(where, n);
+      out.set(s.key, `${where} · ${title}${n > 1 ? ` (${n})` : ''}`);
+    }
+  }
+  return out;
 }

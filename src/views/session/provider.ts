@@ -10,7 +10,7 @@ import type { ContextItem } from '../../acp/promptContext';
 import { SessionSurface, summarize, type SessionViewHost } from './surface';
 import type { KeyCommand } from './protocol';
 
-export { summarize, type SessionViewHost } from './surface';
+export { summarize, summarizeAll, type SessionViewHost } from './surface';
 
 export const SESSION_VIEW_ID = 'agentSwitchboard.session';
 

@@ -22,6 +22,7 @@ import { approvalText } from '../../common/approvalText';
 import { openElicitationUrl } from './elicitationUrl';
 import { secondYes } from '../hiddenValues';
 import { sessionTitle } from '../../acp/session/promptSummary';
+import { distinctTitles } from '../../acp/session/board';
 import type { MessageActions } from './messageActions';
 import { TurnChangesFeed, type TurnChangesSource } from './turnChanges';
 
@@ -73,13 +74,23 @@ export interface SessionViewHost {
 const CLOCK_MS = 30_000;
 
 /** Summary line of a session for the picker. */
-export function summarize(c: SessionController): SessionSummary {
+export function summarize(c: SessionController, titles?: ReadonlyMap<string, string>): SessionSummary {
   const s = c.state;
-  // The agent's title, else the first prompt in words (a JSON script too): as the Changes view names it.
-  const title = sessionTitle(s);
+  // The agent's title, else the first prompt in words (a JSON script too): as the Changes view names
+  // it; told apart from its siblings' (parallel runs of one prompt) when `titles` says how.
+  const title = titles?.get(s.key) ?? sessionTitle(s);
   // Questions of the agent (elicitation) wait for the person as permissions do.
   const waiting = Object.values(s.permissions).filter((p) => p.state === 'waiting').length + s.entries.filter((e) => e.kind === 'elicitation' && e.elicitation.state === 'waiting').length;
   return { key: s.key, agentName: s.agentName, title, status: s.status, waiting };
+}
+
+/** {@link summarize} of each of `all`, the titles of one agent's sessions told apart. */
+export function summarizeAll(all: readonly SessionController[]): SessionSummary[] {
+  const titles = new Map<string, string>();
+  for (const agentId of new Set(all.map((c) => c.state.agentId))) {
+    for (const [k, t] of distinctTitles(all.filter((c) => c.state.agentId === agentId).map((c) => c.state))) titles.set(k, t);
+  }
+  return all.map((c) => summarize(c, titles));
 }
 
 /**
@@ -282,7 +293,7 @@ export class SessionSurface {
   }
 
   private summaries(): SessionSummary[] {
-    return this.host.sessions().map(summarize);
+    return summarizeAll(this.host.sessions());
   }
 
   private post(message: HostMessage): void {

