@@ -187,28 +187,6 @@ export function applyHunks(text: string, hunks: readonly Hunk[]): string | false
   return result === false ? false : result;
 }
 
-/**
- * The lines a hunk changes, without its context lines: the new text's lines it adds, or for a hunk
- * that only removes, the base's lines it removes (1-based, inclusive) — what a person looks for.
- */
-export function changedLines(hunk: Hunk): { first: number; last: number } {
-  let oldLine = hunk.oldStart;
-  let newLine = hunk.newStart;
-  const added: number[] = [];
-  const removed: number[] = [];
-  for (const l of hunk.lines) {
-    if (l[0] === '+') added.push(newLine++);
-    else if (l[0] === '-') removed.push(oldLine++);
-    else {
-      oldLine++;
-      newLine++;
-    }
-  }
-  const lines = added.length ? added : removed;
-  if (!lines.length) return { first: hunk.newStart, last: hunk.newStart };
-  return { first: lines[0], last: lines[lines.length - 1] };
-}
-
 /** Reverts one hunk (undo a single accepted hunk): the hunk with its additions and removals swapped. */
 export function invertHunk(hunk: Hunk): Hunk {
   return {

@@ -13,7 +13,7 @@ import * as z from 'zod';
 import { markdown, markdownCodeBlock } from '../common/untrustedText';
 import type { FileChange, HunkDecision, ReviewModel, TurnChanges } from '../edits/review';
 import { shownDiff } from '../edits/shownDiff';
-import { changedLines } from '../edits/model';
+import { hunkTitle } from '../edits/hunkTitle';
 import { pendingCounts, pendingWords, sessionLabel, turnLabel, type ReviewSessionInfo } from '../edits/reviewSessions';
 
 /** A node of the Changes view; also the argument of the review commands. */
@@ -188,10 +188,9 @@ export class ReviewTree implements vscode.TreeDataProvider<ReviewNode>, vscode.D
     const h = c.hunks[i];
     const decision = c.decisions[i];
     // Named by the lines it changes, not its context; one that only removes, by the lines it removed.
-    const { first, last } = changedLines(h);
     const added = h.lines.filter((l) => l[0] === '+').length;
     const removed = h.lines.filter((l) => l[0] === '-').length;
-    const item = new vscode.TreeItem(first === last ? `Line ${first}` : `Lines ${first}–${last}`);
+    const item = new vscode.TreeItem(hunkTitle(h));
     item.id = `hunk:${c.id}#${i}`;
     // Undo of a hunk is planned from the base: with the base unknown it refuses, and says so here.
     item.description = `${c.base.uncertain !== undefined ? 'base unknown · ' : ''}+${added} −${removed} · ${STATE_WORD[decision]}`;

@@ -5,6 +5,7 @@
  * compare view draws; built from the sessions and the worktrees' changes. Pure.
  */
 import { structuredPatch } from 'diff';
+import { hunkTitle } from '../edits/hunkTitle';
 
 /** One file an agent changed, with its diff in unified lines (bounded). */
 export interface CompareFile {
@@ -12,7 +13,7 @@ export interface CompareFile {
   kind: 'added' | 'deleted' | 'modified' | 'binary';
   added: number;
   removed: number;
-  /** `@@` headers and ' ', '+', '-' lines; cut at {@link MAX_DIFF_LINES}. */
+  /** Hunk lines (`@@ Lines 4–6`) and ' ', '+', '-' lines; cut at {@link MAX_DIFF_LINES}. */
   lines: string[];
   /** Lines not shown (the diff opens whole from the view). */
   more: number;
@@ -27,6 +28,8 @@ export interface CompareEntry {
   branch: string;
   /** Board status words ("working", "waiting for you (1)", "done"…). */
   status: string;
+  /** Requests of this agent that wait for the person (permissions and questions). */
+  waiting?: number;
   startedAt: number;
   endedAt?: number;
   /** "53k tokens · 0.42 USD", when the agent sends usage. */
@@ -67,7 +70,8 @@ export function compareFile(rel: string, before: string | null | undefined, afte
   let added = 0;
   let removed = 0;
   for (const h of patch.hunks) {
-    all.push(`@@ -${h.oldStart},${h.oldLines} +${h.newStart},${h.newLines} @@`);
+    // A hunk's line says where it is as a person looks for it ("@@ Lines 4–6"), not as patch(1) does.
+    all.push(`@@ ${hunkTitle(h)}`);
     for (const l of h.lines) {
       if (l[0] === '\\') continue;
       if (l[0] === '+') added++;

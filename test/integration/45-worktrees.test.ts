@@ -15,7 +15,7 @@ import * as vscode from 'vscode';
 import { FILE_CONTENT, FILE_NAME, startFakeModelServer, type FakeModelServer } from '../fakes/fake-model-server.mjs';
 import { claudeCodeAcpLaunch } from '../fakes/agents';
 import { api, autoAnswer, personEdit, runCommand, setAgents, until, waitForState, workspaceDir } from './util';
-import { evaluateInFrames, screenshot } from './screenshot';
+import { click, evaluateInFrames, screenshot } from './screenshot';
 
 const git = (cwd: string, ...args: string[]) => execFileSync('git', args, { cwd, encoding: 'utf8', env: { ...process.env, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@t', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@t' } });
 const lines = (n: number) => Array.from({ length: n }, (_, i) => `line ${i + 1}`).join('\n') + '\n';
@@ -176,18 +176,39 @@ describe('sessions in worktrees of their own (issue 20)', () => {
   it('Send to Several Agents: a compare view shows both agents\' diffs and their test exit codes; Keep This One applies one and discards the other', async function () {
     this.timeout(180_000);
     const a = await api();
-    // Every card of the comparison's sessions is allowed (they are new sessions: keys unknown yet).
+    // Every card of the comparison's sessions is allowed (they are new sessions: keys unknown yet),
+    // but the first: it waits, and its column offers to answer it where its card shows all of it.
+    let held: { key: string; permissionId: string; optionId: string } | undefined;
     const sub = a.onDidChangeSession((e) => {
       for (const p of e.patches) {
         if (p.op === 'permission' && p.permission.state === 'waiting') {
           const allow = p.permission.options.find((o) => o.kind === 'allow_once');
-          if (allow) setTimeout(() => a.answerPermission(e.key, p.permission.permissionId, allow.optionId), 10);
+          if (allow && !held) held = { key: e.key, permissionId: p.permission.permissionId, optionId: allow.optionId };
+          else if (allow) setTimeout(() => a.answerPermission(e.key, p.permission.permissionId, allow.optionId), 10);
         }
       }
     });
     let id: string;
     try {
       id = (await runCommand('agentSwitchboard.sendToSeveral', { agentIds: ['demo', 'demo'], cwd: repo, prompt: 'edit shared.txt', testCommand: 'grep -c "Written by the offline demo agent" shared.txt' })) as string;
+      for (let i = 0; i < 200 && !held; i++) await new Promise((r) => setTimeout(r, 100));
+      assert.ok(held, 'a request of the comparison waits');
+      const answer = async () => (await evaluateInFrames<string | null>(`const b = document.querySelector('.column.waiting .answer'); return b ? b.textContent : null;`, { inFrame: '.columns' })).find((t) => t);
+      let label: string | null | undefined;
+      for (let i = 0; i < 100 && !label; i++) {
+        label = await answer();
+        if (!label) await new Promise((r) => setTimeout(r, 100));
+      }
+      assert.strictEqual(label, 'Answer its request', 'the waiting agent\'s column offers to answer it');
+      await click('.column.waiting .answer');
+      // The side bar shows that session, its waiting card in view, to be answered there.
+      let card = false;
+      for (let i = 0; i < 100 && !card; i++) {
+        card = (await evaluateInFrames<boolean>(`const c = document.querySelector('.tool-card.waiting'); if (!c) return false; const r = c.getBoundingClientRect(); return r.bottom > 0 && r.top < innerHeight;`, { inFrame: '#app .header' })).some(Boolean);
+        if (!card) await new Promise((r) => setTimeout(r, 100));
+      }
+      assert.ok(card, 'the side bar shows the waiting card of the session the column names');
+      await a.answerPermission(held.key, held.permissionId, held.optionId);
       const done = (await a.comparison(id, { settled: true }))!;
       assert.strictEqual(done.entries.length, 2);
       for (const e of done.entries) {
@@ -203,6 +224,9 @@ describe('sessions in worktrees of their own (issue 20)', () => {
       sub.dispose();
     }
     await screenshot('compare-view', 30000, { waitForSelector: '.column .test.passed', sidebarWidth: 300 });
+    // A hunk is named by its lines, as the Changes view names it, not by patch(1)'s header.
+    const hunks = (await evaluateInFrames<string[]>(`return [...document.querySelectorAll('.columns .dl.hunk')].map((e) => e.textContent || '');`, { inFrame: '.columns' })).flat();
+    assert.ok(hunks.length >= 2 && hunks.every((t) => /^Lines? \d+(–\d+)?$/.test(t)), JSON.stringify(hunks));
     const before = (await a.comparison(id))!;
     const [keep, drop] = before.entries;
     const report = (await runCommand('agentSwitchboard.compare.keep', { compareId: id, worktreeId: keep.worktreeId, discardOthers: true })) as { summary: string };

@@ -61,7 +61,17 @@ function column(e: CompareEntry): HTMLElement {
   show.type = 'button';
   show.title = 'Show this session';
   show.addEventListener('click', () => api.postMessage({ type: 'showSession', sessionKey: e.sessionKey }));
-  return el('section', `column${e.outcome ? ` ${e.outcome}` : ''}`, undefined,
+  // A request of this agent waits: answered on its card (which shows all of what it approves), one click away.
+  let answer: HTMLElement | null = null;
+  if (e.waiting && !e.outcome) {
+    answer = document.createElement('vscode-button');
+    answer.className = 'answer';
+    answer.textContent = e.waiting === 1 ? 'Answer its request' : `Answer its ${e.waiting} requests`;
+    answer.setAttribute('icon', 'bell-dot');
+    answer.title = 'Show this session in the side bar, its waiting card in view: Allow or Reject there';
+    answer.addEventListener('click', () => api.postMessage({ type: 'showSession', sessionKey: e.sessionKey }));
+  }
+  return el('section', `column${e.outcome ? ` ${e.outcome}` : ''}${answer ? ' waiting' : ''}`, undefined,
     el('div', 'agent', undefined, icon('hubot'), show),
     el('div', 'branch muted', undefined, icon('git-branch'), el('span', undefined, e.branch)),
     el('dl', 'facts', undefined,
@@ -75,6 +85,7 @@ function column(e: CompareEntry): HTMLElement {
       e.test?.sandbox ? el('dd', `test-sandbox ${e.test.sandbox.sandboxed ? 'sandboxed' : 'unsandboxed'}`, e.test.sandbox.text) : null,
     ),
     e.error ? el('div', 'error', e.error) : null,
+    answer,
     keep,
     el('div', 'files', undefined, ...e.files.map((f) => file(e, f))),
     e.test?.output ? el('details', 'test-output', undefined, el('summary', undefined, 'Test output'), el('pre', undefined, e.test.output)) : null,
@@ -94,7 +105,7 @@ function file(e: CompareEntry, f: CompareFile): HTMLElement {
   open.type = 'button';
   open.title = 'Open the whole diff';
   open.addEventListener('click', () => api.postMessage({ type: 'openDiff', worktreeId: e.worktreeId, rel: f.rel }));
-  const lines = el('div', 'diff-lines', undefined, ...f.lines.map((l) => el('div', `dl ${l.startsWith('@@') ? 'hunk' : l[0] === '+' ? 'add' : l[0] === '-' ? 'del' : 'ctx'}`, l.startsWith('@@') ? l : `${l[0] === ' ' ? ' ' : l[0]} ${l.slice(1)}`)));
+  const lines = el('div', 'diff-lines', undefined, ...f.lines.map((l) => el('div', `dl ${l.startsWith('@@') ? 'hunk' : l[0] === '+' ? 'add' : l[0] === '-' ? 'del' : 'ctx'}`, l.startsWith('@@') ? l.slice(3) : `${l[0] === ' ' ? ' ' : l[0]} ${l.slice(1)}`)));
   lines.tabIndex = 0;
   lines.setAttribute('role', 'group');
   lines.setAttribute('aria-label', `Changes in ${f.rel}`);

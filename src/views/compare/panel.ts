@@ -198,6 +198,7 @@ export class CompareCenter implements vscode.Disposable {
     if (s) {
       const line = boardLine(s);
       e.status = line.statusText;
+      e.waiting = line.waiting;
       e.usage = line.usage;
     }
     this.post(c);

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
-import { applyHunk, changedLines, changedMiddle, endPosition, hunksOf, invertHunk, mergeOnto, proposeChange, staleness, textHash, toTextDocumentEdit } from '../../../src/edits/model';
+import { applyHunk, changedMiddle, endPosition, hunksOf, invertHunk, mergeOnto, proposeChange, staleness, textHash, toTextDocumentEdit } from '../../../src/edits/model';
+import { changedLines, hunkTitle } from '../../../src/edits/hunkTitle';
 
 const lines = (n: number, f = (i: number) => `line ${i}`) => Array.from({ length: n }, (_, i) => f(i + 1)).join('\n') + '\n';
 
@@ -103,5 +104,6 @@ describe('changed middle of two texts (minimal document edit)', () => {
     assert.deepEqual(changedLines(replaced), { first: 7, last: 7 });
     const [removed] = hunksOf(base, base.replace('line 4\nline 5\n', ''));
     assert.deepEqual(changedLines(removed), { first: 4, last: 5 }, 'the base lines it removed');
+    assert.deepEqual([hunkTitle(added), hunkTitle(replaced), hunkTitle(removed)], ['Lines 6–8', 'Line 7', 'Lines 4–5']);
   });
 });

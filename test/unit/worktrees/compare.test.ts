@@ -14,7 +14,7 @@ describe('comparisons and the board (issue 20)', function () {
   this.timeout(20_000);
 
   it('a file\'s diff: added, deleted, modified, binary; cut with a count past the bound', () => {
-    assert.deepEqual(compareFile('a.txt', null, 'x\ny\n'), { rel: 'a.txt', kind: 'added', added: 2, removed: 0, lines: ['@@ -1,0 +1,2 @@', '+x', '+y'], more: 0 });
+    assert.deepEqual(compareFile('a.txt', null, 'x\ny\n'), { rel: 'a.txt', kind: 'added', added: 2, removed: 0, lines: ['@@ Lines 1–2', '+x', '+y'], more: 0 });
     assert.equal(compareFile('a.txt', 'x\n', null).kind, 'deleted');
     assert.equal(compareFile('a.bin', undefined, 'x').kind, 'binary');
     const m = compareFile('a.txt', 'a\nb\nc\n', 'a\nB\nc\n');
