@@ -135,6 +135,10 @@ export class ComposerView {
     const label = status === 'prompting' ? 'Queue' : 'Send';
     if (this.send.textContent !== label) this.send.textContent = label;
     this.send.title = status === 'prompting' ? 'Queue: sent when this turn ends (Enter)' : 'Send (Enter)';
+    // Where the prompt works, said in the box: a worktree session keeps working in its worktree
+    // (also after its changes were kept in the main folder).
+    const placeholder = s?.worktree ? 'Ask the agent… (works in its worktree; Enter to send)' : 'Ask the agent… (Enter to send)';
+    if (this.input.getAttribute('placeholder') !== placeholder) this.input.setAttribute('placeholder', placeholder);
     const queued = s?.queued ?? [];
     this.queued.hidden = !queued.length;
     this.queued.textContent = queued.length ? `${queued.length} queued — sent when the turn ends: ${queued.map((q) => (q.length > 60 ? `${q.slice(0, 59)}…` : q)).join(' · ')}` : '';

@@ -179,6 +179,9 @@ export class ToolCardNode {
         className: `tool-card kind-${tc.kind} status-${tc.status}${waiting ? ' waiting' : ''}`,
         // A click anywhere on a waiting card gives it the focus, so the keyboard's approve answers it.
         tabindex: waiting ? '-1' : undefined,
+        // Enter on the card itself (reached with the next/previous card keys) moves to its Allow:
+        // a second Enter allows, Tab reaches Reject — never one key from the card to an approval.
+        onKeydown: waiting ? (ev: KeyboardEvent) => focusAnswer(ev) : undefined,
         role: 'group',
         'aria-label': `${tc.kind} tool call: ${tc.title}, ${STATUS_LABEL[tc.status] ?? tc.status}`,
       },
@@ -278,4 +281,14 @@ function cssEscape(s: string): string {
 function withReview(line: HTMLElement, link: HTMLElement | null): HTMLElement {
   if (link) line.append(' ', link);
   return line;
+}
+
+/** Enter on a waiting card (not on a control inside it): the focus goes to its first answer button. */
+function focusAnswer(ev: KeyboardEvent): void {
+  const card = ev.currentTarget as HTMLElement;
+  if (ev.key !== 'Enter' || ev.target !== card || ev.altKey || ev.ctrlKey || ev.metaKey || ev.shiftKey) return;
+  const first = card.querySelector<HTMLElement>('.perm-main .perm-option:not([disabled])');
+  if (!first) return;
+  ev.preventDefault();
+  first.focus();
 }

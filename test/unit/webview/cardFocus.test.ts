@@ -66,6 +66,36 @@ describe('the keyboard answers the card with the focus', () => {
     assert.deepEqual(pressApprove(h), { kind: 'answer', optionId: 'second-allow' });
   });
 
+  it('Enter on a focused waiting card moves the focus to its Allow (nothing answered); Enter on a control inside it is that control\'s', async () => {
+    h = mount();
+    h.host.send(snapshot(twoWaiting()));
+    h.frame();
+    const card = h.$('[data-entry-id="e8"] .tool-card')!;
+    const win = card.ownerDocument.defaultView!;
+    for (const b of card.querySelectorAll('.perm-option')) b.setAttribute('tabindex', '0');
+    card.focus();
+    const enter = new win.KeyboardEvent('keydown', { key: 'Enter', bubbles: true, cancelable: true });
+    card.dispatchEvent(enter);
+    const allow = card.querySelector('.perm-main .perm-option')!;
+    assert.equal(card.ownerDocument.activeElement, allow, 'the focus is on the card\'s Allow');
+    assert.equal(allow.textContent?.trim(), 'Allow');
+    assert.ok(enter.defaultPrevented);
+    assert.equal(h.host.ofType('answerPermission').length, 0, 'Enter on the card answers nothing');
+    await tick();
+    assert.equal(h.host.ofType('cardFocus').at(-1)?.permissionId, 'p2', 'the card still holds the focus');
+    // A modified Enter, or Enter on a control inside the card, is not the card's.
+    const reject = card.querySelectorAll<HTMLElement>('.perm-main .perm-option')[1];
+    reject.focus();
+    const inner = new win.KeyboardEvent('keydown', { key: 'Enter', bubbles: true, cancelable: true });
+    reject.dispatchEvent(inner);
+    assert.equal(card.ownerDocument.activeElement, reject);
+    assert.ok(!inner.defaultPrevented);
+    card.focus();
+    const shifted = new win.KeyboardEvent('keydown', { key: 'Enter', shiftKey: true, bubbles: true, cancelable: true });
+    card.dispatchEvent(shifted);
+    assert.equal(card.ownerDocument.activeElement, card);
+  });
+
   it('a button inside the first card counts as the first card; the focus elsewhere in the page as no card, and then the key says which card before answering', async () => {
     h = mount();
     h.host.send(snapshot(twoWaiting()));
