@@ -6,7 +6,7 @@
  *
  * Pure: no `vscode`.
  */
-import { promptSummary, sessionTitle } from '../acp/session/promptSummary';
+import { labelOf, promptSummary, sessionTitle } from '../acp/session/promptSummary';
 import type { SessionState } from '../acp/session/types';
 import type { FileChange, ReviewModel } from './review';
 import { shownDiff } from './shownDiff';
@@ -53,9 +53,9 @@ export class ReviewSessions {
   }
 }
 
-/** A session's row: "Demo agent · Fix the login bug". */
+/** A session's row: "Demo agent · Fix the login bug" (its worktree's branch is the row's description). */
 export function sessionLabel(info: ReviewSessionInfo): string {
-  return `${info.agentName} · ${info.title}`;
+  return labelOf(info.agentName, info.title);
 }
 
 /** A turn's row: "Turn 2 · Number the list instead." (the prompt in one readable line). */

@@ -181,7 +181,7 @@ export class ToolCardNode {
         tabindex: waiting ? '-1' : undefined,
         // Enter on the card itself (reached with the next/previous card keys) moves to its Allow:
         // a second Enter allows, Tab reaches Reject — never one key from the card to an approval.
-        onKeydown: waiting ? (ev: KeyboardEvent) => focusAnswer(ev) : undefined,
+        onKeydown: waiting ? (ev: Event) => focusAnswer(ev as KeyboardEvent) : undefined,
         role: 'group',
         'aria-label': `${tc.kind} tool call: ${tc.title}, ${STATUS_LABEL[tc.status] ?? tc.status}`,
       },

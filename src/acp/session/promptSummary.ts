@@ -35,7 +35,12 @@ export function promptSummary(prompt: string, max = PROMPT_SUMMARY_CHARS): strin
  * one agent on one prompt differ only there.
  */
 export function sessionLabel(s: Pick<SessionState, 'agentName' | 'title' | 'entries' | 'worktree'>): string {
-  return `${s.agentName} · ${sessionTitle(s)}${s.worktree ? ` (worktree ${s.worktree.branch})` : ''}`;
+  return labelOf(s.agentName, sessionTitle(s), s.worktree);
+}
+
+/** {@link sessionLabel} from its parts (a session remembered after it closed keeps only these). */
+export function labelOf(agentName: string, title: string, worktree?: { branch: string }): string {
+  return `${agentName} · ${title}${worktree ? ` (worktree ${worktree.branch})` : ''}`;
 }
 
 /** The title a session goes by: the agent's title, else its first prompt's summary, else "New session". */
