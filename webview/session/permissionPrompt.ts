@@ -9,6 +9,7 @@
  * the authority (it refuses what the request does not allow) and the person's answer is the one the
  * keyboard's approve / reject would give for Allow / Reject (`narrowestOption`).
  */
+import { APPROVE_KEY, keyLabel, REJECT_KEY } from '../../src/common/keys';
 import type { PermissionOptionKind } from '@agentclientprotocol/sdk';
 import type { PermissionOptionView, PermissionView, ToolCallView } from '../../src/acp/session/types';
 import type { Ctx } from './context';
@@ -191,10 +192,10 @@ export class PermissionPrompt {
 
   /** The key that answers a card with this option's kind (the package's keybindings), as a sentence. */
   private keyHint(kind: string): string {
-    const letter = kind === 'allow_once' ? 'Y' : kind === 'reject_once' ? 'D' : undefined;
-    if (!letter) return '';
+    const key = kind === 'allow_once' ? APPROVE_KEY : kind === 'reject_once' ? REJECT_KEY : undefined;
+    if (!key) return '';
     const mac = /Mac|iPhone|iPad/.test(this.ctx.doc.defaultView?.navigator.platform ?? '');
-    return ` Key: ${mac ? 'Cmd' : 'Ctrl'}+Shift+Alt+${letter} (the card with the focus, or the only one waiting).`;
+    return ` Key: ${keyLabel(key, mac)} (the card with the focus, or the only one waiting).`;
   }
 
   /** One of the agent's options, labelled by its kind; its own name follows, secondary. */
