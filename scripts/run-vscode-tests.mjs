@@ -375,8 +375,17 @@ async function handleRequest(name, png, opts) {
       // A UI action instead of a shot: click the element (in any frame, webviews included), as a person would.
       const frame = await waitForSelectorInAnyFrame(opts.click, Math.max(1000, (opts.timeoutMs || 20000) - 3000));
       await frame.locator(opts.click).first().click({ timeout: 10000 });
-      answerFile(path.join(screenshotDir, `${name}.done`), 'clicked\n');
+      answerFile(path.join(screenshotDir, `${name}.done`), JSON.stringify({ clicked: true }));
       log(`clicked ${opts.click}`);
+      return;
+    }
+    if (opts.type !== undefined) {
+      // Text typed key by key into the element `focus` names (in any frame), as a person types it.
+      const frame = await waitForSelectorInAnyFrame(opts.focus, Math.max(1000, (opts.timeoutMs || 20000) - 3000));
+      await frame.locator(opts.focus).first().focus({ timeout: 10000 });
+      await page.keyboard.type(String(opts.type));
+      answerFile(path.join(screenshotDir, `${name}.done`), JSON.stringify({ typed: String(opts.type).length }));
+      log(`typed ${String(opts.type).length} characters in ${opts.focus}`);
       return;
     }
     if (opts.press) {
@@ -388,7 +397,7 @@ async function handleRequest(name, png, opts) {
         await frame.locator(opts.focus).first().focus({ timeout: 10000 });
       }
       await page.keyboard.press(opts.press);
-      answerFile(path.join(screenshotDir, `${name}.done`), 'pressed\n');
+      answerFile(path.join(screenshotDir, `${name}.done`), JSON.stringify({ pressed: true }));
       log(`pressed ${opts.press}${opts.focus ? ` in ${opts.focus}` : ''}`);
       return;
     }

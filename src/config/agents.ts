@@ -119,7 +119,10 @@ export function resolveAgents(
   }
   for (const p of PRESETS) byId.set(p.id, withResolution({ ...p, source: 'preset' }, opts.pathEnv, opts.loginPath));
   for (const u of user) byId.set(u.id, u);
-  return { agents: [...byId.values()], problems };
+  // The agents the person configured come first (the pickers' default is the first that can
+  // start): then the demo, then the presets found on PATH.
+  const own = [...new Set(user.map((u) => u.id))];
+  return { agents: [...own.map((id) => byId.get(id)!), ...[...byId.values()].filter((a) => !own.includes(a.id))], problems };
 }
 
 /**

@@ -87,25 +87,7 @@ class RunnerWait {
  * never shows. Without SWITCHBOARD_SCREENSHOT_DIR (no runner) it throws: such tests need the runner.
  */
 export async function click(selector: string, timeoutMs = 20000): Promise<void> {
-  const dir = process.env.SWITCHBOARD_SCREENSHOT_DIR;
-  if (!dir) throw new Error('click() needs the test runner (SWITCHBOARD_SCREENSHOT_DIR is not set)');
-  const name = `click-${Date.now()}-${Math.floor(Math.random() * 1e6)}`;
-  const request = path.join(dir, `${name}.request`);
-  const done = path.join(dir, `${name}.done`);
-  const error = path.join(dir, `${name}.error`);
-  fs.mkdirSync(dir, { recursive: true });
-  writeWhole(request, JSON.stringify({ click: selector, timeoutMs }) + '\n');
-  const wait = new RunnerWait(dir, name, timeoutMs);
-  try {
-    while (wait.pending()) {
-      if (fs.existsSync(error)) throw new Error(`click ${selector} failed: ${fs.readFileSync(error, 'utf8')}`);
-      if (fs.existsSync(done)) return;
-      await new Promise((r) => setTimeout(r, 100));
-    }
-    throw new Error(`click ${selector}: ${wait.why()}`);
-  } finally {
-    for (const f of [request, done, error]) fs.rmSync(f, { force: true });
-  }
+  await runnerRequest({ click: selector }, timeoutMs);
 }
 
 /**
@@ -113,25 +95,15 @@ export async function click(selector: string, timeoutMs = 20000): Promise<void> 
  * the focus on `focus` (a Playwright selector, in any frame) when given. Throws without the runner.
  */
 export async function press(key: string, focus?: string, timeoutMs = 20000): Promise<void> {
-  const dir = process.env.SWITCHBOARD_SCREENSHOT_DIR;
-  if (!dir) throw new Error('press() needs the test runner (SWITCHBOARD_SCREENSHOT_DIR is not set)');
-  const name = `press-${Date.now()}-${Math.floor(Math.random() * 1e6)}`;
-  const request = path.join(dir, `${name}.request`);
-  const done = path.join(dir, `${name}.done`);
-  const error = path.join(dir, `${name}.error`);
-  fs.mkdirSync(dir, { recursive: true });
-  writeWhole(request, JSON.stringify({ press: key, focus, timeoutMs }) + '\n');
-  const wait = new RunnerWait(dir, name, timeoutMs);
-  try {
-    while (wait.pending()) {
-      if (fs.existsSync(error)) throw new Error(`press ${key} failed: ${fs.readFileSync(error, 'utf8')}`);
-      if (fs.existsSync(done)) return;
-      await new Promise((r) => setTimeout(r, 100));
-    }
-    throw new Error(`press ${key}: ${wait.why()}`);
-  } finally {
-    for (const f of [request, done, error]) fs.rmSync(f, { force: true });
-  }
+  await runnerRequest({ press: key, focus }, timeoutMs);
+}
+
+/**
+ * Types `text` key by key as a person would, into `focus` (a Playwright selector, in any frame)
+ * after putting the focus there. Throws without the runner.
+ */
+export async function typeText(text: string, focus: string, timeoutMs = 20000): Promise<void> {
+  await runnerRequest({ type: text, focus }, timeoutMs);
 }
 
 /**

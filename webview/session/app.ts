@@ -118,7 +118,7 @@ export class SessionApp {
     };
     const { h } = this.ctx;
     this.scheduler = new FrameScheduler(() => this.render(), requestFrame);
-    this.header = new HeaderView(this.ctx, () => this.renderEmpty());
+    this.header = new HeaderView(this.ctx, () => this.renderStart());
     this.thread = new ThreadView(this.ctx);
     this.turnChanges = new TurnChangesView(this.ctx, this.thread.listElement, (id) => this.thread.entryElement(id));
     this.thread.onLayout = () => this.turnChanges.place();
@@ -131,6 +131,9 @@ export class SessionApp {
       if (text === '') this.persist();
       else this.persistSoon();
     });
+    // Before any session, the box is there to type into: Enter starts a session with the agent
+    // picked above (in a folder, with an agent that can start).
+    this.composer.starter = () => (this.hasWorkspace ? this.header.selectedAgent() : undefined);
     // The plan is part of the thread (its first child, pinned at the top): one scroller.
     this.thread.el.prepend(this.plan.el);
     root.classList.add('session-app');
@@ -384,13 +387,18 @@ export class SessionApp {
   /** Everything but the thread, after a snapshot or on start. */
   private renderShell(): void {
     this.header.update(this.agents, this.sessions);
-    this.renderEmpty();
+    this.renderStart();
     this.thread.el.hidden = !this.state;
     this.plan.update();
-    this.composer.update();
-    this.composer.el.hidden = !this.state;
     this.updateBanner();
     this.root.classList.toggle('has-session', !!this.state);
+  }
+
+  /** The empty state and the prompt box, which before any session starts one (the agent picked). */
+  private renderStart(): void {
+    this.renderEmpty();
+    this.composer.update();
+    this.composer.el.hidden = !this.state && !this.composer.starter?.();
   }
 
   private renderEmpty(): void {

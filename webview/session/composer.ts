@@ -125,19 +125,26 @@ export class ComposerView {
     this.input.setAttribute('value', text);
   }
 
+  /**
+   * With no session, the agent a prompt typed now starts a session with (the header's pick), or
+   * none (no usable agent, no folder): then the box is not shown.
+   */
+  starter: (() => { id: string; name: string } | undefined) | undefined;
+
   /** Enables/disables controls for the current status. */
   update(): void {
     const s = this.ctx.state();
     const status = s?.status;
     const busy = status === 'prompting' || status === 'cancelling';
-    if (status !== 'ready') this.sending = false;
-    toggleAttr(this.send, 'disabled', !s || !(status === 'ready' || status === 'prompting') || this.sending);
+    const starter = s ? undefined : this.starter?.();
+    if (s && status !== 'ready') this.sending = false;
+    toggleAttr(this.send, 'disabled', s ? !(status === 'ready' || status === 'prompting') || this.sending : !starter || this.sending);
     const label = status === 'prompting' ? 'Queue' : 'Send';
     if (this.send.textContent !== label) this.send.textContent = label;
     this.send.title = status === 'prompting' ? 'Queue: sent when this turn ends (Enter)' : 'Send (Enter)';
     // Where the prompt works, said in the box: a worktree session keeps working in its worktree
     // (also after its changes were kept in the main folder).
-    const placeholder = s?.worktree ? 'Ask the agent… (works in its worktree; Enter to send)' : 'Ask the agent… (Enter to send)';
+    const placeholder = s?.worktree ? 'Ask the agent… (works in its worktree; Enter to send)' : starter ? `Ask ${starter.name}… (Enter starts a session)` : 'Ask the agent… (Enter to send)';
     if (this.input.getAttribute('placeholder') !== placeholder) this.input.setAttribute('placeholder', placeholder);
     const queued = s?.queued ?? [];
     this.queued.hidden = !queued.length;
@@ -147,7 +154,7 @@ export class ComposerView {
     this.waiting.hidden = waiting < 2;
     this.waitingText.textContent = waiting >= 2 ? `${waiting} requests wait for you` : '';
     toggleAttr(this.stop, 'disabled', !busy);
-    toggleAttr(this.input, 'disabled', !s || status === 'closed' || status === 'error');
+    toggleAttr(this.input, 'disabled', s ? status === 'closed' || status === 'error' : !starter);
     this.working.hidden = !busy;
     const w = this.working.lastElementChild;
     if (w) w.textContent = status === 'cancelling' ? 'Cancelling…' : 'Working…';
@@ -298,10 +305,14 @@ export class ComposerView {
   private submit(): void {
     const s = this.ctx.state();
     const text = this.value().trim();
+    const starter = s ? undefined : this.starter?.();
     // While a prompt is on its way, Enter keeps the text in the box; while a turn runs, it queues.
-    if (!s || !(s.status === 'ready' || s.status === 'prompting') || !text || this.sending || this.send.hasAttribute('disabled')) return;
+    // With no session, what is typed starts one with the agent picked above.
+    if (!text || this.sending || this.send.hasAttribute('disabled')) return;
+    if (s ? !(s.status === 'ready' || s.status === 'prompting') : !starter) return;
     const context = this.attachments.map((a) => a.item);
-    this.ctx.post({ type: 'prompt', key: s.key, text, ...(context.length ? { context } : {}) });
+    if (s) this.ctx.post({ type: 'prompt', key: s.key, text, ...(context.length ? { context } : {}) });
+    else this.ctx.post({ type: 'startSession', agentId: starter!.id, prompt: text, ...(context.length ? { context } : {}) });
     this.lastSent = this.attachments;
     this.attachments = [];
     this.renderChips();

@@ -25,7 +25,7 @@ export class EmptyStateView {
     const { h } = this.ctx;
     let glyph = 'comment-discussion';
     let title = 'No session yet';
-    let text = 'Pick an agent above and start a session. The agent works in this workspace: it reads files, proposes edits and runs commands, and asks you before anything risky.';
+    let text = 'Type what you want in the box below: Enter starts a session with the agent picked above. The agent works in this workspace: it reads files, proposes edits and runs commands, and asks you before anything risky.';
     if (!input.hasWorkspace) {
       glyph = 'folder-opened';
       title = 'No folder open';

@@ -18,7 +18,7 @@ export const WebviewMessageSchema: z.ZodType<WebviewMessage> = z.discriminatedUn
   z.object({ type: z.literal('ready') }),
   z.object({ type: z.literal('requestSnapshot') }),
   z.object({ type: z.literal('requestEarlier'), key, beforeEntryId: z.string().min(1).max(100) }),
-  z.object({ type: z.literal('startSession'), agentId: z.string().min(1).max(200) }),
+  z.object({ type: z.literal('startSession'), agentId: z.string().min(1).max(200), prompt: z.string().min(1).max(1_000_000).optional(), context: z.array(ContextItemSchema).max(50).optional() }),
   z.object({ type: z.literal('selectSession'), key }),
   z.object({ type: z.literal('prompt'), key, text: z.string().min(1).max(1_000_000), context: z.array(ContextItemSchema).max(50).optional() }),
   z.object({ type: z.literal('searchMentions'), requestId: z.number().int(), query: z.string().max(200) }),

@@ -107,7 +107,8 @@ export type WebviewMessage =
   | { type: 'requestSnapshot' }
   /** The page of entries before `beforeEntryId` (the first one the page holds). */
   | { type: 'requestEarlier'; key: string; beforeEntryId: string }
-  | { type: 'startSession'; agentId: string }
+  /** Starts a session with `agentId`; with `prompt`, sends it (and `context`) as the session's first turn. */
+  | { type: 'startSession'; agentId: string; prompt?: string; context?: ContextItem[] }
   | { type: 'selectSession'; key: string }
   /** `context`: what the person attached (files, a selection, symbols, problems, images). */
   | { type: 'prompt'; key: string; text: string; context?: ContextItem[] }

@@ -341,9 +341,22 @@ export class SessionSurface {
         this.post({ type: 'earlierEntries', key: m.key, beforeEntryId: m.beforeEntryId, page });
         return;
       }
-      case 'startSession':
-        await this.host.startSession(m.agentId);
+      case 'startSession': {
+        if (!m.prompt) {
+          await this.host.startSession(m.agentId);
+          return;
+        }
+        // Typed before any session: the session starts, and what was typed is its first turn. A
+        // start or a prompt that fails puts the text (and what went with it) back in the box.
+        try {
+          const key = await this.host.startSession(m.agentId);
+          await this.host.prompt(key, m.prompt, m.context);
+        } catch (err) {
+          this.post({ type: 'promptRefused', text: m.prompt, reason: err instanceof Error ? err.message : String(err) });
+          throw err;
+        }
         return;
+      }
       case 'selectSession':
         if (this.host.session(m.key)) this.show(m.key);
         return;

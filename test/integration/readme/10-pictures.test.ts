@@ -19,13 +19,15 @@ import * as vscode from 'vscode';
 import { FILE_CONTENT, FILE_NAME, FINAL_TEXT, startFakeModelServer, type FakeModelServer } from '../../fakes/fake-model-server.mjs';
 import { claudeCodeAcpLaunch } from '../../fakes/agents';
 import { api, setAgents, waitForState, workspaceDir } from '../util';
-import { click, evaluateInFrames, screenshot, setSidebarWidth, setViewport } from '../screenshot';
+import { click, evaluateInFrames, press, screenshot, setSidebarWidth, setViewport, typeText } from '../screenshot';
 
 /** The window size the README's pictures are taken at (a common laptop browser window). */
 const WINDOW = { width: 1600, height: 1000 };
 /** The side bar width of the narrow picture (VS Code's default at this window size). */
 const NARROW = 300;
 const PROMPT = 'Add hello.txt with a short greeting, then run a shell command that writes shell-marker.txt and lists the directory, and tell me what you did.';
+/** The prompt box of the Session webview (its textarea, inside the element's shadow root). */
+const PROMPT_BOX = '#app vscode-textarea.prompt-input textarea';
 /** A waiting permission card in the Session webview (today's class, and the group it renders). */
 const WAITING_CARD = '#app .tool-card.waiting, #app [role="group"][aria-label="Permission request"]';
 
@@ -56,7 +58,7 @@ describe('README pictures (a fresh window, the default layout)', () => {
   let fake: FakeModelServer;
   let home: string;
   let key = '';
-  let turn: Promise<{ stopReason: string }> | undefined;
+  let started = false;
 
   before(async function () {
     this.timeout(60_000);
@@ -79,9 +81,23 @@ describe('README pictures (a fresh window, the default layout)', () => {
     this.timeout(120_000);
     const a = await api();
     await vscode.commands.executeCommand('agentSwitchboard.session.focus');
-    key = await a.startSession({ agentId: 'claude-code' });
-    turn = a.prompt(key, PROMPT);
-    turn.catch(() => undefined); // awaited in the next test; a failure there is reported there
+    // As a person starts: the prompt typed into the box before any session, and Enter, which
+    // starts a session with the agent picked above and sends it as the first turn.
+    const before = new Set(a.sessions().map((x) => x.key));
+    let placeholder: string | undefined;
+    for (let i = 0; i < 100 && !placeholder; i++) {
+      placeholder = (await evaluateInFrames<string | null>(`const b = document.querySelector('#app .composer:not([hidden]) vscode-textarea.prompt-input'); return b ? b.getAttribute('placeholder') : null;`, { inFrame: '#app .header' })).find((x) => x) ?? undefined;
+      if (!placeholder) await new Promise((r) => setTimeout(r, 100));
+    }
+    assert.match(placeholder ?? '', /^Ask Claude Code… \(Enter starts a session\)$/, 'the box shows before any session and names the agent it starts');
+    await typeText(PROMPT, PROMPT_BOX, 60_000);
+    await press('Enter', PROMPT_BOX);
+    for (let i = 0; i < 300 && !key; i++) {
+      key = a.sessions().find((x) => !before.has(x.key))?.key ?? '';
+      if (!key) await new Promise((r) => setTimeout(r, 100));
+    }
+    assert.ok(key, 'Enter in the box started a session');
+    started = true;
     await waitForState(a, key, (s) => Object.values(s.permissions).some((p) => p.state === 'waiting'), 'the edit\'s permission request', 90_000);
     const width = await sidebarWidth();
     console.log(`    (default side bar width at ${WINDOW.width}x${WINDOW.height}: ${width} px)`);
@@ -95,7 +111,7 @@ describe('README pictures (a fresh window, the default layout)', () => {
   it('the finished turn: the approved edit and command, the terminal output and the answer', async function () {
     this.timeout(120_000);
     const a = await api();
-    assert.ok(turn, 'the turn was started');
+    assert.ok(started, 'the turn was started');
     // Approve each request as a person would: once, the agent's own "allow once" option.
     const answered = new Set<string>();
     for (let i = 0; i < 2; i++) {
@@ -105,8 +121,10 @@ describe('README pictures (a fresh window, the default layout)', () => {
       answered.add(p.permissionId);
       assert.ok(a.answerPermission(key, p.permissionId, option.optionId), `answer ${p.permissionId}`);
     }
-    assert.strictEqual((await turn).stopReason, 'end_turn');
-    const s = a.session(key)!;
+    const s = await waitForState(a, key, (st) => st.entries.some((e) => e.kind === 'turn_end'), 'the end of the turn', 90_000);
+    assert.strictEqual(s.lastStopReason, 'end_turn');
+    const user = s.entries.find((e) => e.kind === 'user');
+    assert.ok(user && 'text' in user && user.text === PROMPT, 'what was typed is the first turn');
     assert.ok(Object.values(s.permissions).every((p) => p.state === 'selected'), 'both requests approved');
     const kinds = Object.values(s.toolCalls).map((t) => t.kind);
     assert.ok(kinds.includes('edit') && kinds.includes('execute'), `an edit and a command: ${kinds.join(', ')}`);

@@ -73,7 +73,18 @@ describe('agent entry problems in plain words', () => {
     assert.ok(problems.every((p) => !/\[\d+\]/.test(p) && !ZOD_WORDS.test(p)), problems.join('\n'));
     assert.equal(agents.find((a) => a.id === 'ok')?.available, true);
     const ids = agents.filter((a) => a.source === 'settings').map((a) => a.id);
-    assert.deepEqual(ids, ['codex-acp', 'ok', 'my-agent', 'invalid-entry-3'], 'settings entries keep their order; one that replaces a preset takes the preset\'s place');
+    assert.deepEqual(ids, ['ok', 'my-agent', 'invalid-entry-3', 'codex-acp'], 'settings entries keep their order, one that replaces a preset too, ahead of everything else');
+    assert.deepEqual(agents.slice(0, 4).map((a) => a.id), ids);
+  });
+
+  it('lists the agents the person configured first (the pickers start the first that can), then the demo, then the presets', () => {
+    const { agents } = resolveAgents([{ id: 'mine', name: 'Mine', command: process.execPath }, { id: 'codex-acp', name: 'My Codex', command: process.execPath }], { pathEnv: '/nonexistent', demo: { command: process.execPath, args: [] } });
+    const sources = agents.map((a) => a.source);
+    assert.deepEqual(agents.slice(0, 3).map((a) => a.id), ['mine', 'codex-acp', 'demo']);
+    assert.deepEqual(sources.slice(3).filter((x) => x !== 'preset'), [], 'the presets after them');
+    assert.equal(agents.find((a) => a.available)?.id, 'mine');
+    // With none configured, the demo leads.
+    assert.equal(resolveAgents([], { pathEnv: '/nonexistent', demo: { command: process.execPath, args: [] } }).agents[0].id, 'demo');
   });
 
   it('badges why an agent cannot start in the same words everywhere: a malformed entry is never "not found"', () => {

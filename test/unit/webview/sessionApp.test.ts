@@ -93,7 +93,41 @@ describe('session webview app', () => {
       assert.match(h.$('.empty')?.textContent ?? '', /Restricted Mode/);
       h.$('.empty-start')!.click();
       assert.deepEqual(h.host.ofType('startSession'), [{ type: 'startSession', agentId: 'claude' }]);
-      assert.ok(h.$('.send-button')!.hasAttribute('disabled'));
+    });
+
+    it('without a session the prompt box is there: what is typed starts a session with the picked agent and is its first turn', () => {
+      h = mount();
+      h.host.send(snapshot(null));
+      const composer = h.$('.composer')!;
+      assert.equal(composer.hidden, false, 'the box shows before any session');
+      const input = h.$('.prompt-input') as HTMLElement & { value: string };
+      assert.ok(!input.hasAttribute('disabled'));
+      assert.match(input.getAttribute('placeholder') ?? '', /Enter starts a session/);
+      assert.ok(!h.$('.send-button')!.hasAttribute('disabled'));
+      input.value = 'Add a farewell to greet.ts';
+      h.$('.send-button')!.click();
+      assert.deepEqual(h.host.ofType('startSession'), [{ type: 'startSession', agentId: 'claude', prompt: 'Add a farewell to greet.ts' }]);
+      // Sent once: a second Enter while the session starts does not start another.
+      input.value = 'again';
+      h.$('.send-button')!.click();
+      assert.equal(h.host.ofType('startSession').length, 1);
+      // Refused (the agent could not start): the text comes back, said why.
+      input.value = '';
+      h.host.send({ type: 'promptRefused', text: 'Add a farewell to greet.ts', reason: 'the agent needs a login' });
+      h.frame();
+      assert.equal(input.value, 'Add a farewell to greet.ts');
+      assert.match(h.$('.composer-hint')?.textContent ?? '', /Not sent: the agent needs a login/);
+    });
+
+    it('without a session, no folder or no agent that can start: no prompt box, the empty state says why', () => {
+      h = mount();
+      h.host.send(snapshot(null, { hasWorkspace: false }));
+      assert.equal(h.$('.composer')!.hidden, true);
+      h.dispose();
+      h = mount();
+      h.host.send(snapshot(null, { agents: [] }));
+      assert.equal(h.$('.composer')!.hidden, true);
+      assert.equal(h.$('.empty')?.hidden, false);
     });
 
     it('paints the saved state at once after a reload, before the extension answers', () => {
