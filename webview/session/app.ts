@@ -92,6 +92,7 @@ export class SessionApp {
       post: (msg) => this.host.postMessage(msg),
       state: () => this.state,
       hostNow: () => this.hostNow,
+      focusPrompt: () => this.composer?.focus(),
       later: (fn, ms) => {
         const t = setTimeout(() => {
           this.timers.delete(t);

@@ -5,7 +5,7 @@
 import type { IntentDisplayView, TerminalView, ToolContentView } from '../../src/acp/session/types';
 import type { Ctx } from './context';
 import { diffPreview } from './diffPreview';
-import { basename, icon, MAX_SHOWN_CHARS, notShownNote, shownFolder } from './dom';
+import { basename, breakable, icon, MAX_SHOWN_CHARS, notShownNote, shownFolder } from './dom';
 import { hasInvisible, visibleText } from './visibleText';
 
 /** Where a diff sits in the session: a tool call's content item (the full diff opens from there). */
@@ -132,7 +132,7 @@ function renderDiff(ctx: Ctx, c: Extract<ToolContentView, { type: 'diff' }>, cac
     icon(h, c.oldText === null ? 'new-file' : 'diff'),
     // The file's name as text with hidden characters made visible: on a waiting card this head names what is written.
     locationLink(ctx, c.path, firstLine, visibleText(basename(c.path), true)),
-    h('span', { className: 'diff-dir muted', title: c.path }, h('span', null, visibleText(shownFolder(dirname(c.path), ctx.state()), true))),
+    h('span', { className: 'diff-dir muted', title: c.path }, breakable(ctx.doc, visibleText(shownFolder(dirname(c.path), ctx.state()), true))),
     h('span', { className: 'diff-stats' },
       c.oldText === null ? h('span', { className: 'new-file-tag' }, 'new') : null,
       h('span', { className: 'stat-add' }, `+${c.added}`),

@@ -23,4 +23,6 @@ export interface Ctx {
   afterPaint(fn: () => void): () => void;
   /** The extension host's clock (ms since the epoch) as of its last `clock` message; undefined before one. */
   hostNow?(): number | undefined;
+  /** Puts the caret in the prompt box (where the focus goes when nothing else waits for it). */
+  focusPrompt?(): void;
 }

@@ -5,9 +5,10 @@
  * DOM-free. Uses the `diff` package's `structuredPatch`, bounded by a time limit so a huge file
  * cannot freeze the webview.
  */
+import { hunkTitle } from '../../src/edits/hunkTitle';
 import { structuredPatch } from 'diff';
 
-/** One line of the preview. `hunk` lines are `@@ -a,b +c,d @@` separators. */
+/** One line of the preview. `hunk` lines name the lines the hunk changes ("Lines 6–8"), as the Changes view does. */
 export interface PreviewLine {
   type: 'add' | 'del' | 'ctx' | 'hunk';
   text: string;
@@ -53,7 +54,7 @@ function computePreview(oldText: string | null, newText: string, maxChanged: num
       more += hunk.lines.filter((l) => l[0] === '+' || l[0] === '-').length;
       continue;
     }
-    if (oldText !== null) lines.push({ type: 'hunk', text: `@@ -${hunk.oldStart},${hunk.oldLines} +${hunk.newStart},${hunk.newLines} @@` });
+    if (oldText !== null) lines.push({ type: 'hunk', text: hunkTitle(hunk) });
     let oldLine = hunk.oldStart;
     let newLine = hunk.newStart;
     for (const raw of hunk.lines) {

@@ -125,3 +125,17 @@ export function shownFolder(dir: string, s: Pick<SessionState, 'cwd' | 'worktree
   }
   return dir;
 }
+
+/**
+ * `text` with a line-break opportunity after each path separator, dot, underscore and `=`: a long
+ * path or command in a narrow card breaks where a reader expects ("docs/" | "plan.md"), not inside
+ * a word. The text itself is unchanged (the breaks are `<wbr>` elements).
+ */
+export function breakable(doc: Document, text: string): Node[] {
+  const out: Node[] = [];
+  for (const piece of text.split(/(?<=[/\\._=])/)) {
+    if (out.length) out.push(doc.createElement('wbr'));
+    out.push(doc.createTextNode(piece));
+  }
+  return out;
+}

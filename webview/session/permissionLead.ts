@@ -62,6 +62,9 @@ export function leadSection(ctx: Ctx, tc: ToolCallView, perm: PermissionView, le
  * write of a diff the card shows is named by that diff's head.
  */
 export function answeredCovers(ctx: Ctx, tc: ToolCallView, perm: PermissionView): HTMLElement | null {
+  // Rejected or cancelled, the approval let nothing through: the title and the answer's line say it.
+  const allowed = perm.state === 'selected' && !!perm.options.find((o) => o.optionId === perm.optionId)?.kind.startsWith('allow');
+  if (!allowed) return null;
   const shown = (d: IntentDisplayView) => d.type === 'write' && d.source === 'diff' && tc.content.some((c) => c.type === 'diff' && samePath(c.path, d.path) && !hasInvisible(d.path, true));
   const items = (perm.display ?? []).filter((d) => !shown(d));
   if (!items.length) return null;

@@ -58,12 +58,22 @@ export class PlanView {
     );
     const current = plan.find((p) => p.status === 'in_progress') ?? plan.find((p) => p.status === 'pending');
     const description = `${done}/${plan.length} done${current ? ` · ${current.content}` : ''}`;
-    const collapsible = // The summary goes in the heading: the collapsible's own description is drawn at 60 % opacity
-    // in its shadow DOM, below the contrast text needs (axe color-contrast, light theme).
-    h('vscode-collapsible', { heading: `Plan · ${description}`, open: this.open, className: 'plan-collapsible', title: description }, list);
-    collapsible.addEventListener('vsc-collapsible-toggle', (ev) => {
-      this.open = !!(ev as CustomEvent<{ open: boolean }>).detail?.open;
+    // A native disclosure, not the toolkit's collapsible: its heading is upper case and cut to one
+    // line in its shadow DOM. Here "Plan" and the count stay whole, and the entry in progress takes
+    // up to two lines in the page's own words and case.
+    const details = h(
+      'details',
+      { className: 'plan-details', open: this.open },
+      h('summary', { className: 'plan-summary', title: description },
+        icon(h, 'chevron-right', { className: 'plan-chevron' }),
+        h('span', { className: 'plan-label' }, 'Plan'),
+        h('span', { className: 'plan-count' }, `${done}/${plan.length} done`),
+        current ? h('span', { className: 'plan-current' }, current.content) : null),
+      list,
+    );
+    details.addEventListener('toggle', () => {
+      this.open = (details as HTMLDetailsElement).open;
     });
-    this.el.replaceChildren(collapsible);
+    this.el.replaceChildren(details);
   }
 }

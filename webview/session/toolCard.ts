@@ -10,7 +10,7 @@ import type { ToolKind } from '@agentclientprotocol/sdk';
 import type { PermissionView, ToolCallStatusView, ToolCallView } from '../../src/acp/session/types';
 import { locationLink, renderContent, renderTerminal, shownText } from './content';
 import type { Ctx } from './context';
-import { icon, prettyJson } from './dom';
+import { breakable, icon, prettyJson } from './dom';
 import { silentLabel, silentMinutes } from './silence';
 import { holdsFocus, keepFocus } from './cardFocus';
 import { answeredCovers, leadIndices, leadSection, warnings } from './permissionLead';
@@ -91,9 +91,15 @@ export class ToolCardNode {
     const slot = kept && old && kept.parentElement === old ? this.ctx.doc.createComment('content') : undefined;
     const fresh = tc ? this.card(tc, perm, slot) : this.missing();
     const focused = holdsFocus(old);
+    const wasWaiting = !!old?.classList.contains('waiting');
     if (slot) morphInto(old!, fresh, slot, kept!);
     else this.el.replaceChildren(fresh);
-    keepFocus(this.el.firstElementChild as HTMLElement | null, focused);
+    const now = this.el.firstElementChild as HTMLElement | null;
+    // Answered while it held the focus (a key, a click): the caret goes to the prompt box, so the
+    // next prompt can be typed at once — not to another waiting card, which a second key press
+    // would then answer unseen (with several waiting and none focused, the key asks first).
+    if (focused && wasWaiting && now && !now.classList.contains('waiting')) this.ctx.focusPrompt?.();
+    else keepFocus(now, focused);
   }
 
   /**
@@ -157,7 +163,7 @@ export class ToolCardNode {
       'div',
       { className: 'tool-head' },
       icon(h, KIND_ICON[tc.kind] ?? 'tools', { className: 'kind-icon', label: tc.kind.replace('_', ' ') }),
-      h('span', { className: 'tool-title', title: tc.title }, tc.title || tc.kind),
+      h('span', { className: 'tool-title', title: tc.title }, breakable(this.ctx.doc, tc.title || tc.kind)),
       this.late ? h('span', { className: 'late-badge', title: 'The agent sent this after you stopped its turn' }, 'after Stop') : null,
       silence,
       // A waiting card's status says, on hover, the hash of exactly what it approves.

@@ -141,6 +141,8 @@ describe('the keyboard answers the card with the focus', () => {
     h = mount();
     h.host.send(snapshot(twoWaiting()));
     h.frame();
+    // The unregistered vscode-textarea in jsdom needs a tabindex to be focusable.
+    h.$('.prompt-input')!.setAttribute('tabindex', '0');
     h.$('[data-entry-id="e8"] .tool-card')!.focus();
     await tick();
     const tc = h.app.currentState!.toolCalls['tc-second'];
@@ -152,6 +154,9 @@ describe('the keyboard answers the card with the focus', () => {
     patches(h, [{ op: 'permission', permission: { ...p2, state: 'selected', optionId: 'second-allow', answeredBy: 'person' } }]);
     await tick();
     assert.equal(h.host.ofType('cardFocus').at(-1)?.permissionId, null);
+    // Answered while it held the focus: the caret is in the prompt box, not on the page (nor on the
+    // other waiting card, which a second key press would answer unseen).
+    assert.ok(h.$('.prompt-input')!.contains(h.doc.activeElement) || h.doc.activeElement === h.$('.prompt-input'), `the prompt box has the focus, not ${h.doc.activeElement?.tagName}`);
     // One card waits now and nothing is focused: that one, as before.
     assert.deepEqual(pressApprove(h), { kind: 'answer', optionId: 'allow-once' });
   });

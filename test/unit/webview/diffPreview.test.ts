@@ -2,10 +2,10 @@ import assert from 'node:assert/strict';
 import { diffPreview } from '../../../webview/session/diffPreview';
 
 describe('webview diff preview', () => {
-  it('shows changed lines with line numbers and a hunk header', () => {
+  it('shows changed lines with line numbers and a hunk named by the line it changes', () => {
     const p = diffPreview('t:1', 'a\nb\nc\n', 'a\nB\nc\n');
     assert.deepEqual(p.lines.map((l) => [l.type, l.text, l.line]), [
-      ['hunk', '@@ -1,3 +1,3 @@', undefined],
+      ['hunk', 'Line 2', undefined],
       ['ctx', 'a', 1],
       ['del', 'b', 2],
       ['add', 'B', 2],
