@@ -58,6 +58,7 @@ import { followWorktrees, reviewSessionClosed } from './views/reviewWorktrees';
 import { pendingCounts } from './edits/reviewSessions';
 import { reviewTurnChanges } from './views/session/turnChanges';
 import { InlineReview } from './views/inlineReview';
+import { FollowEdits } from './views/followEdits';
 import { McpCenter } from './views/mcp';
 import { forwardServers, type ForwardResult } from './mcp/forward';
 import { describeProblem } from './mcp/catalog';
@@ -415,6 +416,13 @@ export class App implements vscode.Disposable, LoadedApp {
       this.conflicts,
       this.review,
       new InlineReview(this.review, () => this.settings().inlineReview),
+      new FollowEdits(this.review.model, {
+        workingSession: () => {
+          const key = this.view.current;
+          return key && this.manager.get(key)?.state.status === 'prompting' ? key : undefined;
+        },
+        enabled: () => this.settings().inlineReview,
+      }),
       this.mcp,
       { dispose: () => void this.editorMcp.dispose() },
       this.log,
