@@ -693,7 +693,7 @@ export class App implements vscode.Disposable, LoadedApp {
           ],
         });
       }
-      result.report.push({ name: 'editor', sent: true });
+      result.report.push({ name: 'editor', sent: true, builtin: true });
     } catch (err) {
       result.report.push({ name: 'editor', sent: false, reason: `it could not start: ${err instanceof Error ? err.message : String(err)}` });
     }

@@ -23,7 +23,8 @@ export interface ForwardCandidate {
 /** The `mcpServers` to send and a line per server for the session. */
 export interface ForwardResult {
   servers: McpServer[];
-  report: { name: string; sent: boolean; reason?: string }[];
+  /** Each server, given or not and why; `builtin`: the editor's own server (always given unless turned off). */
+  report: { name: string; sent: boolean; reason?: string; builtin?: boolean }[];
 }
 
 /**
@@ -98,7 +99,8 @@ export function stdioAsApproved(name: string, t: Extract<McpTransportSpec, { typ
 
 /** One sentence for the session thread: what the agent received and what it did not, and why. */
 export function forwardNotice(report: ForwardResult['report']): string | undefined {
-  if (!report.length) return undefined;
+  // The editor's own server alone, given as every session gets it, is not news: no line for it.
+  if (!report.length || report.every((r) => r.builtin && r.sent)) return undefined;
   const sent = report.filter((r) => r.sent).map((r) => r.name);
   const skipped = report.filter((r) => !r.sent).map((r) => `${r.name} (${r.reason})`);
   return [sent.length ? `MCP servers given to the agent: ${sent.join(', ')}.` : 'No MCP server was given to the agent.', skipped.length ? `Not given: ${skipped.join('; ')}.` : ''].filter(Boolean).join(' ');

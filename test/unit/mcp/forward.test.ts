@@ -112,4 +112,11 @@ describe('forwarded HTTP servers carry their headers, redacted wherever they are
       assert.match(text, /https:\/\/mcp\.example\.com\/mcp/);
     }
   });
+  it('says nothing when the editor\'s own server alone was given; names it among others, and when it was not given', () => {
+    assert.strictEqual(forwardNotice([{ name: 'editor', sent: true, builtin: true }]), undefined);
+    assert.strictEqual(forwardNotice([{ name: 'editor', sent: true, builtin: true }, { name: 'db', sent: true }]), 'MCP servers given to the agent: editor, db.');
+    assert.match(forwardNotice([{ name: 'editor', sent: false, builtin: true, reason: 'it could not start: x' }]) ?? '', /^No MCP server was given to the agent\. Not given: editor \(it could not start: x\)\.$/);
+    // A server of the person's that happens to be called "editor" is news.
+    assert.strictEqual(forwardNotice([{ name: 'editor', sent: true }]), 'MCP servers given to the agent: editor.');
+  });
 });
