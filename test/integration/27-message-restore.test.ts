@@ -3,16 +3,17 @@
  * turns, each editing or creating the file its prompt names): *Restore* on the first message
  * confirms the count of files in the thread, then puts both of the first turns' files back as they
  * were on disk, and the Changes view agrees; a file the person edited after the agent is left as
- * they left it, and the thread says so and why. *Edit* on a message puts its words into the
- * prompt box with a line that says the message goes out as a new turn. At 300 and 260 px the
- * buttons and the confirmation are whole (nothing cut, nothing outside the view).
+ * they left it, and the thread says so and why. *Edit* on a message opens it in place, its restore
+ * ticked; sent, the files go back to before it and the edited words go out as a new turn. At 300
+ * and 260 px the buttons, the confirmation and the editor are whole (nothing cut, nothing outside
+ * the view).
  */
 import * as assert from 'assert';
 import * as fs from 'fs';
 import * as path from 'path';
 import * as vscode from 'vscode';
 import type { SwitchboardApi } from '../../src/api';
-import { api, autoAnswer, personEdit, setAgents, until, workspaceDir } from './util';
+import { api, autoAnswer, personEdit, setAgents, until, waitForState, workspaceDir } from './util';
 import { click, evaluateInFrames, screenshot, setSidebarWidth, setViewport } from './screenshot';
 
 const GREET = ['export function greet(name: string): string {', '  return `Hello, ${name}!`;', '}', ''].join('\n');
@@ -38,7 +39,7 @@ async function textOf(selector: string): Promise<string | undefined> {
 const CUT = `
   const W = innerWidth;
   const name = (e) => e.className + ' "' + (e.textContent || '').trim() + '"';
-  const els = [...document.querySelectorAll('.msg-action:not([hidden]), .msg-panel vscode-button, .edit-bar vscode-button, .edit-bar button')].filter((e) => e.getClientRects().length);
+  const els = [...document.querySelectorAll('.msg-action:not([hidden]), .msg-panel vscode-button, .msg-editor vscode-button, .msg-editor label')].filter((e) => e.getClientRects().length);
   return {
     count: els.length,
     cut: els.filter((e) => {
@@ -70,7 +71,7 @@ describe('the way back from a message', () => {
     await setAgents([]);
   });
 
-  it('Restore on the first message puts both turns\' files back after confirming the count; the person\'s later edit stays and is named; Edit puts the words in the box', async function () {
+  it('Restore on the first message puts both turns\' files back after confirming the count; the person\'s later edit stays and is named; Edit opens a message in place and resends it over its files as they were', async function () {
     this.timeout(300_000);
     const a = await api();
     await setViewport(1600, 1000);
@@ -141,19 +142,42 @@ describe('the way back from a message', () => {
     );
     await screenshot('message-restored-260', 30000, { waitForSelector: `${first} .msg-panel:has-text("Restored")`, sidebarWidth: 260 });
 
-    // Edit on the second message: its words into the box, with what sending means.
-    const second = `[data-entry-id="${ids[1]}"]`;
-    await click(`${second} .edit-message`);
-    const value = await poll('the message in the prompt box', async () => {
-      const [v] = await evaluateInFrames<string>(`return document.querySelector('.prompt-input').value;`, { inFrame: '#app' });
-      return v === prompts[1] ? v : undefined;
-    });
-    assert.strictEqual(value, prompts[1]);
-    assert.match((await textOf('.edit-bar')) ?? '', /sending starts a new turn, and the agent still remembers what came after it/);
-    const m = await measure(260);
-    assert.deepStrictEqual(m.cut, [], 'the edit bar at 260 px: nothing cut');
-    await screenshot('message-edit-260', 30000, { waitForSelector: '.edit-bar:not([hidden])', sidebarWidth: 260 });
-    await click('.edit-cancel');
+    // Edit in place, with its restore: a fourth turn edits greet.ts again; its message, edited,
+    // goes out as a new turn over greet.ts as it was before that message — one step.
+    const answered2 = autoAnswer(a, key, 'allow_once');
+    try {
+      assert.strictEqual((await a.prompt(key, prompts[0])).stopReason, 'end_turn');
+      assert.notStrictEqual(fs.readFileSync(greet, 'utf8'), GREET, 'turn 4 edited greet.ts again');
+      const userIds = a.session(key)!.entries.filter((e) => e.kind === 'user' && e.echo !== undefined).map((e) => e.id);
+      const fourth = `[data-entry-id="${userIds[3]}"]`;
+      await click(`${fourth} .edit-message`);
+      const shown = await poll('the message open for editing in place', async () => {
+        const [v] = await evaluateInFrames<{ value: string; restore: boolean | null; text: string; wordsHidden: boolean } | null>(`
+          const e = document.querySelector('${fourth} .msg-editor:not([hidden])');
+          if (!e) return null;
+          const r = e.querySelector('.msg-edit-restore');
+          return { value: e.querySelector('.msg-edit-input').value, restore: r ? r.checked : null, text: e.textContent, wordsHidden: document.querySelector('${fourth} .user-text').hidden };`, { inFrame: '#app' });
+        return v ?? undefined;
+      });
+      assert.strictEqual(shown.value, prompts[0], 'its words in the box where they were');
+      assert.ok(shown.wordsHidden, 'the box stands in place of the words');
+      assert.strictEqual(shown.restore, true, 'the restore is offered, ticked');
+      assert.match(shown.text, /Restore 1 file to before this message first/);
+      assert.match(shown.text, /Sends as a new turn; the agent still remembers what came after this message\./);
+      const m = await measure(260);
+      assert.deepStrictEqual(m.cut, [], 'the message editor at 260 px: nothing cut');
+      await screenshot('message-edit-260', 30000, { waitForSelector: `${fourth} .msg-editor:not([hidden])`, sidebarWidth: 260 });
+      const edited = 'Start a list in notes/todo.md';
+      await evaluateInFrames(`const b = document.querySelector('${fourth} .msg-edit-input'); b.value = ${JSON.stringify(edited)}; return true;`, { inFrame: '#app' });
+      await click(`${fourth} .msg-edit-send`);
+      const s = await waitForState(a, key, (x) => x.entries.filter((e) => e.kind === 'user').length === 5 && x.status === 'ready' && x.entries.at(-1)?.kind !== 'user', 'the edited message\'s turn', 60_000);
+      const last = s.entries.filter((e) => e.kind === 'user').at(-1)!;
+      assert.ok('text' in last && last.text === edited, 'the edited words went out as a new turn');
+      assert.strictEqual(fs.readFileSync(greet, 'utf8'), GREET, 'greet.ts restored to before the edited message, first');
+      assert.ok(fs.existsSync(todo), 'the new turn did what the edited words ask');
+    } finally {
+      answered2.dispose();
+    }
     await setSidebarWidth(300);
     await a.closeSession(key);
   });

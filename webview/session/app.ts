@@ -28,6 +28,7 @@ import { ThreadView } from './thread';
 import { PROBLEMS_EVENT } from './elicitationCard';
 import { CardFocusReporter } from './cardFocus';
 import { MESSAGE_ACTION_EVENT } from './messageActions';
+import { MESSAGE_EDIT_EVENT } from './messageEditor';
 import { TurnChangesView } from './turnChanges';
 
 type Snapshot = Extract<HostMessage, { type: 'snapshot' }>;
@@ -233,17 +234,21 @@ export class SessionApp {
         break;
       case 'checkpointPreview':
       case 'checkpointRestored': {
-        // The message it is about shows the answer under it (the edit bar too, for a restore).
+        // The message it is about shows the answer under it.
         if (msg.key !== this.state?.key) break;
         const el = this.thread.entryElement(msg.entryId);
         const Custom = el?.ownerDocument.defaultView?.CustomEvent;
         if (el && Custom) el.dispatchEvent(new Custom(MESSAGE_ACTION_EVENT, { detail: msg }));
-        if (msg.type === 'checkpointRestored') this.composer.checkpointRestored(msg);
         break;
       }
-      case 'messageForEdit':
-        if (msg.key === this.state?.key) this.composer.editMessage(msg);
+      case 'messageForEdit': {
+        // The message opens for editing where it is.
+        if (msg.key !== this.state?.key) break;
+        const el = this.thread.entryElement(msg.entryId);
+        const Custom = el?.ownerDocument.defaultView?.CustomEvent;
+        if (el && Custom) el.dispatchEvent(new Custom(MESSAGE_EDIT_EVENT, { detail: msg }));
         break;
+      }
     }
   }
 

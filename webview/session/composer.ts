@@ -12,8 +12,7 @@ import type { Ctx } from './context';
 import { toggleAttr } from './dom';
 import type { ContextItem } from '../../src/acp/promptContext';
 import { SuggestList, completionToken, mentionSuggestions } from './suggest';
-import type { HostMessage, MentionItem } from '../../src/views/session/protocol';
-import { EditBar } from './editBar';
+import type { MentionItem } from '../../src/views/session/protocol';
 
 /** Largest pasted image, in bytes (the extension checks again). */
 const MAX_IMAGE_BYTES = 7 * 1024 * 1024;
@@ -40,9 +39,6 @@ export class ComposerView {
   private attachments: { item: ContextItem; label: string }[] = [];
   /** What went with the last prompt, until the extension accepts it (or refuses it: then it comes back). */
   private lastSent: { item: ContextItem; label: string }[] = [];
-  /** Says an earlier message is being edited (Edit and resend); what the box held before, to put back. */
-  private readonly editBar: EditBar;
-  private beforeEdit: { text: string; attachments: { item: ContextItem; label: string }[] } | undefined;
 
   /** @param onDraft called with the unsent text as it changes (the app persists it). */
   constructor(private readonly ctx: Ctx, private readonly onDraft: (text: string) => void) {
@@ -102,13 +98,11 @@ export class ComposerView {
         },
       }, 'Reject all'),
     );
-    this.editBar = new EditBar(ctx, () => this.cancelEdit());
     this.el = h(
       'footer',
       { className: 'composer' },
       this.waiting,
       this.queued,
-      this.editBar.el,
       this.chips,
       this.suggest.el,
       this.input,
@@ -185,33 +179,6 @@ export class ComposerView {
     this.sending = false;
     this.update();
     this.hint.textContent = `Not sent: ${reason}`;
-  }
-
-  /**
-   * Puts an earlier message into the box to edit and send again (its attachments as chips); what
-   * the box held is kept, and comes back if the person stops editing.
-   */
-  editMessage(m: Extract<HostMessage, { type: 'messageForEdit' }>): void {
-    this.beforeEdit ??= { text: this.value(), attachments: this.attachments };
-    this.attachments = m.context.map((c) => ({ ...c }));
-    this.renderChips();
-    this.setValue(m.text);
-    this.editBar.show(m);
-  }
-
-  /** A restore finished (the edit bar says how, when it is for the message being edited). */
-  checkpointRestored(m: Extract<HostMessage, { type: 'checkpointRestored' }>): void {
-    this.editBar.restored(m);
-  }
-
-  private cancelEdit(): void {
-    const before = this.beforeEdit;
-    this.beforeEdit = undefined;
-    this.editBar.hide();
-    if (!before) return;
-    this.attachments = before.attachments;
-    this.renderChips();
-    this.setValue(before.text);
   }
 
   /** The answer to an @-mention search. */
@@ -327,9 +294,6 @@ export class ComposerView {
     this.input.value = '';
     this.input.removeAttribute('value');
     this.onDraft('');
-    // The edited message went out as a new turn.
-    this.beforeEdit = undefined;
-    this.editBar.hide();
   }
 }
 

@@ -12,6 +12,7 @@ import { describeStopReason } from '../../src/acp/session/stopReason';
 import { MarkdownView } from './streamingMarkdown';
 import { elicitationEntry } from './elicitationCard';
 import { messageActions } from './messageActions';
+import { messageEditor } from './messageEditor';
 
 /** The DOM of one thread entry, kept across patches. */
 export interface EntryNode {
@@ -66,17 +67,24 @@ function userEntry(ctx: Ctx, entry: TextEntry): EntryNode {
   const el = h('div', { className: 'entry user', 'data-entry-id': entry.id });
   // Restore checkpoint and Edit and resend, on hover or focus; their panel under the message.
   const way = messageActions(ctx, el, entry.id);
-  el.append(h('div', { className: 'entry-label' }, h('span', null, 'You'), late.el, way.actions), text, context, way.panel);
-  const update = (e: ThreadEntry): void => {
+  // Edit opens the message for editing in place (its words and attachments hidden meanwhile).
+  let last: ThreadEntry = entry;
+  const editor = messageEditor(ctx, el, entry.id, () => update(last));
+  el.append(h('div', { className: 'entry-label' }, h('span', null, 'You'), late.el, way.actions), text, context, editor.panel, way.panel);
+  function update(e: ThreadEntry): void {
+    last = e;
     late.set(e);
     way.update(e);
+    // While the message is edited in place, its box stands where its words were.
+    const editing = el.classList.contains('editing');
     // Plain text: the person's own words, shown as typed.
     text.textContent = (e as TextEntry).text;
+    text.hidden = editing;
     // What went with the prompt (files, a selection, problems, images), by name.
     const labels = e.kind === 'user' ? (e.context ?? []) : [];
-    context.hidden = !labels.length;
+    context.hidden = editing || !labels.length;
     context.replaceChildren(...labels.map((l) => h('span', { className: 'chip', title: l }, h('span', { className: 'chip-label' }, l))));
-  };
+  }
   update(entry);
   return { el, update };
 }

@@ -1,7 +1,7 @@
 /**
  * The way back from one of the person's messages, on the message itself: *Restore* (put the files
- * back as they were before it, undoing that turn's changes and every later turn's) and *Edit* (its
- * words and attachments into the prompt box, to send again as a new turn). The two buttons sit in
+ * back as they were before it, undoing that turn's changes and every later turn's) and *Edit* (the
+ * message opens for editing where it is, to send again as a new turn: messageEditor.ts). The two buttons sit in
  * the message's label row and show on hover or keyboard focus (messageActions.css), not as
  * permanent clutter.
  *
@@ -41,7 +41,7 @@ export function messageActions(ctx: Ctx, el: HTMLElement, entryId: string): { ac
   );
   const edit = h(
     'button',
-    { type: 'button', className: 'msg-action edit-message', title: 'Edit and resend: put this message into the prompt box to send again', onClick: () => post('editMessage') },
+    { type: 'button', className: 'msg-action edit-message', title: 'Edit this message where it is and send it again as a new turn (with its files restored to before it, if you like)', onClick: () => post('editMessage') },
     icon(h, 'edit'),
     h('span', null, 'Edit'),
   );

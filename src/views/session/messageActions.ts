@@ -2,8 +2,8 @@
  * The way back from a message in the thread: *Restore checkpoint* puts the files the agent changed
  * in that message's turn and every later turn of the session back as they were before it (the
  * review's Restore Checkpoint, with its checks: a file someone changed since is left alone and
- * named, never overwritten), and *Edit and resend* hands the message's words and attachments to
- * the prompt box, to go out as a new turn.
+ * named, never overwritten), and *Edit* hands the message's words and attachments to the page,
+ * which opens them for editing in place, to go out as a new turn (after that restore, when asked).
  *
  * A message names its turn through the review itself (`ReviewModel.turnOfEntry`, noted when the
  * person's prompt started the turn), never by counting what a page shows. The page holds no
@@ -83,7 +83,7 @@ export class MessageActions {
   }
 
   /**
-   * Message `entryId` for the prompt box: its text, its attachments as far as they are still
+   * Message `entryId` for editing in place: its text, its attachments as far as they are still
    * known, and how many files a restore to before it would put back (0 for a message that did not
    * start a turn of the person's here).
    */

@@ -52,6 +52,7 @@ export const WebviewMessageSchema: z.ZodType<WebviewMessage> = z.discriminatedUn
   z.object({ type: z.literal('previewCheckpoint'), key, entryId: z.string().min(1).max(100) }),
   z.object({ type: z.literal('restoreCheckpoint'), key, entryId: z.string().min(1).max(100) }),
   z.object({ type: z.literal('editMessage'), key, entryId: z.string().min(1).max(100) }),
+  z.object({ type: z.literal('resendMessage'), key, entryId: z.string().min(1).max(100), text: z.string().min(1).max(1_000_000), restore: z.boolean(), context: z.array(ContextItemSchema).max(50).optional() }),
   z.object({ type: z.literal('configureAgents') }),
   z.object({ type: z.literal('showUnavailableAgents'), agentId: z.string().min(1).max(200).optional() }),
 ]);

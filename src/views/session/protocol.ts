@@ -157,8 +157,10 @@ export type WebviewMessage =
   | { type: 'previewCheckpoint'; key: string; entryId: string }
   /** Restore the files to before message `entryId`: the person confirmed the preview's count in the page. */
   | { type: 'restoreCheckpoint'; key: string; entryId: string }
-  /** Put message `entryId` (its text and attachments) into the prompt box (answered with `messageForEdit`). */
+  /** Open message `entryId` for editing (answered with `messageForEdit`: its text, attachments, what a restore would put back). */
   | { type: 'editMessage'; key: string; entryId: string }
+  /** Send message `entryId`, edited, as a new turn: after restoring the files to before it when `restore`. */
+  | { type: 'resendMessage'; key: string; entryId: string; text: string; restore: boolean; context?: ContextItem[] }
   | { type: 'configureAgents' }
   /** Open what fixes an unavailable agent (`agentId`), or list them all. */
   | { type: 'showUnavailableAgents'; agentId?: string };

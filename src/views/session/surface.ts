@@ -385,6 +385,26 @@ export class SessionSurface {
         if (edit) this.post(edit);
         return;
       }
+      case 'resendMessage': {
+        // One step: the files back to before the message when asked, then the edited words as a
+        // new turn. A restore that is refused (the agent still works, a restore under way) sends
+        // nothing: the words wait in the prompt box, with why.
+        if (m.restore) {
+          const r = await this.host.messages?.restore(m.key, m.entryId);
+          if (r) this.post(r);
+          if (!r || r.refused) {
+            this.post({ type: 'promptRefused', text: m.text, reason: `the files were not restored first (${r?.refused ?? 'this session has ended.'})` });
+            return;
+          }
+        }
+        try {
+          await this.host.prompt(m.key, m.text, m.context);
+        } catch (err) {
+          this.post({ type: 'promptRefused', text: m.text, reason: err instanceof Error ? err.message : String(err) });
+          throw err;
+        }
+        return;
+      }
       case 'prompt':
         try {
           await this.host.prompt(m.key, m.text, m.context);

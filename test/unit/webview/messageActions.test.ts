@@ -72,41 +72,52 @@ describe('restore checkpoint and edit, on a message', () => {
     assert.match(panel.textContent!, /still working/);
   });
 
-  it('Edit: the words and attachments go into the box; the bar offers the restore; × puts back what the box held', () => {
+  it('Edit opens the message in place: its words in a box where they were, its attachments named, "Restore N files first" ticked; Escape puts it back and the prompt box keeps its draft', () => {
     const { msg, click } = setup();
     const input = h.$('.prompt-input') as HTMLElement & { value?: string };
     input.value = 'half-typed draft';
     click(msg.querySelector('.edit-message'));
     assert.deepEqual(h.host.ofType('editMessage'), [{ type: 'editMessage', key: 's1', entryId: 'e0' }]);
     h.host.send({ type: 'messageForEdit', key: 's1', entryId: 'e0', text: 'Add an optional "excited" flag', context: [{ item: { kind: 'file', path: '/work/demo/src/greet.ts' }, label: 'src/greet.ts' }], missing: [], restorable: 2 });
-    assert.equal(input.value, 'Add an optional "excited" flag');
-    assert.deepEqual(h.$$('.chips .chip-label').map((c) => c.textContent), ['src/greet.ts']);
-    const bar = h.$('.edit-bar')!;
-    assert.equal(bar.hidden, false);
-    assert.match(bar.textContent!, /new turn.*agent still remembers/);
-    const restore = bar.querySelector('.edit-restore')!;
-    assert.equal(restore.textContent, 'Restore 2 files first');
-    click(restore);
-    assert.deepEqual(h.host.ofType('restoreCheckpoint'), [{ type: 'restoreCheckpoint', key: 's1', entryId: 'e0' }]);
-    h.host.send({ type: 'checkpointRestored', key: 's1', entryId: 'e0', restored: ['a', 'b'], skipped: [] });
-    assert.match(bar.textContent!, /Restored 2 files\./);
-    click(bar.querySelector('.edit-cancel'));
-    assert.equal(bar.hidden, true);
-    assert.equal(input.value, 'half-typed draft');
-    assert.deepEqual(h.$$('.chips .chip-label'), []);
+    const editor = msg.querySelector<HTMLElement>('.msg-editor')!;
+    assert.equal(editor.hidden, false, 'the editor is in the message');
+    assert.equal((msg.querySelector('.user-text') as HTMLElement).hidden, true, 'the words it replaces are hidden');
+    const box = editor.querySelector('.msg-edit-input') as HTMLElement & { value?: string };
+    assert.equal(box.value, 'Add an optional "excited" flag');
+    assert.deepEqual([...editor.querySelectorAll('.chip-label')].map((c) => c.textContent), ['src/greet.ts']);
+    assert.match(editor.textContent!, /new turn; the agent still remembers what came after this message/);
+    const restore = editor.querySelector<HTMLInputElement>('.msg-edit-restore')!;
+    assert.equal(restore.checked, true, 'the restore is ticked');
+    assert.match(editor.querySelector('.msg-edit-restore-row')!.textContent!, /^Restore 2 files to before this message first$/);
+    assert.equal(input.value, 'half-typed draft', 'the prompt box keeps what it held');
+    box.dispatchEvent(new h.dom.window.KeyboardEvent('keydown', { key: 'Escape', bubbles: true, cancelable: true }));
+    assert.equal(editor.hidden, true);
+    assert.equal((msg.querySelector('.user-text') as HTMLElement).hidden, false);
+    assert.equal(msg.querySelector('.user-text')!.textContent, 'Add an optional "excited" flag');
+    assert.deepEqual(h.host.ofType('resendMessage'), [], 'nothing sent');
   });
 
-  it('Edit and send: the message goes out as a new prompt with its attachments; the bar goes', () => {
+  it('Send (or Enter) posts one resendMessage: the edited words, their attachments, and the restore as ticked', () => {
     const { msg, click } = setup();
     click(msg.querySelector('.edit-message'));
-    h.host.send({ type: 'messageForEdit', key: 's1', entryId: 'e0', text: 'old words', context: [{ item: { kind: 'file', path: '/work/demo/src/greet.ts' }, label: 'src/greet.ts' }], missing: ['shot.png'], restorable: 0 });
-    const bar = h.$('.edit-bar')!;
-    assert.equal(bar.querySelector('.edit-restore'), null, 'nothing to restore: no button');
-    assert.match(bar.textContent!, /Not attached again \(no longer held\): shot\.png/);
-    const input = h.$('.prompt-input') as HTMLElement & { value?: string };
-    input.value = 'new words';
-    h.$('.send-button')!.dispatchEvent(new h.dom.window.MouseEvent('click', { bubbles: true }));
-    assert.deepEqual(h.host.ofType('prompt'), [{ type: 'prompt', key: 's1', text: 'new words', context: [{ kind: 'file', path: '/work/demo/src/greet.ts' }] }]);
-    assert.equal(bar.hidden, true);
+    h.host.send({ type: 'messageForEdit', key: 's1', entryId: 'e0', text: 'old words', context: [{ item: { kind: 'file', path: '/work/demo/src/greet.ts' }, label: 'src/greet.ts' }], missing: ['shot.png'], restorable: 1 });
+    let editor = msg.querySelector<HTMLElement>('.msg-editor')!;
+    assert.match(editor.textContent!, /Not attached again \(no longer held\): shot\.png/);
+    (editor.querySelector('.msg-edit-input') as HTMLElement & { value?: string }).value = 'new words';
+    click(editor.querySelector('.msg-edit-send'));
+    assert.deepEqual(h.host.ofType('resendMessage'), [{ type: 'resendMessage', key: 's1', entryId: 'e0', text: 'new words', restore: true, context: [{ kind: 'file', path: '/work/demo/src/greet.ts' }] }]);
+    assert.equal(editor.hidden, true, 'the message is itself again');
+    // Unticked, and sent with Enter; with nothing to restore there is no box to tick.
+    click(msg.querySelector('.edit-message'));
+    h.host.send({ type: 'messageForEdit', key: 's1', entryId: 'e0', text: 'old words', context: [], missing: [], restorable: 1 });
+    editor = msg.querySelector<HTMLElement>('.msg-editor')!;
+    editor.querySelector<HTMLInputElement>('.msg-edit-restore')!.checked = false;
+    const box = editor.querySelector('.msg-edit-input') as HTMLElement & { value?: string };
+    box.value = 'other words';
+    box.dispatchEvent(new h.dom.window.KeyboardEvent('keydown', { key: 'Enter', bubbles: true, cancelable: true }));
+    assert.deepEqual(h.host.ofType('resendMessage').at(-1), { type: 'resendMessage', key: 's1', entryId: 'e0', text: 'other words', restore: false });
+    click(msg.querySelector('.edit-message'));
+    h.host.send({ type: 'messageForEdit', key: 's1', entryId: 'e0', text: 'old words', context: [], missing: [], restorable: 0 });
+    assert.equal(msg.querySelector('.msg-edit-restore'), null, 'nothing to restore: nothing to tick');
   });
 });
