@@ -38,6 +38,11 @@ export interface Base {
    * display; Undo and Restore Checkpoint refuse to write it.
    */
   uncertain?: string;
+  /**
+   * For a file our write created (`text` null): the first folder that write made for it. An Undo
+   * or Restore that deletes the file removes the folders it leaves empty, up to this one.
+   */
+  createdDir?: string;
 }
 
 /** The message of an undo refused because the base is not known for certain. */
@@ -146,6 +151,8 @@ export class ReviewModel {
         this.emitter.fire();
       }
       if (toolCallId && !latest.toolCallIds.includes(toolCallId)) latest.toolCallIds.push(toolCallId);
+      // The watcher saw the file first; our report knows which folder the write made.
+      if (base.createdDir && latest.base.text === null && !latest.base.createdDir) latest.base.createdDir = base.createdDir;
       return latest;
     }
     if (latest && base.text === this.expectedText(latest)) {

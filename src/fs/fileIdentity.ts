@@ -142,11 +142,12 @@ export function unreadableMessage(p: string, err: UnreadableFileError): string {
  * `O_CREAT | O_EXCL | O_NOFOLLOW`: nothing that appears at the name meanwhile (a file, a symlink,
  * dangling or not) is written through. The handle is verified inside `realRoots` before any byte
  * is written.
+ * @returns the first folder made for it (`mkdir -p`'s first), or undefined when its folder was there.
  * @throws {PathNotAllowedError} when the file created is not inside the roots (it stays empty).
  * @throws the `EEXIST` error when the name appeared meanwhile; other I/O errors.
  */
-export async function createNewFile(real: string, bytes: Uint8Array, realRoots: readonly string[]): Promise<void> {
-  await fsp.mkdir(path.dirname(real), { recursive: true });
+export async function createNewFile(real: string, bytes: Uint8Array, realRoots: readonly string[]): Promise<string | undefined> {
+  const createdDir = await fsp.mkdir(path.dirname(real), { recursive: true });
   const flags = fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_EXCL | (fs.constants.O_NOFOLLOW ?? 0);
   const handle = await fsp.open(real, flags, 0o666);
   try {
@@ -155,5 +156,6 @@ export async function createNewFile(real: string, bytes: Uint8Array, realRoots: 
   } finally {
     await handle.close().catch(() => undefined);
   }
+  return createdDir;
 }
 

@@ -163,15 +163,18 @@ export class EditorFiles implements FileSystemPort {
 
   /** A new file, written through one exclusive handle (see `createNewFile`). */
   private async create(c: Contained, p: string, content: string): Promise<void> {
+    let createdDir: string | undefined;
     try {
-      await asOwnEdit(vscode.Uri.file(c.file), () => createNewFile(c.real, new TextEncoder().encode(content), c.roots));
+      createdDir = await asOwnEdit(vscode.Uri.file(c.file), () => createNewFile(c.real, new TextEncoder().encode(content), c.roots));
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code === 'EEXIST' || (err as NodeJS.ErrnoException).code === 'ELOOP') throw conflict(p, 'created_concurrently', 'the file appeared while the agent was creating it.');
       if (err instanceof PathNotAllowedError) throw notAllowed(p, err);
       throw err;
     }
     this.ledger.recordWrite(c.file, content);
-    this.onWritten?.(c.file, { text: null }, content);
+    // The folder the write made, as the path the agent named it under (c.real may resolve links).
+    const made = createdDir && path.join(path.dirname(c.file), path.relative(path.dirname(c.real), createdDir));
+    this.onWritten?.(c.file, { text: null, ...(made ? { createdDir: made } : {}) }, content);
   }
 }
 

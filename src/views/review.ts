@@ -25,6 +25,7 @@ import { beforeUri, serveBefore } from './beforeDocs';
 import { checkUndoWrite, recordUndoResult, type DeletedByUndo, type UndoGuardDeps, type UndoWrite } from '../edits/undoGuard';
 import { parseReviewNode, pendingBadge, ReviewTree, type ReviewNode } from './reviewTree';
 import { confirmProtectedWrite, currentDiskText, decodeText, existingDirs, fileText, freshDocument, openDocument, readDisk, SAVE_WINDOW_MS } from './reviewFiles';
+import { removeEmptyFolders } from '../fs/emptyFolders';
 import { text } from '../common/untrustedText';
 
 /** What the Changes view needs from the rest of the extension. */
@@ -318,7 +319,7 @@ export class ReviewCenter implements vscode.Disposable {
         if (!disk || (disk.text !== null && disk.text !== now)) throw new Error('the file changed while undoing; nothing was changed.');
         kept = { id, path: c.path, sessionKey: c.sessionKey, bytes: disk.bytes, decisions: this.model.decisionsOf(id) };
       }
-      await this.perform(c.path, plan, doc2, now);
+      await this.perform(c.path, plan, doc2, now, c.base.createdDir);
     } catch (err) {
       recordUndoResult(w, rel, err instanceof Error ? err.message : String(err), this.guard);
       throw err;
@@ -334,7 +335,7 @@ export class ReviewCenter implements vscode.Disposable {
    * truth, checked again right before the bytes are written (no save participants run on them, so
    * a formatter cannot alter a restored base).
    */
-  private async perform(p: string, plan: Exclude<UndoPlan, { action: 'none' | 'conflict' }>, doc: vscode.TextDocument | undefined, current: string | null): Promise<void> {
+  private async perform(p: string, plan: Exclude<UndoPlan, { action: 'none' | 'conflict' }>, doc: vscode.TextDocument | undefined, current: string | null, createdDir?: string): Promise<void> {
     const uri = vscode.Uri.file(p);
     if (plan.action === 'delete') {
       if (doc?.isDirty) throw new Error('the file has unsaved changes; it was left alone.');
@@ -342,6 +343,8 @@ export class ReviewCenter implements vscode.Disposable {
       edit.deleteFile(uri, { ignoreIfNotExists: true });
       this.ownWrites.set(p, Date.now());
       if (!(await asOwnEdit(uri, () => vscode.workspace.applyEdit(edit)))) throw new Error('the editor refused to delete the file.');
+      // The folders the agent's write made for the file go with it, when nothing else is in them.
+      if (createdDir) await removeEmptyFolders(path.dirname(p), createdDir);
       return;
     }
     if (doc?.isDirty) {
@@ -423,7 +426,7 @@ export class ReviewCenter implements vscode.Disposable {
         const d2 = doc && !doc.isClosed ? doc : openDocument(e.path);
         const now = await fileText(d2, e.path);
         if (now !== current) throw new Error('the file changed while restoring; nothing was changed.');
-        await this.perform(e.path, plan, d2, current);
+        await this.perform(e.path, plan, d2, current, e.base.createdDir);
         recordUndoResult(w, rel, 'ok', this.guard);
         result.restored.push(e.path);
         done.push(...e.ids);

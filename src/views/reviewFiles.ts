@@ -127,3 +127,4 @@ export async function confirmProtectedWrite(w: UndoWrite, relPath: string, why: 
 export function existingDirs(dirs: readonly string[]): string[] {
   return dirs.filter((d) => fs.existsSync(d));
 }
+

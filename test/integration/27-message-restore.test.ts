@@ -134,6 +134,7 @@ describe('the way back from a message', () => {
     assert.match(result, /Left alone: src\/farewell\.ts \(you changed it since\)/);
     assert.strictEqual(fs.readFileSync(greet, 'utf8'), GREET, 'turn 1\'s edit undone on disk');
     assert.ok(!fs.existsSync(todo), 'the file turn 2 created is gone');
+    assert.ok(!fs.existsSync(path.dirname(todo)), 'and the folder its write made for it (notes/), left empty, with it');
     assert.strictEqual(fs.readFileSync(farewell, 'utf8'), mine, 'the person\'s file is as they saved it');
     assert.deepStrictEqual(
       a.changes(key).map((t) => [t.turn, t.files.map((f) => f.fileDecision)]),

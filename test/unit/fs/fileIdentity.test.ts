@@ -81,8 +81,10 @@ describe('contained reads, file identity and exclusive creation', () => {
   });
 
   it('creates a new file through one exclusive handle: a (dangling) symlink put at the name is not written through', async () => {
-    await createNewFile(path.join(ws, 'sub', 'made.txt'), Buffer.from('made\n'), [ws]);
+    assert.equal(await createNewFile(path.join(ws, 'sub', 'made.txt'), Buffer.from('made\n'), [ws]), path.join(ws, 'sub'), 'says the first folder it made');
     assert.equal(fs.readFileSync(path.join(ws, 'sub', 'made.txt'), 'utf8'), 'made\n');
+    assert.equal(await createNewFile(path.join(ws, 'sub', 'two.txt'), Buffer.from('2\n'), [ws]), undefined, 'no folder made: none said');
+    assert.equal(await createNewFile(path.join(ws, 'x', 'y', 'z.txt'), Buffer.from('z\n'), [ws]), path.join(ws, 'x'), 'of several, the first (the top one)');
     await assert.rejects(createNewFile(path.join(ws, 'sub', 'made.txt'), Buffer.from('again\n'), [ws]), (e: NodeJS.ErrnoException) => e.code === 'EEXIST');
     // Another process plants a dangling symlink to a file outside between the check and the create.
     const planted = path.join(ws, 'planted.txt');
