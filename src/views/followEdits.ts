@@ -2,7 +2,8 @@
  * The editor follows the agent, as Cursor's and VS Code's own agents do: while a turn of the
  * session on screen runs, the file the agent just changed opens in a preview tab beside what the
  * person reads (the focus stays where it is), with the inline review's tint and Keep / Undo on it.
- * A file already in a visible editor is not opened again; each change is followed once. Off with
+ * A file already in a visible editor is not opened again, and nothing that is not a file (a compare
+ * view, a diff, the trace) in the first editor group is covered; each change is followed once. Off with
  * `agentSwitchboard.review.inline` (the same switch as the inline review).
  */
 import * as vscode from 'vscode';
@@ -41,6 +42,10 @@ export class FollowEdits implements vscode.Disposable {
     if (!c) return;
     const uri = vscode.Uri.file(c.path);
     if (vscode.window.visibleTextEditors.some((e) => e.document.uri.toString() === uri.toString())) return;
+    // What the person looks at in the editor is not covered when it is not a file (a compare view,
+    // a diff, the trace): following opens over a text editor, or into an empty editor area.
+    const front = vscode.window.tabGroups.all.find((g) => g.viewColumn === vscode.ViewColumn.One)?.activeTab;
+    if (front && !(front.input instanceof vscode.TabInputText)) return;
     try {
       await vscode.window.showTextDocument(uri, { preview: true, preserveFocus: true, viewColumn: vscode.ViewColumn.One });
     } catch {

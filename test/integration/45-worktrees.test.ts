@@ -15,7 +15,7 @@ import * as vscode from 'vscode';
 import { FILE_CONTENT, FILE_NAME, startFakeModelServer, type FakeModelServer } from '../fakes/fake-model-server.mjs';
 import { claudeCodeAcpLaunch } from '../fakes/agents';
 import { api, autoAnswer, personEdit, runCommand, setAgents, until, waitForState, workspaceDir } from './util';
-import { click, evaluateInFrames, screenshot } from './screenshot';
+import { evaluateInFrames, screenshot } from './screenshot';
 
 const git = (cwd: string, ...args: string[]) => execFileSync('git', args, { cwd, encoding: 'utf8', env: { ...process.env, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@t', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@t' } });
 const lines = (n: number) => Array.from({ length: n }, (_, i) => `line ${i + 1}`).join('\n') + '\n';
@@ -200,7 +200,8 @@ describe('sessions in worktrees of their own (issue 20)', () => {
         if (!label) await new Promise((r) => setTimeout(r, 100));
       }
       assert.strictEqual(label, 'Answer its request', 'the waiting agent\'s column offers to answer it');
-      await click('.column.waiting .answer');
+      // (Clicked in its page: an editor of an earlier test may stand over the compare tab.)
+      await evaluateInFrames(`document.querySelector('.column.waiting .answer').click(); return true;`, { inFrame: '.column.waiting .answer' });
       // The side bar shows that session, its waiting card in view, to be answered there.
       let card = false;
       for (let i = 0; i < 100 && !card; i++) {
@@ -208,7 +209,8 @@ describe('sessions in worktrees of their own (issue 20)', () => {
         if (!card) await new Promise((r) => setTimeout(r, 100));
       }
       assert.ok(card, 'the side bar shows the waiting card of the session the column names');
-      await a.answerPermission(held.key, held.permissionId, held.optionId);
+      a.answerPermission(held.key, held.permissionId, held.optionId);
+      held = { ...held, permissionId: '' };
       const done = (await a.comparison(id, { settled: true }))!;
       assert.strictEqual(done.entries.length, 2);
       for (const e of done.entries) {
@@ -222,6 +224,8 @@ describe('sessions in worktrees of their own (issue 20)', () => {
       }
     } finally {
       sub.dispose();
+      // A failure above must not leave the held request waiting for the tests after this one.
+      if (held?.permissionId) a.answerPermission(held.key, held.permissionId, held.optionId);
     }
     await screenshot('compare-view', 30000, { waitForSelector: '.column .test.passed', sidebarWidth: 300 });
     // A hunk is named by its lines, as the Changes view names it, not by patch(1)'s header.
