@@ -28,6 +28,7 @@ import { fileEncoding } from '../config/vscodeSettings';
 import { decodeFile, UndecodableError } from '../edits/encoding';
 import { proposeChange, type ProposedChange } from '../edits/model';
 import { asOwnEdit, replaceChecked, saveDocument } from '../edits/vscodeApply';
+import { waitForEditor } from './caughtUp';
 import type { Base } from '../edits/review';
 import { FileLedger } from './ledger';
 import { sliceLines } from './text';
@@ -92,6 +93,7 @@ export class EditorFiles implements FileSystemPort {
     const doc = openDocument(uri);
     let text: string;
     if (doc) {
+      await caughtUp(doc, c, params.path);
       text = doc.getText();
       this.ledger.recordRead(c.file, text, doc.version);
     } else {
@@ -130,6 +132,7 @@ export class EditorFiles implements FileSystemPort {
       if (onDisk) throw conflict(params.path, onDisk.reason, onDisk.message);
       doc = await vscode.workspace.openTextDocument(uri);
     }
+    await caughtUp(doc, c, params.path);
     // The bytes on disk, so that Undo in the review can put back exactly these bytes.
     const diskBytes = await readContainedFile(c.file, c.roots).then((f) => f?.bytes, () => undefined);
     // The last look at the path before the edit: still the file the gate checked.
@@ -240,6 +243,11 @@ export function openDocument(uri: vscode.Uri): vscode.TextDocument | undefined {
  * @throws RequestError -32002 when it does not exist, -32014 when not a regular file or over the
  *   cap, -32011 when it moved outside the workspace, -32012 when not text.
  */
+/** {@link waitForEditor} on an open document and the file behind it. */
+function caughtUp(doc: vscode.TextDocument, c: Contained, p: string): Promise<boolean> {
+  return waitForEditor({ clean: () => !doc.isDirty && !doc.isClosed, text: () => doc.getText(), disk: () => diskText(c, p).catch(() => undefined) });
+}
+
 async function diskText(c: Contained, p: string): Promise<string> {
   let bytes: Uint8Array;
   try {
