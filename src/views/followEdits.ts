@@ -2,8 +2,9 @@
  * The editor follows the agent, as Cursor's and VS Code's own agents do: while a turn of the
  * session on screen runs, the file the agent just changed opens in a preview tab beside what the
  * person reads (the focus stays where it is), with the inline review's tint and Keep / Undo on it.
- * A file already in a visible editor is not opened again, and nothing that is not a file (a compare
- * view, a diff, the trace) in the first editor group is covered; each change is followed once. Off with
+ * A file already in a visible editor is not opened again; nothing that is not a file (a compare
+ * view, a diff, the trace) in the first editor group is covered, nor an editor with unsaved changes
+ * (the person is typing there); each change is followed once. Off with
  * `agentSwitchboard.review.inline` (the same switch as the inline review).
  */
 import * as vscode from 'vscode';
@@ -46,6 +47,8 @@ export class FollowEdits implements vscode.Disposable {
     // a diff, the trace): following opens over a text editor, or into an empty editor area.
     const front = vscode.window.tabGroups.all.find((g) => g.viewColumn === vscode.ViewColumn.One)?.activeTab;
     if (front && !(front.input instanceof vscode.TabInputText)) return;
+    // Nor an editor the person is typing in (unsaved changes on screen): their keys stay theirs.
+    if (vscode.window.visibleTextEditors.some((e) => e.viewColumn === vscode.ViewColumn.One && e.document.isDirty)) return;
     try {
       await vscode.window.showTextDocument(uri, { preview: true, preserveFocus: true, viewColumn: vscode.ViewColumn.One });
     } catch {
