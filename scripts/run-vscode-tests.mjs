@@ -169,6 +169,9 @@ const settings = {
   ...(args.untrusted ? { 'security.workspace.trust.startupPrompt': 'never', 'security.workspace.trust.untrustedFiles': 'open' } : {}),
   // Tests decide when documents are saved; an auto-save would race their dirty-document checks.
   'files.autoSave': 'off',
+  // Tests arrange their own editors; the editor following an agent's edits is tested on its own
+  // (test/integration/29-follow-edits, which turns it on).
+  'agentSwitchboard.review.followEdits': false,
   ...(args.settings ? JSON.parse(fs.readFileSync(args.settings, 'utf8')) : {}),
 };
 const userData = path.resolve(args['user-data-dir'] || path.join(tmp, 'user-data'));

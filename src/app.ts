@@ -417,11 +417,8 @@ export class App implements vscode.Disposable, LoadedApp {
       this.review,
       new InlineReview(this.review, () => this.settings().inlineReview),
       new FollowEdits(this.review.model, {
-        workingSession: () => {
-          const key = this.view.current;
-          return key && this.manager.get(key)?.state.status === 'prompting' ? key : undefined;
-        },
-        enabled: () => this.settings().inlineReview,
+        shownSession: () => this.view.current,
+        enabled: () => this.settings().inlineReview && this.settings().followEdits,
       }),
       this.mcp,
       { dispose: () => void this.editorMcp.dispose() },

@@ -26,6 +26,7 @@ export const SETTING_CLASSES: Readonly<Record<string, { cls: SettingClass; why: 
   'agentSwitchboard.policy': { cls: 'tighten', why: 'the permission gate itself' },
   'agentSwitchboard.showNotifications': { cls: 'tighten', why: 'a workspace must not hide that a session waits for the person' },
   'agentSwitchboard.review.inline': { cls: 'tighten', why: 'a workspace must not hide agents\' changes from the editor' },
+  'agentSwitchboard.review.followEdits': { cls: 'workspace', why: 'which file the editor shows while an agent works; display only' },
   'agentSwitchboard.editorMcpServer': { cls: 'tighten', why: 'gives every agent the editor state (open documents, selection)' },
   'agentSwitchboard.tracing.receiveAgentSpans': { cls: 'tighten', why: 'hands agents and MCP servers an endpoint and token of ours' },
   'agentSwitchboard.tracing.exportEndpoint': { cls: 'user', why: 'sends every span (command lines, paths) to the host it names' },

@@ -38,6 +38,8 @@ export interface Settings {
   showNotifications: boolean;
   /** Show agents' changes still to review in the editor itself (`review.inline`). */
   inlineReview: boolean;
+  /** Open the file the agent of the session on screen changes (`review.followEdits`). */
+  followEdits: boolean;
   /** Defaults of the effect gate (`agentSwitchboard.policy`): the person's, tightened by the workspace. */
   policy: EffectivePolicy;
   /** Give agents the editor's own MCP server. */
@@ -130,6 +132,7 @@ export function readSettings(report: (problem: string) => void): Settings {
     cancelGraceMs: (grace.success ? grace.data : 10) * 1000,
     showNotifications: flag('showNotifications', true, true),
     inlineReview: flag('review.inline', true, true),
+    followEdits: c.get<boolean>('review.followEdits', true) !== false,
     editorMcpServer: flag('editorMcpServer', true, false),
     receiveAgentSpans: flag('tracing.receiveAgentSpans', true, false),
     exportEndpoint: user('tracing.exportEndpoint'),

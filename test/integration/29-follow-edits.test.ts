@@ -1,7 +1,7 @@
 /**
- * The editor follows the agent: while a turn of the session on screen runs, the file the agent
- * changes opens in a preview tab (the focus stays where it was), with the inline review on it. A
- * file already visible is not opened twice; with `agentSwitchboard.review.inline` off nothing opens.
+ * The editor follows the agent: a file the agent of the session on screen changes opens in a preview
+ * tab (the focus stays where it was), with the inline review on it. A file already visible is not
+ * opened twice; with `agentSwitchboard.review.inline` or `review.followEdits` off nothing opens.
  */
 import * as assert from 'assert';
 import * as fs from 'fs';
@@ -14,11 +14,14 @@ const visible = (file: string) => vscode.window.visibleTextEditors.some((e) => e
 
 describe('the editor follows the agent\'s edits', () => {
   before(async () => {
+    // The test runner turns following off for every other test (they arrange their own editors).
+    await cfg().update('review.followEdits', true, vscode.ConfigurationTarget.Global);
     await cfg().update('policy', { write: 'allow', command: 'ask' }, vscode.ConfigurationTarget.Global);
     await setAgents([scenarioAgent('disk', 'disk-writer', { SWITCHBOARD_DEMO_DELAY_MS: '150' })]);
   });
   after(async () => {
     await cfg().update('review.inline', undefined, vscode.ConfigurationTarget.Global);
+    await cfg().update('review.followEdits', false, vscode.ConfigurationTarget.Global);
     await cfg().update('policy', undefined, vscode.ConfigurationTarget.Global);
     await setAgents([]);
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
