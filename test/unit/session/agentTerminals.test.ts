@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import type { SessionUpdate } from '@agentclientprotocol/sdk';
 import { AGENT_TERMINAL_MAX_CHARS } from '../../../src/acp/session/agentTerminals';
 import { reduce } from '../../../src/acp/session/reducer';
+import { CLIENT_CAPABILITIES } from '../../../src/acp/connection';
 import { createSessionState, type SessionState } from '../../../src/acp/session/types';
 
 const fresh = () => createSessionState({ key: 's1', agentId: 'codex', agentName: 'Codex', cwd: '/w' });
@@ -84,5 +85,24 @@ describe('terminals the agent runs itself (_meta terminal_info / terminal_output
     upd(s, { sessionUpdate: 'tool_call_update', toolCallId: 'w', title: 'rm -rf /', _meta: { terminal_output_delta: { terminal_id: 'w', data: 'partial\n' } } });
     assert.equal(s.terminals.w.output, 'partial\n');
     assert.equal(s.toolCalls.w.title, CMD, 'the card the person reads does not change');
+  });
+});
+
+describe('session notices (ACP 1.22: declared, shown by severity, as text)', () => {
+  it('a warning, an error, and a severity the client does not know (shown as information); title and description, markup kept as text', () => {
+    const s = fresh();
+    upd(s, { sessionUpdate: 'notice', severity: 'warning', title: 'Auto mode unavailable', description: 'The selected model does not support Auto mode; using Accept edits instead.' });
+    upd(s, { sessionUpdate: 'notice', severity: 'error', title: 'Quota exceeded' });
+    upd(s, { sessionUpdate: 'notice', severity: 'critical', title: '<b>Heads up</b>', description: '[click](command:workbench.action.quit)' });
+    const notices = s.entries.filter((e) => e.kind === 'notice');
+    assert.deepEqual(notices.map((n) => n.kind === 'notice' && [n.severity, n.text]), [
+      ['warning', 'Auto mode unavailable: The selected model does not support Auto mode; using Accept edits instead.'],
+      ['error', 'Quota exceeded'],
+      ['info', '<b>Heads up</b>: [click](command:workbench.action.quit)'],
+    ]);
+  });
+
+  it('the client declares it can show them', () => {
+    assert.deepEqual(CLIENT_CAPABILITIES.session, { notices: {} });
   });
 });
