@@ -28,6 +28,9 @@ export const CLIENT_CAPABILITIES: acp.ClientCapabilities = {
   auth: { terminal: true },
   // Agents' questions (`elicitation/create`, schema 1.21): a card in the thread; both modes.
   elicitation: { form: {}, url: {} },
+  // Session notices (schema 1.22): a line in the thread by severity, as text. Without this an agent
+  // puts them into its answer (claude-agent-acp: "**Auto mode unavailable:** …" in the reply).
+  session: { notices: {} },
 };
 
 /** Lines of the stderr tail that the message of an {@link AgentLaunchError} quotes (the field keeps all). */

@@ -8,12 +8,13 @@ import { randomUUID } from 'node:crypto';
 import type { McpCapabilities, SessionInfo } from '@agentclientprotocol/sdk';
 import type { SessionJournal } from './session/journal';
 import type { CapabilityBook } from './capabilityBook';
-import { isReservedEnvName } from '../registry/registry';
 import { reduce } from './session/reducer';
 import type { SessionState, WorktreeView } from './session/types';
 import type { ForwardResult } from '../mcp/forward';
 import { Emitter, type Event } from '../common/lifecycle';
 import { agentEnv, type ResolvedAgent } from '../config/agents';
+import { authChoicesOf, type AuthChoice } from './authMethods';
+export type { AuthChoice } from './authMethods';
 import { missingPrerequisites } from './agentPrerequisites';
 import { AgentConnection, AgentLaunchError, errorMessage } from './connection';
 import { compatLoadDelay, compatRulesFor } from './compat';
@@ -69,12 +70,6 @@ export interface SessionManagerDeps {
  * `type: "terminal"` method, run as the agent's own command with the method's extra arguments and
  * environment (names that change what runs, such as PATH or NODE_OPTIONS, are not taken).
  */
-export interface AuthChoice {
-  id: string;
-  name: string;
-  description?: string;
-  terminal?: { command: string; args: string[]; env: NodeJS.ProcessEnv };
-}
 
 /**
  * Asked when `session/new` answers "authentication required" (-32000) for a start the person made.
@@ -174,14 +169,7 @@ export class SessionManager {
 
   /** The agent's `authMethods`, with how to run the terminal ones (see {@link AuthChoice}). */
   private authChoices(agent: ResolvedAgent, connection: AgentConnection): AuthChoice[] {
-    return (connection.init.authMethods ?? []).map((m) => {
-      const base = { id: m.id, name: m.name, ...(m.description ? { description: m.description } : {}) };
-      if (!('type' in m) || m.type !== 'terminal') return base;
-      const env = agentEnv(this.deps.baseEnv(), agent.env);
-      // The agent names these: nothing that changes what runs (loader, PATH, Node options) is taken.
-      for (const [k, v] of Object.entries(m.env ?? {})) if (!isReservedEnvName(k)) env[k] = v;
-      return { ...base, terminal: { command: agent.resolvedCommand ?? agent.command, args: [...agent.args, ...(m.args ?? [])], env } };
-    });
+    return authChoicesOf(connection.init.authMethods ?? [], agent, agentEnv(this.deps.baseEnv(), agent.env));
   }
 
   /**

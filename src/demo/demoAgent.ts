@@ -48,7 +48,12 @@ async function main(): Promise<void> {
   const stateDir = demoStateDir(process.env);
   const loginMarker = path.join(stateDir, 'logged-in');
   const auth: DemoAuth | undefined = /^(1|true|yes)$/i.test(process.env.SWITCHBOARD_DEMO_REQUIRE_AUTH ?? '')
-    ? { loggedIn: () => fs.existsSync(loginMarker), logIn: () => (fs.mkdirSync(stateDir, { recursive: true }), fs.writeFileSync(loginMarker, new Date().toISOString())) }
+    ? {
+        loggedIn: () => fs.existsSync(loginMarker),
+        logIn: () => (fs.mkdirSync(stateDir, { recursive: true }), fs.writeFileSync(loginMarker, new Date().toISOString())),
+        // SWITCHBOARD_DEMO_AUTH_SHAPE=meta: the login declared as Copilot CLI declares its own.
+        ...(process.env.SWITCHBOARD_DEMO_AUTH_SHAPE === 'meta' ? { terminalAuthMeta: { command: process.execPath, args: [process.argv[1], '--login'] } } : {}),
+      }
     : undefined;
   // The terminal login (`authMethods` type "terminal"): what a person runs to log the agent in.
   if (process.argv.includes('--login')) {

@@ -140,6 +140,11 @@ interface DemoSession {
 export interface DemoAuth {
   loggedIn(): boolean;
   logIn(): void;
+  /**
+   * The terminal method in the older shape Copilot CLI sends: no `type`, the whole command (this
+   * absolute command and args) in `_meta["terminal-auth"]`.
+   */
+  terminalAuthMeta?: { command: string; args: string[] };
 }
 
 /** The auth methods the demo agent declares when it requires a login (ACP `authMethods`). */
@@ -184,7 +189,7 @@ export function createDemoAgentApp(scenario: ProtocolScenario, options: DemoOpti
           mcpCapabilities: { http: true, sse: false },
         },
         agentInfo: { ...DEMO_AGENT_INFO },
-        authMethods: auth ? DEMO_AUTH_METHODS : [],
+        authMethods: !auth ? [] : auth.terminalAuthMeta ? [{ id: 'demo-login', name: 'Log in to the demo agent', description: 'Runs `demo-agent --login` in a terminal', _meta: { 'terminal-auth': { ...auth.terminalAuthMeta, label: 'Demo Login' } } }, DEMO_AUTH_METHODS[1]] : DEMO_AUTH_METHODS,
       };
     })
     .onRequest('authenticate', ({ params }) => {

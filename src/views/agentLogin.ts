@@ -87,7 +87,7 @@ export class AgentLogin implements vscode.Disposable {
     if (methodId && !method) throw new Error(`The agent offers no login method "${methodId}"; it offers: ${methods.map((m) => m.id).join(', ')}.`);
     if (!method) {
       const pick = await vscode.window.showQuickPick(
-        methods.map((m) => ({ label: inert(m.name, { max: 120 }), description: m.terminal ? 'in a terminal' : 'the agent logs in', detail: inert(m.description), method: m })),
+        methods.map((m) => ({ label: inert(m.name, { max: 120 }), description: m.terminal ? 'in a terminal' : 'the agent logs in', detail: methodDetail(m), method: m })),
         { title: 'How should the agent log in?' },
       );
       method = pick?.method;
@@ -114,7 +114,7 @@ export class AgentLogin implements vscode.Disposable {
     return {
       choose: async (agent, methods) => {
         const pick = await vscode.window.showQuickPick(
-          methods.map((m) => ({ label: inert(m.name, { max: 120 }), description: m.terminal ? 'in a terminal' : 'the agent logs in', detail: inert(m.description), method: m })),
+          methods.map((m) => ({ label: inert(m.name, { max: 120 }), description: m.terminal ? 'in a terminal' : 'the agent logs in', detail: methodDetail(m), method: m })),
           { title: text`${agent.name} needs a login before it starts a session`, placeHolder: 'How should the agent log in?', ignoreFocusOut: true },
         );
         return pick?.method;
@@ -148,4 +148,14 @@ export class AgentLogin implements vscode.Disposable {
   dispose(): void {
     this.disposables.forEach((d) => d.dispose());
   }
+}
+
+/**
+ * A method's line in the picker: its description and, for a terminal login, the whole command it
+ * runs (an agent may name it: the person sees what they choose to run; secrets redacted).
+ */
+function methodDetail(m: AuthChoice): string | undefined {
+  const runs = m.terminal ? `Runs: ${redactSecrets([m.terminal.command, ...m.terminal.args].join(' '))}` : undefined;
+  const parts = [m.description ? inert(m.description) : undefined, runs ? inert(runs, { max: 2000 }) : undefined].filter(Boolean);
+  return parts.length ? parts.join(' — ') : undefined;
 }

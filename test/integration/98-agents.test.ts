@@ -101,7 +101,7 @@ describe('agents from the registry and logins', () => {
     }
   });
 
-  it('logs an agent in through a terminal, and through authenticate, before sessions start', async function () {
+  it('logs an agent in through a terminal (type "terminal", and the older _meta["terminal-auth"]), and through authenticate, before sessions start', async function () {
     this.timeout(120_000);
     const a = await api();
     const stateA = fs.mkdtempSync(path.join(os.tmpdir(), 'as-login-a-'));
@@ -109,6 +109,7 @@ describe('agents from the registry and logins', () => {
     await setAgents([
       { ...scenarioAgent('login-terminal', 'echo', { SWITCHBOARD_DEMO_REQUIRE_AUTH: '1', SWITCHBOARD_DEMO_STATE_DIR: stateA }), name: 'Needs a login (terminal)' },
       { ...scenarioAgent('login-agent', 'echo', { SWITCHBOARD_DEMO_REQUIRE_AUTH: '1', SWITCHBOARD_DEMO_STATE_DIR: stateB }), name: 'Needs a login (agent)' },
+      { ...scenarioAgent('login-meta', 'echo', { SWITCHBOARD_DEMO_REQUIRE_AUTH: '1', SWITCHBOARD_DEMO_AUTH_SHAPE: 'meta', SWITCHBOARD_DEMO_STATE_DIR: fs.mkdtempSync(path.join(os.tmpdir(), 'as-login-c-')) }), name: 'Needs a login (terminal-auth _meta)' },
     ]);
     await until('agents offered', () => a.agents().find((x) => x.id === 'login-agent'), 10_000);
     await assert.rejects(a.startSession({ agentId: 'login-terminal', cwd: workspaceDir() }), /Authentication required/i);
@@ -124,6 +125,16 @@ describe('agents from the registry and logins', () => {
     const k1 = await a.startSession({ agentId: 'login-terminal', cwd: workspaceDir() });
     await waitForState(a, k1, (s) => s.status === 'ready', 'logged-in session ready');
     await a.closeSession(k1);
+
+    // Copilot CLI's shape: no `type`, the whole command in `_meta["terminal-auth"]`.
+    const viaMeta = (await runCommand('agentSwitchboard.logIn', 'login-meta', 'demo-login')) as { ran: string; terminal: vscode.Terminal };
+    assert.strictEqual(viaMeta.ran, 'terminal', 'the older terminal-auth shape runs in a terminal, not as authenticate');
+    await until('the _meta login terminal finished', () => viaMeta.terminal.exitStatus, 30_000);
+    assert.strictEqual(viaMeta.terminal.exitStatus?.code, 0);
+    viaMeta.terminal.dispose();
+    const k3 = await a.startSession({ agentId: 'login-meta', cwd: workspaceDir() });
+    await waitForState(a, k3, (s) => s.status === 'ready', 'a session of the agent logged in by its _meta command');
+    await a.closeSession(k3);
 
     const viaAgent = (await runCommand('agentSwitchboard.logIn', 'login-agent', 'demo-token')) as { ran: string };
     assert.strictEqual(viaAgent.ran, 'agent');

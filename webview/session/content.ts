@@ -183,7 +183,8 @@ export function renderTerminal(ctx: Ctx, terminalId: string, unavailable?: boole
   const state = ctx.state();
   const t: TerminalView | undefined = state?.terminals[terminalId];
   const key = state?.key;
-  const show = key
+  // A terminal the agent ran itself has no terminal in this editor to show.
+  const show = key && t?.owner !== 'agent'
     ? h(
         'button',
         { type: 'button', className: 'link show-terminal', onClick: () => ctx.post({ type: 'showTerminal', key, terminalId }) },
@@ -193,7 +194,7 @@ export function renderTerminal(ctx: Ctx, terminalId: string, unavailable?: boole
     : null;
   if (!t && unavailable) {
     return h('div', { className: 'content-terminal unavailable', 'data-terminal-id': terminalId },
-      h('div', { className: 'term-head muted' }, icon(h, 'terminal'), ' Terminal output not available here: it ran in an earlier agent process.'));
+      h('div', { className: 'term-head muted' }, icon(h, 'terminal'), ' No output here: this editor did not run this terminal, and the agent sent none of its output.'));
   }
   if (!t) {
     return h('div', { className: 'content-terminal', 'data-terminal-id': terminalId },
@@ -216,6 +217,9 @@ export function renderTerminal(ctx: Ctx, terminalId: string, unavailable?: boole
     'div',
     { className: 'content-terminal', 'data-terminal-id': terminalId },
     h('div', { className: 'term-head' }, h('code', { className: 'term-cmd', title: t.cwd ? `in ${t.cwd}` : undefined }, '$ ', t.commandLine), status),
+    t.owner === 'agent'
+      ? h('div', { className: 'term-owner muted', title: 'The agent ran this command in its own process (and its own sandbox, if it has one); it did not go through this editor, its permission gate or its sandbox. Its output is what the agent reported.' }, icon(h, 'info'), 'Run by the agent itself, not through the editor')
+      : null,
     t.output || t.truncated ? pre : null,
     blockedByTheSandbox(ctx, terminalId, t),
     show,

@@ -10,6 +10,7 @@
  * Spec: ACP v1 `session/update` (https://agentclientprotocol.com/protocol/prompt-turn),
  * tool calls (https://agentclientprotocol.com/protocol/tool-calls).
  */
+import { agentTerminalUpdates } from './agentTerminals';
 import type {
   ContentBlock,
   PermissionOption,
@@ -485,9 +486,13 @@ function upsertToolCall(state: SessionState, u: ToolCallUpdate & { title?: strin
   const waits = existing?.permissionId !== undefined && state.permissions[existing.permissionId]?.state === 'waiting';
   const frozen = existing?.status === 'awaiting_approval' || waits;
   const update = frozen ? { toolCallId: u.toolCallId, status: u.status, rawOutput: u.rawOutput } : u;
-  const toolCall = withTerminalsKnown(state, mergeToolCall(existing, update, announce));
+  // A terminal the agent runs itself lives in the call's `_meta` (its output is not the card's
+  // content, so it is read also while the card is frozen): recorded before the call that shows it.
+  const terms = agentTerminalUpdates(state, u, existing);
+  const known = terms.length ? { ...state, terminals: { ...state.terminals, ...Object.fromEntries(terms.map((t) => [t.terminalId, t])) } } : state;
+  const toolCall = withTerminalsKnown(known, mergeToolCall(existing, update, announce));
   if (at !== undefined) toolCall.updatedAt = at;
-  const patches: SessionPatch[] = [{ op: 'toolCall', toolCall }];
+  const patches: SessionPatch[] = [...terms.map((terminal): SessionPatch => ({ op: 'terminal', terminal })), { op: 'toolCall', toolCall }];
   if (!existing) patches.push({ op: 'entry', entry: { kind: 'tool_call', id: newEntryId(state), toolCallId: u.toolCallId, ...lateMark(state) } });
   return patches;
 }

@@ -181,6 +181,12 @@ export interface TerminalView {
   sandboxBlocked?: string[];
   /** How many changes of a sandboxed command its overlay held back (from the sandbox's record), once it has exited. */
   sandboxHeldBack?: number;
+  /**
+   * `agent`: a terminal the agent ran itself, in its own process (codex-acp, claude-agent-acp):
+   * this editor neither ran nor sandboxed it; its output and exit came in the tool call's `_meta`
+   * (`terminal_output_delta` / `terminal_output`, `terminal_exit`). Absent: one the client runs.
+   */
+  owner?: 'agent';
 }
 
 /** A launch or connection failure, with everything a person needs to fix it. */

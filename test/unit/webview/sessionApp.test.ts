@@ -452,6 +452,23 @@ describe('session webview app', () => {
       assert.deepEqual(h.host.ofType('showTerminal'), [{ type: 'showTerminal', key: 's1', terminalId: 't1' }]);
     });
 
+    it('a terminal the agent ran itself: its command, output and exit, said to be the agent\'s, and no "Show in terminal"', () => {
+      h = mount();
+      const s = richState();
+      s.terminals.t1 = { ...s.terminals.t1, owner: 'agent', output: 'ACP_SHELL_OK\n', exitStatus: { exitCode: 0, signal: null } };
+      h.host.send(snapshot(s));
+      const term = h.$('[data-entry-id="e5"] .content-terminal')!;
+      assert.equal(term.querySelector('.term-cmd')?.textContent, '$ npm run build');
+      assert.equal(term.querySelector('.term-out')?.textContent, 'ACP_SHELL_OK\n');
+      assert.equal(term.querySelector('.term-status')?.textContent, 'exit 0');
+      assert.match(term.querySelector('.term-owner')?.textContent ?? '', /Run by the agent itself, not through the editor/);
+      assert.equal(term.querySelector('.show-terminal'), null, 'no terminal of this editor to show');
+      // A terminal nobody sent anything of says so in words that are true for a live turn too.
+      s.toolCalls['tc-exec'] = { ...s.toolCalls['tc-exec'], content: [{ type: 'terminal', terminalId: 'gone', unavailable: true }] };
+      h.host.send(snapshot(s));
+      assert.match(h.$('[data-entry-id="e5"] .content-terminal')?.textContent ?? '', /this editor did not run this terminal, and the agent sent none of its output/);
+    });
+
     it('link clicks in agent markdown open nothing', () => {
       h = mount();
       h.host.send(snapshot(richState()));
