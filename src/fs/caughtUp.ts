@@ -15,6 +15,8 @@ export interface EditorAndDisk {
   text(): string;
   /** The file's text on disk, decoded as the editor decodes it; undefined when there is none to compare. */
   disk(): Promise<string | undefined>;
+  /** Asks the editor to load the document from disk again (called only while it is clean). */
+  reload?(): Promise<unknown>;
 }
 
 /**
@@ -27,11 +29,19 @@ export interface EditorAndDisk {
 export async function waitForEditor(d: EditorAndDisk, ms = CATCH_UP_MS, pollMs = 50): Promise<boolean> {
   const flat = (t: string) => t.replace(/\r\n?/g, '\n');
   const deadline = Date.now() + ms;
+  let asked = false;
   for (;;) {
     if (!d.clean()) return true;
     const disk = await d.disk();
     if (disk === undefined || flat(disk) === flat(d.text())) return true;
     if (Date.now() >= deadline) return false;
+    // The editor does not always reload a document no editor shows: asked once, while it is clean
+    // (checked with nothing awaited in between, so no unsaved keystroke is thrown away).
+    if (!asked && d.reload && d.clean()) {
+      asked = true;
+      await d.reload().catch(() => undefined);
+      continue;
+    }
     await new Promise((r) => setTimeout(r, pollMs));
   }
 }

@@ -245,7 +245,13 @@ export function openDocument(uri: vscode.Uri): vscode.TextDocument | undefined {
  */
 /** {@link waitForEditor} on an open document and the file behind it. */
 function caughtUp(doc: vscode.TextDocument, c: Contained, p: string): Promise<boolean> {
-  return waitForEditor({ clean: () => !doc.isDirty && !doc.isClosed, text: () => doc.getText(), disk: () => diskText(c, p).catch(() => undefined) });
+  return waitForEditor({
+    clean: () => !doc.isDirty && !doc.isClosed,
+    text: () => doc.getText(),
+    disk: () => diskText(c, p).catch(() => undefined),
+    // File > Revert File on that document: a clean one loads the disk's text.
+    reload: () => Promise.resolve(vscode.commands.executeCommand('workbench.action.files.revert', doc.uri)),
+  });
 }
 
 async function diskText(c: Contained, p: string): Promise<string> {
