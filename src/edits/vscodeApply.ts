@@ -69,3 +69,16 @@ export async function saveDocument(doc: vscode.TextDocument): Promise<boolean> {
   }
 }
 
+/**
+ * Writes `bytes` to the file at `uri` exactly (no save participant runs on them) so that an open
+ * document of it loads them at once: through a WorkspaceEdit that creates the file over itself,
+ * whose text file service reloads the file's model. `workspace.fs.writeFile` leaves a document no
+ * editor shows holding the old text until a file watcher reports the change, and its next save is
+ * refused as "the file is newer".
+ * @returns false when the editor refused the edit.
+ */
+export async function writeBytesInSync(uri: vscode.Uri, bytes: Uint8Array): Promise<boolean> {
+  const edit = new vscode.WorkspaceEdit();
+  edit.createFile(uri, { overwrite: true, contents: bytes });
+  return asOwnEdit(uri, () => vscode.workspace.applyEdit(edit));
+}

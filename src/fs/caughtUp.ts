@@ -6,7 +6,7 @@
  */
 
 /** How long a read or write waits for the editor to reload a clean document the disk got ahead of. */
-export const CATCH_UP_MS = 3000;
+export const CATCH_UP_MS = 1000;
 
 /** What waiting needs of a document and its file. */
 export interface EditorAndDisk {
@@ -15,33 +15,24 @@ export interface EditorAndDisk {
   text(): string;
   /** The file's text on disk, decoded as the editor decodes it; undefined when there is none to compare. */
   disk(): Promise<string | undefined>;
-  /** Asks the editor to load the document from disk again (called only while it is clean). */
-  reload?(): Promise<unknown>;
 }
 
 /**
  * Resolves once the document shows what the disk holds (line endings aside: the editor keeps one
- * kind), at most `ms` later. Past that the document is taken as it is: a file the person reopened in
- * another encoding never reads the same as its bytes decoded, and a write's own checks still stand.
- * A document with unsaved changes is the person's work: it is what the agent sees, at once.
- * @returns true when they agree (or the document is dirty), false when the wait ran out.
+ * kind), at most `ms` later: a document an editor shows is reloaded soon after another program's
+ * write; one no editor shows may never be. A document with unsaved changes is the person's work:
+ * it is what the agent sees, at once.
+ * @returns true when they agree (or the document is dirty), false when the wait ran out (the
+ *   caller then reads, or writes, the file itself).
  */
 export async function waitForEditor(d: EditorAndDisk, ms = CATCH_UP_MS, pollMs = 50): Promise<boolean> {
   const flat = (t: string) => t.replace(/\r\n?/g, '\n');
   const deadline = Date.now() + ms;
-  let asked = false;
   for (;;) {
     if (!d.clean()) return true;
     const disk = await d.disk();
     if (disk === undefined || flat(disk) === flat(d.text())) return true;
     if (Date.now() >= deadline) return false;
-    // The editor does not always reload a document no editor shows: asked once, while it is clean
-    // (checked with nothing awaited in between, so no unsaved keystroke is thrown away).
-    if (!asked && d.reload && d.clean()) {
-      asked = true;
-      await d.reload().catch(() => undefined);
-      continue;
-    }
     await new Promise((r) => setTimeout(r, pollMs));
   }
 }

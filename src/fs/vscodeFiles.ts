@@ -25,9 +25,9 @@ import { checkContained, isWithin, PathNotAllowedError, realpathAllowMissing } f
 import { createNewFile, fileIdentity, readContainedFile, sameFile, unreadableMessage, type FileIdentity } from './fileIdentity';
 import { DEFAULT_MAX_READ_BYTES, UnreadableFileError } from './safeRead';
 import { fileEncoding } from '../config/vscodeSettings';
-import { decodeFile, UndecodableError } from '../edits/encoding';
+import { decodeFile, encodeFile, UndecodableError } from '../edits/encoding';
 import { proposeChange, type ProposedChange } from '../edits/model';
-import { asOwnEdit, replaceChecked, saveDocument } from '../edits/vscodeApply';
+import { asOwnEdit, replaceChecked, saveDocument, writeBytesInSync } from '../edits/vscodeApply';
 import { waitForEditor } from './caughtUp';
 import type { Base } from '../edits/review';
 import { FileLedger } from './ledger';
@@ -92,8 +92,8 @@ export class EditorFiles implements FileSystemPort {
     const uri = vscode.Uri.file(c.file);
     const doc = openDocument(uri);
     let text: string;
-    if (doc) {
-      await caughtUp(doc, c, params.path);
+    // A document the editor keeps behind its file is not what the file holds: the disk is read then.
+    if (doc && (await caughtUp(doc, c, params.path, 0))) {
       text = doc.getText();
       this.ledger.recordRead(c.file, text, doc.version);
     } else {
@@ -132,7 +132,8 @@ export class EditorFiles implements FileSystemPort {
       if (onDisk) throw conflict(params.path, onDisk.reason, onDisk.message);
       doc = await vscode.workspace.openTextDocument(uri);
     }
-    await caughtUp(doc, c, params.path);
+    // A clean document the editor keeps behind its file: the agent's text goes to the file itself.
+    if (!(await caughtUp(doc, c, params.path))) return this.writeOverStale(c, params, target, doc);
     // The bytes on disk, so that Undo in the review can put back exactly these bytes.
     const diskBytes = await readContainedFile(c.file, c.roots).then((f) => f?.bytes, () => undefined);
     // The last look at the path before the edit: still the file the gate checked.
@@ -157,11 +158,61 @@ export class EditorFiles implements FileSystemPort {
       throw changedUnder(params.path);
     }
     // The agent's text is what the edit left, before any save participant (a formatter) runs.
-    this.onWritten?.(c.file, { text: current, bytes: wasDirty ? undefined : diskBytes }, doc.getText());
+    const written = doc.getText();
     // A clean document is saved so tools reading the disk see the agent's change; a dirty one keeps
     // the person's unsaved work unsaved, for them to save. Format-on-save changes are not ours.
-    if (!wasDirty) await saveDocument(doc);
+    if (!wasDirty && !(await saveDocument(doc))) await this.saveRefused(c, params.path, doc, current, written);
+    this.onWritten?.(c.file, { text: current, bytes: wasDirty ? undefined : diskBytes }, written);
     this.ledger.recordWrite(c.file, doc.getText(), doc.version);
+  }
+
+  /**
+   * Writes the agent's text to a file whose clean document the editor has not reloaded (the disk is
+   * the truth then): checked against what the agent read, as every write, in the file's own encoding
+   * and line endings, and the document loads it.
+   */
+  private async writeOverStale(c: Contained, params: acp.WriteTextFileRequest, target: FileIdentity | null, doc: vscode.TextDocument): Promise<void> {
+    const disk = await readContainedFile(c.file, c.roots);
+    if (!disk) throw changedUnder(params.path);
+    let decoded: ReturnType<typeof decodeFile>;
+    try {
+      decoded = decodeFile(disk.bytes, fileEncoding(doc.uri));
+    } catch (err) {
+      if (err instanceof UndecodableError) throw new (acpSdk().RequestError)(ErrorCodes.notText, `${params.path}: ${err.message}`, { reason: 'not_text', path: params.path });
+      throw err;
+    }
+    const refused = this.ledger.checkWrite(c.file, { text: decoded.text, dirty: false, mtime: target?.mtimeMs });
+    if (refused) throw conflict(params.path, refused.reason, refused.message);
+    if (!(await stillSame(c, target))) throw changedUnder(params.path);
+    if (!(await writeBytesInSync(doc.uri, encodeFile(params.content, decoded.format)))) throw conflict(params.path, 'edit_rejected', 'the editor refused to write the file; nothing was written.');
+    this.onWritten?.(c.file, { text: decoded.text, bytes: disk.bytes }, params.content);
+    this.ledger.recordWrite(c.file, params.content);
+  }
+
+  /**
+   * The editor refused to save the agent's edit: it holds the file as older than the disk (a write it
+   * had not taken in, such as a Restore of ours to a document no editor shows). A write is never
+   * reported made when the disk did not get it: when the disk still holds the text the edit was made
+   * on, the agent's text is written to it in the file's own encoding and the editor loads it again;
+   * otherwise the edit is taken back out of the document and the write refused.
+   */
+  private async saveRefused(c: Contained, p: string, doc: vscode.TextDocument, base: string, written: string): Promise<void> {
+    const flat = (t: string) => t.replace(/\r\n?/g, '\n');
+    const disk = await readContainedFile(c.file, c.roots).catch(() => null);
+    let decoded: ReturnType<typeof decodeFile> | undefined;
+    try {
+      decoded = disk ? decodeFile(disk.bytes, fileEncoding(doc.uri)) : undefined;
+    } catch {
+      decoded = undefined;
+    }
+    if (!decoded || flat(decoded.text) !== flat(base)) {
+      await replaceChecked(doc, { text: doc.getText() }, base);
+      throw conflict(p, 'content_changed', 'the file changed on disk while the agent wrote it; nothing was written.');
+    }
+    if (!(await writeBytesInSync(doc.uri, encodeFile(written, decoded.format, 'keep')))) {
+      await replaceChecked(doc, { text: doc.getText() }, base);
+      throw conflict(p, 'edit_rejected', 'the editor refused to write the file; nothing was written.');
+    }
   }
 
   /** A new file, written through one exclusive handle (see `createNewFile`). */
@@ -243,15 +294,13 @@ export function openDocument(uri: vscode.Uri): vscode.TextDocument | undefined {
  * @throws RequestError -32002 when it does not exist, -32014 when not a regular file or over the
  *   cap, -32011 when it moved outside the workspace, -32012 when not text.
  */
-/** {@link waitForEditor} on an open document and the file behind it. */
-function caughtUp(doc: vscode.TextDocument, c: Contained, p: string): Promise<boolean> {
+/** {@link waitForEditor} on an open document and the file behind it (a look, no wait, with `ms` 0). */
+function caughtUp(doc: vscode.TextDocument, c: Contained, p: string, ms?: number): Promise<boolean> {
   return waitForEditor({
     clean: () => !doc.isDirty && !doc.isClosed,
     text: () => doc.getText(),
     disk: () => diskText(c, p).catch(() => undefined),
-    // File > Revert File on that document: a clean one loads the disk's text.
-    reload: () => Promise.resolve(vscode.commands.executeCommand('workbench.action.files.revert', doc.uri)),
-  });
+  }, ms);
 }
 
 async function diskText(c: Contained, p: string): Promise<string> {

@@ -13,7 +13,7 @@ import { registerGuardedCommand } from './guardedCommands';
 import type { SessionPatch, SessionState } from '../acp/session/types';
 import { fileEncoding } from '../config/vscodeSettings';
 import type { AuditEntry } from '../policy/audit';
-import { asOwnEdit, isOwnEdit, isSavingByUs, replaceChecked } from '../edits/vscodeApply';
+import { asOwnEdit, isOwnEdit, isSavingByUs, replaceChecked, writeBytesInSync } from '../edits/vscodeApply';
 import { DiskBaselines } from '../edits/baselines';
 import { readForBaseline } from '../edits/diskRead';
 import { decodeFile, detectEol, encodeFile } from '../edits/encoding';
@@ -364,7 +364,8 @@ export class ReviewCenter implements vscode.Disposable {
     const bytes = plan.action === 'restoreBase' && plan.bytes ? plan.bytes : encodeFile(plan.text, format, 'keep');
     if (disk === null) await vscode.workspace.fs.createDirectory(vscode.Uri.file(path.dirname(p)));
     this.ownWrites.set(p, Date.now());
-    await asOwnEdit(uri, () => vscode.workspace.fs.writeFile(uri, bytes));
+    // Exactly these bytes, and an open document of the file loads them at once.
+    if (!(await writeBytesInSync(uri, bytes))) throw new Error('the editor refused to write the file.');
   }
 
   /**

@@ -148,7 +148,8 @@ describe('the way back from a message', () => {
     const answered2 = autoAnswer(a, key, 'allow_once');
     try {
       assert.strictEqual((await a.prompt(key, prompts[0])).stopReason, 'end_turn');
-      assert.notStrictEqual(fs.readFileSync(greet, 'utf8'), GREET, 'turn 4 edited greet.ts again');
+      const calls = () => JSON.stringify(Object.values(a.session(key)!.toolCalls).slice(-2).map((t) => ({ title: t.title, status: t.status, text: t.content.filter((x) => x.type === 'text') })));
+      assert.notStrictEqual(fs.readFileSync(greet, 'utf8'), GREET, `turn 4 edited greet.ts again: ${calls()}`);
       const userIds = a.session(key)!.entries.filter((e) => e.kind === 'user' && e.echo !== undefined).map((e) => e.id);
       const fourth = `[data-entry-id="${userIds[3]}"]`;
       await click(`${fourth} .edit-message`);
