@@ -25,6 +25,7 @@ import { sessionTitle } from '../../acp/session/promptSummary';
 import { distinctTitles } from '../../acp/session/board';
 import type { MessageActions } from './messageActions';
 import { TurnChangesFeed, type TurnChangesSource } from './turnChanges';
+import { sendFromPage } from './promptSend';
 
 /** What a session surface needs from the app. */
 export interface SessionViewHost {
@@ -341,22 +342,11 @@ export class SessionSurface {
         this.post({ type: 'earlierEntries', key: m.key, beforeEntryId: m.beforeEntryId, page });
         return;
       }
-      case 'startSession': {
-        if (!m.prompt) {
-          await this.host.startSession(m.agentId);
-          return;
-        }
-        // Typed before any session: the session starts, and what was typed is its first turn. A
-        // start or a prompt that fails puts the text (and what went with it) back in the box.
-        try {
-          const key = await this.host.startSession(m.agentId);
-          await this.host.prompt(key, m.prompt, m.context);
-        } catch (err) {
-          this.post({ type: 'promptRefused', text: m.prompt, reason: err instanceof Error ? err.message : String(err) });
-          throw err;
-        }
+      case 'startSession':
+      case 'resendMessage':
+      case 'prompt':
+        await sendFromPage(this.host, m, (msg) => this.post(msg));
         return;
-      }
       case 'selectSession':
         if (this.host.session(m.key)) this.show(m.key);
         return;
@@ -385,36 +375,6 @@ export class SessionSurface {
         if (edit) this.post(edit);
         return;
       }
-      case 'resendMessage': {
-        // One step: the files back to before the message when asked, then the edited words as a
-        // new turn. A restore that is refused (the agent still works, a restore under way) sends
-        // nothing: the words wait in the prompt box, with why.
-        if (m.restore) {
-          const r = await this.host.messages?.restore(m.key, m.entryId);
-          if (r) this.post(r);
-          if (!r || r.refused) {
-            this.post({ type: 'promptRefused', text: m.text, reason: `the files were not restored first (${r?.refused ?? 'this session has ended.'})` });
-            return;
-          }
-        }
-        try {
-          await this.host.prompt(m.key, m.text, m.context);
-        } catch (err) {
-          this.post({ type: 'promptRefused', text: m.text, reason: err instanceof Error ? err.message : String(err) });
-          throw err;
-        }
-        return;
-      }
-      case 'prompt':
-        try {
-          await this.host.prompt(m.key, m.text, m.context);
-        } catch (err) {
-          // The text and what went with it go back into the box: a refused prompt loses nothing.
-          const reason = err instanceof Error ? err.message : String(err);
-          this.post({ type: 'promptRefused', text: m.text, reason });
-          throw err;
-        }
-        return;
       case 'searchMentions':
         this.post({ type: 'mentionResults', requestId: m.requestId, items: await this.host.searchMentions(m.query) });
         return;
