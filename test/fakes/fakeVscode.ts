@@ -115,8 +115,13 @@ export class TreeItem {
 /** A workspace edit of files on disk: only deletes (Undo of a created file). */
 export class WorkspaceEdit {
   readonly deletes: Uri[] = [];
+  /** Files created (over an existing one with `overwrite`) with their contents, in order. */
+  readonly creates: { uri: Uri; overwrite: boolean; contents: Uint8Array }[] = [];
   deleteFile(uri: Uri): void {
     this.deletes.push(uri);
+  }
+  createFile(uri: Uri, options: { overwrite?: boolean; contents?: Uint8Array } = {}): void {
+    this.creates.push({ uri, overwrite: !!options.overwrite, contents: options.contents ?? new Uint8Array() });
   }
 }
 
@@ -170,6 +175,11 @@ export const workspace = {
   },
   async applyEdit(edit: WorkspaceEdit): Promise<boolean> {
     for (const uri of edit.deletes) await fs.promises.rm(uri.fsPath, { force: true });
+    for (const c of edit.creates) {
+      if (!c.overwrite && fs.existsSync(c.uri.fsPath)) return false;
+      await fs.promises.mkdir(nodePath.dirname(c.uri.fsPath), { recursive: true });
+      await fs.promises.writeFile(c.uri.fsPath, c.contents);
+    }
     return true;
   },
 };
