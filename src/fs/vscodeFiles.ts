@@ -157,12 +157,13 @@ export class EditorFiles implements FileSystemPort {
       await replaceChecked(doc, { text: doc.getText() }, current);
       throw changedUnder(params.path);
     }
-    // The agent's text is what the edit left, before any save participant (a formatter) runs.
+    // The agent's text is what the edit left, before any save participant (a formatter) runs: it
+    // is recorded before the save, so what the save changes after it is the formatter's.
     const written = doc.getText();
+    this.onWritten?.(c.file, { text: current, bytes: wasDirty ? undefined : diskBytes }, written);
     // A clean document is saved so tools reading the disk see the agent's change; a dirty one keeps
     // the person's unsaved work unsaved, for them to save. Format-on-save changes are not ours.
     if (!wasDirty && !(await saveDocument(doc))) await this.saveRefused(c, params.path, doc, current, written);
-    this.onWritten?.(c.file, { text: current, bytes: wasDirty ? undefined : diskBytes }, written);
     this.ledger.recordWrite(c.file, doc.getText(), doc.version);
   }
 
@@ -207,10 +208,13 @@ export class EditorFiles implements FileSystemPort {
     }
     if (!decoded || flat(decoded.text) !== flat(base)) {
       await replaceChecked(doc, { text: doc.getText() }, base);
+      // The review noted the agent's text before the save: it hears that the file went back.
+      this.onWritten?.(c.file, { text: written }, base);
       throw conflict(p, 'content_changed', 'the file changed on disk while the agent wrote it; nothing was written.');
     }
     if (!(await writeBytesInSync(doc.uri, encodeFile(written, decoded.format, 'keep')))) {
       await replaceChecked(doc, { text: doc.getText() }, base);
+      this.onWritten?.(c.file, { text: written }, base);
       throw conflict(p, 'edit_rejected', 'the editor refused to write the file; nothing was written.');
     }
   }

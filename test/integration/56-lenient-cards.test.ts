@@ -37,7 +37,7 @@ describe('lenient cards in the editor', () => {
         const card = url.closest('.tool-card');
         return { placeholder: ph.textContent.trim(), url: url.textContent.trim(), urlIsLink: !!url.querySelector('a'), urlRight: url.getBoundingClientRect().right, cardRight: card.getBoundingClientRect().right };`, { inFrame: '.tool-card' })).find((r) => r);
       assert.ok(seen, 'the placeholder and the URL are in the sidebar');
-      assert.match(seen.placeholder, /not available here/);
+      assert.match(seen.placeholder, /this editor did not run this terminal, and the agent sent none of its output/);
       assert.strictEqual(seen.url, LENIENT_FETCH_URL);
       assert.strictEqual(seen.urlIsLink, false, 'the URL is text, not a link');
       assert.ok(seen.urlRight <= seen.cardRight + 1, `the URL stays inside its card (${seen.urlRight} > ${seen.cardRight})`);
