@@ -25,13 +25,17 @@ export interface EditorAndDisk {
  * @returns true when they agree (or the document is dirty), false when the wait ran out (the
  *   caller then reads, or writes, the file itself).
  */
+/** The same text, line endings aside (the editor keeps one kind; a file may hold several). */
+export function sameText(a: string, b: string): boolean {
+  return a.replace(/\r\n?/g, '\n') === b.replace(/\r\n?/g, '\n');
+}
+
 export async function waitForEditor(d: EditorAndDisk, ms = CATCH_UP_MS, pollMs = 50): Promise<boolean> {
-  const flat = (t: string) => t.replace(/\r\n?/g, '\n');
   const deadline = Date.now() + ms;
   for (;;) {
     if (!d.clean()) return true;
     const disk = await d.disk();
-    if (disk === undefined || flat(disk) === flat(d.text())) return true;
+    if (disk === undefined || sameText(disk, d.text())) return true;
     if (Date.now() >= deadline) return false;
     await new Promise((r) => setTimeout(r, pollMs));
   }

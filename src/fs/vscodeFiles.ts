@@ -28,7 +28,7 @@ import { fileEncoding } from '../config/vscodeSettings';
 import { decodeFile, encodeFile, UndecodableError } from '../edits/encoding';
 import { proposeChange, type ProposedChange } from '../edits/model';
 import { asOwnEdit, replaceChecked, saveDocument, writeBytesInSync } from '../edits/vscodeApply';
-import { waitForEditor } from './caughtUp';
+import { sameText, waitForEditor } from './caughtUp';
 import type { Base } from '../edits/review';
 import { FileLedger } from './ledger';
 import { sliceLines } from './text';
@@ -198,7 +198,6 @@ export class EditorFiles implements FileSystemPort {
    * otherwise the edit is taken back out of the document and the write refused.
    */
   private async saveRefused(c: Contained, p: string, doc: vscode.TextDocument, base: string, written: string): Promise<void> {
-    const flat = (t: string) => t.replace(/\r\n?/g, '\n');
     const disk = await readContainedFile(c.file, c.roots).catch(() => null);
     let decoded: ReturnType<typeof decodeFile> | undefined;
     try {
@@ -206,7 +205,7 @@ export class EditorFiles implements FileSystemPort {
     } catch {
       decoded = undefined;
     }
-    if (!decoded || flat(decoded.text) !== flat(base)) {
+    if (!decoded || !sameText(decoded.text, base)) {
       await replaceChecked(doc, { text: doc.getText() }, base);
       // The review noted the agent's text before the save: it hears that the file went back.
       this.onWritten?.(c.file, { text: written }, base);

@@ -8,7 +8,7 @@ import * as assert from 'assert';
 import * as fs from 'fs';
 import * as path from 'path';
 import * as vscode from 'vscode';
-import { api, runCommand, scenarioAgent, setAgents, until, workspaceDir } from './util';
+import { api, freshWorkspaceDir, runCommand, scenarioAgent, setAgents, until } from './util';
 import { click, evaluateInFrames } from './screenshot';
 
 /** The texts of the notifications in the notification center (this harness shows no toasts). */
@@ -29,9 +29,7 @@ describe('Undo that deletes a file the agent created', () => {
   it('says so in a notification whose Restore brings the file back with its content; the command does the same', async function () {
     this.timeout(120_000);
     const a = await api();
-    const dir = path.join(workspaceDir(), 'undo-created');
-    fs.rmSync(dir, { recursive: true, force: true });
-    fs.mkdirSync(dir, { recursive: true });
+    const dir = freshWorkspaceDir('undo-created');
     // A folder changed within 2 s of the agent's call makes its base uncertain (baselines.ts RECENT_MS).
     await new Promise((r) => setTimeout(r, 2200));
     const file = path.join(dir, 'made-by-agent.txt');

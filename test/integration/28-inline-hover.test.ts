@@ -9,7 +9,7 @@ import * as assert from 'assert';
 import * as fs from 'fs';
 import * as path from 'path';
 import * as vscode from 'vscode';
-import { api, scenarioAgent, setAgents, workspaceDir } from './util';
+import { api, freshWorkspaceDir, scenarioAgent, setAgents } from './util';
 import { evaluateInFrames, screenshot } from './screenshot';
 
 const BEFORE = ['# Demo', '', '```sh', 'npm install', '```', '', 'See [the docs](https://example.invalid/docs) for more.', ''].join('\n');
@@ -33,9 +33,7 @@ describe('the hover of an agent\'s hunk', () => {
   it('shows a hunk next to a Markdown code fence as one code block: the fence in it does not end it, its link stays text', async function () {
     this.timeout(120_000);
     const a = await api();
-    const dir = path.join(workspaceDir(), 'inline-hover');
-    fs.rmSync(dir, { recursive: true, force: true });
-    fs.mkdirSync(dir, { recursive: true });
+    const dir = freshWorkspaceDir('inline-hover');
     const file = path.join(dir, 'README.md');
     fs.writeFileSync(file, BEFORE);
     // A file changed within 2 s of the agent's call has an uncertain base (baselines.ts RECENT_MS).

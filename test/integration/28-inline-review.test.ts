@@ -10,7 +10,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import * as vscode from 'vscode';
 import type { SwitchboardApi } from '../../src/api';
-import { api, personEdit, runCommand, scenarioAgent, setAgents, until, workspaceDir } from './util';
+import { api, freshWorkspaceDir, personEdit, runCommand, scenarioAgent, setAgents, until, workspaceDir } from './util';
 import { evaluateInFrames, screenshot, setViewport } from './screenshot';
 
 const BEFORE = `// A small module the demo agent edits.
@@ -102,9 +102,7 @@ describe('the agent\'s changes inline in the editor', () => {
   it('Keep / Undo above each hunk: Undo reverts only its hunk, Keep ends its review, a hunk typed into is not overwritten', async function () {
     this.timeout(180_000);
     const a = await api();
-    const dir = path.join(workspaceDir(), 'inline-review');
-    fs.rmSync(dir, { recursive: true, force: true });
-    fs.mkdirSync(dir, { recursive: true });
+    const dir = freshWorkspaceDir('inline-review');
     const file = path.join(dir, 'person.ts');
     fs.writeFileSync(file, BEFORE);
     // A file changed within 2 s of the agent's call has an uncertain base (baselines.ts RECENT_MS).

@@ -4,10 +4,9 @@
  * opened twice; with `agentSwitchboard.review.inline` or `review.followEdits` off nothing opens.
  */
 import * as assert from 'assert';
-import * as fs from 'fs';
 import * as path from 'path';
 import * as vscode from 'vscode';
-import { api, scenarioAgent, setAgents, workspaceDir } from './util';
+import { api, freshWorkspaceDir, scenarioAgent, setAgents } from './util';
 
 const cfg = () => vscode.workspace.getConfiguration('agentSwitchboard');
 const visible = (file: string) => vscode.window.visibleTextEditors.some((e) => e.document.uri.fsPath === file);
@@ -30,9 +29,7 @@ describe('the editor follows the agent\'s edits', () => {
   it('opens the file the agent changed in the session on screen, in a preview tab, once; not with the inline review off', async function () {
     this.timeout(120_000);
     const a = await api();
-    const dir = path.join(workspaceDir(), 'follow-edits');
-    fs.rmSync(dir, { recursive: true, force: true });
-    fs.mkdirSync(dir, { recursive: true });
+    const dir = freshWorkspaceDir('follow-edits');
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     const key = await a.startSession({ agentId: 'disk', cwd: dir });
     await vscode.commands.executeCommand('agentSwitchboard.session.focus');

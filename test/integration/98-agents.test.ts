@@ -117,24 +117,20 @@ describe('agents from the registry and logins', () => {
     assert.match(a.session(failed.key)!.error?.message ?? '', /Log In to Agent/);
     await a.closeSession(failed.key);
 
-    const viaTerminal = (await runCommand('agentSwitchboard.logIn', 'login-terminal', 'demo-login')) as { ran: string; terminal: vscode.Terminal };
-    assert.strictEqual(viaTerminal.ran, 'terminal');
-    await until('the login terminal finished', () => viaTerminal.terminal.exitStatus, 30_000);
-    assert.strictEqual(viaTerminal.terminal.exitStatus?.code, 0);
-    viaTerminal.terminal.dispose();
-    const k1 = await a.startSession({ agentId: 'login-terminal', cwd: workspaceDir() });
-    await waitForState(a, k1, (s) => s.status === 'ready', 'logged-in session ready');
-    await a.closeSession(k1);
-
+    /** Logs `agentId` in with its terminal method, then a session of it starts. */
+    const terminalLogin = async (agentId: string, what: string) => {
+      const via = (await runCommand('agentSwitchboard.logIn', agentId, 'demo-login')) as { ran: string; terminal: vscode.Terminal };
+      assert.strictEqual(via.ran, 'terminal', `${what}: a login in a terminal, not authenticate`);
+      await until(`${what}: the login terminal finished`, () => via.terminal.exitStatus, 30_000);
+      assert.strictEqual(via.terminal.exitStatus?.code, 0);
+      via.terminal.dispose();
+      const k = await a.startSession({ agentId, cwd: workspaceDir() });
+      await waitForState(a, k, (s) => s.status === 'ready', `${what}: a session of the logged-in agent ready`);
+      await a.closeSession(k);
+    };
+    await terminalLogin('login-terminal', 'type "terminal"');
     // Copilot CLI's shape: no `type`, the whole command in `_meta["terminal-auth"]`.
-    const viaMeta = (await runCommand('agentSwitchboard.logIn', 'login-meta', 'demo-login')) as { ran: string; terminal: vscode.Terminal };
-    assert.strictEqual(viaMeta.ran, 'terminal', 'the older terminal-auth shape runs in a terminal, not as authenticate');
-    await until('the _meta login terminal finished', () => viaMeta.terminal.exitStatus, 30_000);
-    assert.strictEqual(viaMeta.terminal.exitStatus?.code, 0);
-    viaMeta.terminal.dispose();
-    const k3 = await a.startSession({ agentId: 'login-meta', cwd: workspaceDir() });
-    await waitForState(a, k3, (s) => s.status === 'ready', 'a session of the agent logged in by its _meta command');
-    await a.closeSession(k3);
+    await terminalLogin('login-meta', 'the older _meta["terminal-auth"]');
 
     const viaAgent = (await runCommand('agentSwitchboard.logIn', 'login-agent', 'demo-token')) as { ran: string };
     assert.strictEqual(viaAgent.ran, 'agent');

@@ -1,4 +1,5 @@
 /** Shared helpers for the in-editor tests: the API, agent settings, and waiting on session state. */
+import * as fs from 'fs';
 import * as path from 'path';
 import * as vscode from 'vscode';
 import type { SessionState, SwitchboardApi } from '../../src/api';
@@ -31,6 +32,14 @@ export function workspaceDir(): string {
   const f = vscode.workspace.workspaceFolders?.[0];
   if (!f) throw new Error('the tests need an open folder');
   return f.uri.fsPath;
+}
+
+/** An empty folder `name` in the workspace, made anew (what an earlier run left there is removed). */
+export function freshWorkspaceDir(name: string): string {
+  const dir = path.join(workspaceDir(), name);
+  fs.rmSync(dir, { recursive: true, force: true });
+  fs.mkdirSync(dir, { recursive: true });
+  return dir;
 }
 
 /** Adds agent definitions to the user settings (replacing earlier test agents with the same id). */

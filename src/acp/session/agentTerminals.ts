@@ -25,39 +25,35 @@ const TerminalMeta = z.object({
   terminal_exit: z.object({ terminal_id: Id, exit_code: z.number().int().nullable().optional(), signal: z.string().max(100).nullable().optional() }).optional().catch(undefined),
 });
 
-/** What of a tool call update the terminal record needs. */
-export interface ToolCallTerminalUpdate {
-  _meta?: unknown;
+/** What of a tool call the terminal record reads: the call as merged with this update. */
+export interface ToolCallTerminalView {
   rawInput?: unknown;
-  title?: string | null;
-  content?: readonly { type: string; terminalId?: string }[] | null;
+  title?: string;
+  content?: readonly { type: string; terminalId?: string }[];
 }
 
 /**
- * The agent terminals `u` starts, feeds or ends, as they are after it (none when `u` says nothing
- * of a terminal in `_meta`). Each starts from what `state` holds of it.
+ * The agent terminals an update starts, feeds or ends (from its `_meta`), or names the command of
+ * (the agent's input filled in after the call started, as claude-agent-acp does), as they are
+ * after it; each starts from what `state` holds of it. `call` is the tool call with the update merged.
  */
-export function agentTerminalUpdates(state: Pick<SessionState, 'terminals' | 'cwd'>, u: ToolCallTerminalUpdate, call?: { rawInput?: unknown; title?: string; content?: readonly { type: string; terminalId?: string }[] }): TerminalView[] {
+export function agentTerminalUpdates(state: Pick<SessionState, 'terminals' | 'cwd'>, meta: unknown, call: ToolCallTerminalView): TerminalView[] {
   const out = new Map<string, TerminalView>();
-  // The command, once the agent's input says it (claude-agent-acp fills it in after the call
-  // started): the agent terminals the call shows take it.
-  const command = u.rawInput !== undefined ? commandOf(u.rawInput) : undefined;
+  const command = commandOf(call.rawInput);
   if (command !== undefined) {
-    for (const c of u.content ?? call?.content ?? []) {
+    for (const c of call.content ?? []) {
       const t = c.type === 'terminal' && c.terminalId ? state.terminals[c.terminalId] : undefined;
       if (t?.owner === 'agent' && t.commandLine !== command) out.set(t.terminalId, { ...t, commandLine: command });
     }
   }
-  const parsed = u._meta && typeof u._meta === 'object' ? TerminalMeta.safeParse(u._meta) : undefined;
+  const parsed = meta && typeof meta === 'object' ? TerminalMeta.safeParse(meta) : undefined;
   if (!parsed?.success) return [...out.values()];
   const m = parsed.data;
   const take = (id: string): TerminalView | undefined => {
     const had = out.get(id) ?? state.terminals[id];
     // One of the client's own terminals: not the agent's to write into.
     if (had && had.owner !== 'agent') return undefined;
-    // Its command from this update, else from the call as the card has it.
-    const from = { rawInput: u.rawInput !== undefined && !isEmpty(u.rawInput) ? u.rawInput : call?.rawInput, title: u.title ?? call?.title };
-    const t = had ? { ...had } : fresh(state, from, id, m.terminal_info?.terminal_id === id ? m.terminal_info.cwd : undefined);
+    const t = had ? { ...had } : fresh(state, call, id, m.terminal_info?.terminal_id === id ? m.terminal_info.cwd : undefined);
     out.set(id, t);
     return t;
   };
@@ -78,12 +74,8 @@ export function agentTerminalUpdates(state: Pick<SessionState, 'terminals' | 'cw
   return [...out.values()];
 }
 
-function isEmpty(v: unknown): boolean {
-  return typeof v === 'object' && v !== null && Object.keys(v).length === 0;
-}
-
 /** A new agent terminal: its command from the call's input (or its title), its folder as the agent said. */
-function fresh(state: Pick<SessionState, 'cwd'>, u: { rawInput?: unknown; title?: string | null }, terminalId: string, cwd: string | undefined): TerminalView {
+function fresh(state: Pick<SessionState, 'cwd'>, u: ToolCallTerminalView, terminalId: string, cwd: string | undefined): TerminalView {
   const raw = u.rawInput && typeof u.rawInput === 'object' ? (u.rawInput as Record<string, unknown>) : {};
   const rawCwd = typeof raw.cwd === 'string' ? raw.cwd : undefined;
   return { terminalId, commandLine: commandOf(u.rawInput) ?? (u.title ?? '').slice(0, 10_000), cwd: cwd ?? rawCwd ?? state.cwd, output: '', truncated: false, owner: 'agent' };

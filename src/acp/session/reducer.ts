@@ -488,9 +488,10 @@ function upsertToolCall(state: SessionState, u: ToolCallUpdate & { title?: strin
   const update = frozen ? { toolCallId: u.toolCallId, status: u.status, rawOutput: u.rawOutput } : u;
   // A terminal the agent runs itself lives in the call's `_meta` (its output is not the card's
   // content, so it is read also while the card is frozen): recorded before the call that shows it.
-  const terms = agentTerminalUpdates(state, u, existing);
+  const merged = mergeToolCall(existing, update, announce);
+  const terms = agentTerminalUpdates(state, u._meta, merged);
   const known = terms.length ? { ...state, terminals: { ...state.terminals, ...Object.fromEntries(terms.map((t) => [t.terminalId, t])) } } : state;
-  const toolCall = withTerminalsKnown(known, mergeToolCall(existing, update, announce));
+  const toolCall = withTerminalsKnown(known, merged);
   if (at !== undefined) toolCall.updatedAt = at;
   const patches: SessionPatch[] = [...terms.map((terminal): SessionPatch => ({ op: 'terminal', terminal })), { op: 'toolCall', toolCall }];
   if (!existing) patches.push({ op: 'entry', entry: { kind: 'tool_call', id: newEntryId(state), toolCallId: u.toolCallId, ...lateMark(state) } });
